@@ -1,0 +1,12 @@
+package main
+
+import (
+	"fmt"
+	"io"
+)
+
+// runCheck is a placeholder until its subcommand lands.
+func runCheck(_ []string, _, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "godot-mcp: this command is not available in this build yet")
+	return 2
+}

@@ -1,0 +1,12 @@
+package main
+
+import (
+	"fmt"
+	"io"
+)
+
+// runServe is a placeholder until its subcommand lands.
+func runServe(_ []string, _, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "godot-mcp: this command is not available in this build yet")
+	return 2
+}

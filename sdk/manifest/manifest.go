@@ -1,0 +1,259 @@
+// Package manifest is the plain-Go description of a toolset: its name,
+// version, supported Godot versions and tools with their schemas and safety
+// classes. It is what a plugin binary prints with --describe, what the host
+// caches in its catalog and pins in its lock file, and what travels (as
+// protobuf) in the Describe RPC.
+//
+// Validate is the host's gate on everything a plugin claims about itself: the
+// host never trusts a manifest it has not validated.
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+)
+
+// SafetyClass says what a tool may do. The host derives MCP annotations,
+// confirm and dry_run handling and policy decisions from it.
+type SafetyClass string
+
+// The safety classes. A tool without one is never exposed.
+const (
+	ReadOnly    SafetyClass = "read_only"
+	Mutating    SafetyClass = "mutating"
+	Destructive SafetyClass = "destructive"
+	Runtime     SafetyClass = "runtime"
+)
+
+// Classes lists the safety classes in order of increasing risk.
+var Classes = []SafetyClass{ReadOnly, Mutating, Destructive, Runtime}
+
+// Valid reports whether c is one of the known classes.
+func (c SafetyClass) Valid() bool {
+	switch c {
+	case ReadOnly, Mutating, Destructive, Runtime:
+		return true
+	}
+	return false
+}
+
+// Scope says who may call a tool.
+type Scope string
+
+// The scopes.
+const (
+	// AgentScope tools are exposed through MCP, subject to policy.
+	AgentScope Scope = "agent"
+	// CLIScope tools run only through `godot-mcp call`, never for agents.
+	CLIScope Scope = "cli"
+)
+
+// Manifest describes a toolset. The JSON form is what `--describe` prints.
+type Manifest struct {
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	Description string `json:"description"`
+	// Godot is a hashicorp/go-version constraint such as ">= 4.4"; empty
+	// means any version.
+	Godot string `json:"godot,omitempty"`
+	SDK   string `json:"sdk,omitempty"`
+	Tools []Tool `json:"tools"`
+}
+
+// Tool describes one tool of a toolset.
+type Tool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"input_schema"`
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+	SafetyClass  SafetyClass     `json:"safety_class"`
+	Scope        Scope           `json:"scope,omitempty"`
+}
+
+// EffectiveScope returns the tool's scope, treating empty as AgentScope.
+func (t Tool) EffectiveScope() Scope {
+	if t.Scope == "" {
+		return AgentScope
+	}
+	return t.Scope
+}
+
+// Tool returns the tool with the given bare name.
+func (m *Manifest) Tool(name string) (Tool, bool) {
+	for _, t := range m.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,47}$`)
+
+// ReservedArguments are added to tool schemas by the host; a tool must not
+// declare them itself.
+var ReservedArguments = []string{"confirm", "dry_run"}
+
+// Validate checks everything the host relies on. It reports all problems at
+// once, each naming the field and how to fix it.
+func (m *Manifest) Validate() error {
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if !nameRE.MatchString(m.Name) {
+		add("toolset name %q is invalid: use 1-48 lower-case letters, digits and '_', starting with a letter", m.Name)
+	}
+	if m.Name == "core" {
+		add("toolset name \"core\" is reserved for the host's own tools")
+	}
+	if m.Version == "" {
+		add("toolset %q has no version: set a semantic version such as \"1.0.0\"", m.Name)
+	}
+	if strings.TrimSpace(m.Description) == "" {
+		add("toolset %q has no description: agents read it to decide whether to enable the toolset", m.Name)
+	}
+	seen := map[string]bool{}
+	for i, t := range m.Tools {
+		where := fmt.Sprintf("tool %d (%q)", i, t.Name)
+		if !nameRE.MatchString(t.Name) {
+			add("%s: name is invalid: use 1-48 lower-case letters, digits and '_', starting with a letter", where)
+		}
+		if seen[t.Name] {
+			add("%s: declared twice", where)
+		}
+		seen[t.Name] = true
+		if strings.TrimSpace(t.Description) == "" {
+			add("%s: has no description", where)
+		}
+		if !t.SafetyClass.Valid() {
+			add("%s: safety class %q is not one of read_only, mutating, destructive, runtime", where, t.SafetyClass)
+		}
+		switch t.Scope {
+		case "", AgentScope, CLIScope:
+		default:
+			add("%s: scope %q is not one of agent, cli", where, t.Scope)
+		}
+		if err := checkObjectSchema(t.InputSchema, true); err != nil {
+			add("%s: input schema: %v", where, err)
+		} else if props := schemaProperties(t.InputSchema); props != nil {
+			for _, r := range ReservedArguments {
+				if _, ok := props[r]; ok {
+					add("%s: input schema declares %q, which the host adds itself; remove it", where, r)
+				}
+			}
+		}
+		if len(t.OutputSchema) > 0 {
+			if err := checkObjectSchema(t.OutputSchema, false); err != nil {
+				add("%s: output schema: %v", where, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func checkObjectSchema(raw json.RawMessage, required bool) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		if required {
+			return errors.New("missing: every tool needs a JSON Schema of type \"object\" for its arguments")
+		}
+		return nil
+	}
+	var s map[string]any
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return fmt.Errorf("not a JSON object: %v", err)
+	}
+	if t, ok := s["type"]; !ok || t != "object" {
+		return fmt.Errorf("type must be \"object\", got %v", t)
+	}
+	return nil
+}
+
+func schemaProperties(raw json.RawMessage) map[string]json.RawMessage {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	return s.Properties
+}
+
+var classToProto = map[SafetyClass]pb.SafetyClass{
+	ReadOnly:    pb.SafetyClass_SAFETY_CLASS_READ_ONLY,
+	Mutating:    pb.SafetyClass_SAFETY_CLASS_MUTATING,
+	Destructive: pb.SafetyClass_SAFETY_CLASS_DESTRUCTIVE,
+	Runtime:     pb.SafetyClass_SAFETY_CLASS_RUNTIME,
+}
+
+// ToProto converts m to its wire form.
+func (m *Manifest) ToProto() *pb.Manifest {
+	out := &pb.Manifest{
+		Name:            m.Name,
+		Version:         m.Version,
+		Description:     m.Description,
+		GodotConstraint: m.Godot,
+		Sdk:             m.SDK,
+	}
+	for _, t := range m.Tools {
+		scope := pb.Scope_SCOPE_AGENT
+		if t.Scope == CLIScope {
+			scope = pb.Scope_SCOPE_CLI
+		}
+		out.Tools = append(out.Tools, &pb.ToolSpec{
+			Name:             t.Name,
+			Title:            t.Title,
+			Description:      t.Description,
+			InputSchemaJson:  t.InputSchema,
+			OutputSchemaJson: t.OutputSchema,
+			SafetyClass:      classToProto[t.SafetyClass], // unknown → UNSPECIFIED: fails closed
+			Scope:            scope,
+		})
+	}
+	return out
+}
+
+// FromProto converts a wire manifest. Unknown enum values become empty
+// strings, which Validate rejects.
+func FromProto(p *pb.Manifest) *Manifest {
+	m := &Manifest{
+		Name:        p.GetName(),
+		Version:     p.GetVersion(),
+		Description: p.GetDescription(),
+		Godot:       p.GetGodotConstraint(),
+		SDK:         p.GetSdk(),
+		Tools:       []Tool{},
+	}
+	for _, t := range p.GetTools() {
+		var class SafetyClass
+		for c, pc := range classToProto {
+			if pc == t.GetSafetyClass() {
+				class = c
+			}
+		}
+		var scope Scope
+		switch t.GetScope() {
+		case pb.Scope_SCOPE_UNSPECIFIED, pb.Scope_SCOPE_AGENT:
+			scope = AgentScope
+		case pb.Scope_SCOPE_CLI:
+			scope = CLIScope
+		default:
+			scope = Scope(t.GetScope().String())
+		}
+		m.Tools = append(m.Tools, Tool{
+			Name:         t.GetName(),
+			Title:        t.GetTitle(),
+			Description:  t.GetDescription(),
+			InputSchema:  json.RawMessage(t.GetInputSchemaJson()),
+			OutputSchema: json.RawMessage(t.GetOutputSchemaJson()),
+			SafetyClass:  class,
+			Scope:        scope,
+		})
+	}
+	return m
+}
