@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+const (
+	defaultSearchLimit = 100
+	maxSearchLimit     = 2000
+	defaultMaxFileSize = 1 << 20
+	maxMaxFileSize     = 16 << 20
+	maxLineText        = 200
+	searchProgressStep = 200
+)
+
+type searchArgs struct {
+	Pattern       string `json:"pattern,omitempty" jsonschema:"glob on the file name, or on the path from res:// when it contains '/': *, ?, [a-z], and ** for any number of directories"`
+	NameContains  string `json:"name_contains,omitempty" jsonschema:"case-insensitive substring of the file name"`
+	Content       string `json:"content,omitempty" jsonschema:"text the file must contain"`
+	IgnoreCase    bool   `json:"ignore_case,omitempty" jsonschema:"match content case-insensitively"`
+	MaxFileSize   int64  `json:"max_file_size,omitempty" jsonschema:"content search skips files larger than this many bytes (default 1048576, at most 16777216)"`
+	Path          string `json:"path,omitempty" jsonschema:"res:// directory to search under (default res://)"`
+	Limit         int    `json:"limit,omitempty" jsonschema:"maximum number of matches (default 100, at most 2000)"`
+	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"also search entries whose name starts with a dot; .godot/ is never searched"`
+}
+
+type searchMatch struct {
+	Path string `json:"path" jsonschema:"res:// path"`
+	Size int64  `json:"size" jsonschema:"file size in bytes"`
+	Line int    `json:"line,omitempty" jsonschema:"content search: first line containing the text"`
+	Text string `json:"text,omitempty" jsonschema:"content search: that line, trimmed"`
+}
+
+type searchResult struct {
+	Matches      []searchMatch `json:"matches"`
+	FilesScanned int           `json:"files_scanned"`
+	SkippedLarge int           `json:"skipped_large,omitempty" jsonschema:"files not searched for content because they exceed max_file_size"`
+	Truncated    bool          `json:"truncated" jsonschema:"limit was reached; narrow the search or raise limit"`
+}
+
+func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result, error) {
+	p, err := openProject(call.Env.ProjectDir)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if in.Pattern == "" && in.NameContains == "" && in.Content == "" {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass pattern (such as \"*.tscn\"), name_contains or content",
+			"nothing to search for")
+	}
+	pattern := strings.TrimPrefix(in.Pattern, "res://")
+	if _, err := path.Match(strings.ReplaceAll(pattern, "**", "*"), ""); err != nil {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "use *, ?, [a-z] and ** in the pattern; escape a literal [ as \\[",
+			"pattern %q is malformed", in.Pattern)
+	}
+	limit, err := bounded("limit", in.Limit, defaultSearchLimit, maxSearchLimit)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	maxSize := in.MaxFileSize
+	switch {
+	case maxSize < 0:
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "omit max_file_size or pass a positive number of bytes",
+			"max_file_size %d is negative", maxSize)
+	case maxSize == 0:
+		maxSize = defaultMaxFileSize
+	case maxSize > maxMaxFileSize:
+		maxSize = maxMaxFileSize
+	}
+	start, err := p.resolve(in.Path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+
+	needle := []byte(in.Content)
+	if in.IgnoreCase {
+		needle = bytes.ToLower(needle)
+	}
+	nameSub := strings.ToLower(in.NameContains)
+	out := searchResult{Matches: []searchMatch{}}
+	err = filepath.WalkDir(start, func(abs string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if abs == start {
+				return err
+			}
+			return nil // unreadable entry: skip it, keep walking
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if abs == start {
+			return nil
+		}
+		kind, _ := p.classify(abs, d, in.IncludeHidden)
+		switch kind {
+		case kindDir:
+			return nil
+		case kindSkip:
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		case kindFile:
+		default:
+			return nil // links are listed by get_filesystem_tree; their targets are searched where they live
+		}
+		out.FilesScanned++
+		if out.FilesScanned%searchProgressStep == 0 {
+			call.Progress(float64(out.FilesScanned), 0, fmt.Sprintf("%d files searched", out.FilesScanned))
+		}
+		res := p.resPath(abs)
+		if !nameMatches(pattern, nameSub, strings.TrimPrefix(res, "res://"), d.Name()) {
+			return nil
+		}
+		m := searchMatch{Path: res, Size: fileSize(d)}
+		if len(needle) > 0 {
+			if m.Size > maxSize {
+				out.SkippedLarge++
+				return nil
+			}
+			line, text, ok := findInFile(abs, needle, in.IgnoreCase)
+			if !ok {
+				return nil
+			}
+			m.Line, m.Text = line, text
+		}
+		if len(out.Matches) == limit {
+			out.Truncated = true
+			return errLimit
+		}
+		out.Matches = append(out.Matches, m)
+		return nil
+	})
+	switch {
+	case err == nil, errors.Is(err, errLimit):
+	case ctx.Err() != nil:
+		return sdk.Result{}, ctx.Err()
+	default:
+		return sdk.Result{}, fmt.Errorf("searching %s: %w", p.resPath(start), err)
+	}
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: out.render()}}, Structured: out}, nil
+}
+
+// nameMatches applies the pattern (to the name, or to the whole relative
+// path when the pattern has a '/') and the name substring.
+func nameMatches(pattern, nameSub, rel, name string) bool {
+	if nameSub != "" && !strings.Contains(strings.ToLower(name), nameSub) {
+		return false
+	}
+	switch {
+	case pattern == "":
+		return true
+	case strings.Contains(pattern, "/"):
+		return globMatch(strings.Split(pattern, "/"), strings.Split(rel, "/"))
+	default:
+		ok, _ := path.Match(pattern, name)
+		return ok
+	}
+}
+
+// globMatch matches path segments against pattern segments, where a "**"
+// segment matches any number of segments (including none).
+func globMatch(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for len(pat) > 0 && pat[0] == "**" {
+				pat = pat[1:]
+			}
+			if len(pat) == 0 {
+				return true
+			}
+			for i := range len(segs) + 1 {
+				if globMatch(pat, segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], segs[0]); !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+// findInFile returns the first line of the file containing needle. Files
+// that look binary (a NUL byte near the start) never match.
+func findInFile(abs string, needle []byte, ignoreCase bool) (int, string, bool) {
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return 0, "", false
+	}
+	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+		return 0, "", false
+	}
+	hay := data
+	if ignoreCase {
+		hay = bytes.ToLower(data)
+		if len(hay) != len(data) {
+			// Lower-casing changed byte offsets (rare non-ASCII cases):
+			// report the line from the lowered text.
+			data = hay
+		}
+	}
+	i := bytes.Index(hay, needle)
+	if i < 0 {
+		return 0, "", false
+	}
+	line := bytes.Count(data[:i], []byte("\n")) + 1
+	startOfLine := bytes.LastIndexByte(data[:i], '\n') + 1
+	end := bytes.IndexByte(data[i:], '\n')
+	if end < 0 {
+		end = len(data)
+	} else {
+		end += i
+	}
+	text := strings.TrimSpace(string(data[startOfLine:end]))
+	if len(text) > maxLineText {
+		text = text[:maxLineText] + "…"
+	}
+	return line, text, true
+}
+
+func (r searchResult) render() string {
+	var b strings.Builder
+	switch len(r.Matches) {
+	case 0:
+		fmt.Fprintf(&b, "no matches in %d files\n", r.FilesScanned)
+	default:
+		fmt.Fprintf(&b, "%d matches in %d files:\n", len(r.Matches), r.FilesScanned)
+	}
+	for _, m := range r.Matches {
+		b.WriteString(m.Path)
+		if m.Line > 0 {
+			fmt.Fprintf(&b, ":%d: %s", m.Line, m.Text)
+		} else {
+			b.WriteString("  " + humanSize(m.Size))
+		}
+		b.WriteByte('\n')
+	}
+	if r.SkippedLarge > 0 {
+		fmt.Fprintf(&b, "(%d files larger than max_file_size were not searched for content)\n", r.SkippedLarge)
+	}
+	if r.Truncated {
+		b.WriteString("(truncated: narrow the search or raise limit)\n")
+	}
+	return b.String()
+}

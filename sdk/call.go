@@ -1,0 +1,88 @@
+package sdk
+
+import (
+	"context"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+)
+
+// Call is one invocation of a tool: who is calling, in which environment,
+// and the channels back to the host (progress, logs, the Godot editor).
+type Call struct {
+	// Tool is the bare name of the tool being called.
+	Tool string
+	// DryRun is set when the caller asked for a dry run: report what would
+	// change and change nothing. The host only sets it for mutating and
+	// destructive tools, and every such tool must honour it.
+	DryRun bool
+	// Env is the environment from the host's latest Configure.
+	Env Env
+	// CallID identifies the call in the host's logs.
+	CallID string
+
+	srv    *server
+	logger hclog.Logger
+
+	mu   sync.Mutex
+	send func(*pb.CallEvent) error // nil when there is no stream
+	done bool
+}
+
+// Progress reports how far the call has got; total is 0 when unknown. The
+// host forwards it to the caller as an MCP progress notification. It is safe
+// to call from any goroutine and cheap (one small message), but for loops
+// over thousands of items report every N items, not every item. Progress
+// after the handler has returned is dropped.
+func (c *Call) Progress(done, total float64, message string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done || c.send == nil {
+		return
+	}
+	ev := &pb.CallEvent{Event: &pb.CallEvent_Progress{Progress: &pb.Progress{
+		Progress: done, Total: total, Message: message,
+	}}}
+	if err := c.send(ev); err != nil {
+		// The stream is gone (the caller cancelled); the handler learns
+		// that from its context, so further progress is simply dropped.
+		c.done = true
+	}
+}
+
+// finish stops progress: from here on the stream belongs to the result.
+func (c *Call) finish() {
+	c.mu.Lock()
+	c.done = true
+	c.mu.Unlock()
+}
+
+// Logger returns a logger for this call. Lines go to the host's log through
+// its HostLog service, tagged with the tool and call id; without a host they
+// go to stderr, which the host also captures. Never write to stdout.
+func (c *Call) Logger() hclog.Logger {
+	if c == nil || c.logger == nil {
+		return hclog.NewNullLogger()
+	}
+	return c.logger
+}
+
+// Editor runs a command on the Godot peer the host is attached to (the
+// editor addon, or the headless peer working on the project files). params
+// is marshalled to JSON; the reply is unmarshalled into result unless result
+// is nil.
+//
+// A failure reported by the peer is returned as *[Error] with the peer's code
+// and hint; return it from the handler unchanged and the caller sees it.
+// When no peer is attached the code is BRIDGE_DISCONNECTED.
+func (c *Call) Editor(ctx context.Context, command string, params, result any) error {
+	if c == nil || c.srv == nil {
+		return errNoEditor("this call is not connected to a godot-mcp host")
+	}
+	return c.srv.editor(ctx, command, params, result)
+}

@@ -1,0 +1,389 @@
+// Package sdktest runs a toolset in-process against a fake godot-mcp host,
+// for the toolset author's unit tests.
+//
+// The toolset is served over the same gRPC path the real host uses
+// (go-plugin's in-process connection, the broker, the HostLog and HostEditor
+// services), so argument validation, error mapping, progress and logging
+// behave exactly as in production. Only the process boundary is missing.
+//
+//	func TestCount(t *testing.T) {
+//		h := sdktest.New(t, toolset(), sdktest.Options{ProjectDir: t.TempDir()})
+//		res := h.Call(context.Background(), "count", map[string]any{"pattern": "*.gd"})
+//		if res.IsError {
+//			t.Fatalf("count failed: %s", res.Text())
+//		}
+//		var out CountResult
+//		if err := res.Structured(&out); err != nil {
+//			t.Fatal(err)
+//		}
+//	}
+//
+// The host side of the connection is shut down when the test ends, and no
+// goroutine is left behind, so tests using go.uber.org/goleak stay clean.
+package sdktest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/internal/hook"
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk/wire"
+)
+
+// Options describe the fake host.
+type Options struct {
+	// ProjectDir is passed to the toolset in Configure (Env.ProjectDir).
+	ProjectDir string
+	// GodotVersion is passed in Configure (Env.GodotVersion), e.g. "4.4.1".
+	GodotVersion string
+	// HostVersion is passed in Configure; "" means "test".
+	HostVersion string
+	// Editor answers Call.Editor. nil means no Godot peer is attached: every
+	// command fails with BRIDGE_DISCONNECTED, as with the real host.
+	Editor func(command string, params json.RawMessage) (json.RawMessage, *sdk.Error)
+}
+
+// Host is a fake godot-mcp host with one toolset plugged in.
+type Host struct {
+	t       testing.TB
+	opts    Options
+	toolset pb.ToolsetClient
+
+	mu   sync.Mutex
+	logs []LogLine
+
+	closeOnce sync.Once
+	closeFn   func()
+}
+
+// New serves ts in-process, configures it as the host would, and returns the
+// host. It fails the test if the toolset is invalid or Configure fails. The
+// connection is closed when the test ends.
+func New(t testing.TB, ts *sdk.Toolset, opts Options) *Host {
+	t.Helper()
+	if opts.HostVersion == "" {
+		opts.HostVersion = "test"
+	}
+	stderr := &testWriter{t: t}
+	impl, err := hook.NewServer(ts, stderr)
+	if err != nil {
+		t.Fatalf("sdktest: %v", err)
+	}
+	client, server := plugin.TestPluginGRPCConn(t, false, wire.PluginSets(impl)[wire.ProtocolVersion])
+	h := &Host{t: t, opts: opts}
+
+	raw, err := client.Dispense(wire.PluginName)
+	if err != nil {
+		_ = client.Close()
+		server.Stop()
+		t.Fatalf("sdktest: dispense: %v", err)
+	}
+	wc := raw.(*wire.Client)
+	h.toolset = wc.Toolset
+
+	id := wc.Broker.NextId()
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		wc.Broker.AcceptAndServe(id, func(o []grpc.ServerOption) *grpc.Server {
+			s := grpc.NewServer(append(o, wire.GRPCServerOptions()...)...)
+			pb.RegisterHostLogServer(s, &logService{h: h})
+			pb.RegisterHostEditorServer(s, &editorService{h: h})
+			return s
+		})
+	}()
+	h.closeFn = func() {
+		_ = impl.Close() // the plugin's connection to the host services
+		// Close closes the host broker, which stops AcceptAndServe, and asks
+		// the plugin to shut down as the real host does; the plugin side
+		// then stops its own server.
+		_ = client.Close()
+		select {
+		case <-server.DoneCh:
+		case <-time.After(5 * time.Second):
+			server.Stop() // the shutdown request was lost
+		}
+		<-served
+		stderr.close()
+	}
+	t.Cleanup(h.Close)
+
+	_, err = h.toolset.Configure(context.Background(), &pb.ConfigureRequest{
+		HostVersion:          opts.HostVersion,
+		ProjectDir:           opts.ProjectDir,
+		GodotVersion:         opts.GodotVersion,
+		HostServicesBrokerId: id,
+	})
+	if err != nil {
+		h.Close()
+		t.Fatalf("sdktest: configure: %v", err)
+	}
+	return h
+}
+
+// Close shuts the connection down. It runs automatically when the test ends;
+// call it earlier only to check shutdown behaviour.
+func (h *Host) Close() {
+	h.closeOnce.Do(h.closeFn)
+}
+
+// Manifest fetches the manifest over the Describe RPC, as the host does.
+func (h *Host) Manifest(ctx context.Context) (*manifest.Manifest, error) {
+	p, err := h.toolset.Describe(ctx, &pb.DescribeRequest{})
+	if err != nil {
+		return nil, err
+	}
+	return manifest.FromProto(p), nil
+}
+
+// CallOption adjusts one call.
+type CallOption func(*pb.CallRequest)
+
+// DryRun marks the call as a dry run, as the host does when the caller
+// passes dry_run=true to a mutating or destructive tool.
+func DryRun() CallOption {
+	return func(r *pb.CallRequest) { r.DryRun = true }
+}
+
+// CallID sets the call id the tool sees in Call.CallID.
+func CallID(id string) CallOption {
+	return func(r *pb.CallRequest) { r.CallId = id }
+}
+
+// Progress is one progress event the tool sent.
+type Progress struct {
+	Done, Total float64
+	Message     string
+}
+
+// Result is what a call returned.
+type Result struct {
+	// IsError reports a tool failure (a result, not a protocol error).
+	IsError bool
+	// ErrorCode is the failure's machine-readable code, such as
+	// INVALID_ARGUMENT; empty on success.
+	ErrorCode string
+	// Error holds the failure's details; nil on success (and for results
+	// the tool marked IsError without an error).
+	Error *sdk.Error
+	// Content is the result's content, as the tool built it.
+	Content []sdk.Content
+	// StructuredJSON is the structured content; nil when absent.
+	StructuredJSON json.RawMessage
+	// Progress lists the progress events, in order.
+	Progress []Progress
+	// Err is a protocol failure: the tool does not exist, the stream broke,
+	// or the plugin broke the protocol (no result, or more than one). A
+	// tool's own failure is never an Err: see IsError.
+	Err error
+}
+
+// Text returns the text content, joined by newlines.
+func (r *Result) Text() string {
+	var parts []string
+	for _, c := range r.Content {
+		if tc, ok := c.(sdk.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Structured unmarshals the structured content into v.
+func (r *Result) Structured(v any) error {
+	if r.Err != nil {
+		return r.Err
+	}
+	if r.StructuredJSON == nil {
+		return fmt.Errorf("result has no structured content (text: %q)", r.Text())
+	}
+	return json.Unmarshal(r.StructuredJSON, v)
+}
+
+// Call calls a tool and collects everything it sends. args is marshalled to
+// JSON unless it is already json.RawMessage or []byte; nil means no
+// arguments. Call is safe to use from several goroutines; cancel ctx to
+// cancel the call.
+func (h *Host) Call(ctx context.Context, tool string, args any, opts ...CallOption) *Result {
+	req := &pb.CallRequest{Tool: tool}
+	switch a := args.(type) {
+	case nil:
+		req.ArgumentsJson = []byte("{}")
+	case json.RawMessage:
+		req.ArgumentsJson = a
+	case []byte:
+		req.ArgumentsJson = a
+	default:
+		b, err := json.Marshal(args)
+		if err != nil {
+			return &Result{Err: fmt.Errorf("sdktest: encoding arguments: %w", err)}
+		}
+		req.ArgumentsJson = b
+	}
+	for _, o := range opts {
+		o(req)
+	}
+	stream, err := h.toolset.Call(ctx, req)
+	if err != nil {
+		return &Result{Err: err}
+	}
+	res := &Result{}
+	results := 0
+	for {
+		ev, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		switch e := ev.GetEvent().(type) {
+		case *pb.CallEvent_Progress:
+			if results > 0 {
+				res.Err = errors.New("sdktest: progress after the result")
+				return res
+			}
+			res.Progress = append(res.Progress, Progress{
+				Done: e.Progress.GetProgress(), Total: e.Progress.GetTotal(), Message: e.Progress.GetMessage(),
+			})
+		case *pb.CallEvent_Result:
+			results++
+			fillResult(res, e.Result)
+		}
+	}
+	switch results {
+	case 0:
+		res.Err = errors.New("sdktest: the plugin ended the call without a result")
+	case 1:
+	default:
+		res.Err = fmt.Errorf("sdktest: the plugin sent %d results; exactly one is allowed", results)
+	}
+	return res
+}
+
+func fillResult(res *Result, r *pb.CallResult) {
+	res.IsError = r.GetIsError()
+	if te := r.GetError(); te != nil {
+		res.ErrorCode = te.GetCode()
+		res.Error = &sdk.Error{Code: te.GetCode(), Message: te.GetMessage(), Hint: te.GetHint(), Required: te.GetRequired()}
+	}
+	if b := r.GetStructuredContentJson(); len(b) > 0 {
+		res.StructuredJSON = json.RawMessage(b)
+	}
+	for _, c := range r.GetContent() {
+		switch {
+		case c.GetText() != nil:
+			res.Content = append(res.Content, sdk.TextContent{Text: c.GetText().GetText()})
+		case c.GetImage() != nil:
+			res.Content = append(res.Content, sdk.ImageContent{Data: c.GetImage().GetData(), MIMEType: c.GetImage().GetMimeType()})
+		}
+	}
+}
+
+// LogLine is one line the toolset logged through the host.
+type LogLine struct {
+	Level   string // trace, debug, info, warn or error
+	Message string
+	Fields  map[string]string
+}
+
+// String renders the line as "level message k=v ...", fields sorted.
+func (l LogLine) String() string {
+	var b strings.Builder
+	b.WriteString(l.Level)
+	b.WriteByte(' ')
+	b.WriteString(l.Message)
+	keys := make([]string, 0, len(l.Fields))
+	for k := range l.Fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, " %s=%s", k, l.Fields[k])
+	}
+	return b.String()
+}
+
+// Logs returns the lines logged so far through the HostLog service.
+func (h *Host) Logs() []LogLine {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]LogLine(nil), h.logs...)
+}
+
+type logService struct {
+	pb.UnimplementedHostLogServer
+	h *Host
+}
+
+func (s *logService) Log(_ context.Context, req *pb.LogRequest) (*pb.LogResponse, error) {
+	line := LogLine{Level: req.GetLevel(), Message: req.GetMessage(), Fields: map[string]string{}}
+	f := req.GetFields()
+	for i := 0; i+1 < len(f); i += 2 {
+		line.Fields[f[i]] = f[i+1]
+	}
+	s.h.mu.Lock()
+	s.h.logs = append(s.h.logs, line)
+	s.h.mu.Unlock()
+	return &pb.LogResponse{}, nil
+}
+
+type editorService struct {
+	pb.UnimplementedHostEditorServer
+	h *Host
+}
+
+func (s *editorService) Command(_ context.Context, req *pb.EditorRequest) (*pb.EditorResponse, error) {
+	if s.h.opts.Editor == nil {
+		return &pb.EditorResponse{Error: &pb.ToolError{
+			Code:    sdk.CodeBridgeDisconnected,
+			Message: "no Godot editor is attached",
+			Hint:    "open the project in the Godot editor with the godot-mcp addon enabled",
+		}}, nil
+	}
+	out, e := s.h.opts.Editor(req.GetCommand(), json.RawMessage(req.GetParamsJson()))
+	if e != nil {
+		return &pb.EditorResponse{Error: &pb.ToolError{Code: e.Code, Message: e.Message, Hint: e.Hint, Required: e.Required}}, nil
+	}
+	return &pb.EditorResponse{Ok: true, ResultJson: out}, nil
+}
+
+// testWriter sends the plugin's fallback stderr output to the test log, and
+// to the real stderr once the test is over (testing forbids late Logf).
+type testWriter struct {
+	t      testing.TB
+	mu     sync.Mutex
+	closed bool
+}
+
+func (w *testWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return os.Stderr.Write(p)
+	}
+	w.t.Logf("plugin stderr: %s", strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func (w *testWriter) close() {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+}

@@ -1,0 +1,358 @@
+package sdk
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk/wire"
+)
+
+// server implements the Toolset gRPC service for a *Toolset.
+type server struct {
+	pb.UnimplementedToolsetServer
+
+	ts       *Toolset
+	manifest *pb.Manifest
+	tools    map[string]*Tool
+	stderr   io.Writer // where logs go when there is no host
+	logger   hclog.Logger
+
+	mu      sync.Mutex
+	broker  *plugin.GRPCBroker
+	env     Env
+	conn    *grpc.ClientConn // to the host services; nil before Configure
+	connErr error            // why conn is nil after Configure
+}
+
+var (
+	_ pb.ToolsetServer = (*server)(nil)
+	_ wire.BrokerAware = (*server)(nil)
+)
+
+// hostCallTimeout bounds an RPC to the host's log service, so a wedged host
+// cannot stall a tool that logs.
+const hostCallTimeout = 5 * time.Second
+
+func newServer(ts *Toolset, stderr io.Writer) (*server, error) {
+	if ts == nil {
+		return nil, errors.New("toolset is nil")
+	}
+	m, err := ts.Manifest()
+	if err != nil {
+		return nil, err
+	}
+	s := &server{
+		ts:       ts,
+		manifest: m.ToProto(),
+		tools:    make(map[string]*Tool, len(ts.Tools)),
+		stderr:   stderr,
+	}
+	for i := range ts.Tools {
+		s.tools[ts.Tools[i].spec.Name] = &ts.Tools[i]
+	}
+	s.logger = hclog.New(&hclog.LoggerOptions{
+		Name:       ts.Name,
+		Level:      hclog.Debug,
+		Output:     &hostLogWriter{s: s},
+		JSONFormat: true,
+	})
+	return s, nil
+}
+
+// SetBroker implements wire.BrokerAware.
+func (s *server) SetBroker(b *plugin.GRPCBroker) {
+	s.mu.Lock()
+	s.broker = b
+	s.mu.Unlock()
+}
+
+// Describe implements pb.ToolsetServer. It does not need Configure.
+func (s *server) Describe(context.Context, *pb.DescribeRequest) (*pb.Manifest, error) {
+	return s.manifest, nil
+}
+
+// Configure implements pb.ToolsetServer.
+func (s *server) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
+	env := Env{
+		HostVersion:  req.GetHostVersion(),
+		ProjectDir:   req.GetProjectDir(),
+		GodotVersion: req.GetGodotVersion(),
+	}
+	s.mu.Lock()
+	s.env = env
+	s.closeConnLocked()
+	s.dialLocked(req.GetHostServicesBrokerId())
+	s.mu.Unlock()
+	if s.ts.OnConfigure != nil {
+		if err := s.ts.OnConfigure(ctx, env); err != nil {
+			return nil, status.Errorf(codes.FailedPrecondition, "configure toolset %q: %v", s.ts.Name, err)
+		}
+	}
+	return &pb.ConfigureResponse{}, nil
+}
+
+// Call implements pb.ToolsetServer: progress events, then exactly one result.
+func (s *server) Call(req *pb.CallRequest, stream pb.Toolset_CallServer) error {
+	t, ok := s.tools[req.GetTool()]
+	if !ok {
+		return status.Errorf(codes.NotFound, "toolset %q has no tool %q", s.ts.Name, req.GetTool())
+	}
+	ctx := stream.Context()
+	s.mu.Lock()
+	env := s.env
+	s.mu.Unlock()
+	call := &Call{
+		Tool:   req.GetTool(),
+		DryRun: req.GetDryRun(),
+		Env:    env,
+		CallID: req.GetCallId(),
+		srv:    s,
+		logger: s.logger.With("tool", req.GetTool(), "call_id", req.GetCallId()),
+		send:   stream.Send,
+	}
+	res, err := t.run(ctx, call, req.GetArgumentsJson())
+	call.finish()
+	return stream.Send(&pb.CallEvent{Event: &pb.CallEvent_Result{Result: resultToProto(ctx, t, res, err)}})
+}
+
+// Close releases the connection to the host services.
+func (s *server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closeConnLocked()
+}
+
+func (s *server) closeConnLocked() error {
+	var err error
+	if s.conn != nil {
+		err = s.conn.Close()
+	}
+	s.conn, s.connErr = nil, nil
+	return err
+}
+
+var errNoHost = errors.New("no host services: the plugin was not configured by a godot-mcp host")
+
+// dialLocked connects to the host services announced in Configure. It runs
+// in Configure rather than on first use because go-plugin's broker forgets an
+// announced connection after five seconds; the gRPC connection itself is
+// still established lazily, on the first RPC. A failure is remembered until
+// the next Configure: logs then go to stderr and Editor reports
+// BRIDGE_DISCONNECTED.
+func (s *server) dialLocked(id uint32) {
+	if s.broker == nil || id == 0 {
+		s.connErr = errNoHost
+		return
+	}
+	s.conn, s.connErr = s.broker.DialWithOptions(id, wire.GRPCDialOptions()...)
+	if s.connErr != nil {
+		s.connErr = fmt.Errorf("connecting to the host services (broker id %d): %w", id, s.connErr)
+		fmt.Fprintf(s.stderr, "%s: %v; logging to stderr\n", s.ts.Name, s.connErr)
+	}
+}
+
+// hostConn returns the connection to the host services.
+func (s *server) hostConn() (*grpc.ClientConn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conn == nil && s.connErr == nil {
+		return nil, errNoHost
+	}
+	return s.conn, s.connErr
+}
+
+func errNoEditor(why string) *Error {
+	return &Error{
+		Code:    CodeBridgeDisconnected,
+		Message: "no Godot peer is attached: " + why,
+		Hint:    "open the project in the Godot editor with the godot-mcp addon enabled, or start the host with a project directory",
+	}
+}
+
+func (s *server) editor(ctx context.Context, command string, params, result any) error {
+	conn, err := s.hostConn()
+	if err != nil {
+		return errNoEditor(err.Error())
+	}
+	var paramsJSON []byte
+	switch p := params.(type) {
+	case nil:
+		paramsJSON = []byte("{}")
+	case json.RawMessage:
+		paramsJSON = p
+	default:
+		if paramsJSON, err = json.Marshal(params); err != nil {
+			return fmt.Errorf("editor command %q: encoding params: %w", command, err)
+		}
+	}
+	resp, err := pb.NewHostEditorClient(conn).Command(ctx, &pb.EditorRequest{Command: command, ParamsJson: paramsJSON})
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("editor command %q: %w", command, ctx.Err())
+		}
+		return errNoEditor(fmt.Sprintf("the host's editor service failed: %v", status.Convert(err).Message()))
+	}
+	if !resp.GetOk() {
+		te := resp.GetError()
+		e := &Error{Code: te.GetCode(), Message: te.GetMessage(), Hint: te.GetHint(), Required: te.GetRequired()}
+		if e.Code == "" {
+			e.Code = CodeToolError
+		}
+		if e.Message == "" {
+			e.Message = fmt.Sprintf("editor command %q failed", command)
+		}
+		return e
+	}
+	if result != nil && len(bytes.TrimSpace(resp.GetResultJson())) > 0 {
+		if err := json.Unmarshal(resp.GetResultJson(), result); err != nil {
+			return fmt.Errorf("editor command %q: decoding result: %w", command, err)
+		}
+	}
+	return nil
+}
+
+// resultToProto turns a handler's outcome into the wire result.
+func resultToProto(ctx context.Context, t *Tool, res Result, err error) *pb.CallResult {
+	if err != nil {
+		return errorToProto(ctx, err)
+	}
+	out := &pb.CallResult{IsError: res.IsError}
+	if res.Structured != nil {
+		b, err := json.Marshal(res.Structured)
+		if err != nil {
+			return errorToProto(ctx, &Error{Code: CodeToolError,
+				Message: fmt.Sprintf("tool %q: structured result cannot be encoded as JSON: %v", t.spec.Name, err)})
+		}
+		var generic any
+		_ = json.Unmarshal(b, &generic)
+		if _, ok := generic.(map[string]any); !ok {
+			return errorToProto(ctx, &Error{Code: CodeToolError,
+				Message: fmt.Sprintf("tool %q: structured result must be a JSON object, got %.40s", t.spec.Name, b),
+				Hint:    "return a struct or a map with sdk.JSON"})
+		}
+		if t.out != nil && !res.IsError {
+			if err := t.out.Validate(generic); err != nil {
+				return errorToProto(ctx, &Error{Code: CodeToolError,
+					Message: fmt.Sprintf("tool %q: structured result does not match its output schema: %s", t.spec.Name, schemaErrorText(err))})
+			}
+		}
+		out.StructuredContentJson = b
+		if len(res.Content) == 0 {
+			res.Content = []Content{TextContent{Text: indentJSON(res.Structured)}}
+		}
+	}
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case TextContent:
+			out.Content = append(out.Content, textProto(c.Text))
+		case *TextContent:
+			if c != nil {
+				out.Content = append(out.Content, textProto(c.Text))
+			}
+		case ImageContent:
+			out.Content = append(out.Content, imageProto(c))
+		case *ImageContent:
+			if c != nil {
+				out.Content = append(out.Content, imageProto(*c))
+			}
+		}
+	}
+	return out
+}
+
+func textProto(s string) *pb.Content {
+	return &pb.Content{Content: &pb.Content_Text{Text: &pb.TextContent{Text: s}}}
+}
+
+func imageProto(c ImageContent) *pb.Content {
+	return &pb.Content{Content: &pb.Content_Image{Image: &pb.ImageContent{Data: c.Data, MimeType: c.MIMEType}}}
+}
+
+func errorToProto(ctx context.Context, err error) *pb.CallResult {
+	var e *Error
+	if !errors.As(err, &e) || e == nil {
+		code := CodeToolError
+		if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+			code = CodeCancelled
+		}
+		e = &Error{Code: code, Message: err.Error()}
+	}
+	code := e.Code
+	if code == "" {
+		code = CodeToolError
+	}
+	return &pb.CallResult{
+		IsError: true,
+		Content: []*pb.Content{textProto(e.text())},
+		Error:   &pb.ToolError{Code: code, Message: e.Message, Hint: e.Hint, Required: e.Required},
+	}
+}
+
+// hostLogWriter receives the JSON lines of the SDK's hclog logger and sends
+// each to the host's HostLog service, or to stderr when there is no host.
+// hclog writes one whole entry per Write and serialises writes.
+type hostLogWriter struct{ s *server }
+
+// Keys of hclog's JSON format that are not user fields.
+var hclogMeta = []string{"@level", "@message", "@timestamp", "@caller", "@module"}
+
+func (w *hostLogWriter) Write(p []byte) (int, error) {
+	conn, err := w.s.hostConn()
+	if err != nil {
+		return w.s.stderr.Write(p)
+	}
+	req := &pb.LogRequest{Level: "info", Message: string(bytes.TrimSpace(p))}
+	var entry map[string]any
+	dec := json.NewDecoder(bytes.NewReader(p))
+	dec.UseNumber()
+	if dec.Decode(&entry) == nil {
+		if lvl, ok := entry["@level"].(string); ok {
+			req.Level = lvl
+		}
+		if msg, ok := entry["@message"].(string); ok {
+			req.Message = msg
+		}
+		keys := make([]string, 0, len(entry))
+		for k := range entry {
+			if !slices.Contains(hclogMeta, k) {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			req.Fields = append(req.Fields, k, fieldString(entry[k]))
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hostCallTimeout)
+	defer cancel()
+	if _, err := pb.NewHostLogClient(conn).Log(ctx, req); err != nil {
+		return w.s.stderr.Write(p)
+	}
+	return len(p), nil
+}
+
+func fieldString(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

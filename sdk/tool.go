@@ -1,0 +1,250 @@
+package sdk
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
+)
+
+// Tool is one tool of a toolset. Build it with [NewTool]; the zero value is
+// not usable.
+type Tool struct {
+	spec manifest.Tool
+	// err is a problem found while building the tool (an argument type
+	// without a JSON Schema, say). NewTool cannot return it, so it surfaces
+	// in Toolset.Manifest, which Serve checks before anything else.
+	err error
+	in  *jsonschema.Resolved
+	out *jsonschema.Resolved
+	// run decodes and validates the arguments and calls the handler.
+	run func(ctx context.Context, call *Call, args []byte) (Result, error)
+}
+
+// Name returns the tool's bare name.
+func (t Tool) Name() string { return t.spec.Name }
+
+// Handler runs one call of a tool. In is the arguments type: a struct whose
+// exported fields are the arguments. The SDK derives the tool's input schema
+// from it (see [NewTool]) and hands the handler arguments that already passed
+// that schema.
+//
+// Return a [Result] for success. Return an error for failure: a [*Error]
+// keeps its code and hint, any other error becomes code TOOL_ERROR. Either
+// way the caller receives a tool result with isError set, not a protocol
+// error.
+//
+// A panic is not recovered: it crashes the plugin, the host shows the panic
+// text and restarts the plugin. A tool that hides its own crashes would keep
+// running in an unknown state, so let it crash.
+type Handler[In any] func(ctx context.Context, call *Call, in In) (Result, error)
+
+// ToolOption configures a tool built by [NewTool].
+type ToolOption func(*toolOptions)
+
+type toolOptions struct {
+	title  string
+	scope  manifest.Scope
+	output func() (*jsonschema.Schema, error)
+}
+
+// WithTitle sets the human-readable title clients may show instead of the
+// name.
+func WithTitle(title string) ToolOption {
+	return func(o *toolOptions) { o.title = title }
+}
+
+// CLIOnly limits the tool to operators running `godot-mcp call`; it is never
+// exposed to agents.
+func CLIOnly() ToolOption {
+	return func(o *toolOptions) { o.scope = manifest.CLIScope }
+}
+
+// WithOutputSchema declares the shape of the tool's structured result,
+// derived from Out the same way the input schema is derived from In. Out must
+// be a struct (structured content is a JSON object). The SDK checks every
+// structured result against it, so a mismatch shows up in your tests.
+func WithOutputSchema[Out any]() ToolOption {
+	return func(o *toolOptions) {
+		o.output = func() (*jsonschema.Schema, error) { return jsonschema.For[Out](nil) }
+	}
+}
+
+// NewTool builds a tool from a typed handler.
+//
+// The input schema is derived from In with github.com/google/jsonschema-go:
+// the `json` tag names a property, the `jsonschema` tag is its description,
+// and every field without omitempty (or omitzero) is required. Unknown
+// arguments are rejected. In must be a struct (or a map with string keys);
+// use struct{} for a tool without arguments.
+//
+// Problems with the definition (a bad name, an In type without a JSON
+// Schema, a reserved argument such as dry_run) do not panic: they are
+// reported by [Toolset.Manifest], and [Serve] refuses to start.
+func NewTool[In any](name, description string, class SafetyClass, h Handler[In], opts ...ToolOption) Tool {
+	var o toolOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	t := Tool{spec: manifest.Tool{
+		Name:        name,
+		Title:       o.title,
+		Description: description,
+		SafetyClass: class,
+		Scope:       o.scope,
+	}}
+	var errs []error
+	in, inJSON, err := deriveSchema(func() (*jsonschema.Schema, error) { return jsonschema.For[In](nil) })
+	if err != nil {
+		errs = append(errs, fmt.Errorf("input schema: %w", err))
+	}
+	t.in, t.spec.InputSchema = in, inJSON
+	if o.output != nil {
+		out, outJSON, err := deriveSchema(o.output)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("output schema: %w", err))
+		}
+		t.out, t.spec.OutputSchema = out, outJSON
+	}
+	if h == nil {
+		errs = append(errs, errors.New("handler is nil"))
+	}
+	t.err = errors.Join(errs...)
+	t.run = func(ctx context.Context, call *Call, args []byte) (Result, error) {
+		var v In
+		if err := decodeArgs(t.in, args, &v); err != nil {
+			return Result{}, err
+		}
+		return h(ctx, call, v)
+	}
+	return t
+}
+
+// deriveSchema infers a schema, checks that it describes an object, and
+// resolves it for validation.
+func deriveSchema(infer func() (*jsonschema.Schema, error)) (*jsonschema.Resolved, json.RawMessage, error) {
+	s, err := infer()
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.Type != "object" {
+		got := s.Type
+		if got == "" {
+			got = strings.Join(s.Types, " or ")
+		}
+		return nil, nil, fmt.Errorf("must describe a JSON object (use a struct, not a pointer, or a map with string keys), got %q", got)
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, raw, nil
+}
+
+// decodeArgs validates the arguments against the input schema and decodes
+// them into v. Failures are *Error with code INVALID_ARGUMENT.
+func decodeArgs(schema *jsonschema.Resolved, args []byte, v any) error {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = []byte("{}")
+	}
+	var generic any
+	if err := json.Unmarshal(args, &generic); err != nil {
+		return &Error{Code: CodeInvalidArgument, Message: "arguments are not valid JSON: " + err.Error(),
+			Hint: "pass the arguments as a JSON object"}
+	}
+	if _, ok := generic.(map[string]any); !ok {
+		return &Error{Code: CodeInvalidArgument, Message: "arguments must be a JSON object",
+			Hint: "pass the arguments as a JSON object"}
+	}
+	if schema != nil {
+		if err := schema.Validate(generic); err != nil {
+			return &Error{Code: CodeInvalidArgument, Message: "invalid arguments: " + schemaErrorText(err),
+				Hint: "check the arguments against the tool's input schema"}
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &Error{Code: CodeInvalidArgument, Message: "invalid arguments: " + decodeErrorText(err),
+			Hint: "check the arguments against the tool's input schema"}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return &Error{Code: CodeInvalidArgument, Message: "invalid arguments: trailing data after the JSON object",
+			Hint: "pass exactly one JSON object"}
+	}
+	return nil
+}
+
+// schemaErrorText turns a jsonschema-go validation error into a message
+// that names the argument: "validating root: validating /properties/limit:
+// type: ..." becomes "limit: type: ...".
+func schemaErrorText(err error) string {
+	msg := err.Error()
+	var path []string
+	for {
+		rest, ok := strings.CutPrefix(msg, "validating ")
+		if !ok {
+			break
+		}
+		loc, after, ok := strings.Cut(rest, ": ")
+		if !ok {
+			break
+		}
+		if loc != "root" {
+			path = append(path, jsonPointerToPath(loc))
+		}
+		msg = after
+	}
+	msg = strings.NewReplacer(
+		"unexpected additional properties", "unknown arguments",
+		"required: missing properties:", "missing required arguments",
+	).Replace(msg)
+	if len(path) > 0 {
+		return path[len(path)-1] + ": " + msg
+	}
+	return msg
+}
+
+// jsonPointerToPath turns a schema location such as /properties/a/items
+// into the argument path "a[]".
+func jsonPointerToPath(ptr string) string {
+	var b strings.Builder
+	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i := 0; i < len(segs); i++ {
+		switch segs[i] {
+		case "properties":
+			if i+1 < len(segs) {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(segs[i+1])
+				i++
+			}
+		case "items", "additionalProperties":
+			b.WriteString("[]")
+		}
+	}
+	if b.Len() == 0 {
+		return ptr
+	}
+	return b.String()
+}
+
+func decodeErrorText(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("%s: cannot use a JSON %s here, want %s", te.Field, te.Value, te.Type)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
