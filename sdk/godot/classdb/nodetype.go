@@ -1,0 +1,206 @@
+package classdb
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Reasons ValidNodeType rejects a type. Test for them with errors.Is; the
+// *NodeTypeError carries the details.
+var (
+	ErrUnknownClass = errors.New("unknown class")
+	ErrNotNode      = errors.New("not a Node")
+	ErrEditorOnly   = errors.New("editor-only class")
+	ErrAbstract     = errors.New("abstract class")
+)
+
+// NodeTypeError explains why a class cannot be the type of a scene node.
+type NodeTypeError struct {
+	Type string
+	// Reason is ErrUnknownClass, ErrNotNode, ErrEditorOnly or ErrAbstract.
+	Reason error
+	// Version is the engine version of the class database, if known.
+	Version Version
+	// Suggestion is the closest class name, for ErrUnknownClass; may be "".
+	Suggestion string
+	// Chain is the class and its ancestors, for ErrNotNode.
+	Chain []string
+	// APIType is the class's API, for ErrEditorOnly.
+	APIType APIType
+	// Concrete lists a few instantiable subclasses, for ErrAbstract.
+	Concrete []string
+}
+
+func (e *NodeTypeError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "classdb: node type %q ", e.Type)
+	switch e.Reason {
+	case ErrUnknownClass:
+		b.WriteString("is not an engine class")
+		if e.Version != (Version{}) {
+			fmt.Fprintf(&b, " in Godot %s", e.Version)
+		}
+		if e.Suggestion != "" {
+			fmt.Fprintf(&b, "; did you mean %q?", e.Suggestion)
+		} else {
+			b.WriteString("; check the spelling (class names are case-sensitive), or instance a scene for custom types")
+		}
+	case ErrNotNode:
+		fmt.Fprintf(&b, "is not a Node (%s); a scene node needs a class that inherits Node",
+			strings.Join(e.Chain, " -> "))
+	case ErrEditorOnly:
+		fmt.Fprintf(&b, "is editor-only (api_type %q) and does not exist in a running game", e.APIType)
+	case ErrAbstract:
+		b.WriteString("is abstract and cannot be instantiated")
+		if len(e.Concrete) > 0 {
+			fmt.Fprintf(&b, "; use a concrete subclass such as %s", quoteList(e.Concrete))
+		}
+	default:
+		fmt.Fprintf(&b, "is invalid: %v", e.Reason)
+	}
+	return b.String()
+}
+
+// Unwrap returns Reason, so errors.Is(err, ErrAbstract) works.
+func (e *NodeTypeError) Unwrap() error { return e.Reason }
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	switch len(q) {
+	case 1:
+		return q[0]
+	case 2:
+		return q[0] + " or " + q[1]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// ValidNodeType reports whether name can be the type of a [node] in a
+// scene that runs in a game, and if not, why, as a *NodeTypeError:
+//
+//   - ErrUnknownClass: no such class (with a did-you-mean suggestion);
+//   - ErrNotNode: the class does not inherit Node (with its chain);
+//   - ErrEditorOnly: the class exists only in the editor (api_type
+//     "editor" or "editor_extension");
+//   - ErrAbstract: the class cannot be instantiated (with concrete
+//     subclasses to use instead).
+//
+// Classes from GDExtensions (api_type "extension") are accepted.
+func (db *DB) ValidNodeType(name string) error {
+	c, ok := db.classes[name]
+	if !ok {
+		return &NodeTypeError{Type: name, Reason: ErrUnknownClass, Version: db.version, Suggestion: db.Suggest(name)}
+	}
+	if !db.IsNode(name) {
+		return &NodeTypeError{Type: name, Reason: ErrNotNode, Chain: db.Chain(name)}
+	}
+	if c.APIType.EditorOnly() {
+		return &NodeTypeError{Type: name, Reason: ErrEditorOnly, APIType: c.APIType}
+	}
+	if !c.Instantiable {
+		return &NodeTypeError{Type: name, Reason: ErrAbstract, Concrete: db.concreteSubclasses(name, 3)}
+	}
+	return nil
+}
+
+// validNode is ValidNodeType without building an error.
+func (db *DB) validNode(name string) bool {
+	c, ok := db.classes[name]
+	return ok && c.Instantiable && !c.APIType.EditorOnly() && db.IsNode(name)
+}
+
+// concreteSubclasses returns up to max valid node classes below name,
+// nearest generation first and alphabetical within one, so the suggestion
+// for CanvasItem is Node2D before Sprite2D.
+func (db *DB) concreteSubclasses(name string, max int) []string {
+	var out []string
+	level := db.children[name]
+	for len(level) > 0 && len(out) < max {
+		var next []string
+		for _, n := range level {
+			if len(out) < max && db.validNode(n) {
+				out = append(out, n)
+			}
+			next = append(next, db.children[n]...)
+		}
+		level = next
+	}
+	return out
+}
+
+// Suggest returns the class name closest to name by edit distance, ignoring
+// case, or "" when nothing is close enough to be a likely typo. Ties go to
+// classes that are valid node types, then to names that start with the
+// input (a truncated "Node2" means "Node2D" more often than "Node"), then
+// to the alphabetically first.
+func (db *DB) Suggest(name string) string {
+	if name == "" {
+		return ""
+	}
+	lname := strings.ToLower(name)
+	// Allow roughly one typo per four characters, and at least one.
+	limit := max(1, utf8.RuneCountInString(name)/4+1)
+	type rank struct {
+		dist           int
+		notNode, notPf bool
+	}
+	less := func(a, b rank) bool {
+		if a.dist != b.dist {
+			return a.dist < b.dist
+		}
+		if a.notNode != b.notNode {
+			return !a.notNode
+		}
+		return !a.notPf && b.notPf
+	}
+	best, bestRank := "", rank{dist: limit + 1, notNode: true, notPf: true}
+	for _, cand := range db.names { // sorted, so the first of equals wins
+		lcand := strings.ToLower(cand)
+		d := editDistance(lname, lcand, bestRank.dist)
+		if d > limit {
+			continue
+		}
+		r := rank{dist: d, notNode: !db.validNode(cand), notPf: !strings.HasPrefix(lcand, lname)}
+		if less(r, bestRank) {
+			best, bestRank = cand, r
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b in runes. It
+// gives up early and returns a value above bound once every path exceeds
+// bound, which keeps a scan of a thousand class names cheap.
+func editDistance(a, b string, bound int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d > bound || -d > bound {
+		return bound + 1
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > bound {
+			return bound + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
