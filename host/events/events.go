@@ -54,7 +54,7 @@ const (
 )
 
 // Event is one thing that happened. Fields carries kind-specific detail with
-// JSON-friendly values (see the Filtered helper for ToolsFiltered).
+// JSON-friendly values (exposure.FilteredEvents builds the ToolsFiltered ones).
 type Event struct {
 	Seq     uint64         `json:"seq"`
 	Time    time.Time      `json:"time"`
