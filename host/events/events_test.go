@@ -69,19 +69,27 @@ func TestFailingOrPanickingSinkNeverBlocksEmit(t *testing.T) {
 	bus.Subscribe(SinkFunc(func(Event) error { <-block; return nil })) // stuck sink
 	bus.Subscribe(good)
 
-	// More events than one queue holds: the stuck sink must drop, not block.
-	n := queueSize + 10
+	// More events than one queue holds, in batches that the healthy sink
+	// drains in between: the stuck sink must drop, not block Emit, while a
+	// sink that keeps up loses nothing.
+	batches, per := 10, queueSize/8
+	n := batches * per
 	done := make(chan struct{})
 	go func() {
-		for i := 0; i < n; i++ {
-			bus.Emit(Event{Kind: ToolsFiltered})
+		defer close(done)
+		for b := 1; b <= batches; b++ {
+			for i := 0; i < per; i++ {
+				bus.Emit(Event{Kind: ToolsFiltered})
+			}
+			for len(good.kinds()) < b*per {
+				time.Sleep(time.Millisecond)
+			}
 		}
-		close(done)
 	}()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Emit blocked behind a stuck sink")
+	case <-time.After(30 * time.Second):
+		t.Fatalf("Emit blocked behind a stuck sink (healthy sink has %d of %d)", len(good.kinds()), n)
 	}
 	if bus.Dropped() == 0 {
 		t.Fatal("expected the stuck sink's overflow to be counted as dropped")
