@@ -88,8 +88,9 @@ func run(ts *Toolset, args []string, getenv func(string) string, stdout, stderr 
 }
 
 // watchLifeline reads the lifeline pipe the host passed and exits the process
-// when it reports EOF or an error: the host is gone, so is the plugin. The
-// goroutine lives as long as the process.
+// (with its process group, see exitHostGone) when it reports EOF or an error:
+// the host is gone, so is the plugin. The goroutine lives as long as the
+// process.
 func watchLifeline(fdText string, stderr io.Writer) error {
 	fd, err := strconv.Atoi(fdText)
 	if err != nil || fd < 3 {
@@ -106,7 +107,7 @@ func watchLifeline(fdText string, stderr io.Writer) error {
 				if s, ok := stderr.(interface{ Sync() error }); ok {
 					_ = s.Sync()
 				}
-				os.Exit(0)
+				exitHostGone()
 			}
 		}
 	}()

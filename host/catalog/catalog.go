@@ -1,0 +1,366 @@
+// Package catalog answers "which toolsets exist?" without running any of
+// them: it scans the plugins directory for binaries named
+// godot-mcp-toolset-<name>, learns each one's manifest, and decides which
+// binaries to trust.
+//
+//	cat, err := catalog.Open(catalog.Options{}) // $GODOT_MCP_PLUGINS_DIR or beside the host binary
+//	if err != nil { … }                          // unreadable directory or lock file
+//	for _, e := range cat.Entries() {            // trusted toolsets, sorted by name
+//		fmt.Println(e.Name, e.Manifest.Version, e.Pinned)
+//	}
+//	for _, p := range cat.Problems() {           // refused binaries, each saying how to fix it
+//		log.Println(p)
+//	}
+//	err = cat.Verify(entry) // re-hash before starting: has the binary changed since?
+//
+// # Manifests
+//
+// A binary's manifest is what it prints when run with --describe (stdin
+// /dev/null, a timeout, at most 4 MiB of output). The manifest must pass
+// manifest.Validate and its name must equal the file-name suffix. Describing
+// runs a process, so results are cached by the binary's sha256, one JSON file
+// per digest in os.UserCacheDir()/godot-mcp/manifests (Options.CacheDir).
+// Keying by content means a cache entry can never describe a different
+// binary, so the cache needs no invalidation; an entry that does not parse or
+// validate is ignored and rebuilt. Listing toolsets therefore never leaves a
+// process running, and listing them again runs nothing.
+//
+// # Trust
+//
+// The lock file (godot-mcp.lock.json in the plugins directory, written by
+// `godot-mcp plugins lock`) pins every binary's sha256 and its manifest.
+// With a lock file, a binary whose digest differs from its pin, or that has
+// no pin, is refused and never run, not even with --describe: the manifest
+// comes from the lock file. Without a lock file every binary is trusted on
+// first use: hashed at Open, and re-hashed by Verify before every start, so
+// a binary swapped while the host runs is still refused.
+//
+// Two binaries claiming one toolset name are both refused: which one an
+// operator meant cannot be guessed.
+//
+// Problems with one binary never affect the others; they are collected in
+// Problems. Open fails only when the directory or the lock file cannot be
+// read.
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
+)
+
+// BinaryPrefix starts the file name of every toolset binary; the rest of the
+// name is the toolset name.
+const BinaryPrefix = "godot-mcp-toolset-"
+
+// LockFileName is the lock file's name in the plugins directory.
+const LockFileName = "godot-mcp.lock.json"
+
+// PluginsDirEnv overrides the plugins directory.
+const PluginsDirEnv = "GODOT_MCP_PLUGINS_DIR"
+
+// Options configure Open. The zero value scans DefaultDir.
+type Options struct {
+	// Dir is the plugins directory; "" means DefaultDir().
+	Dir string
+	// LockPath is the lock file; "" means Dir/godot-mcp.lock.json.
+	LockPath string
+	Logger   hclog.Logger
+	// DescribeTimeout bounds one --describe run. Default 10s.
+	DescribeTimeout time.Duration
+	// CacheDir holds cached manifests; "" means
+	// os.UserCacheDir()/godot-mcp/manifests. If no cache directory can be
+	// found, manifests are not cached.
+	CacheDir string
+	// IgnoreLock trusts every binary on first use even when a lock file
+	// exists. It is how `godot-mcp plugins lock` sees the binaries it is
+	// about to pin; never use it to serve.
+	IgnoreLock bool
+}
+
+// Entry is a trusted toolset binary.
+type Entry struct {
+	Name     string             // toolset name (from the manifest)
+	Path     string             // absolute path of the binary
+	SHA256   string             // hex digest of the binary as cataloged
+	Manifest *manifest.Manifest // validated
+	Pinned   bool               // the lock file pins this binary
+}
+
+// Catalog is the result of one scan. It does not change after Open; open a
+// new one to see new binaries.
+type Catalog struct {
+	dir      string
+	lockPath string
+	hasLock  bool
+	entries  []Entry
+	byName   map[string]Entry
+	problems []error
+}
+
+// DefaultDir returns $GODOT_MCP_PLUGINS_DIR if set, else the directory of the
+// host executable with symlinks resolved, so that toolsets installed beside
+// the binary are found however it was started. It returns "." if the
+// executable cannot be located.
+func DefaultDir() string {
+	if d := os.Getenv(PluginsDirEnv); d != "" {
+		return d
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "."
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	return filepath.Dir(exe)
+}
+
+// Open scans the plugins directory. See the package documentation for what
+// is trusted and why. The error is about the directory or the lock file;
+// problems with single binaries are in Problems.
+func Open(opts Options) (*Catalog, error) {
+	if opts.Logger == nil {
+		opts.Logger = hclog.NewNullLogger()
+	}
+	if opts.DescribeTimeout <= 0 {
+		opts.DescribeTimeout = 10 * time.Second
+	}
+	dir := opts.Dir
+	if dir == "" {
+		dir = DefaultDir()
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("plugins directory %q: %w", opts.Dir, err)
+	}
+	lockPath := opts.LockPath
+	if lockPath == "" {
+		lockPath = filepath.Join(dir, LockFileName)
+	}
+	c := &Catalog{dir: dir, lockPath: lockPath, byName: map[string]Entry{}}
+
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading plugins directory: %w; create it, or point %s or --plugins-dir at the directory holding the godot-mcp-toolset-* binaries", err, PluginsDirEnv)
+	}
+	var lock *Lock
+	if !opts.IgnoreLock {
+		lock, err = ReadLock(lockPath)
+		if err != nil {
+			return nil, err
+		}
+	}
+	c.hasLock = lock != nil
+
+	var names []string
+	for _, f := range files {
+		if strings.HasPrefix(f.Name(), BinaryPrefix) {
+			names = append(names, f.Name())
+		}
+	}
+	cache := newCache(opts.CacheDir, opts.Logger)
+	results := make([]scanned, len(names))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.NumCPU())
+	for i, name := range names {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i] = scan(dir, name, lock, cache, opts)
+		}()
+	}
+	wg.Wait()
+
+	// Refuse every binary of a name claimed twice, naming all the paths.
+	claims := map[string][]string{}
+	for _, r := range results {
+		if r.problem == nil {
+			claims[r.entry.Name] = append(claims[r.entry.Name], r.entry.Path)
+		}
+	}
+	for _, r := range results {
+		switch {
+		case r.problem != nil:
+			c.problems = append(c.problems, r.problem)
+		case len(claims[r.entry.Name]) > 1:
+			c.problems = append(c.problems, &Problem{Kind: ProblemDuplicate, Name: r.entry.Name, Path: r.entry.Path,
+				Err: fmt.Errorf("toolset name %q is claimed by %s; both are refused: remove or rename all but one",
+					r.entry.Name, strings.Join(claims[r.entry.Name], " and "))})
+		case r.entry.Name != r.suffix:
+			c.problems = append(c.problems, &Problem{Kind: ProblemManifest, Name: r.suffix, Path: r.entry.Path,
+				Err: fmt.Errorf("%s describes toolset %q, but its file name says %q; rename it to %s%s",
+					r.entry.Path, r.entry.Name, r.suffix, BinaryPrefix, r.entry.Name)})
+		default:
+			c.entries = append(c.entries, r.entry)
+			c.byName[r.entry.Name] = r.entry
+		}
+	}
+	if lock != nil {
+		present := map[string]bool{}
+		for _, n := range names {
+			present[n] = true
+		}
+		for _, p := range lock.Plugins {
+			if !present[p.File] {
+				c.problems = append(c.problems, &Problem{Kind: ProblemMissing, Name: p.Name, Path: filepath.Join(dir, p.File),
+					Err: fmt.Errorf("the lock file pins toolset %q but %s is missing; reinstall it, or run \"godot-mcp plugins lock\" to drop the pin",
+						p.Name, filepath.Join(dir, p.File))})
+			}
+		}
+	}
+	sort.Slice(c.entries, func(i, j int) bool { return c.entries[i].Name < c.entries[j].Name })
+	sort.SliceStable(c.problems, func(i, j int) bool { return problemPath(c.problems[i]) < problemPath(c.problems[j]) })
+	for _, p := range c.problems {
+		opts.Logger.Warn("toolset binary refused", "problem", p)
+	}
+	return c, nil
+}
+
+func problemPath(err error) string {
+	var p *Problem
+	if errors.As(err, &p) {
+		return p.Path
+	}
+	return ""
+}
+
+// scanned is the outcome for one binary: an entry or a problem.
+type scanned struct {
+	entry   Entry
+	suffix  string // the toolset name the file name claims
+	problem *Problem
+}
+
+func scan(dir, file string, lock *Lock, cache *cache, opts Options) scanned {
+	path := filepath.Join(dir, file)
+	suffix := strings.TrimPrefix(file, BinaryPrefix)
+	refuse := func(kind ProblemKind, format string, args ...any) scanned {
+		return scanned{problem: &Problem{Kind: kind, Name: suffix, Path: path, Err: fmt.Errorf(format, args...)}}
+	}
+	info, err := os.Stat(path) // follows symlinks: a linked binary is fine
+	if err != nil {
+		return refuse(ProblemFile, "cannot read %s: %v", path, err)
+	}
+	if !info.Mode().IsRegular() {
+		return refuse(ProblemFile, "%s is not a regular file; toolset binaries must be executables named %s<name>", path, BinaryPrefix)
+	}
+	if info.Mode().Perm()&0o111 == 0 {
+		return refuse(ProblemFile, "%s is not executable; run chmod +x on it", path)
+	}
+	sum, err := HashFile(path)
+	if err != nil {
+		return refuse(ProblemFile, "cannot hash %s: %v", path, err)
+	}
+
+	var m *manifest.Manifest
+	pinned := false
+	if lock != nil {
+		lp := lock.find(file)
+		switch {
+		case lp == nil:
+			return refuse(ProblemUnpinned, "%s is not in the lock file %s; run \"godot-mcp plugins lock\" to trust the new binary", path, lock.path)
+		case lp.SHA256 != sum:
+			return refuse(ProblemChanged, "%s differs from the lock file (sha256 %s, pinned %s); run \"godot-mcp plugins lock\" to trust the new binary", path, short(sum), short(lp.SHA256))
+		case lp.Manifest == nil:
+			return refuse(ProblemManifest, "the lock file pins %s without a manifest; run \"godot-mcp plugins lock\" to rebuild it", path)
+		}
+		if err := lp.Manifest.Validate(); err != nil {
+			return refuse(ProblemManifest, "the lock file's manifest for %s is invalid: %v; run \"godot-mcp plugins lock\" to rebuild it", path, err)
+		}
+		m, pinned = lp.Manifest, true
+	} else {
+		m, err = cache.manifest(path, sum, opts.DescribeTimeout)
+		if err != nil {
+			return refuse(ProblemManifest, "%s: %v", path, err)
+		}
+	}
+	// The file name is checked against the manifest only after duplicate
+	// names are found, so that a copy under another file name still makes
+	// its twin ambiguous.
+	return scanned{entry: Entry{Name: m.Name, Path: path, SHA256: sum, Manifest: m, Pinned: pinned}, suffix: suffix}
+}
+
+// Dir returns the scanned plugins directory (absolute).
+func (c *Catalog) Dir() string { return c.dir }
+
+// LockPath returns the lock file's path, whether or not it exists.
+func (c *Catalog) LockPath() string { return c.lockPath }
+
+// Locked reports whether a lock file was read: then every entry is pinned.
+func (c *Catalog) Locked() bool { return c.hasLock }
+
+// Entries returns the trusted toolsets, sorted by name.
+func (c *Catalog) Entries() []Entry { return append([]Entry(nil), c.entries...) }
+
+// Lookup returns the trusted toolset with the given name.
+func (c *Catalog) Lookup(name string) (Entry, bool) {
+	e, ok := c.byName[name]
+	return e, ok
+}
+
+// Problems returns the binaries refused at scan, each a *Problem whose
+// message names the binary and says how to fix it.
+func (c *Catalog) Problems() []error { return append([]error(nil), c.problems...) }
+
+// Verify re-hashes e's binary and fails if it changed since it was
+// cataloged. The supervisor calls it before every start, so a binary
+// replaced while the host runs is never started.
+func (c *Catalog) Verify(e Entry) error {
+	sum, err := HashFile(e.Path)
+	if err != nil {
+		return fmt.Errorf("toolset %q: cannot hash %s: %w; reinstall the toolset", e.Name, e.Path, err)
+	}
+	if sum != e.SHA256 {
+		return fmt.Errorf("toolset %q: %s changed since it was cataloged (sha256 %s, expected %s); run \"godot-mcp plugins lock\" to trust the new binary, then restart the host",
+			e.Name, e.Path, short(sum), short(e.SHA256))
+	}
+	return nil
+}
+
+// Lock returns a lock pinning every entry of the catalog; write it with
+// WriteLock. Open the catalog with IgnoreLock to pin what is on disk now.
+func (c *Catalog) Lock() *Lock {
+	l := &Lock{Version: LockVersion, Plugins: []LockedPlugin{}}
+	for _, e := range c.entries {
+		l.Plugins = append(l.Plugins, LockedPlugin{Name: e.Name, File: filepath.Base(e.Path), SHA256: e.SHA256, Manifest: e.Manifest})
+	}
+	return l
+}
+
+// HashFile returns the hex sha256 of the file at path.
+func HashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// short abbreviates a digest for messages; the lock file has the full one.
+func short(sum string) string {
+	if len(sum) > 12 {
+		return sum[:12] + "…"
+	}
+	return sum
+}

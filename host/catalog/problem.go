@@ -1,0 +1,51 @@
+package catalog
+
+// ProblemKind classifies why a binary was refused.
+type ProblemKind string
+
+// The problem kinds.
+const (
+	// ProblemChanged: the binary's sha256 differs from its pin in the lock
+	// file.
+	ProblemChanged ProblemKind = "changed"
+	// ProblemUnpinned: a lock file exists but does not pin this binary.
+	ProblemUnpinned ProblemKind = "unpinned"
+	// ProblemMissing: the lock file pins a binary that is not there.
+	ProblemMissing ProblemKind = "missing"
+	// ProblemDuplicate: another binary claims the same toolset name.
+	ProblemDuplicate ProblemKind = "duplicate"
+	// ProblemManifest: --describe failed, printed no valid manifest, or the
+	// manifest's name does not match the file name.
+	ProblemManifest ProblemKind = "manifest"
+	// ProblemFile: the file cannot be read, is not a regular file, or is not
+	// executable.
+	ProblemFile ProblemKind = "file"
+)
+
+// Problem is a binary the catalog refused. Its message names the binary and
+// says how to fix the problem.
+type Problem struct {
+	Kind ProblemKind
+	// Name is the toolset name, from the manifest or else the file name.
+	Name string
+	// Path is the binary's path.
+	Path string
+	Err  error
+}
+
+// Error implements error.
+func (p *Problem) Error() string { return p.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (p *Problem) Unwrap() error { return p.Err }
+
+// Untrusted reports whether the problem is a difference from the lock file
+// (changed, unpinned or missing binary): what `godot-mcp plugins verify`
+// fails on.
+func (p *Problem) Untrusted() bool {
+	switch p.Kind {
+	case ProblemChanged, ProblemUnpinned, ProblemMissing:
+		return true
+	}
+	return false
+}

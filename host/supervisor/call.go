@@ -1,0 +1,185 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+)
+
+// Call runs one tool of a running toolset and returns its result. Progress
+// events are passed to onProgress (may be nil) as they arrive, on the
+// caller's goroutine.
+//
+// A tool failure is a result with IsError set, not an error. Errors are
+// *Error: PLUGIN_NOT_RUNNING (not started, or stopped meanwhile),
+// PLUGIN_CRASHED (the process died during the call; Message carries the
+// panic), CRASH_LOOP, PLUGIN_START_FAILED (a restart failed), PLUGIN_ERROR
+// and CALL_CANCELLED (ctx ended; the stream is cancelled and the plugin's
+// handler sees its context end).
+//
+// A crashed toolset is restarted here, after its backoff, which the caller's
+// ctx bounds.
+func (s *Supervisor) Call(ctx context.Context, name string, req CallRequest, onProgress func(*pb.Progress)) (*pb.CallResult, error) {
+	for {
+		s.mu.Lock()
+		ts := s.toolsets[name]
+		s.mu.Unlock()
+		if ts == nil {
+			return nil, notRunning(name)
+		}
+		ts.mu.Lock()
+		switch ts.state {
+		case Running:
+			inst := ts.inst
+			ts.mu.Unlock()
+			return s.call(ctx, inst, req, onProgress)
+		case Starting:
+			settled := ts.settled
+			ts.mu.Unlock()
+			if settled == nil {
+				// Cannot happen (Starting always has a launch); waiting
+				// for the toolset's lock is the safe fallback.
+				if err := ts.lock(ctx); err != nil {
+					return nil, cancelled(name, "waiting for the start of", err)
+				}
+				ts.unlock()
+				continue
+			}
+			select {
+			case <-settled:
+			case <-ctx.Done():
+				return nil, cancelled(name, "waiting for the start of", ctx.Err())
+			}
+		case Crashed:
+			gen := ts.gen
+			ts.mu.Unlock()
+			if err := s.restart(ctx, ts, gen); err != nil {
+				return nil, err
+			}
+		case Failed:
+			last := ts.lastErr
+			ts.mu.Unlock()
+			return nil, &Error{Code: CodeCrashLoop, Toolset: name,
+				Message: fmt.Sprintf("toolset %q crashed %d times within %s and is no longer restarted; last crash: %s",
+					name, crashLoopCount, crashLoopWindow, last),
+				Hint: fmt.Sprintf(hintCrashLoop, crashLoopCount, crashLoopWindow)}
+		default:
+			ts.mu.Unlock()
+			return nil, notRunning(name)
+		}
+	}
+}
+
+func notRunning(name string) *Error {
+	return &Error{Code: CodeNotRunning, Toolset: name,
+		Message: fmt.Sprintf("toolset %q is not running", name), Hint: hintNotRunning}
+}
+
+// call runs one call on a live instance.
+func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, onProgress func(*pb.Progress)) (*pb.CallResult, error) {
+	// The call ends when the caller gives up or the instance goes away,
+	// whichever is first. The caller's deadline is deliberately not sent to
+	// the plugin (gRPC would): with it the plugin races the host to the
+	// deadline and may answer "cancelled" as a result just before the host
+	// gives up, so the caller would see either outcome. Without it the
+	// host cancels first, always, and the plugin learns of it from its
+	// context as before.
+	callCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stopCaller := context.AfterFunc(ctx, cancel)
+	defer stopCaller()
+	stopInst := context.AfterFunc(inst.ctx, cancel)
+	defer stopInst()
+
+	stream, err := inst.rpc.Call(callCtx, &pb.CallRequest{
+		Tool:          req.Tool,
+		ArgumentsJson: req.Args,
+		DryRun:        req.DryRun,
+		CallId:        req.CallID,
+	})
+	if err != nil {
+		return nil, s.callError(ctx, inst, req, err)
+	}
+	var result *pb.CallResult
+	for {
+		ev, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, s.callError(ctx, inst, req, err)
+		}
+		switch e := ev.GetEvent().(type) {
+		case *pb.CallEvent_Progress:
+			if onProgress != nil && result == nil {
+				onProgress(e.Progress)
+			}
+		case *pb.CallEvent_Result:
+			if result == nil {
+				result = e.Result
+			}
+		}
+	}
+	if result == nil {
+		return nil, &Error{Code: CodePluginError, Toolset: inst.name,
+			Message: fmt.Sprintf("toolset %q ended call %q without a result", inst.name, req.Tool),
+			Hint:    "report this to the toolset's author: every call must end with exactly one result"}
+	}
+	return result, nil
+}
+
+// callError turns a failed call into an *Error, telling the caller's
+// cancellation, a deliberate stop, a crash and a plugin-side RPC error apart.
+func (s *Supervisor) callError(ctx context.Context, inst *instance, req CallRequest, err error) error {
+	if ctx.Err() != nil {
+		return &Error{Code: CodeCancelled, Toolset: inst.name,
+			Message: fmt.Sprintf("call %q of toolset %q: %v", req.Tool, inst.name, ctx.Err()),
+			Hint:    "the plugin was told to stop; retry with a longer deadline if the tool needs more time",
+			cause:   ctx.Err()}
+	}
+	if inst.stopping.Load() {
+		return &Error{Code: CodeNotRunning, Toolset: inst.name,
+			Message: fmt.Sprintf("toolset %q was stopped while call %q ran", inst.name, req.Tool),
+			Hint:    hintNotRunning, cause: err}
+	}
+	switch status.Code(err) {
+	case codes.Unavailable, codes.Canceled:
+		// The connection broke (Canceled: the watcher saw the process
+		// exit). Wait for the process to be gone so that its stderr, and
+		// with it the panic, has been read completely.
+		t := time.NewTimer(s.opts.StopGrace + killWait + drainWait)
+		defer t.Stop()
+		select {
+		case <-inst.done:
+		case <-t.C:
+			// The process lives but its connection is dead: it is of no
+			// use any more. Killing it makes the watcher record a crash.
+			s.log.Error("lost the connection to a live plugin; killing it", "toolset", inst.name, "pid", inst.pid(), "error", err)
+			_ = inst.runner.Kill(context.Background())
+			<-inst.done
+		}
+		if inst.stopping.Load() {
+			return &Error{Code: CodeNotRunning, Toolset: inst.name,
+				Message: fmt.Sprintf("toolset %q was stopped while call %q ran", inst.name, req.Tool),
+				Hint:    hintNotRunning, cause: err}
+		}
+		return &Error{Code: CodeCrashed, Toolset: inst.name,
+			Message: inst.report.message(inst.name, req.Tool),
+			Hint:    hintCrashed,
+			Detail:  strings.Join(inst.report.tail, "\n"),
+			cause:   err}
+	default:
+		return &Error{Code: CodePluginError, Toolset: inst.name,
+			Message: fmt.Sprintf("toolset %q failed call %q: %s", inst.name, req.Tool, status.Convert(err).Message()),
+			Hint:    "report this to the toolset's author: a tool failure should be a result with isError, not an RPC error",
+			cause:   err}
+	}
+}

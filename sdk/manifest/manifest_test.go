@@ -1,0 +1,94 @@
+package manifest
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func valid() *Manifest {
+	return &Manifest{
+		Name:        "scene_edit",
+		Version:     "1.0.0",
+		Description: "Edits scenes.",
+		Godot:       ">= 4.4",
+		Tools: []Tool{{
+			Name:        "add_node",
+			Description: "Add a node.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`),
+			SafetyClass: Mutating,
+		}},
+	}
+}
+
+func TestValidateAcceptsAGoodManifest(t *testing.T) {
+	if err := valid().Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidateNamesEveryProblem(t *testing.T) {
+	cases := []struct {
+		name   string
+		mutate func(*Manifest)
+		want   string
+	}{
+		{"bad toolset name", func(m *Manifest) { m.Name = "Scene-Edit" }, `toolset name "Scene-Edit" is invalid`},
+		{"reserved core", func(m *Manifest) { m.Name = "core" }, `"core" is reserved`},
+		{"no version", func(m *Manifest) { m.Version = "" }, "has no version"},
+		{"no description", func(m *Manifest) { m.Description = " " }, "has no description"},
+		{"bad tool name", func(m *Manifest) { m.Tools[0].Name = "add node" }, "name is invalid"},
+		{"duplicate tool", func(m *Manifest) { m.Tools = append(m.Tools, m.Tools[0]) }, "declared twice"},
+		{"missing class fails closed", func(m *Manifest) { m.Tools[0].SafetyClass = "" }, "safety class"},
+		{"unknown class", func(m *Manifest) { m.Tools[0].SafetyClass = "harmless" }, `"harmless" is not one of`},
+		{"bad scope", func(m *Manifest) { m.Tools[0].Scope = "everyone" }, `scope "everyone"`},
+		{"no schema", func(m *Manifest) { m.Tools[0].InputSchema = nil }, "input schema: missing"},
+		{"schema not object", func(m *Manifest) { m.Tools[0].InputSchema = json.RawMessage(`{"type":"string"}`) }, `type must be "object"`},
+		{"schema not json", func(m *Manifest) { m.Tools[0].InputSchema = json.RawMessage(`{`) }, "not a JSON object"},
+		{"reserved confirm", func(m *Manifest) {
+			m.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean"}}}`)
+		}, `declares "confirm"`},
+		{"bad output schema", func(m *Manifest) { m.Tools[0].OutputSchema = json.RawMessage(`[]`) }, "output schema"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := valid()
+			c.mutate(m)
+			err := m.Validate()
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Validate() = %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestProtoRoundTrip(t *testing.T) {
+	m := valid()
+	m.SDK = "test/1"
+	m.Tools = append(m.Tools, Tool{
+		Name: "wipe", Title: "Wipe", Description: "Delete everything.",
+		InputSchema:  json.RawMessage(`{"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"type":"object"}`),
+		SafetyClass:  Destructive, Scope: CLIScope,
+	})
+	got := FromProto(m.ToProto())
+	// FromProto fills the default scope in; compare with that applied.
+	m.Tools[0].Scope = AgentScope
+	a, _ := json.Marshal(m)
+	b, _ := json.Marshal(got)
+	if string(a) != string(b) {
+		t.Fatalf("round trip changed the manifest:\n%s\n%s", a, b)
+	}
+}
+
+func TestUnknownProtoClassFailsClosed(t *testing.T) {
+	p := valid().ToProto()
+	p.Tools[0].SafetyClass = 99
+	m := FromProto(p)
+	if m.Tools[0].SafetyClass != "" {
+		t.Fatalf("unknown wire class became %q, want empty", m.Tools[0].SafetyClass)
+	}
+	if err := m.Validate(); err == nil {
+		t.Fatal("a tool with an unknown safety class must not validate")
+	}
+}
