@@ -1,12 +1,175 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/godot-mcp/godot-mcp/host"
+	"github.com/godot-mcp/godot-mcp/host/exposure"
+	"github.com/godot-mcp/godot-mcp/host/gate"
+	"github.com/godot-mcp/godot-mcp/host/server"
 )
 
-// runCall is a placeholder until its subcommand lands.
-func runCall(_ []string, _, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "godot-mcp: this command is not available in this build yet")
-	return 2
+const callUsage = `Usage: godot-mcp call TOOL [--args JSON] [--confirm] [--dry-run] [--json] [flags]
+
+Runs one tool as the operator, through the same gate and policy as an
+agent's call: the exposure policy (with transport "cli", which may also run
+cli-only tools), the Godot version check, argument validation against the
+tool's schema, and confirm for destructive tools.
+
+The call runs in its own short-lived host, not in a running server. If the
+tool's toolset is not enabled by default, call enables it for the duration
+of the command (its plugin starts and stops with it); a running server's
+enabled set is not touched.
+
+TOOL is the exposed name, e.g. godot_scene_edit_add_node or
+godot_list_toolsets. The text of the result goes to stdout (--json prints
+the whole MCP result). Exit status: 0 on success, 1 when the tool failed or
+was refused, 2 on bad usage.
+
+Flags:
+`
+
+// runCall implements `godot-mcp call`.
+func runCall(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("godot-mcp call", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var hf hostFlags
+	hf.register(fs, "warn") // a one-shot command: only what needs attention
+	argsJSON := fs.String("args", "{}", "tool arguments as a JSON `object`")
+	confirm := fs.Bool("confirm", false, "set confirm=true (required by destructive tools)")
+	dryRun := fs.Bool("dry-run", false, "set dry_run=true: report what would change, change nothing")
+	asJSON := fs.Bool("json", false, "print the whole MCP result as JSON")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, callUsage)
+		fs.PrintDefaults()
+	}
+	// Accept the tool name before or after the flags.
+	var tool string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		tool, args = args[0], args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if tool == "" && fs.NArg() > 0 {
+		tool = fs.Arg(0)
+	}
+	if tool == "" || fs.NArg() > 1 || (fs.NArg() == 1 && tool != fs.Arg(0)) {
+		fmt.Fprintln(stderr, "godot-mcp call: name exactly one tool, e.g. godot-mcp call godot_list_toolsets")
+		return 2
+	}
+	var arguments map[string]any
+	if err := json.Unmarshal([]byte(*argsJSON), &arguments); err != nil || arguments == nil {
+		fmt.Fprintf(stderr, "godot-mcp call: --args must be a JSON object, e.g. --args '{\"path\":\"res://main.tscn\"}'\n")
+		return 2
+	}
+	if *confirm {
+		arguments[server.ArgConfirm] = true
+	}
+	if *dryRun {
+		arguments[server.ArgDryRun] = true
+	}
+	opts, err := hf.options(stderr, exposure.TransportCLI)
+	if err != nil {
+		fmt.Fprintf(stderr, "godot-mcp call: %v\n", err)
+		return 2
+	}
+	opts.NoSeed = true
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	h, err := host.New(ctx, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "godot-mcp call: %v\n", err)
+		return 1
+	}
+	defer h.Close(context.WithoutCancel(ctx))
+
+	res, err := callOnce(ctx, h, tool, arguments)
+	if err != nil {
+		fmt.Fprintf(stderr, "godot-mcp call: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(res)
+	} else {
+		out := stdout
+		if res.IsError {
+			out = stderr
+		}
+		fmt.Fprintln(out, resultText(res))
+	}
+	if res.IsError {
+		return 1
+	}
+	return 0
+}
+
+// callOnce enables the tool's toolset if needed and runs the call through
+// an in-memory MCP session, so it takes exactly the path an agent's call
+// takes.
+func callOnce(ctx context.Context, h *host.Host, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	if ts, ok := h.Server.ToolsetOf(tool); ok && !h.Gate.Enabled(ts) {
+		if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{ts}, By: exposure.TransportCLI}); err != nil {
+			var ge *gate.Error
+			if errors.As(err, &ge) {
+				te := &server.ToolError{Code: ge.Code, Message: ge.Message, Hint: ge.Hint, Required: ge.Required, Toolset: ge.Toolset}
+				return te.Result(), nil
+			}
+			return nil, err
+		}
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := h.Server.Connect(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	defer ss.Close()
+	client := mcp.NewClient(&mcp.Implementation{Name: "godot-mcp-call", Version: Version}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	return cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+}
+
+// resultText renders a result for a terminal: text as is, other content
+// summarised.
+func resultText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, c.Text)
+		case *mcp.ImageContent:
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes; use --json to get it]", c.MIMEType, len(c.Data)))
+		case *mcp.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes; use --json to get it]", c.MIMEType, len(c.Data)))
+		default:
+			b, _ := json.Marshal(c)
+			parts = append(parts, string(b))
+		}
+	}
+	if len(parts) == 0 && res.StructuredContent != nil {
+		b, _ := json.MarshalIndent(res.StructuredContent, "", "  ")
+		parts = append(parts, string(b))
+	}
+	return strings.Join(parts, "\n")
 }

@@ -1,12 +1,132 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/godot-mcp/godot-mcp/host"
+	"github.com/godot-mcp/godot-mcp/host/catalog"
+	"github.com/godot-mcp/godot-mcp/host/exposure"
+	"github.com/godot-mcp/godot-mcp/host/server"
 )
 
-// runServe is a placeholder until its subcommand lands.
-func runServe(_ []string, _, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "godot-mcp: this command is not available in this build yet")
-	return 2
+const serveUsage = `Usage: godot-mcp serve [flags]
+
+Runs the MCP server. By default it speaks MCP over stdin/stdout, which is
+how local clients (Claude Code, Cursor, VS Code) start it; logs go to
+stderr. With --http ADDR it serves streamable HTTP at http://ADDR/mcp
+instead.
+
+HTTP listens on loopback unless told otherwise. A non-loopback address
+refuses to start without a bearer token: set ` + server.AuthTokenEnv + ` (and
+send "Authorization: Bearer <token>"), or configure [[tokens]] in --config.
+
+Toolsets: core and inspection are enabled at start; others are enabled by
+the agent (godot_enable_toolset) or by GODOT_MCP_DEFAULT_TOOLSETS ("all" or
+a comma list) or default_toolsets in --config.
+
+Flags:
+`
+
+// hostFlags are the flags serve and call share.
+type hostFlags struct {
+	project, pluginsDir, godotVersion, config, logLevel string
+}
+
+func (h *hostFlags) register(fs *flag.FlagSet, defaultLevel string) {
+	fs.StringVar(&h.project, "project", "", "Godot project `directory` (holding project.godot); default: the current directory if it holds one")
+	fs.StringVar(&h.pluginsDir, "plugins-dir", "", "toolset plugins `directory`; default $"+catalog.PluginsDirEnv+" or beside the godot-mcp binary")
+	fs.StringVar(&h.godotVersion, "godot-version", "", "Godot `version` to check toolsets against (e.g. 4.4); default: read from the project's config/features")
+	fs.StringVar(&h.config, "config", "", "policy config `file` (TOML); default: built-in policy")
+	fs.StringVar(&h.logLevel, "log-level", defaultLevel, "log `level` on stderr: trace, debug, info, warn, error")
+}
+
+// options resolves the flags into host options, with a logger on stderr.
+func (h *hostFlags) options(stderr io.Writer, transport string) (host.Options, error) {
+	level := hclog.LevelFromString(h.logLevel)
+	if level == hclog.NoLevel {
+		return host.Options{}, fmt.Errorf("--log-level %q: use trace, debug, info, warn or error", h.logLevel)
+	}
+	log := hclog.New(&hclog.LoggerOptions{Name: "godot-mcp", Level: level, Output: stderr})
+	project := h.project
+	if project != "" {
+		abs, err := host.FindProject(project)
+		if err != nil {
+			return host.Options{}, fmt.Errorf("--project: %w; point it at the directory that holds project.godot", err)
+		}
+		project = abs
+	} else if abs, err := host.FindProject("."); err == nil {
+		project = abs
+	}
+	if project == "" {
+		log.Info("no Godot project: pass --project DIR, or start godot-mcp in the project directory")
+	}
+	return host.Options{
+		Version:      Version,
+		ProjectDir:   project,
+		PluginsDir:   h.pluginsDir,
+		ConfigPath:   h.config,
+		GodotVersion: strings.TrimSpace(h.godotVersion),
+		Logger:       log,
+		Transport:    transport,
+	}, nil
+}
+
+// runServe implements `godot-mcp serve`.
+func runServe(args []string, _, stderr io.Writer) int {
+	fs := flag.NewFlagSet("godot-mcp serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var hf hostFlags
+	hf.register(fs, "info")
+	addr := fs.String("http", "", "serve streamable HTTP on `addr` (e.g. 127.0.0.1:8765) instead of stdio")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, serveUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "godot-mcp serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	transport := exposure.TransportStdio
+	if *addr != "" {
+		transport = exposure.TransportHTTP
+	}
+	opts, err := hf.options(stderr, transport)
+	if err != nil {
+		fmt.Fprintf(stderr, "godot-mcp serve: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	h, err := host.New(ctx, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "godot-mcp serve: %v\n", err)
+		return 1
+	}
+	defer h.Close(context.WithoutCancel(ctx))
+	if *addr != "" {
+		err = h.ListenAndServe(ctx, *addr, nil)
+	} else {
+		err = h.Server.RunStdio(ctx)
+	}
+	if err != nil && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "godot-mcp serve: %v\n", err)
+		return 1
+	}
+	return 0
 }

@@ -1,0 +1,430 @@
+// Package e2e drives the real godot-mcp binary the way MCP clients do: the
+// go-sdk client over stdio (mcp.CommandTransport) and over streamable HTTP
+// (mcp.StreamableClientTransport), for both protocol generations, with real
+// plugin processes built from internal/testplugins.
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+
+	"github.com/godot-mcp/godot-mcp/host/server"
+	"github.com/godot-mcp/godot-mcp/internal/testplugins"
+)
+
+const (
+	legacy      = "2025-11-25"
+	sessionless = "2026-07-28"
+)
+
+var protocols = []string{legacy, sessionless}
+
+var (
+	bin        string // the godot-mcp binary
+	plainBin   string // the benchmark baseline: a plain go-sdk server
+	pluginsDir string // holds gatetest and inspection
+	cacheDir   string // XDG_CACHE_HOME for the catalog's manifest cache
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "godot-mcp-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	// One go build for everything: the machine is shared.
+	paths, err := testplugins.BuildCommands(dir, map[string]string{
+		testplugins.Module + "/cmd/godot-mcp":                   "godot-mcp",
+		testplugins.Module + "/internal/testplugins/gatetest":   "godot-mcp-toolset-gatetest",
+		testplugins.Module + "/internal/testplugins/inspection": "godot-mcp-toolset-inspection",
+		testplugins.Module + "/host/e2e/internal/plainserver":   "plainserver",
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	bin = paths[testplugins.Module+"/cmd/godot-mcp"]
+	plainBin = paths[testplugins.Module+"/host/e2e/internal/plainserver"]
+	pluginsDir = filepath.Join(dir, "plugins")
+	cacheDir = filepath.Join(dir, "cache")
+	for _, p := range []string{pluginsDir, cacheDir} {
+		if err := os.Mkdir(p, 0o700); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	for _, n := range []string{"gatetest", "inspection"} {
+		src := paths[testplugins.Module+"/internal/testplugins/"+n]
+		if err := os.Rename(src, filepath.Join(pluginsDir, filepath.Base(src))); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	code := m.Run()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	return code
+}
+
+// hostEnv is the environment of a host process: the test's, without the
+// variables that would change what the host does, plus a private manifest
+// cache and a call log for the gatetest plugin.
+func hostEnv(callLog string, extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "GODOT_MCP_") || strings.HasPrefix(kv, "XDG_CACHE_HOME=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "XDG_CACHE_HOME="+cacheDir, "GODOT_MCP_TEST_CALL_LOG="+callLog)
+	return append(env, extra...)
+}
+
+// syncBuffer collects a process's stderr for failure reports.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// notes collects a client's notifications.
+type notes struct {
+	listChanged chan struct{}
+	progress    chan *mcp.ProgressNotificationParams
+}
+
+func newClient(n *notes) *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case n.listChanged <- struct{}{}:
+			default:
+			}
+		},
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			select {
+			case n.progress <- r.Params:
+			default:
+			}
+		},
+	})
+}
+
+func newNotes() *notes {
+	return &notes{listChanged: make(chan struct{}, 16), progress: make(chan *mcp.ProgressNotificationParams, 16)}
+}
+
+// session is one connected client.
+type session struct {
+	*mcp.ClientSession
+	*notes
+	callLog string
+}
+
+// stdioHost starts `godot-mcp serve` with args over stdio and connects.
+func stdioHost(t testing.TB, version string, args ...string) *session {
+	t.Helper()
+	callLog := filepath.Join(t.TempDir(), "calls.jsonl")
+	cmd := exec.Command(bin, append([]string{"serve", "--plugins-dir", pluginsDir}, args...)...)
+	cmd.Env = hostEnv(callLog)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	n := newNotes()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := newClient(n).Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("connecting over stdio: %v\nstderr:\n%s", err, stderr)
+	}
+	if got := cs.InitializeResult().ProtocolVersion; got != version {
+		t.Fatalf("negotiated %s, want %s", got, version)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		if t.Failed() {
+			t.Logf("host stderr:\n%s", stderr)
+		}
+	})
+	return &session{ClientSession: cs, notes: n, callLog: callLog}
+}
+
+// httpHost is a running `godot-mcp serve --http`.
+type httpHost struct {
+	url     string
+	callLog string
+	stderr  *syncBuffer
+}
+
+var urlRE = regexp.MustCompile(`url=(http://\S+)`)
+
+// startHTTP starts `godot-mcp serve --http 127.0.0.1:0` and waits for it to
+// print its URL.
+func startHTTP(t testing.TB, env []string, args ...string) *httpHost {
+	t.Helper()
+	return startHTTPAt(t, "127.0.0.1:0", env, args...)
+}
+
+// startHTTPAt starts `godot-mcp serve --http addr`; the returned URL always
+// points at 127.0.0.1.
+func startHTTPAt(t testing.TB, addr string, env []string, args ...string) *httpHost {
+	t.Helper()
+	callLog := filepath.Join(t.TempDir(), "calls.jsonl")
+	cmd := exec.Command(bin, append([]string{"serve", "--http", addr, "--plugins-dir", pluginsDir}, args...)...)
+	cmd.Env = hostEnv(callLog, env...)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h := &httpHost{callLog: callLog, stderr: &syncBuffer{}}
+	found := make(chan string, 1)
+	scanDone := make(chan struct{})
+	go func() {
+		defer close(scanDone)
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			line := sc.Text()
+			fmt.Fprintln(h.stderr, line)
+			if m := urlRE.FindStringSubmatch(line); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+			t.Error("host did not exit on SIGTERM")
+		}
+		<-scanDone
+		if t.Failed() {
+			t.Logf("host stderr:\n%s", h.stderr)
+		}
+	})
+	select {
+	case u := <-found:
+		h.url = loopbackURL(u)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("host did not start serving HTTP\nstderr:\n%s", h.stderr)
+	}
+	return h
+}
+
+// connect opens a client session to the HTTP host.
+func (h *httpHost) connect(t testing.TB, version string, headers map[string]string) *session {
+	t.Helper()
+	n := newNotes()
+	tr := &mcp.StreamableClientTransport{Endpoint: h.url}
+	if len(headers) > 0 {
+		tr.HTTPClient = headerClient(headers)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := newClient(n).Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("connecting over HTTP (%s): %v", version, err)
+	}
+	if got := cs.InitializeResult().ProtocolVersion; got != version {
+		t.Fatalf("negotiated %s, want %s", got, version)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return &session{ClientSession: cs, notes: n, callLog: h.callLog}
+}
+
+func (s *session) names(t testing.TB) []string {
+	t.Helper()
+	res, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(res.Tools))
+	for i, tl := range res.Tools {
+		out[i] = tl.Name
+	}
+	return out
+}
+
+func (s *session) call(t testing.TB, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("CallTool(%s): %v", name, err)
+	}
+	return res
+}
+
+func (s *session) ok(t testing.TB, name string, args any, out any) {
+	t.Helper()
+	res := s.call(t, name, args)
+	if res.IsError {
+		t.Fatalf("%s failed: %s", name, text(res))
+	}
+	if out != nil {
+		decode(t, res, out)
+	}
+}
+
+// pluginCalls reads the gatetest plugin's call log.
+func (s *session) pluginCalls(t testing.TB) []string {
+	t.Helper()
+	return readLines(t, s.callLog)
+}
+
+func readLines(t testing.TB, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(data)), "\n")
+}
+
+func decode(t testing.TB, res *mcp.CallToolResult, out any) {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("structured content %s: %v", b, err)
+	}
+}
+
+func toolError(t testing.TB, res *mcp.CallToolResult) server.ToolError {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("want an error result, got %s", text(res))
+	}
+	var te server.ToolError
+	decode(t, res, &te)
+	return te
+}
+
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func waitListChanged(t testing.TB, s *session, who string) {
+	t.Helper()
+	select {
+	case <-s.listChanged:
+	case <-time.After(15 * time.Second):
+		t.Fatalf("%s: no notifications/tools/list_changed", who)
+	}
+}
+
+// waitGone waits until the process pid has exited.
+func waitGone(t testing.TB, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("plugin process %d still runs", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// pluginPID asks the server for a toolset's plugin pid.
+func (s *session) pluginPID(t testing.TB, toolset string) int {
+	t.Helper()
+	var info struct {
+		Toolsets []struct {
+			Name  string `json:"name"`
+			PID   int    `json:"pid"`
+			State string `json:"state"`
+		} `json:"toolsets"`
+	}
+	s.ok(t, "godot_get_server_info", map[string]any{"events": 0}, &info)
+	for _, ts := range info.Toolsets {
+		if ts.Name == toolset {
+			return ts.PID
+		}
+	}
+	t.Fatalf("server info lists no toolset %q", toolset)
+	return 0
+}
+
+// drain empties a notification channel, so a later wait sees only new ones.
+func drain(ch chan struct{}) {
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
+}
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// loopbackURL rewrites a URL printed for a wildcard listener
+// (http://[::]:port/mcp, http://0.0.0.0:port/mcp) to 127.0.0.1.
+func loopbackURL(u string) string {
+	for _, wild := range []string{"[::]", "0.0.0.0"} {
+		u = strings.Replace(u, "://"+wild+":", "://127.0.0.1:", 1)
+	}
+	return u
+}

@@ -1,0 +1,538 @@
+// Package gate owns the enabled set: which toolsets an agent can see and
+// call right now, in this host process.
+//
+// There is one enabled set per host process, shared by every connection: a
+// grant made on one connection is what the next connection sees. The set
+// always holds "core" (the host's own tools); by default it also holds
+// "inspection"; every other toolset starts gated off, and a toolset the host
+// has not seen at start is never on until someone enables it.
+//
+// A toggle is a transaction. Enable checks every named toolset first
+// (installed? satisfied by the Godot version?), then starts the plugins, and
+// only when all of them run does it show their tools, so a failed enable
+// changes nothing. Disable hides the tools before it stops the plugin, so no
+// call is routed to a process that is going away.
+//
+//	g := gate.New(gate.Options{Toolsets: manifests, Plugins: sup, Surface: srv, Bus: bus})
+//	g.Seed(ctx, gate.Defaults(cfg.DefaultToolsets), "startup")
+//	change, err := g.Enable(ctx, gate.Request{Toolsets: []string{"scene_edit"}, By: "stdio"})
+//
+// Gate knows nothing about MCP: it drives plugins through [Plugins] and the
+// tool list through [Surface], which the host implements with the supervisor
+// and the MCP server. Every decision is an event on the bus.
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
+)
+
+// Core is the host's own toolset. It is always enabled and cannot be toggled.
+const Core = "core"
+
+// Inspection is the toolset enabled by default when it is installed.
+const Inspection = "inspection"
+
+// All, in a list of default toolsets, stands for every installed toolset.
+const All = "all"
+
+// Error codes and required tokens of the structured errors gate returns.
+const (
+	CodeUnknownToolset     = "UNKNOWN_TOOLSET"
+	CodePreconditionFailed = "PRECONDITION_FAILED"
+	CodeInvalidArgument    = "INVALID_ARGUMENT"
+	CodeToolsetDisabled    = "TOOLSET_DISABLED"
+	RequiredGodotVersion   = "godot_version"
+	RequiredToolset        = "toolset_enabled"
+)
+
+// Error is a refusal the caller can act on: a stable code, what is missing
+// (Required) and how to fix it (Hint).
+type Error struct {
+	Code     string
+	Toolset  string
+	Message  string
+	Hint     string
+	Required string
+}
+
+func (e *Error) Error() string {
+	if e.Hint == "" {
+		return e.Message
+	}
+	return e.Message + ": " + e.Hint
+}
+
+// Plugins starts and stops toolset processes. The host implements it with
+// the supervisor; both calls must be idempotent.
+type Plugins interface {
+	Start(ctx context.Context, toolset string) error
+	Stop(ctx context.Context, toolset string) error
+}
+
+// Surface adds and removes a toolset's tools on the MCP endpoint. Show is
+// called after the plugin runs, Hide before it is stopped. Both must be
+// quick and must not block on clients: notifying clients is the surface's
+// business and never the toggle's.
+type Surface interface {
+	Show(toolset string)
+	Hide(toolset string)
+}
+
+// Options configures a Gate.
+type Options struct {
+	// Toolsets are the installed, validated toolsets (from the catalog).
+	Toolsets []*manifest.Manifest
+	// Plugins starts and stops plugin processes; nil means the toolsets have
+	// no processes (tests, or a host that only lists).
+	Plugins Plugins
+	// Surface shows and hides tools; nil means nothing is shown.
+	Surface Surface
+	// Bus receives every decision; nil means no events.
+	Bus *events.Bus
+	// Logger is for things that are not decisions (nil: discard).
+	Logger hclog.Logger
+	// GodotVersion is the Godot version at start ("" when unknown) and
+	// VersionSource where it came from ("flag", "project.godot", …).
+	GodotVersion  string
+	VersionSource string
+}
+
+// Gate is the enabled set and the transactions that change it. It is safe
+// for concurrent use; transactions are serialised.
+type Gate struct {
+	opts     Options
+	log      hclog.Logger
+	toolsets map[string]*manifest.Manifest
+	names    []string // installed toolset names, sorted
+
+	// txn serialises transactions (enable, disable, version change, seed).
+	// It is held while plugins start, so readers use mu instead.
+	txn sync.Mutex
+
+	mu      sync.RWMutex
+	enabled map[string]bool
+	godot   string
+	source  string
+}
+
+// New returns a gate with only core enabled. Nothing starts until Seed or
+// Enable.
+func New(opts Options) *Gate {
+	g := &Gate{
+		opts:     opts,
+		log:      opts.Logger,
+		toolsets: map[string]*manifest.Manifest{},
+		enabled:  map[string]bool{},
+		godot:    strings.TrimSpace(opts.GodotVersion),
+		source:   opts.VersionSource,
+	}
+	if g.log == nil {
+		g.log = hclog.NewNullLogger()
+	}
+	for _, m := range opts.Toolsets {
+		if m == nil || m.Name == Core {
+			continue
+		}
+		g.toolsets[m.Name] = m
+		g.names = append(g.names, m.Name)
+	}
+	sort.Strings(g.names)
+	return g
+}
+
+// Defaults returns the toolsets to seed: the configured list when there is
+// one (config.Load has already applied GODOT_MCP_DEFAULT_TOOLSETS to it),
+// else inspection. A configured list replaces the default rather than adding
+// to it, so an operator can start with inspection off ("" or []).
+func Defaults(configured []string) []string {
+	if configured != nil {
+		return slices.Clone(configured)
+	}
+	return []string{Inspection}
+}
+
+// Request is one toggle: the toolsets to change and who asks (for events).
+type Request struct {
+	Toolsets []string
+	By       string
+}
+
+// Change reports what a toggle did.
+type Change struct {
+	// Changed are the toolsets this call turned on (Enable) or off (Disable).
+	Changed []string
+	// Unchanged were already in the asked state (toggles are idempotent).
+	Unchanged []string
+}
+
+// Attach sets the surface that shows and hides tools, for hosts that build
+// the surface after the gate (the MCP server needs the gate to exist). Call
+// it once, before Seed.
+func (g *Gate) Attach(s Surface) {
+	g.txn.Lock()
+	defer g.txn.Unlock()
+	g.opts.Surface = s
+}
+
+// Seed enables the named toolsets at start ("all" stands for every
+// installed one). Unlike Enable it is not all-or-nothing: an unknown name is
+// logged and ignored, a refused or failing toolset is reported as an event
+// and the rest still start.
+func (g *Gate) Seed(ctx context.Context, names []string, by string) {
+	var want []string
+	for _, n := range names {
+		switch {
+		case n == All:
+			want = append(want, g.names...)
+		case n == Core:
+			// always on
+		case g.toolsets[n] == nil:
+			g.log.Warn("ignoring unknown toolset in the default set; install its plugin or fix the name",
+				"toolset", n, "source", "GODOT_MCP_DEFAULT_TOOLSETS or default_toolsets in the policy config", "installed", strings.Join(g.names, ","))
+		default:
+			want = append(want, n)
+		}
+	}
+	slices.Sort(want)
+	want = slices.Compact(want)
+	for _, n := range want {
+		if _, err := g.Enable(ctx, Request{Toolsets: []string{n}, By: by}); err != nil {
+			g.log.Warn("default toolset not enabled", "toolset", n, "error", err)
+		}
+	}
+}
+
+// Enable turns the named toolsets on. It checks all of them before starting
+// any, and rolls back the plugins it started when one fails, so the enabled
+// set either gains every named toolset or stays as it was.
+func (g *Gate) Enable(ctx context.Context, req Request) (Change, error) {
+	names, err := g.normalize(req.Toolsets, "godot_enable_toolset")
+	if err != nil {
+		return Change{}, err
+	}
+	g.txn.Lock()
+	defer g.txn.Unlock()
+
+	var ch Change
+	var todo []*manifest.Manifest
+	godot, source := g.GodotVersion()
+	for _, n := range names {
+		if n == Core || g.Enabled(n) {
+			ch.Unchanged = append(ch.Unchanged, n)
+			continue
+		}
+		m := g.toolsets[n]
+		if gerr := checkVersion(n, m.Godot, godot, source); gerr != nil {
+			g.refused(n, req.By, gerr)
+			return Change{}, gerr
+		}
+		todo = append(todo, m)
+	}
+
+	var started []string
+	for _, m := range todo {
+		if g.opts.Plugins == nil {
+			break
+		}
+		if err := g.opts.Plugins.Start(ctx, m.Name); err != nil {
+			// Stop the failed one too: Stop is idempotent, and a half-started
+			// process must not outlive a refused enable.
+			rollback := append(slices.Clone(started), m.Name)
+			for _, s := range slices.Backward(rollback) {
+				if serr := g.opts.Plugins.Stop(context.WithoutCancel(ctx), s); serr != nil {
+					g.log.Error("rolling back an enable: stopping a plugin failed", "toolset", s, "error", serr)
+				}
+			}
+			wrapped := fmt.Errorf("enabling toolset %q: %w", m.Name, err)
+			g.refused(m.Name, req.By, wrapped)
+			return Change{}, wrapped
+		}
+		started = append(started, m.Name)
+	}
+
+	g.mu.Lock()
+	for _, m := range todo {
+		g.enabled[m.Name] = true
+	}
+	g.mu.Unlock()
+	for _, m := range todo {
+		if g.opts.Surface != nil {
+			g.opts.Surface.Show(m.Name)
+		}
+		ch.Changed = append(ch.Changed, m.Name)
+	}
+	for _, m := range todo {
+		g.emit(events.Event{
+			Kind:    events.ToolsetEnabled,
+			Toolset: m.Name,
+			Message: fmt.Sprintf("toolset %q enabled (%d tools)", m.Name, len(m.Tools)),
+			Fields:  map[string]any{"by": req.By, "tools": len(m.Tools), "enabled": g.EnabledSet()},
+		})
+	}
+	return ch, nil
+}
+
+// Disable turns the named toolsets off: their tools disappear, then their
+// plugins stop. Disabling a toolset that is off is not an error; disabling
+// core is.
+func (g *Gate) Disable(ctx context.Context, req Request) (Change, error) {
+	names, err := g.normalize(req.Toolsets, "godot_disable_toolset")
+	if err != nil {
+		return Change{}, err
+	}
+	for _, n := range names {
+		if n == Core {
+			return Change{}, &Error{
+				Code:     CodeInvalidArgument,
+				Toolset:  Core,
+				Message:  "toolset \"core\" cannot be disabled",
+				Hint:     "core holds toolset management and diagnostics and is always on; name other toolsets",
+				Required: "toolsets",
+			}
+		}
+	}
+	g.txn.Lock()
+	defer g.txn.Unlock()
+	var ch Change
+	for _, n := range names {
+		if !g.Enabled(n) {
+			ch.Unchanged = append(ch.Unchanged, n)
+			continue
+		}
+		g.turnOff(ctx, n)
+		ch.Changed = append(ch.Changed, n)
+		g.emit(events.Event{
+			Kind:    events.ToolsetDisabled,
+			Toolset: n,
+			Message: fmt.Sprintf("toolset %q disabled", n),
+			Fields:  map[string]any{"by": req.By, "reason": "requested", "enabled": g.EnabledSet()},
+		})
+	}
+	return ch, nil
+}
+
+// turnOff hides the tools, forgets the toolset and stops its plugin. A stop
+// failure is logged: the toolset is off either way, and the supervisor kills
+// the process group when the host exits.
+func (g *Gate) turnOff(ctx context.Context, n string) {
+	if g.opts.Surface != nil {
+		g.opts.Surface.Hide(n)
+	}
+	g.mu.Lock()
+	delete(g.enabled, n)
+	g.mu.Unlock()
+	if g.opts.Plugins != nil {
+		if err := g.opts.Plugins.Stop(ctx, n); err != nil {
+			g.log.Error("stopping a disabled toolset's plugin failed", "toolset", n, "error", err)
+		}
+	}
+}
+
+// SetGodotVersion records a new Godot version (an editor attached, the
+// project changed) and disables every enabled toolset that no longer
+// satisfies it, each with a ToolsetDisabled event naming the reason.
+func (g *Gate) SetGodotVersion(ctx context.Context, godot, source string) {
+	godot = strings.TrimSpace(godot)
+	g.txn.Lock()
+	defer g.txn.Unlock()
+	g.mu.Lock()
+	old := g.godot
+	g.godot, g.source = godot, source
+	g.mu.Unlock()
+	if old == godot {
+		return
+	}
+	g.emit(events.Event{
+		Kind:    events.VersionChanged,
+		Message: fmt.Sprintf("Godot version changed from %q to %q (%s)", old, godot, sourceOr(source)),
+		Fields:  map[string]any{"from": old, "to": godot, "source": source},
+	})
+	for _, n := range g.EnabledSet() {
+		m := g.toolsets[n]
+		if m == nil {
+			continue
+		}
+		gerr := checkVersion(n, m.Godot, godot, source)
+		if gerr == nil {
+			continue
+		}
+		g.turnOff(ctx, n)
+		g.emit(events.Event{
+			Kind:    events.ToolsetDisabled,
+			Level:   events.Warning,
+			Toolset: n,
+			Message: gerr.Message + "; toolset disabled",
+			Fields: map[string]any{"by": "godot_version", "reason": RequiredGodotVersion,
+				"hint": gerr.Hint, "enabled": g.EnabledSet()},
+		})
+	}
+}
+
+// GodotVersion returns the Godot version toolsets are checked against and
+// where it came from; "" when unknown.
+func (g *Gate) GodotVersion() (version, source string) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.godot, g.source
+}
+
+// Enabled reports whether the toolset is on. Core always is.
+func (g *Gate) Enabled(name string) bool {
+	if name == Core {
+		return true
+	}
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.enabled[name]
+}
+
+// EnabledSet returns the enabled toolsets, core first, then sorted.
+func (g *Gate) EnabledSet() []string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	out := []string{Core}
+	for _, n := range g.names {
+		if g.enabled[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Toolset describes one installed toolset for listings.
+type Toolset struct {
+	Name        string
+	Version     string
+	Description string
+	// Godot is the toolset's Godot version constraint ("" = any).
+	Godot   string
+	Tools   int
+	Enabled bool
+	// Blocked is why the toolset cannot be enabled right now (the Godot
+	// version does not satisfy its constraint), or nil.
+	Blocked *Error
+}
+
+// Toolsets lists the installed toolsets (core excluded), sorted by name.
+func (g *Gate) Toolsets() []Toolset {
+	godot, source := g.GodotVersion()
+	out := make([]Toolset, 0, len(g.names))
+	for _, n := range g.names {
+		m := g.toolsets[n]
+		out = append(out, Toolset{
+			Name:        n,
+			Version:     m.Version,
+			Description: m.Description,
+			Godot:       m.Godot,
+			Tools:       len(m.Tools),
+			Enabled:     g.Enabled(n),
+			Blocked:     checkVersion(n, m.Godot, godot, source),
+		})
+	}
+	return out
+}
+
+// Manifest returns an installed toolset's manifest.
+func (g *Gate) Manifest(name string) (*manifest.Manifest, bool) {
+	m, ok := g.toolsets[name]
+	return m, ok
+}
+
+// DisabledError is the refusal for calling a tool of a toolset that is off.
+// It names the exact call that turns the toolset on, because an agent that
+// reads "unknown tool" gives up while one that reads the fix applies it.
+func (g *Gate) DisabledError(toolset, tool string) *Error {
+	return &Error{
+		Code:     CodeToolsetDisabled,
+		Toolset:  toolset,
+		Required: RequiredToolset,
+		Message:  fmt.Sprintf("tool %q belongs to toolset %q, which is not enabled", tool, toolset),
+		Hint:     fmt.Sprintf(`enable it first: godot_enable_toolset({"toolsets":["%s"]})`, toolset),
+	}
+}
+
+// Installed reports whether a toolset is installed (core always is).
+func (g *Gate) Installed(name string) bool {
+	return name == Core || g.toolsets[name] != nil
+}
+
+// normalize checks a toggle's arguments: at least one name, each installed.
+// Duplicates are dropped, order is kept.
+func (g *Gate) normalize(names []string, tool string) ([]string, error) {
+	if len(names) == 0 {
+		return nil, &Error{
+			Code:     CodeInvalidArgument,
+			Message:  "no toolsets named",
+			Hint:     fmt.Sprintf(`pass {"toolsets": ["name", …]} to %s; godot_list_toolsets shows the names`, tool),
+			Required: "toolsets",
+		}
+	}
+	var out []string
+	var unknown []string
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if slices.Contains(out, n) {
+			continue
+		}
+		if !g.Installed(n) {
+			unknown = append(unknown, n)
+			continue
+		}
+		out = append(out, n)
+	}
+	if len(unknown) > 0 {
+		return nil, &Error{
+			Code:    CodeUnknownToolset,
+			Toolset: unknown[0],
+			Message: fmt.Sprintf("no toolset named %s is installed", quoteList(unknown)),
+			Hint: fmt.Sprintf("installed toolsets: %s; call godot_list_toolsets for descriptions",
+				strings.Join(g.names, ", ")),
+			Required: "toolsets",
+		}
+	}
+	return out, nil
+}
+
+func (g *Gate) refused(toolset, by string, err error) {
+	fields := map[string]any{"by": by}
+	msg := err.Error()
+	var gerr *Error
+	if errors.As(err, &gerr) {
+		msg = gerr.Message
+		fields["code"] = gerr.Code
+		fields["required"] = gerr.Required
+		fields["hint"] = gerr.Hint
+	}
+	g.emit(events.Event{
+		Kind:    events.ToolsetRefused,
+		Level:   events.Warning,
+		Toolset: toolset,
+		Message: fmt.Sprintf("toolset %q not enabled: %s", toolset, msg),
+		Fields:  fields,
+	})
+}
+
+func (g *Gate) emit(e events.Event) {
+	if g.opts.Bus != nil {
+		g.opts.Bus.Emit(e)
+	}
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}

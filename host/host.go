@@ -1,0 +1,320 @@
+// Package host wires godot-mcp together, in one place: the catalog of
+// installed toolsets, the supervisor that runs their plugins, the event bus,
+// the exposure policy, the gate that owns the enabled set, and the MCP
+// server in front of them.
+//
+//	h, err := host.New(ctx, host.Options{Version: "1.0.0", ProjectDir: dir, ConfigPath: "policy.toml"})
+//	if err != nil { … }            // bad config, unreadable plugins dir, policy naming unknown tools
+//	defer h.Close(context.Background())
+//	err = h.Server.RunStdio(ctx)   // or h.ListenAndServe(ctx, "127.0.0.1:8765", nil)
+//
+// New does everything that can fail before a client connects, so a host
+// that starts is a host that serves: it loads and checks the policy, scans
+// the plugins, derives the Godot version, and seeds the enabled set
+// (starting the default toolsets' plugins). Refused plugin binaries and
+// refused default toolsets are logged and reported by godot_health_check;
+// they do not stop the host.
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/godot-mcp/godot-mcp/host/catalog"
+	"github.com/godot-mcp/godot-mcp/host/config"
+	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/host/exposure"
+	"github.com/godot-mcp/godot-mcp/host/gate"
+	"github.com/godot-mcp/godot-mcp/host/server"
+	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
+)
+
+// Where the Godot version came from, as godot_get_server_info reports it.
+const (
+	VersionFromFlag    = "flag"
+	VersionFromProject = "project.godot"
+)
+
+// Options configure a Host.
+type Options struct {
+	// Version is the host version.
+	Version string
+	// ProjectDir is the Godot project (holding project.godot); "" for none.
+	ProjectDir string
+	// PluginsDir is where toolset binaries live; "" means
+	// $GODOT_MCP_PLUGINS_DIR or beside the host binary.
+	PluginsDir string
+	// ConfigPath is the policy config (TOML); "" means built-in defaults.
+	ConfigPath string
+	// GodotVersion overrides the version read from the project.
+	GodotVersion string
+	// Logger receives all logs (nil: discard). Serve passes a stderr logger:
+	// stdout is the MCP stream.
+	Logger hclog.Logger
+	// Transport is how agents reach this host: exposure.TransportStdio
+	// (default), exposure.TransportHTTP, or exposure.TransportCLI for
+	// `godot-mcp call`.
+	Transport string
+	// NoSeed leaves the enabled set at core only instead of seeding the
+	// default toolsets; `godot-mcp call` enables just what it needs.
+	NoSeed bool
+	// CatalogCacheDir overrides where the catalog caches manifests.
+	CatalogCacheDir string
+}
+
+// Host is a running godot-mcp. Its parts are exported for the commands and
+// for tests; they are wired to each other and must not be replaced.
+type Host struct {
+	Config     *config.Config
+	Catalog    *catalog.Catalog
+	Supervisor *supervisor.Supervisor
+	Bus        *events.Bus
+	Ring       *events.Ring
+	Policy     *exposure.Chain
+	Gate       *gate.Gate
+	Server     *server.Server
+
+	log hclog.Logger
+}
+
+// ringSize is how many recent events godot_get_server_info can show.
+const ringSize = 500
+
+// New builds and wires a host; see the package doc.
+func New(ctx context.Context, opts Options) (*Host, error) {
+	log := opts.Logger
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	if opts.Transport == "" {
+		opts.Transport = exposure.TransportStdio
+	}
+	cfg, err := config.Load(opts.ConfigPath)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range cfg.Warnings {
+		log.Warn("policy config", "warning", w)
+	}
+	cat, err := catalog.Open(catalog.Options{Dir: opts.PluginsDir, Logger: log.Named("catalog"), CacheDir: opts.CatalogCacheDir})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range cat.Problems() {
+		log.Warn("plugin refused", "problem", p)
+	}
+	manifests := make([]*manifest.Manifest, 0, len(cat.Entries()))
+	var candidates []exposure.Tool
+	for _, e := range cat.Entries() {
+		manifests = append(manifests, e.Manifest)
+		candidates = append(candidates, exposure.FromManifest(e.Manifest)...)
+	}
+	chain, err := exposure.NewChain(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := chain.ValidateNames(exposure.KnownTools(candidates)); err != nil {
+		return nil, fmt.Errorf("the policy names things that are not installed:\n%w", err)
+	}
+
+	godot, source := opts.GodotVersion, VersionFromFlag
+	if godot == "" {
+		source = ""
+		if opts.ProjectDir != "" {
+			v, err := ProjectGodotVersion(opts.ProjectDir)
+			switch {
+			case err != nil:
+				log.Warn("cannot read the Godot version from the project; toolsets with a Godot constraint stay off", "error", err)
+			case v == "":
+				log.Warn("project.godot lists no Godot version in config/features; pass --godot-version for toolsets with a Godot constraint")
+			default:
+				godot, source = v, VersionFromProject
+			}
+		}
+	}
+
+	h := &Host{Config: cfg, Catalog: cat, Policy: chain, log: log}
+	h.Bus = events.NewBus(log.Named("events"))
+	h.Ring = events.NewRing(ringSize)
+	h.Bus.Subscribe(h.Ring)
+	h.Bus.Subscribe(events.LogSink{Log: log.Named("event")})
+
+	h.Supervisor = supervisor.New(supervisor.Options{
+		Logger:       log.Named("plugin"),
+		HostVersion:  opts.Version,
+		ProjectDir:   opts.ProjectDir,
+		GodotVersion: func() string { v, _ := h.Gate.GodotVersion(); return v },
+		Verify:       cat.Verify,
+		OnEvent:      h.pluginEvent,
+	})
+	h.Gate = gate.New(gate.Options{
+		Toolsets:      manifests,
+		Plugins:       plugins{cat: cat, sup: h.Supervisor},
+		Bus:           h.Bus,
+		Logger:        log.Named("gate"),
+		GodotVersion:  godot,
+		VersionSource: source,
+	})
+	h.Server, err = server.New(server.Options{
+		Version:        opts.Version,
+		Logger:         log.Named("server"),
+		Gate:           h.Gate,
+		Plugins:        h.Supervisor,
+		Policy:         chain,
+		Bus:            h.Bus,
+		Ring:           h.Ring,
+		LocalTransport: localTransport(opts.Transport),
+		LocalProfile:   cfg.Stdio.Profile,
+		ProjectDir:     opts.ProjectDir,
+		Problems:       cat.Problems,
+	})
+	if err != nil {
+		h.Close(ctx)
+		return nil, err
+	}
+	h.Gate.Attach(h.Server)
+	h.Bus.Subscribe(h.Server.LoggingSink())
+	if !opts.NoSeed {
+		h.Gate.Seed(ctx, gate.Defaults(cfg.DefaultToolsets), "startup")
+	}
+	return h, nil
+}
+
+// localTransport is the transport of callers that reach the server without
+// HTTP. An HTTP host has none; treat any as stdio.
+func localTransport(t string) string {
+	if t == exposure.TransportCLI {
+		return exposure.TransportCLI
+	}
+	return exposure.TransportStdio
+}
+
+// ListenAndServe serves the streamable HTTP endpoint on addr until ctx
+// ends. The operator token comes from GODOT_MCP_AUTH_TOKEN unless o sets
+// one, principals from the policy config's tokens; o (may be nil) supplies
+// the rest, such as Ready and AllowedOrigins.
+func (h *Host) ListenAndServe(ctx context.Context, addr string, o *server.HTTPOptions) error {
+	var opts server.HTTPOptions
+	if o != nil {
+		opts = *o
+	}
+	opts.Addr = addr
+	if opts.Token == "" {
+		opts.Token = os.Getenv(server.AuthTokenEnv)
+	}
+	if len(h.Config.Tokens) > 0 {
+		opts.Principal = h.Config.Principal
+		opts.HasPrincipals = true
+	}
+	return h.Server.ListenAndServe(ctx, opts)
+}
+
+// OnEnabledSet subscribes push to every change of the enabled set; the
+// editor bridge uses it to keep the editor dock current.
+func (h *Host) OnEnabledSet(push func(enabled []string) error) (unsubscribe func()) {
+	return h.Bus.Subscribe(events.EnabledSetSink(push))
+}
+
+// Close stops every plugin and drains the event sinks.
+func (h *Host) Close(ctx context.Context) {
+	if h.Supervisor != nil {
+		h.Supervisor.Shutdown(ctx)
+	}
+	if h.Bus != nil {
+		h.Bus.Close()
+	}
+}
+
+// pluginEvent turns supervisor lifecycle events into bus events.
+func (h *Host) pluginEvent(e supervisor.Event) {
+	ev := events.Event{Toolset: e.Toolset, Message: e.Message, Fields: map[string]any{"pid": e.PID}}
+	switch e.Kind {
+	case supervisor.EventStarted:
+		ev.Kind = events.PluginStarted
+	case supervisor.EventExited:
+		ev.Kind = events.PluginExited
+	case supervisor.EventCrashed:
+		ev.Kind, ev.Level = events.PluginCrashed, events.Error
+	case supervisor.EventRestarted:
+		ev.Kind, ev.Level = events.PluginRestarted, events.Warning
+	case supervisor.EventCrashLoop:
+		ev.Kind, ev.Level = events.PluginCrashed, events.Error
+		ev.Fields["crash_loop"] = true
+	default:
+		ev.Kind = events.Kind("plugin_" + e.Kind)
+	}
+	if ev.Message == "" {
+		ev.Message = fmt.Sprintf("plugin %s: %s", e.Toolset, e.Kind)
+	}
+	h.Bus.Emit(ev)
+}
+
+// plugins adapts catalog and supervisor to the gate: the gate names
+// toolsets, the supervisor starts catalog entries.
+type plugins struct {
+	cat *catalog.Catalog
+	sup *supervisor.Supervisor
+}
+
+func (p plugins) Start(ctx context.Context, name string) error {
+	e, ok := p.cat.Lookup(name)
+	if !ok {
+		return fmt.Errorf("toolset %q is not in the catalog", name)
+	}
+	return p.sup.Start(ctx, e)
+}
+
+func (p plugins) Stop(ctx context.Context, name string) error { return p.sup.Stop(ctx, name) }
+
+// featuresRE finds config/features in project.godot, e.g.
+// config/features=PackedStringArray("4.7", "Forward Plus").
+var (
+	featuresRE = regexp.MustCompile(`(?m)^config/features\s*=\s*PackedStringArray\(([^)]*)\)`)
+	versionRE  = regexp.MustCompile(`"(\d+\.\d+(?:\.\d+)?)"`)
+)
+
+// ProjectGodotVersion reads the Godot version a project was saved with from
+// the config/features key of its project.godot ("4.7"). It returns "" when
+// the key lists no version. A cheap read of one key: the full parser of
+// Godot's text formats lives in sdk/godot.
+func ProjectGodotVersion(dir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "project.godot"))
+	if err != nil {
+		return "", err
+	}
+	m := featuresRE.FindSubmatch(data)
+	if m == nil {
+		return "", nil
+	}
+	v := versionRE.FindSubmatch(m[1])
+	if v == nil {
+		return "", nil
+	}
+	return string(v[1]), nil
+}
+
+// ErrNoProject is returned by FindProject when the directory holds no
+// project.godot.
+var ErrNoProject = errors.New("no project.godot")
+
+// FindProject returns dir as an absolute path when it holds a project.godot.
+func FindProject(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(abs, "project.godot")); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("%s: %w", abs, ErrNoProject)
+		}
+		return "", err
+	}
+	return abs, nil
+}

@@ -1,0 +1,35 @@
+package host
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestProjectGodotVersion(t *testing.T) {
+	tests := []struct {
+		name, project, want string
+	}{
+		{"features", "config_version=5\n[application]\nconfig/name=\"x\"\nconfig/features=PackedStringArray(\"4.7\", \"Forward Plus\")\n", "4.7"},
+		{"patch version", "config/features=PackedStringArray(\"Mobile\", \"4.4.1\")\n", "4.4.1"},
+		{"no version", "config/features=PackedStringArray(\"Forward Plus\")\n", ""},
+		{"no features", "config_version=5\n", ""},
+		{"commented out", ";config/features=PackedStringArray(\"4.7\")\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte(tt.project), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ProjectGodotVersion(dir)
+			if err != nil || got != tt.want {
+				t.Errorf("ProjectGodotVersion = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	if _, err := FindProject(t.TempDir()); !errors.Is(err, ErrNoProject) {
+		t.Errorf("FindProject on an empty dir: %v", err)
+	}
+}

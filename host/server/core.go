@@ -1,0 +1,425 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/host/exposure"
+	"github.com/godot-mcp/godot-mcp/host/gate"
+	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
+)
+
+// The core tools run in the host process. Their exposure metadata (name,
+// class) comes from exposure.CoreTools, so policy treats them like any other
+// tool: a read-only profile does not get godot_enable_toolset.
+var coreTools = map[string]struct {
+	description string
+	schema      string
+}{
+	"godot_list_toolsets": {
+		"List every installed toolset: whether it is enabled, what it does, the Godot versions it supports, how many tools it has and whether its plugin runs. Starts nothing.",
+		`{"type":"object","properties":{},"additionalProperties":false}`,
+	},
+	"godot_enable_toolset": {
+		"Enable toolsets so their tools appear. The result lists every tool that became visible, with its input schema, so you can call them without listing again. Enabling is shared by every client of this server and is idempotent.",
+		`{"type":"object","properties":{"toolsets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Toolset names, as godot_list_toolsets shows them, e.g. [\"scene_edit\"]."}},"required":["toolsets"],"additionalProperties":false}`,
+	},
+	"godot_disable_toolset": {
+		"Disable toolsets: their tools disappear and their plugin processes stop. Idempotent; core cannot be disabled.",
+		`{"type":"object","properties":{"toolsets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Toolset names to disable."}},"required":["toolsets"],"additionalProperties":false}`,
+	},
+	"godot_get_server_info": {
+		"Describe this server: host and protocol versions, transport, the Godot version and where it came from, every toolset with its plugin process (pid, state, restarts) and the recent events (what was enabled, refused, filtered, crashed).",
+		`{"type":"object","properties":{"events":{"type":"integer","minimum":0,"maximum":500,"default":50,"description":"How many recent events to include."}},"additionalProperties":false}`,
+	},
+	"godot_health_check": {
+		"Check that the enabled toolsets' plugins run, that the Godot version is known and that no installed plugin was refused. Reports ok, degraded or unhealthy with one line per problem.",
+		`{"type":"object","properties":{},"additionalProperties":false}`,
+	},
+	"godot_list_tools_by_safety_class": {
+		"List the tools you may use grouped by safety class (read_only, mutating, destructive, runtime), including tools of toolsets that are not enabled yet. Destructive tools need confirm=true; mutating and destructive tools accept dry_run=true.",
+		`{"type":"object","properties":{"class":{"type":"string","enum":["read_only","mutating","destructive","runtime"],"description":"Only this class."}},"additionalProperties":false}`,
+	},
+}
+
+type noArgs struct{}
+
+type toggleArgs struct {
+	Toolsets []string `json:"toolsets"`
+}
+
+type infoArgs struct {
+	Events *int `json:"events,omitempty"`
+}
+
+type classArgs struct {
+	Class string `json:"class,omitempty"`
+}
+
+// coreHandler adapts a core tool's typed function to the SDK handler shape:
+// the SDK validates and decodes the arguments into In first.
+func coreHandler[In any](f func(ctx context.Context, req *mcp.CallToolRequest, in In) *mcp.CallToolResult) mcp.ToolHandlerFor[map[string]any, any] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
+		var in In
+		b, err := json.Marshal(args)
+		if err == nil {
+			err = json.Unmarshal(b, &in)
+		}
+		if err != nil {
+			te := &ToolError{Code: gate.CodeInvalidArgument, Message: err.Error(), Toolset: gate.Core,
+				Hint: "check the arguments against the tool's input schema"}
+			return te.Result(), nil, nil
+		}
+		return f(ctx, req, in), nil, nil
+	}
+}
+
+func (s *Server) addCoreTools() {
+	handlers := map[string]mcp.ToolHandlerFor[map[string]any, any]{
+		"godot_list_toolsets":              coreHandler(s.listToolsets),
+		"godot_enable_toolset":             coreHandler(s.enableToolset),
+		"godot_disable_toolset":            coreHandler(s.disableToolset),
+		"godot_get_server_info":            coreHandler(s.serverInfo),
+		"godot_health_check":               coreHandler(s.healthCheck),
+		"godot_list_tools_by_safety_class": coreHandler(s.toolsByClass),
+	}
+	for _, ref := range exposure.CoreTools {
+		def := coreTools[ref.Name]
+		ann := annotations(ref.Class)
+		ann.IdempotentHint = true // every core tool is: listing, and toggles to a state
+		t := &mcp.Tool{
+			Name:        ref.Name,
+			Description: def.description,
+			InputSchema: json.RawMessage(def.schema),
+			Annotations: ann,
+			Meta:        mcp.Meta{MetaToolset: gate.Core, MetaSafetyClass: string(ref.Class)},
+		}
+		e := &toolEntry{ref: ref, bare: strings.TrimPrefix(ref.Name, "godot_"), tool: t}
+		s.reg.add(e)
+		if err := addTool(s.mcp, t, handlers[ref.Name]); err != nil {
+			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err)) // a bug in this file
+		}
+	}
+}
+
+// by names the caller in events: "stdio", "cli", "http:ci-bot".
+func by(c exposure.Context) string {
+	if c.Principal != "" {
+		return c.Transport + ":" + c.Principal
+	}
+	return c.Transport
+}
+
+type toolsetView struct {
+	Name         string     `json:"name"`
+	Enabled      bool       `json:"enabled"`
+	Description  string     `json:"description"`
+	Version      string     `json:"version,omitempty"`
+	Godot        string     `json:"godot_constraint,omitempty"`
+	ToolCount    int        `json:"tool_count"`
+	VisibleTools int        `json:"visible_tools"`
+	State        string     `json:"state"`
+	Blocked      *ToolError `json:"blocked,omitempty"`
+	EnableCall   string     `json:"enable_call,omitempty"`
+}
+
+const coreDescription = "Toolset management and diagnostics; always enabled."
+
+func enableCall(name string) string {
+	return fmt.Sprintf(`godot_enable_toolset({"toolsets":["%s"]})`, name)
+}
+
+func (s *Server) pluginState(toolset string) supervisor.Status {
+	if s.opts.Plugins == nil {
+		return supervisor.Status{State: supervisor.Stopped}
+	}
+	return s.opts.Plugins.Status(toolset)
+}
+
+// visibleCount is how many of a toolset's tools the caller would see.
+func (s *Server) visibleCount(caller exposure.Context, toolset string) int {
+	return len(s.policy.Evaluate(caller, s.reg.refs(toolset)).Visible)
+}
+
+func (s *Server) listToolsets(_ context.Context, req *mcp.CallToolRequest, _ noArgs) *mcp.CallToolResult {
+	caller := s.caller(req)
+	views := []toolsetView{{
+		Name: gate.Core, Enabled: true, Description: coreDescription,
+		ToolCount: len(s.reg.toolset(gate.Core)), VisibleTools: s.visibleCount(caller, gate.Core), State: "in_process",
+	}}
+	var lines []string
+	for _, ts := range s.opts.Gate.Toolsets() {
+		v := toolsetView{
+			Name: ts.Name, Enabled: ts.Enabled, Description: ts.Description, Version: ts.Version,
+			Godot: ts.Godot, ToolCount: ts.Tools, VisibleTools: s.visibleCount(caller, ts.Name),
+			State: string(s.pluginState(ts.Name).State),
+		}
+		if ts.Blocked != nil {
+			v.Blocked = toolError(ts.Blocked, ts.Name)
+		}
+		mark := "on "
+		if !ts.Enabled {
+			mark = "off"
+			v.EnableCall = enableCall(ts.Name)
+		}
+		lines = append(lines, fmt.Sprintf("[%s] %s (%d tools): %s", mark, ts.Name, ts.Tools, ts.Description))
+		views = append(views, v)
+	}
+	godot, source := s.opts.Gate.GodotVersion()
+	out := map[string]any{
+		"toolsets":      views,
+		"enabled":       s.opts.Gate.EnabledSet(),
+		"godot_version": map[string]string{"version": godot, "source": source},
+	}
+	summary := fmt.Sprintf("%d toolsets installed besides core; enable one with godot_enable_toolset({\"toolsets\":[\"name\"]}).\n%s",
+		len(views)-1, strings.Join(lines, "\n"))
+	return jsonResult(summary, out)
+}
+
+func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in toggleArgs) *mcp.CallToolResult {
+	caller := s.caller(req)
+	// The enabled set is shared by every caller, so enabling a toolset this
+	// caller would get nothing from could only change what others see.
+	for _, n := range in.Toolsets {
+		if n == gate.Core || !s.opts.Gate.Installed(n) {
+			continue // the gate answers these
+		}
+		if _, layer := s.policy.Widens(caller, s.reg.refs(n)); layer != "" {
+			te := &ToolError{
+				Code:     exposure.CodeNotExposed,
+				Toolset:  n,
+				Required: "layer:" + layer,
+				Message:  fmt.Sprintf("enabling toolset %q would give this caller none of its tools: the %s layer withholds them", n, layer),
+				Hint:     "the enabled set is shared by every client; enable a toolset your policy lets you use, or ask the operator to change the policy",
+			}
+			if s.opts.Bus != nil {
+				s.opts.Bus.Emit(events.Event{Kind: events.ToolsetRefused, Level: events.Warning, Toolset: n, Message: te.Message,
+					Fields: map[string]any{"by": by(caller), "code": te.Code, "required": te.Required}})
+			}
+			return te.Result()
+		}
+	}
+	ch, err := s.opts.Gate.Enable(ctx, gate.Request{Toolsets: in.Toolsets, By: by(caller)})
+	if err != nil {
+		return toolError(err, "").Result()
+	}
+	var tools []*mcp.Tool
+	var withheld []string
+	for _, n := range ch.Changed {
+		d := s.policy.Evaluate(caller, s.reg.refs(n))
+		visible := map[string]bool{}
+		for _, t := range d.Visible {
+			visible[t.Name] = true
+		}
+		for _, e := range s.reg.toolset(n) {
+			if visible[e.ref.Name] {
+				tools = append(tools, e.tool)
+			} else {
+				withheld = append(withheld, e.ref.Name)
+			}
+		}
+	}
+	out := map[string]any{
+		"enabled":         nonNil(ch.Changed),
+		"already_enabled": nonNil(ch.Unchanged),
+		"tools":           nonNil(tools),
+		"enabled_set":     s.opts.Gate.EnabledSet(),
+	}
+	if len(withheld) > 0 {
+		out["withheld_by_policy"] = withheld
+	}
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	summary := "Nothing changed: already enabled."
+	if len(ch.Changed) > 0 {
+		summary = fmt.Sprintf("Enabled %s. New tools: %s.", strings.Join(ch.Changed, ", "), strings.Join(names, ", "))
+	}
+	return jsonResult(summary, out)
+}
+
+func (s *Server) disableToolset(ctx context.Context, req *mcp.CallToolRequest, in toggleArgs) *mcp.CallToolResult {
+	ch, err := s.opts.Gate.Disable(ctx, gate.Request{Toolsets: in.Toolsets, By: by(s.caller(req))})
+	if err != nil {
+		return toolError(err, "").Result()
+	}
+	summary := "Nothing changed: already disabled."
+	if len(ch.Changed) > 0 {
+		summary = "Disabled " + strings.Join(ch.Changed, ", ") + "; their tools are gone and their plugins stopped."
+	}
+	return jsonResult(summary, map[string]any{
+		"disabled":         nonNil(ch.Changed),
+		"already_disabled": nonNil(ch.Unchanged),
+		"enabled_set":      s.opts.Gate.EnabledSet(),
+	})
+}
+
+type pluginView struct {
+	Name      string `json:"name"`
+	Enabled   bool   `json:"enabled"`
+	State     string `json:"state"`
+	PID       int    `json:"pid,omitempty"`
+	Restarts  int    `json:"restarts"`
+	LastError string `json:"last_error,omitempty"`
+	StartedAt string `json:"started_at,omitempty"`
+}
+
+func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in infoArgs) *mcp.CallToolResult {
+	caller := s.caller(req)
+	n := 50
+	if in.Events != nil {
+		n = *in.Events
+	}
+	var plugins []pluginView
+	for _, ts := range s.opts.Gate.Toolsets() {
+		st := s.pluginState(ts.Name)
+		v := pluginView{Name: ts.Name, Enabled: ts.Enabled, State: string(st.State), PID: st.PID, Restarts: st.Restarts, LastError: st.LastError}
+		if !st.StartedAt.IsZero() {
+			v.StartedAt = st.StartedAt.UTC().Format(time.RFC3339)
+		}
+		plugins = append(plugins, v)
+	}
+	var recent []events.Event
+	if s.opts.Ring != nil {
+		recent = s.opts.Ring.Recent()
+		if len(recent) > n {
+			recent = recent[len(recent)-n:]
+		}
+	}
+	sessions := 0
+	for range s.mcp.Sessions() {
+		sessions++
+	}
+	godot, source := s.opts.Gate.GodotVersion()
+	out := map[string]any{
+		"host": map[string]any{"name": Name, "version": s.opts.Version, "pid": os.Getpid(),
+			"uptime_seconds": int(time.Since(s.started).Seconds())},
+		"protocol": map[string]any{"version": req.ProtocolVersion(), "supported": mcp.SupportedProtocolVersions()},
+		"caller": map[string]any{"transport": caller.Transport, "loopback": caller.Loopback, "principal": caller.Principal,
+			"profile": caller.Profile, "client": caller.ClientName},
+		"godot":          map[string]string{"version": godot, "source": source},
+		"project_dir":    s.opts.ProjectDir,
+		"enabled_set":    s.opts.Gate.EnabledSet(),
+		"toolsets":       nonNil(plugins),
+		"sessions":       sessions,
+		"listen_streams": s.listeners.Load(),
+		"events":         nonNil(recent),
+	}
+	if s.opts.Bus != nil {
+		out["events_dropped"] = s.opts.Bus.Dropped()
+	}
+	summary := fmt.Sprintf("%s %s, protocol %s over %s; Godot %s; enabled: %s", Name, s.opts.Version, req.ProtocolVersion(),
+		caller.Transport, orStr(godot, "unknown"), strings.Join(s.opts.Gate.EnabledSet(), ", "))
+	return jsonResult(summary, out)
+}
+
+type check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"` // ok, warn, fail
+	Detail string `json:"detail,omitempty"`
+}
+
+func (s *Server) healthCheck(_ context.Context, _ *mcp.CallToolRequest, _ noArgs) *mcp.CallToolResult {
+	var checks []check
+	for _, n := range s.opts.Gate.EnabledSet() {
+		if n == gate.Core {
+			continue
+		}
+		st := s.pluginState(n)
+		c := check{Name: "plugin " + n, Status: "ok", Detail: string(st.State)}
+		switch st.State {
+		case supervisor.Running, supervisor.Starting:
+		case supervisor.Crashed:
+			c.Status, c.Detail = "warn", "crashed; it restarts on the next call: "+st.LastError
+		default:
+			c.Status = "fail"
+			c.Detail = fmt.Sprintf("%s while enabled: %s; disable and re-enable the toolset", st.State, st.LastError)
+		}
+		checks = append(checks, c)
+	}
+	if godot, source := s.opts.Gate.GodotVersion(); godot == "" {
+		checks = append(checks, check{Name: "godot_version", Status: "warn",
+			Detail: "unknown: toolsets with a Godot constraint cannot be enabled; pass --godot-version or --project"})
+	} else {
+		checks = append(checks, check{Name: "godot_version", Status: "ok", Detail: godot + " from " + source})
+	}
+	if s.opts.Problems != nil {
+		for _, p := range s.opts.Problems() {
+			checks = append(checks, check{Name: "catalog", Status: "warn", Detail: p.Error()})
+		}
+	}
+	status := "ok"
+	for _, c := range checks {
+		if c.Status == "fail" {
+			status = "unhealthy"
+			break
+		}
+		if c.Status == "warn" {
+			status = "degraded"
+		}
+	}
+	var lines []string
+	for _, c := range checks {
+		if c.Status != "ok" {
+			lines = append(lines, fmt.Sprintf("%s: %s: %s", c.Status, c.Name, c.Detail))
+		}
+	}
+	summary := "Health: " + status
+	if len(lines) > 0 {
+		summary += "\n" + strings.Join(lines, "\n")
+	}
+	return jsonResult(summary, map[string]any{"status": status, "checks": nonNil(checks)})
+}
+
+type classTool struct {
+	Name    string `json:"name"`
+	Toolset string `json:"toolset"`
+	Enabled bool   `json:"enabled"`
+}
+
+func (s *Server) toolsByClass(_ context.Context, req *mcp.CallToolRequest, in classArgs) *mcp.CallToolResult {
+	caller := s.caller(req)
+	entries := s.reg.all()
+	refs := make([]exposure.Tool, len(entries))
+	for i, e := range entries {
+		refs[i] = e.ref
+	}
+	d := s.policy.Evaluate(caller, refs)
+	out := map[string][]classTool{}
+	for _, c := range manifest.Classes {
+		if in.Class == "" || in.Class == string(c) {
+			out[string(c)] = []classTool{}
+		}
+	}
+	for _, t := range d.Visible {
+		if list, ok := out[string(t.Class)]; ok {
+			out[string(t.Class)] = append(list, classTool{Name: t.Name, Toolset: t.Toolset, Enabled: s.opts.Gate.Enabled(t.Toolset)})
+		}
+	}
+	var parts []string
+	for _, c := range manifest.Classes {
+		if list, ok := out[string(c)]; ok {
+			parts = append(parts, fmt.Sprintf("%s: %d", c, len(list)))
+		}
+	}
+	slices.Sort(parts)
+	return jsonResult("Tools you may use, by safety class ("+strings.Join(parts, ", ")+"). Destructive tools need confirm=true; mutating and destructive tools accept dry_run=true.", out)
+}
+
+// nonNil keeps empty lists as [] in JSON, not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
