@@ -182,7 +182,11 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	h.Gate.Attach(h.Server)
 	h.Bus.Subscribe(h.Server.LoggingSink())
 	if !opts.NoSeed {
-		h.Gate.Seed(ctx, gate.Defaults(cfg.DefaultToolsets), "startup")
+		by := "startup"
+		if cfg.DefaultToolsets == nil {
+			by = gate.BuiltinDefault
+		}
+		h.Gate.Seed(ctx, gate.Defaults(cfg.DefaultToolsets), by)
 	}
 	return h, nil
 }

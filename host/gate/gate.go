@@ -162,6 +162,11 @@ func Defaults(configured []string) []string {
 	return []string{Inspection}
 }
 
+// BuiltinDefault is the Seed origin for the built-in default set (no
+// default_toolsets configured and no GODOT_MCP_DEFAULT_TOOLSETS): a default
+// toolset that is not installed is then skipped quietly.
+const BuiltinDefault = "startup (built-in default)"
+
 // Request is one toggle: the toolsets to change and who asks (for events).
 type Request struct {
 	Toolsets []string
@@ -197,6 +202,10 @@ func (g *Gate) Seed(ctx context.Context, names []string, by string) {
 			want = append(want, g.names...)
 		case n == Core:
 			// always on
+		case g.toolsets[n] == nil && by == BuiltinDefault:
+			// inspection is on by default only when installed; its
+			// absence is normal, not a configuration mistake.
+			g.log.Debug("built-in default toolset not installed", "toolset", n)
 		case g.toolsets[n] == nil:
 			g.log.Warn("ignoring unknown toolset in the default set; install its plugin or fix the name",
 				"toolset", n, "source", "GODOT_MCP_DEFAULT_TOOLSETS or default_toolsets in the policy config", "installed", strings.Join(g.names, ","))

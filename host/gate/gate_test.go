@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashicorp/go-hclog"
 	"go.uber.org/goleak"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
@@ -377,5 +378,28 @@ func TestParseGodotVersion(t *testing.T) {
 	}
 	if _, err := ParseGodotVersion("stable"); err == nil {
 		t.Error("ParseGodotVersion(\"stable\") succeeded")
+	}
+}
+
+// The built-in default names inspection, which is often not installed: that
+// is normal and must not warn, while a configured unknown name must.
+func TestSeedWarnsOnlyForConfiguredUnknownNames(t *testing.T) {
+	for _, tt := range []struct {
+		by       string
+		wantWarn bool
+	}{
+		{BuiltinDefault, false},
+		{"startup", true},
+	} {
+		var buf strings.Builder
+		g := New(Options{
+			Toolsets: []*manifest.Manifest{toolset("tilemap", "", "paint")},
+			Plugins:  &recorder{}, Surface: &recorder{},
+			Logger: hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Info}),
+		})
+		g.Seed(context.Background(), []string{Inspection}, tt.by)
+		if warned := strings.Contains(buf.String(), "[WARN]"); warned != tt.wantWarn {
+			t.Errorf("Seed by %q: warned=%v, want %v; log:\n%s", tt.by, warned, tt.wantWarn, buf.String())
+		}
 	}
 }
