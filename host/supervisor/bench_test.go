@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -69,7 +71,9 @@ func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 // start, handshake, broker services and Configure (and, with
 // verify=sha256, catalog.Verify as the host does). bare and plain: go-plugin
 // start through the first RPC (Describe); gRPC connects lazily, so the
-// first RPC is where the connection is made, as Configure is for sup.
+// first RPC is where the connection is made, as Configure is for sup. With
+// verify=sha256, bare and plain use go-plugin's own checksum check
+// (SecureConfig), so every contestant hashes its binary before starting it.
 // Stopping is outside every measurement.
 func BenchmarkStart(b *testing.B) {
 	for _, m := range mtlsModes {
@@ -97,8 +101,8 @@ func BenchmarkStart(b *testing.B) {
 							b.Fatal(err)
 						}
 					},
-					func() { bare = append(bare, plainStart(b, "bare", m.on)) },
-					func() { plain = append(plain, plainStart(b, "echo", m.on)) },
+					func() { bare = append(bare, plainStart(b, "bare", m.on, verify == "sha256")) },
+					func() { plain = append(plain, plainStart(b, "echo", m.on, verify == "sha256")) },
 				}
 				for i := 0; b.Loop(); i++ {
 					rotated(steps, i)
@@ -114,9 +118,9 @@ func BenchmarkStart(b *testing.B) {
 
 // plainStart starts plugin with a plain go-plugin client, calls Describe,
 // and returns how long that took; the kill is not measured.
-func plainStart(b *testing.B, plug string, mtls bool) time.Duration {
+func plainStart(b *testing.B, plug string, mtls, secure bool) time.Duration {
 	t0 := time.Now()
-	c, tc := plainClient(b, plug, mtls)
+	c, tc := plainClient(b, plug, mtls, secure)
 	if _, err := tc.Describe(context.Background(), &pb.DescribeRequest{}); err != nil {
 		c.Kill()
 		b.Fatal(err)
@@ -140,9 +144,9 @@ func BenchmarkCall(b *testing.B) {
 			if err := s.Start(ctx, entry(b, "echo", "echo")); err != nil {
 				b.Fatal(err)
 			}
-			bc, bare := plainClient(b, "bare", m.on)
+			bc, bare := plainClient(b, "bare", m.on, false)
 			defer bc.Kill()
-			pc, plain := plainClient(b, "echo", m.on)
+			pc, plain := plainClient(b, "echo", m.on, false)
 			defer pc.Kill()
 			args := json.RawMessage(`{"text":"hi"}`)
 			req := CallRequest{Tool: "echo", Args: args}
@@ -209,7 +213,7 @@ func BenchmarkIdleRSS(b *testing.B) {
 		if err := s.Start(ctx, entry(b, "echo", "echo")); err != nil {
 			b.Fatal(err)
 		}
-		c, tc := plainClient(b, "bare", false)
+		c, tc := plainClient(b, "bare", false, false)
 		if _, err := tc.Describe(ctx, &pb.DescribeRequest{}); err != nil {
 			b.Fatal(err)
 		}
@@ -228,9 +232,14 @@ func BenchmarkIdleRSS(b *testing.B) {
 
 // plainClient starts plugin with go-plugin's defaults (Cmd runner), as a
 // host without the supervisor would.
-func plainClient(b *testing.B, plug string, mtls bool) (*plugin.Client, pb.ToolsetClient) {
+func plainClient(b *testing.B, plug string, mtls, secure bool) (*plugin.Client, pb.ToolsetClient) {
 	b.Helper()
+	var sc *plugin.SecureConfig
+	if secure {
+		sc = &plugin.SecureConfig{Checksum: checksumOf(b, bins[plug]), Hash: sha256.New()}
+	}
 	c := plugin.NewClient(&plugin.ClientConfig{
+		SecureConfig:     sc,
 		HandshakeConfig:  wire.Handshake,
 		VersionedPlugins: wire.PluginSets(nil),
 		Cmd:              exec.Command(bins[plug]),
@@ -250,6 +259,22 @@ func plainClient(b *testing.B, plug string, mtls bool) (*plugin.Client, pb.Tools
 		b.Fatal(err)
 	}
 	return c, raw.(*wire.Client).Toolset
+}
+
+var checksums sync.Map // path → []byte
+
+// checksumOf returns the sha256 of the file at path, computed once.
+func checksumOf(b *testing.B, path string) []byte {
+	if sum, ok := checksums.Load(path); ok {
+		return sum.([]byte)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	checksums.Store(path, sum[:])
+	return sum[:]
 }
 
 func openCatalogOf(b *testing.B, bin string) *catalog.Catalog {
