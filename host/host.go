@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -33,6 +32,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/server"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -277,31 +277,21 @@ func (p plugins) Start(ctx context.Context, name string) error {
 
 func (p plugins) Stop(ctx context.Context, name string) error { return p.sup.Stop(ctx, name) }
 
-// featuresRE finds config/features in project.godot, e.g.
-// config/features=PackedStringArray("4.7", "Forward Plus").
-var (
-	featuresRE = regexp.MustCompile(`(?m)^config/features\s*=\s*PackedStringArray\(([^)]*)\)`)
-	versionRE  = regexp.MustCompile(`"(\d+\.\d+(?:\.\d+)?)"`)
-)
-
 // ProjectGodotVersion reads the Godot version a project was saved with from
 // the config/features key of its project.godot ("4.7"). It returns "" when
-// the key lists no version. A cheap read of one key: the full parser of
-// Godot's text formats lives in sdk/godot.
+// the key lists no version, and a file:line:col error when project.godot
+// does not parse.
 func ProjectGodotVersion(dir string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "project.godot"))
+	path := filepath.Join(dir, "project.godot")
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return "", err
 	}
-	m := featuresRE.FindSubmatch(data)
-	if m == nil {
-		return "", nil
+	p, err := godot.ParseProject(path, data)
+	if err != nil {
+		return "", err
 	}
-	v := versionRE.FindSubmatch(m[1])
-	if v == nil {
-		return "", nil
-	}
-	return string(v[1]), nil
+	return p.Version(), nil
 }
 
 // ErrNoProject is returned by FindProject when the directory holds no
