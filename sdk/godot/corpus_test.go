@@ -7,39 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// fixturesDir locates the shared Godot 4 corpus: $GODOT_MCP_FIXTURES, or
-// <dir holding go.work>/../shared/fixtures/godot4 found by walking up from the
-// test's working directory. The corpus is read in place, never copied.
-func fixturesDir(tb testing.TB) string {
-	tb.Helper()
-	if d := os.Getenv("GODOT_MCP_FIXTURES"); d != "" {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-		tb.Skipf("SKIPPING: GODOT_MCP_FIXTURES=%q is not a directory; corpus tests did not run", d)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		tb.Skipf("SKIPPING: cannot get working directory: %v", err)
-	}
-	for dir := wd; ; {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			cand := filepath.Join(dir, "..", "shared", "fixtures", "godot4")
-			if st, err := os.Stat(cand); err == nil && st.IsDir() {
-				return cand
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	tb.Skip("SKIPPING: Godot 4 fixture corpus not found (expected <repo>/../shared/fixtures/godot4 or $GODOT_MCP_FIXTURES); corpus tests did not run")
-	return ""
-}
+	"github.com/godot-mcp/godot-mcp/sdk/internal/fixtures"
+)
 
 type corpusFile struct {
 	rel  string
@@ -53,7 +23,7 @@ func (c corpusFile) isConfig() bool {
 // loadCorpus reads every .tscn, .tres and project.godot of the corpus.
 func loadCorpus(tb testing.TB) []corpusFile {
 	tb.Helper()
-	root := fixturesDir(tb)
+	root := fixtures.Dir(tb)
 	var out []corpusFile
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/godot-mcp/godot-mcp/sdk/internal/fixtures"
 )
 
 // Fuzz targets. Properties: nothing panics or hangs; errors are positioned
@@ -16,22 +18,9 @@ import (
 // addCorpusSeeds adds corpus files accepted by keep. A missing corpus only
 // means fewer seeds, so it does not skip the target.
 func addCorpusSeeds(f *testing.F, keep func(rel string) bool) {
-	root := ""
-	if d := os.Getenv("GODOT_MCP_FIXTURES"); d != "" {
-		root = d
-	} else if wd, err := os.Getwd(); err == nil {
-		for dir := wd; ; dir = filepath.Dir(dir) {
-			if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-				root = filepath.Join(dir, "..", "shared", "fixtures", "godot4")
-				break
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	if root == "" {
-		f.Log("fixture corpus not found: fuzzing with hand-written seeds only")
+	root, err := fixtures.Locate()
+	if err != nil {
+		f.Logf("fuzzing with hand-written seeds only: %v", err)
 		return
 	}
 	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/godot-mcp/godot-mcp/sdk/internal/fixtures"
 )
 
 func mustParseFile(t *testing.T, name, src string) *File {
@@ -28,7 +30,7 @@ func mustParseProject(t *testing.T, src string) *Project {
 // readFixture reads one corpus file (skipping the test if the corpus is absent).
 func readFixture(t *testing.T, rel string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixturesDir(t), filepath.FromSlash(rel)))
+	data, err := os.ReadFile(filepath.Join(fixtures.Dir(t), filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,40 +9,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
-)
 
-// fixturesDir finds the shared Godot 4 corpus: $GODOT_MCP_FIXTURES, or
-// ../shared/fixtures/godot4 next to the directory holding go.work.
-func fixturesDir(t testing.TB) string {
-	t.Helper()
-	if dir := os.Getenv("GODOT_MCP_FIXTURES"); dir != "" {
-		if _, err := os.Stat(dir); err != nil {
-			t.Skipf("SKIPPING: GODOT_MCP_FIXTURES=%s is not readable: %v", dir, err)
-		}
-		return dir
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			fx := filepath.Join(dir, "..", "shared", "fixtures", "godot4")
-			if _, err := os.Stat(fx); err != nil {
-				t.Skipf("SKIPPING: Godot fixture corpus not found at %s; set GODOT_MCP_FIXTURES", fx)
-			}
-			return fx
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("SKIPPING: no go.work above the working directory, so the Godot fixture corpus cannot be located; set GODOT_MCP_FIXTURES")
-		}
-	}
-}
+	"github.com/godot-mcp/godot-mcp/sdk/internal/fixtures"
+)
 
 var corpusUID = regexp.MustCompile(`uid://[a-z0-9]+`)
 
 func TestCorpusRoundTrip(t *testing.T) {
-	root := fixturesDir(t)
+	root := fixtures.Dir(t)
 	seen := map[string]bool{}
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
