@@ -4,6 +4,8 @@
 // plugin processes built from internal/testplugins.
 package e2e
 
+//lint:file-ignore SA1019 MCP logging is deprecated by 2026-07-28 but 2025-11-25 sessions still get events through it, which these tests check.
+
 import (
 	"bufio"
 	"bytes"
@@ -33,6 +35,10 @@ const (
 )
 
 var protocols = []string{legacy, sessionless}
+
+// callLogEnv names the file the gatetest plugin appends every call to
+// (internal/testplugins/gatetest); empty means no log.
+const callLogEnv = "GODOT_MCP_TEST_CALL_LOG"
 
 var (
 	bin        string // the godot-mcp binary
@@ -101,7 +107,7 @@ func hostEnv(callLog string, extra ...string) []string {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "XDG_CACHE_HOME="+cacheDir, "GODOT_MCP_TEST_CALL_LOG="+callLog)
+	env = append(env, "XDG_CACHE_HOME="+cacheDir, callLogEnv+"="+callLog)
 	return append(env, extra...)
 }
 
@@ -127,6 +133,7 @@ func (b *syncBuffer) String() string {
 type notes struct {
 	listChanged chan struct{}
 	progress    chan *mcp.ProgressNotificationParams
+	logs        chan *mcp.LoggingMessageParams
 }
 
 func newClient(n *notes) *mcp.Client {
@@ -143,11 +150,21 @@ func newClient(n *notes) *mcp.Client {
 			default:
 			}
 		},
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			select {
+			case n.logs <- r.Params:
+			default:
+			}
+		},
 	})
 }
 
 func newNotes() *notes {
-	return &notes{listChanged: make(chan struct{}, 16), progress: make(chan *mcp.ProgressNotificationParams, 16)}
+	return &notes{
+		listChanged: make(chan struct{}, 16),
+		progress:    make(chan *mcp.ProgressNotificationParams, 16),
+		logs:        make(chan *mcp.LoggingMessageParams, 64),
+	}
 }
 
 // session is one connected client.
@@ -160,9 +177,16 @@ type session struct {
 // stdioHost starts `godot-mcp serve` with args over stdio and connects.
 func stdioHost(t testing.TB, version string, args ...string) *session {
 	t.Helper()
+	return stdioHostEnv(t, version, nil, args...)
+}
+
+// stdioHostEnv is stdioHost with extra environment variables for the host
+// (and through it, its plugins).
+func stdioHostEnv(t testing.TB, version string, env []string, args ...string) *session {
+	t.Helper()
 	callLog := filepath.Join(t.TempDir(), "calls.jsonl")
 	cmd := exec.Command(bin, append([]string{"serve", "--plugins-dir", pluginsDir}, args...)...)
-	cmd.Env = hostEnv(callLog)
+	cmd.Env = hostEnv(callLog, env...)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	n := newNotes()
