@@ -7,6 +7,7 @@ replace github.com/godot-mcp/godot-mcp/sdk => ./sdk
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/godot-mcp/godot-mcp/sdk v0.0.0-00010101000000-000000000000
+	github.com/google/jsonschema-go v0.4.3
 	github.com/hashicorp/go-hclog v1.6.3
 	github.com/hashicorp/go-plugin v1.8.0
 	github.com/hashicorp/go-version v1.9.0
@@ -19,7 +20,6 @@ require (
 require (
 	github.com/fatih/color v1.13.0 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/hashicorp/yamux v0.1.2 // indirect
 	github.com/mattn/go-colorable v0.1.12 // indirect
 	github.com/mattn/go-isatty v0.0.17 // indirect

@@ -23,12 +23,12 @@ type Call struct {
 	// CallID identifies the call in the host's logs.
 	CallID string
 
-	srv    *server
-	logger hclog.Logger
+	srv *server
 
-	mu   sync.Mutex
-	send func(*pb.CallEvent) error // nil when there is no stream
-	done bool
+	mu     sync.Mutex
+	logger hclog.Logger              // built on first use: most calls never log
+	send   func(*pb.CallEvent) error // nil when there is no stream
+	done   bool
 }
 
 // Progress reports how far the call has got; total is 0 when unknown. The
@@ -66,8 +66,13 @@ func (c *Call) finish() {
 // its HostLog service, tagged with the tool and call id; without a host they
 // go to stderr, which the host also captures. Never write to stdout.
 func (c *Call) Logger() hclog.Logger {
-	if c == nil || c.logger == nil {
+	if c == nil || c.srv == nil {
 		return hclog.NewNullLogger()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.logger == nil {
+		c.logger = c.srv.logger.With("tool", c.Tool, "call_id", c.CallID)
 	}
 	return c.logger
 }

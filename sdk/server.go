@@ -122,7 +122,6 @@ func (s *server) Call(req *pb.CallRequest, stream pb.Toolset_CallServer) error {
 		Env:    env,
 		CallID: req.GetCallId(),
 		srv:    s,
-		logger: s.logger.With("tool", req.GetTool(), "call_id", req.GetCallId()),
 		send:   stream.Send,
 	}
 	res, err := t.run(ctx, call, req.GetArgumentsJson())
@@ -238,14 +237,16 @@ func resultToProto(ctx context.Context, t *Tool, res Result, err error) *pb.Call
 			return errorToProto(ctx, &Error{Code: CodeToolError,
 				Message: fmt.Sprintf("tool %q: structured result cannot be encoded as JSON: %v", t.spec.Name, err)})
 		}
-		var generic any
-		_ = json.Unmarshal(b, &generic)
-		if _, ok := generic.(map[string]any); !ok {
+		// json.Marshal output starts with the value itself (it compacts
+		// what a MarshalJSON method returns), so one byte tells an object.
+		if b[0] != '{' {
 			return errorToProto(ctx, &Error{Code: CodeToolError,
 				Message: fmt.Sprintf("tool %q: structured result must be a JSON object, got %.40s", t.spec.Name, b),
 				Hint:    "return a struct or a map with sdk.JSON"})
 		}
 		if t.out != nil && !res.IsError {
+			var generic any
+			_ = json.Unmarshal(b, &generic)
 			if err := t.out.Validate(generic); err != nil {
 				return errorToProto(ctx, &Error{Code: CodeToolError,
 					Message: fmt.Sprintf("tool %q: structured result does not match its output schema: %s", t.spec.Name, schemaErrorText(err))})

@@ -111,6 +111,7 @@ func runServe(args []string, _, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "godot-mcp serve: %v\n", err)
 		return 2
 	}
+	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	h, err := host.New(ctx, opts)

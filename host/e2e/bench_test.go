@@ -3,9 +3,11 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,6 +69,12 @@ func BenchmarkEnable(b *testing.B) {
 	}
 }
 
+// benchHostEnv names a variable holding space-separated VAR=value pairs that
+// BenchmarkToolsCall adds to the host's environment, for A/B runs of one
+// build: GODOT_MCP_BENCH_HOST_ENV=GOGC=100 shows what the host's own GC
+// setting (cmd/godot-mcp/gc.go) buys.
+const benchHostEnv = "GODOT_MCP_BENCH_HOST_ENV"
+
 // BenchmarkToolsCall compares one tools/call through the host (gate,
 // policy, schema validation, gRPC to the plugin process) with the same tool
 // registered in-process on a plain go-sdk server, both over stdio, calls
@@ -74,7 +82,9 @@ func BenchmarkEnable(b *testing.B) {
 func BenchmarkToolsCall(b *testing.B) {
 	for _, v := range protocols {
 		b.Run(v, func(b *testing.B) {
-			host := stdioHost(b, v, "--godot-version", "4.5", "--log-level", "warn")
+			// No call log: the plain server writes no file per call either.
+			env := append([]string{callLogEnv + "="}, strings.Fields(os.Getenv(benchHostEnv))...)
+			host := stdioHostEnv(b, v, env, "--godot-version", "4.5", "--log-level", "warn")
 			host.ok(b, "godot_enable_toolset", map[string]any{"toolsets": []string{"gatetest"}}, nil)
 			plain := plainSession(b, v)
 			ctx := context.Background()

@@ -13,14 +13,18 @@ import (
 )
 
 // pluginHandler runs a plugin tool. By the time it runs the middleware has
-// checked exposure and the gate, and the SDK has validated the arguments
-// against the augmented schema. What is left is the safety class, which the
-// host enforces so a plugin cannot skip it: a destructive tool without
-// confirm=true never reaches the plugin, and dry_run travels as
-// CallRequest.DryRun instead of as an argument.
-func (s *Server) pluginHandler(e *toolEntry) mcp.ToolHandlerFor[map[string]any, any] {
+// checked exposure and the gate. It validates the arguments against the
+// augmented schema, then enforces the safety class, which the host does so a
+// plugin cannot skip it: a destructive tool without confirm=true never
+// reaches the plugin, and dry_run travels as CallRequest.DryRun instead of as
+// an argument.
+func (s *Server) pluginHandler(e *toolEntry) mcp.ToolHandler {
 	class := e.ref.Class
-	return func(ctx context.Context, req *mcp.CallToolRequest, in map[string]any) (*mcp.CallToolResult, any, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in, err := e.arguments(req.Params.Arguments)
+		if err != nil {
+			return invalidArguments(e, err).Result(), nil
+		}
 		confirm, _ := in[ArgConfirm].(bool)
 		dryRun, _ := in[ArgDryRun].(bool)
 		delete(in, ArgConfirm)
@@ -35,15 +39,15 @@ func (s *Server) pluginHandler(e *toolEntry) mcp.ToolHandlerFor[map[string]any, 
 				Toolset:  e.ref.Toolset,
 				Message:  fmt.Sprintf("%s deletes or overwrites data and was called without confirm=true; nothing ran", e.ref.Name),
 				Hint:     `call it again with "confirm": true once the user has agreed (add "dry_run": true to preview first)`,
-			}), nil, nil
+			}), nil
 		}
 		if s.opts.Plugins == nil {
 			return toolError(&supervisor.Error{Code: supervisor.CodeNotRunning, Toolset: e.ref.Toolset,
-				Message: "this host runs no plugins", Hint: "start godot-mcp with a plugins directory"}, e.ref.Toolset).Result(), nil, nil
+				Message: "this host runs no plugins", Hint: "start godot-mcp with a plugins directory"}, e.ref.Toolset).Result(), nil
 		}
 		args, err := json.Marshal(in)
 		if err != nil {
-			return toolError(err, e.ref.Toolset).Result(), nil, nil
+			return toolError(err, e.ref.Toolset).Result(), nil
 		}
 		creq := supervisor.CallRequest{
 			Tool:   e.bare,
@@ -67,8 +71,8 @@ func (s *Server) pluginHandler(e *toolEntry) mcp.ToolHandlerFor[map[string]any, 
 		}
 		res, err := s.opts.Plugins.Call(ctx, e.ref.Toolset, creq, onProgress)
 		if err != nil {
-			return toolError(err, e.ref.Toolset).Result(), nil, nil
+			return toolError(err, e.ref.Toolset).Result(), nil
 		}
-		return fromProto(res, e.ref.Toolset), nil, nil
+		return fromProto(res, e.ref.Toolset), nil
 	}
 }

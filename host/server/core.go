@@ -66,25 +66,32 @@ type classArgs struct {
 }
 
 // coreHandler adapts a core tool's typed function to the SDK handler shape:
-// the SDK validates and decodes the arguments into In first.
-func coreHandler[In any](f func(ctx context.Context, req *mcp.CallToolRequest, in In) *mcp.CallToolResult) mcp.ToolHandlerFor[map[string]any, any] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolResult, any, error) {
-		var in In
-		b, err := json.Marshal(args)
-		if err == nil {
-			err = json.Unmarshal(b, &in)
+// it validates the arguments against the tool's schema and decodes them into
+// In first.
+func coreHandler[In any](f func(ctx context.Context, req *mcp.CallToolRequest, in In) *mcp.CallToolResult) func(*toolEntry) mcp.ToolHandler {
+	return func(e *toolEntry) mcp.ToolHandler {
+		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			args, err := e.arguments(req.Params.Arguments)
+			if err != nil {
+				return invalidArguments(e, err).Result(), nil
+			}
+			var in In
+			b, err := json.Marshal(args)
+			if err == nil {
+				err = json.Unmarshal(b, &in)
+			}
+			if err != nil {
+				te := &ToolError{Code: gate.CodeInvalidArgument, Message: err.Error(), Toolset: gate.Core,
+					Hint: "check the arguments against the tool's input schema"}
+				return te.Result(), nil
+			}
+			return f(ctx, req, in), nil
 		}
-		if err != nil {
-			te := &ToolError{Code: gate.CodeInvalidArgument, Message: err.Error(), Toolset: gate.Core,
-				Hint: "check the arguments against the tool's input schema"}
-			return te.Result(), nil, nil
-		}
-		return f(ctx, req, in), nil, nil
 	}
 }
 
 func (s *Server) addCoreTools() {
-	handlers := map[string]mcp.ToolHandlerFor[map[string]any, any]{
+	handlers := map[string]func(*toolEntry) mcp.ToolHandler{
 		"godot_list_toolsets":              coreHandler(s.listToolsets),
 		"godot_enable_toolset":             coreHandler(s.enableToolset),
 		"godot_disable_toolset":            coreHandler(s.disableToolset),
@@ -103,9 +110,13 @@ func (s *Server) addCoreTools() {
 			Annotations: ann,
 			Meta:        mcp.Meta{MetaToolset: gate.Core, MetaSafetyClass: string(ref.Class)},
 		}
-		e := &toolEntry{ref: ref, bare: strings.TrimPrefix(ref.Name, "godot_"), tool: t}
+		input, err := resolveSchema(json.RawMessage(def.schema))
+		if err != nil {
+			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err)) // a bug in this file
+		}
+		e := &toolEntry{ref: ref, bare: strings.TrimPrefix(ref.Name, "godot_"), tool: t, input: input}
 		s.reg.add(e)
-		if err := addTool(s.mcp, t, handlers[ref.Name]); err != nil {
+		if err := addTool(s.mcp, t, handlers[ref.Name](e)); err != nil {
 			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err)) // a bug in this file
 		}
 	}

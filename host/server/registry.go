@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/exposure"
+	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -29,9 +31,10 @@ const (
 // every installed toolset so a call to a tool of a disabled toolset can be
 // answered with the fix instead of "unknown tool".
 type toolEntry struct {
-	ref  exposure.Tool // exposed name, toolset, class, scope
-	bare string        // the plugin's own name for the tool
-	tool *mcp.Tool     // what tools/list shows: augmented schema, annotations
+	ref   exposure.Tool        // exposed name, toolset, class, scope
+	bare  string               // the plugin's own name for the tool
+	tool  *mcp.Tool            // what tools/list shows: augmented schema, annotations
+	input *jsonschema.Resolved // tool.InputSchema, resolved once for every call
 }
 
 type registry struct {
@@ -56,6 +59,10 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 			continue
 		}
 		schema, err := augmentSchema(t.InputSchema, t.SafetyClass)
+		var input *jsonschema.Resolved
+		if err == nil {
+			input, err = resolveSchema(schema)
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("tool %q of toolset %q: input schema: %v; the tool is not exposed", t.Name, m.Name, err))
 			continue
@@ -72,12 +79,58 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 			mt.OutputSchema = t.OutputSchema
 		}
 		r.add(&toolEntry{
-			ref:  exposure.Tool{Name: name, Toolset: m.Name, Class: t.SafetyClass, Scope: t.EffectiveScope()},
-			bare: t.Name,
-			tool: mt,
+			ref:   exposure.Tool{Name: name, Toolset: m.Name, Class: t.SafetyClass, Scope: t.EffectiveScope()},
+			bare:  t.Name,
+			tool:  mt,
+			input: input,
 		})
 	}
 	return errs
+}
+
+// resolveSchema prepares an input schema for validation, with the options
+// the go-sdk uses for the tools it validates itself.
+func resolveSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, err
+	}
+	return s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+}
+
+// arguments decodes a call's arguments, fills in the schema's defaults and
+// validates them, as the go-sdk's typed AddTool does before a handler runs.
+// The server does it itself so that the schema is resolved once per tool and
+// the arguments are decoded once per call; the SDK's typed path decodes them
+// twice, each time into a fresh 32 KiB buffer. Errors read like the SDK's.
+func (e *toolEntry) arguments(raw json.RawMessage) (map[string]any, error) {
+	var in map[string]any
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, fmt.Errorf(`validating "arguments": unmarshaling arguments: %w`, err)
+		}
+	}
+	if in == nil { // absent or null: no arguments
+		in = map[string]any{}
+	}
+	if err := e.input.ApplyDefaults(&in); err != nil {
+		return nil, fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
+	}
+	if err := e.input.Validate(in); err != nil {
+		return nil, fmt.Errorf(`validating "arguments": %w`, err)
+	}
+	return in, nil
+}
+
+// invalidArguments is the structured error for arguments the schema
+// refuses.
+func invalidArguments(e *toolEntry, err error) *ToolError {
+	return &ToolError{
+		Code:    gate.CodeInvalidArgument,
+		Message: err.Error(),
+		Hint:    fmt.Sprintf("check the arguments against the input schema of %s (tools/list shows it)", e.ref.Name),
+		Toolset: e.ref.Toolset,
+	}
 }
 
 func (r *registry) add(e *toolEntry) {

@@ -21,8 +21,9 @@
 //     caller (the result differs per caller; its cacheScope is "private");
 //   - tools/call: the same Policy check (TOOL_NOT_EXPOSED naming the layer),
 //     then the gate (a tool of a disabled toolset answers with the exact
-//     enable call), then the SDK, which validates the arguments against the
-//     tool's schema, then the safety check (confirm for destructive tools),
+//     enable call), then the tool's handler, which validates the arguments
+//     against the tool's schema (resolved once, when the tool is
+//     registered), then the safety check (confirm for destructive tools),
 //     then the plugin.
 //
 // Every failure on that path is a tool result with isError set and
@@ -259,26 +260,25 @@ func (s *Server) setCacheable(_ context.Context, req mcp.Request, c *mcp.Cacheab
 	}
 }
 
-// addTool registers a tool whose handler validates arguments against the
-// tool's input schema (the SDK's typed AddTool does that before the handler
-// runs). The SDK panics on a schema it cannot resolve; that must cost one
-// tool, not the host.
-func addTool(srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[map[string]any, any]) (err error) {
+// addTool registers a tool. Its handler validates the arguments itself
+// (toolEntry.arguments), with the schema the registry resolved once. The SDK
+// panics on a definition it refuses; that must cost one tool, not the host.
+func addTool(srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandler) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	mcp.AddTool(srv, t, h)
+	srv.AddTool(t, h)
 	return nil
 }
 
 // probeTool checks that the SDK accepts a tool definition, on a scratch
-// server, so a bad schema is reported once at startup.
+// server, so a bad definition is reported once at startup.
 func probeTool(e *toolEntry) error {
 	scratch := mcp.NewServer(&mcp.Implementation{Name: "probe"}, &mcp.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
-	return addTool(scratch, e.tool, func(context.Context, *mcp.CallToolRequest, map[string]any) (*mcp.CallToolResult, any, error) {
-		return nil, nil, nil
+	return addTool(scratch, e.tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, nil
 	})
 }
 
@@ -407,30 +407,7 @@ func (s *Server) callTool(ctx context.Context, next mcp.MethodHandler, method st
 		// lookup: answer as if the check had seen it.
 		return s.refuse(caller, e, toolError(s.opts.Gate.DisabledError(e.ref.Toolset, e.ref.Name), e.ref.Toolset)), nil
 	}
-	if r, ok := res.(*mcp.CallToolResult); ok && err == nil {
-		structureSDKError(r, e)
-	}
 	return res, err
-}
-
-// structureSDKError gives the SDK's own argument-validation failures the
-// structured shape every other failure has. The SDK reports them as an
-// isError result whose text starts with `validating "arguments"`.
-func structureSDKError(r *mcp.CallToolResult, e *toolEntry) {
-	if !r.IsError || r.StructuredContent != nil || len(r.Content) != 1 {
-		return
-	}
-	tc, ok := r.Content[0].(*mcp.TextContent)
-	if !ok || !(strings.HasPrefix(tc.Text, `validating "arguments"`) || strings.HasPrefix(tc.Text, "unmarshaling")) {
-		return
-	}
-	te := &ToolError{
-		Code:    gate.CodeInvalidArgument,
-		Message: tc.Text,
-		Hint:    fmt.Sprintf("check the arguments against the input schema of %s (tools/list shows it)", e.ref.Name),
-		Toolset: e.ref.Toolset,
-	}
-	*r = *te.Result()
 }
 
 // refuse answers a call the host will not run, and records why.
