@@ -12,7 +12,7 @@ import "runtime/debug"
 // on a small machine its mark workers take the CPU that the plugin process
 // needs for the call in flight. GOGC=400 raises the target to 16 MiB: a
 // collection every eighty calls or so. Measured over stdio on 2 vCPUs
-// (docs/PERFORMANCE-call-path.md): the host's CPU per tools/call -22 %,
+// (docs/PERFORMANCE.md): the host's CPU per tools/call -22 %,
 // p90 latency -35 %.
 //
 // The memory limit is the guard: the larger headroom (up to five times the

@@ -23,7 +23,7 @@ import (
 //
 //	go test ./host/e2e -run '^$' -bench . -benchtime 200x
 //
-// They report the figures docs/PERFORMANCE-endpoint.md records; no test
+// They report the figures docs/PERFORMANCE.md records; no test
 // asserts a time.
 
 // percentile returns the p-th percentile (0..100) of ds.

@@ -35,7 +35,7 @@ import (
 //     tells the SDK plugin's own cost apart from the supervisor's.
 //
 // Compare the x-bare ratios; absolute numbers depend on the machine.
-// docs/PERFORMANCE-spine.md has the method and results.
+// docs/PERFORMANCE.md has the method and results.
 //
 //	go test -run '^$' -bench . -count 5 ./host/supervisor/
 
