@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -99,6 +100,10 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 
+	if _, known := h.Server.ToolsetOf(tool); !known {
+		fmt.Fprintln(stderr, unknownToolMessage(tool, h.Server.ToolNames()))
+		return 1
+	}
 	res, err := callOnce(ctx, h, tool, arguments)
 	if err != nil {
 		fmt.Fprintf(stderr, "godot-mcp call: %v\n", err)
@@ -148,6 +153,31 @@ func callOnce(ctx context.Context, h *host.Host, tool string, args map[string]an
 	}
 	defer cs.Close()
 	return cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+}
+
+// unknownToolMessage explains that no installed toolset has tool and names
+// the installed tools that look closest (same toolset prefix, or sharing the
+// last word), so a typo or a missing plugin is a one-step fix.
+func unknownToolMessage(tool string, names []string) string {
+	var near []string
+	if c := exposure.Closest(tool, names); c != "" {
+		near = append(near, c)
+	}
+	last := tool[strings.LastIndexByte(tool, '_')+1:]
+	for _, n := range names {
+		if slices.Contains(near, n) {
+			continue
+		}
+		if strings.HasPrefix(n, tool) || strings.HasPrefix(tool, n) ||
+			(last != "" && strings.HasSuffix(n, "_"+last)) {
+			near = append(near, n)
+		}
+	}
+	msg := fmt.Sprintf("godot-mcp call: no installed toolset has a tool %q.", tool)
+	if len(near) > 0 {
+		msg += fmt.Sprintf("\nDid you mean: %s?", strings.Join(near, ", "))
+	}
+	return msg + "\nTool names are godot_<toolset>_<tool>; \"godot-mcp plugins list\" shows the installed toolsets and \"godot-mcp call godot_list_tools_by_safety_class\" every tool."
 }
 
 // resultText renders a result for a terminal: text as is, other content

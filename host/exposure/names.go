@@ -46,7 +46,7 @@ func (c *Chain) ValidateNames(known Known) error {
 				}
 			case !set[e]:
 				hint := ""
-				if s := closest(e, all); s != "" {
+				if s := Closest(e, all); s != "" {
 					hint = fmt.Sprintf("did you mean %q? ", s)
 				}
 				errs = append(errs, fmt.Errorf("%s: %q names no installed toolset or tool; %sfix the name, install the toolset, or remove the entry (installed toolsets: %s)",
@@ -77,9 +77,9 @@ func appendNew(dst []string, src ...string) []string {
 	return dst
 }
 
-// closest returns the candidate nearest to s by edit distance when it is
+// Closest returns the candidate nearest to s by edit distance when it is
 // close enough to be a likely typo, else "".
-func closest(s string, candidates []string) string {
+func Closest(s string, candidates []string) string {
 	best, bestD := "", len(s)/3+1
 	for _, c := range candidates {
 		if d := editDistance(s, c); d < bestD || (d == bestD && best != "" && c < best) {

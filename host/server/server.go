@@ -428,6 +428,17 @@ func (s *Server) refuse(caller exposure.Context, e *toolEntry, te *ToolError) *m
 // Listeners returns the number of open subscriptions/listen streams.
 func (s *Server) Listeners() int64 { return s.listeners.Load() }
 
+// ToolNames returns every installed tool's exposed name, sorted, whether its
+// toolset is enabled or not (for "did you mean" hints).
+func (s *Server) ToolNames() []string {
+	all := s.reg.all()
+	out := make([]string, len(all))
+	for i, e := range all {
+		out[i] = e.ref.Name
+	}
+	return out
+}
+
 // ToolsetOf returns the toolset of an exposed tool name, for tools of every
 // installed toolset, enabled or not.
 func (s *Server) ToolsetOf(tool string) (string, bool) {
