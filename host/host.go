@@ -110,9 +110,10 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	for _, p := range cat.Problems() {
 		log.Warn("plugin refused", "problem", p)
 	}
-	manifests := make([]*manifest.Manifest, 0, len(cat.Entries()))
+	entries := withoutNameClashes(cat.Entries(), log)
+	manifests := make([]*manifest.Manifest, 0, len(entries))
 	var candidates []exposure.Tool
-	for _, e := range cat.Entries() {
+	for _, e := range entries {
 		manifests = append(manifests, e.Manifest)
 		candidates = append(candidates, exposure.FromManifest(e.Manifest)...)
 	}
@@ -276,6 +277,45 @@ func (p plugins) Start(ctx context.Context, name string) error {
 }
 
 func (p plugins) Stop(ctx context.Context, name string) error { return p.sup.Stop(ctx, name) }
+
+// withoutNameClashes drops every toolset one of whose tools would be exposed
+// under a name another toolset (or the host's core) already gives a tool:
+// "scene" with a tool "edit_add_node" and "scene_edit" with "add_node" both
+// make godot_scene_edit_add_node. Keeping either would let a policy written
+// for one toolset's name govern the other's tool, so neither is loaded, and
+// the log says which names clash and how to fix it. A clash with a core tool
+// drops only the plugin.
+func withoutNameClashes(entries []catalog.Entry, log hclog.Logger) []catalog.Entry {
+	owner := map[string]string{}
+	for _, t := range exposure.CoreTools {
+		owner[t.Name] = t.Toolset
+	}
+	bad := map[string]bool{}
+	for _, e := range entries {
+		for _, t := range e.Manifest.Tools {
+			name := exposure.ExposedName(e.Name, t.Name)
+			prev, taken := owner[name]
+			switch {
+			case !taken:
+				owner[name] = e.Name
+			case prev != e.Name:
+				bad[e.Name] = true
+				if prev != gate.Core {
+					bad[prev] = true
+				}
+				log.Error("toolsets refused: two tools would share one exposed name; rename a toolset or the tool and reinstall",
+					"name", name, "toolset", e.Name, "tool", t.Name, "clashes_with", prev)
+			}
+		}
+	}
+	kept := make([]catalog.Entry, 0, len(entries))
+	for _, e := range entries {
+		if !bad[e.Name] {
+			kept = append(kept, e)
+		}
+	}
+	return kept
+}
 
 // ProjectGodotVersion reads the Godot version a project was saved with from
 // the config/features key of its project.godot ("4.7"). It returns "" when
