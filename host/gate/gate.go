@@ -226,7 +226,7 @@ func (g *Gate) Seed(ctx context.Context, names []string, by string) {
 // any, and rolls back the plugins it started when one fails, so the enabled
 // set either gains every named toolset or stays as it was.
 func (g *Gate) Enable(ctx context.Context, req Request) (Change, error) {
-	names, err := g.normalize(req.Toolsets, "godot_enable_toolset")
+	names, err := g.Normalize(req.Toolsets, "godot_enable_toolset")
 	if err != nil {
 		return Change{}, err
 	}
@@ -270,17 +270,20 @@ func (g *Gate) Enable(ctx context.Context, req Request) (Change, error) {
 		started = append(started, m.Name)
 	}
 
-	g.mu.Lock()
-	for _, m := range todo {
-		g.enabled[m.Name] = true
-	}
-	g.mu.Unlock()
+	// Show the tools before the flag flips: a call that passes the gate
+	// check must find its tool registered. Until the flag flips, a call
+	// gets TOOLSET_DISABLED, never "unknown tool".
 	for _, m := range todo {
 		if g.opts.Surface != nil {
 			g.opts.Surface.Show(m.Name)
 		}
 		ch.Changed = append(ch.Changed, m.Name)
 	}
+	g.mu.Lock()
+	for _, m := range todo {
+		g.enabled[m.Name] = true
+	}
+	g.mu.Unlock()
 	for _, m := range todo {
 		g.emit(events.Event{
 			Kind:    events.ToolsetEnabled,
@@ -296,7 +299,7 @@ func (g *Gate) Enable(ctx context.Context, req Request) (Change, error) {
 // plugins stop. Disabling a toolset that is off is not an error; disabling
 // core is.
 func (g *Gate) Disable(ctx context.Context, req Request) (Change, error) {
-	names, err := g.normalize(req.Toolsets, "godot_disable_toolset")
+	names, err := g.Normalize(req.Toolsets, "godot_disable_toolset")
 	if err != nil {
 		return Change{}, err
 	}
@@ -331,16 +334,19 @@ func (g *Gate) Disable(ctx context.Context, req Request) (Change, error) {
 	return ch, nil
 }
 
-// turnOff hides the tools, forgets the toolset and stops its plugin. A stop
-// failure is logged: the toolset is off either way, and the supervisor kills
-// the process group when the host exits.
+// turnOff forgets the toolset, hides its tools and stops its plugin: the
+// reverse of Enable. The flag goes first, so a call that finds its tool
+// already hidden also finds the toolset off (the server answers it with
+// TOOLSET_DISABLED), and the tools go before the process. A stop failure is
+// logged: the toolset is off either way, and the supervisor kills the
+// process group when the host exits.
 func (g *Gate) turnOff(ctx context.Context, n string) {
-	if g.opts.Surface != nil {
-		g.opts.Surface.Hide(n)
-	}
 	g.mu.Lock()
 	delete(g.enabled, n)
 	g.mu.Unlock()
+	if g.opts.Surface != nil {
+		g.opts.Surface.Hide(n)
+	}
 	if g.opts.Plugins != nil {
 		if err := g.opts.Plugins.Stop(ctx, n); err != nil {
 			g.log.Error("stopping a disabled toolset's plugin failed", "toolset", n, "error", err)
@@ -476,9 +482,13 @@ func (g *Gate) Installed(name string) bool {
 	return name == Core || g.toolsets[name] != nil
 }
 
-// normalize checks a toggle's arguments: at least one name, each installed.
-// Duplicates are dropped, order is kept.
-func (g *Gate) normalize(names []string, tool string) ([]string, error) {
+// Normalize checks a toggle's arguments: at least one name, each installed.
+// Names are trimmed, duplicates are dropped, order is kept. tool names the
+// toggle in the hint. Enable and Disable call it themselves; a caller that
+// checks the names before a toggle (the server's policy check) must check
+// and pass on the normalised list, so the check and the toggle see the same
+// names. Normalising a normalised list returns it unchanged.
+func (g *Gate) Normalize(names []string, tool string) ([]string, error) {
 	if len(names) == 0 {
 		return nil, &Error{
 			Code:     CodeInvalidArgument,

@@ -295,13 +295,71 @@ func TestDisable(t *testing.T) {
 	}
 }
 
+// flagSurface records, at every Show and Hide, whether the gate already
+// says the toolset is on: what a concurrent tools/call would see.
+type flagSurface struct {
+	*recorder
+	g *Gate
+}
+
+func (s *flagSurface) Show(n string) { s.add(fmt.Sprintf("show %s enabled=%v", n, s.g.Enabled(n))) }
+func (s *flagSurface) Hide(n string) { s.add(fmt.Sprintf("hide %s enabled=%v", n, s.g.Enabled(n))) }
+
+// A call that passes the gate check must find its tool registered, so the
+// tools are shown before the flag goes on and hidden after it goes off.
+func TestFlagFlipsOnlyWhileTheToolsAreShown(t *testing.T) {
+	f := newFixture(t, "4.5")
+	f.g.Attach(&flagSurface{recorder: f.rec, g: f.g})
+	ctx := context.Background()
+	if _, err := f.g.Enable(ctx, Request{Toolsets: []string{"tilemap", "inspection"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"start tilemap", "start inspection", "show tilemap enabled=false", "show inspection enabled=false"}
+	if got := f.rec.actions(); !slices.Equal(got, want) {
+		t.Errorf("enable actions = %v, want %v", got, want)
+	}
+	if got := f.g.EnabledSet(); !slices.Equal(got, []string{"core", "inspection", "tilemap"}) {
+		t.Errorf("enabled = %v", got)
+	}
+	f.rec.mu.Lock()
+	f.rec.log = nil
+	f.rec.mu.Unlock()
+	if _, err := f.g.Disable(ctx, Request{Toolsets: []string{"tilemap"}}); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"hide tilemap enabled=false", "stop tilemap"}
+	if got := f.rec.actions(); !slices.Equal(got, want) {
+		t.Errorf("disable actions = %v, want %v", got, want)
+	}
+}
+
+// The names Normalize returns are what Enable acts on: trimmed, deduplicated,
+// and checked to be installed.
+func TestNormalize(t *testing.T) {
+	f := newFixture(t, "4.5")
+	got, err := f.g.Normalize([]string{" tilemap", "tilemap ", "core", "\tinspection"}, "godot_enable_toolset")
+	if err != nil || !slices.Equal(got, []string{"tilemap", "core", "inspection"}) {
+		t.Errorf("Normalize = %v, %v", got, err)
+	}
+	again, err := f.g.Normalize(got, "godot_enable_toolset")
+	if err != nil || !slices.Equal(again, got) {
+		t.Errorf("Normalize is not idempotent: %v, %v", again, err)
+	}
+	var gerr *Error
+	if _, err := f.g.Normalize([]string{" nope "}, "godot_enable_toolset"); !errors.As(err, &gerr) || gerr.Code != CodeUnknownToolset || gerr.Toolset != "nope" {
+		t.Errorf("unknown name: %v", err)
+	}
+	if _, err := f.g.Normalize(nil, "godot_disable_toolset"); !errors.As(err, &gerr) || gerr.Code != CodeInvalidArgument {
+		t.Errorf("no names: %v", err)
+	}
+}
+
 func TestVersionChangeDisablesUnsatisfied(t *testing.T) {
 	f := newFixture(t, "4.5")
 	ctx := context.Background()
 	if _, err := f.g.Enable(ctx, Request{Toolsets: []string{"scene_edit", "tilemap"}}); err != nil {
 		t.Fatal(err)
 	}
-	f.g.SetGodotVersion(ctx, "4.5", "flag") // unchanged: nothing happens
 	f.g.SetGodotVersion(ctx, "4.3.stable", "editor")
 	if got := f.g.EnabledSet(); !slices.Equal(got, []string{"core", "tilemap"}) {
 		t.Errorf("enabled = %v, want scene_edit gone", got)

@@ -25,7 +25,9 @@ type clientInfoer interface {
 //   - an HTTP request carries the bearer token's principal and profile (set
 //     by the token verifier) and whether the peer is on loopback;
 //   - an HTTP request without a token reached a loopback-only listener (the
-//     server refuses to listen elsewhere without a token);
+//     server refuses to listen elsewhere without a token): someone on this
+//     machine, like the stdio client, so it runs as the configured local
+//     profile too; with no profile it would escape the one the operator set;
 //   - anything else is the local transport: stdio, or cli for `godot-mcp
 //     call`, running as the configured local profile.
 func (s *Server) caller(req mcp.Request) exposure.Context {
@@ -37,7 +39,7 @@ func (s *Server) caller(req mcp.Request) exposure.Context {
 		c.Profile, _ = extra.TokenInfo.Extra[extraProfile].(string)
 		c.Loopback, _ = extra.TokenInfo.Extra[extraLoopback].(bool)
 	case extra != nil && extra.Header != nil:
-		c = exposure.Context{Transport: exposure.TransportHTTP, Loopback: true}
+		c = exposure.Context{Transport: exposure.TransportHTTP, Loopback: true, Profile: s.opts.LocalProfile}
 	default:
 		c = exposure.Context{Transport: s.opts.LocalTransport, Profile: s.opts.LocalProfile}
 	}

@@ -198,28 +198,16 @@ func (s *Server) listToolsets(_ context.Context, req *mcp.CallToolRequest, _ noA
 
 func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in toggleArgs) *mcp.CallToolResult {
 	caller := s.caller(req)
-	// The enabled set is shared by every caller, so enabling a toolset this
-	// caller would get nothing from could only change what others see.
-	for _, n := range in.Toolsets {
-		if n == gate.Core || !s.opts.Gate.Installed(n) {
-			continue // the gate answers these
-		}
-		if _, layer := s.policy.Widens(caller, s.reg.refs(n)); layer != "" {
-			te := &ToolError{
-				Code:     exposure.CodeNotExposed,
-				Toolset:  n,
-				Required: "layer:" + layer,
-				Message:  fmt.Sprintf("enabling toolset %q would give this caller none of its tools: the %s layer withholds them", n, layer),
-				Hint:     "the enabled set is shared by every client; enable a toolset your policy lets you use, or ask the operator to change the policy",
-			}
-			if s.opts.Bus != nil {
-				s.opts.Bus.Emit(events.Event{Kind: events.ToolsetRefused, Level: events.Warning, Toolset: n, Message: te.Message,
-					Fields: map[string]any{"by": by(caller), "code": te.Code, "required": te.Required}})
-			}
-			return te.Result()
-		}
+	// Normalise once: the policy check and the toggle must see the same
+	// names, or " runtime" would pass the check and enable runtime.
+	names, err := s.opts.Gate.Normalize(in.Toolsets, "godot_enable_toolset")
+	if err != nil {
+		return toolError(err, "").Result()
 	}
-	ch, err := s.opts.Gate.Enable(ctx, gate.Request{Toolsets: in.Toolsets, By: by(caller)})
+	if refused := s.refuseToggle(caller, names, "enabling"); refused != nil {
+		return refused
+	}
+	ch, err := s.opts.Gate.Enable(ctx, gate.Request{Toolsets: names, By: by(caller)})
 	if err != nil {
 		return toolError(err, "").Result()
 	}
@@ -248,19 +236,27 @@ func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in
 	if len(withheld) > 0 {
 		out["withheld_by_policy"] = withheld
 	}
-	names := make([]string, len(tools))
+	toolNames := make([]string, len(tools))
 	for i, t := range tools {
-		names[i] = t.Name
+		toolNames[i] = t.Name
 	}
 	summary := "Nothing changed: already enabled."
 	if len(ch.Changed) > 0 {
-		summary = fmt.Sprintf("Enabled %s. New tools: %s.", strings.Join(ch.Changed, ", "), strings.Join(names, ", "))
+		summary = fmt.Sprintf("Enabled %s. New tools: %s.", strings.Join(ch.Changed, ", "), strings.Join(toolNames, ", "))
 	}
 	return jsonResult(summary, out)
 }
 
 func (s *Server) disableToolset(ctx context.Context, req *mcp.CallToolRequest, in toggleArgs) *mcp.CallToolResult {
-	ch, err := s.opts.Gate.Disable(ctx, gate.Request{Toolsets: in.Toolsets, By: by(s.caller(req))})
+	caller := s.caller(req)
+	names, err := s.opts.Gate.Normalize(in.Toolsets, "godot_disable_toolset")
+	if err != nil {
+		return toolError(err, "").Result()
+	}
+	if refused := s.refuseToggle(caller, names, "disabling"); refused != nil {
+		return refused
+	}
+	ch, err := s.opts.Gate.Disable(ctx, gate.Request{Toolsets: names, By: by(caller)})
 	if err != nil {
 		return toolError(err, "").Result()
 	}
@@ -273,6 +269,37 @@ func (s *Server) disableToolset(ctx context.Context, req *mcp.CallToolRequest, i
 		"already_disabled": nonNil(ch.Unchanged),
 		"enabled_set":      s.opts.Gate.EnabledSet(),
 	})
+}
+
+// refuseToggle applies the policy to a toggle of normalised names (verb is
+// "enabling" or "disabling"). The enabled set is shared by every caller, so
+// toggling a toolset this caller gets none of the tools of could only change
+// what others see: it is refused with TOOL_NOT_EXPOSED naming the layer. It
+// returns nil when every named toolset is one the caller may use; core and
+// the refusals the gate answers itself are left to the gate.
+func (s *Server) refuseToggle(caller exposure.Context, names []string, verb string) *mcp.CallToolResult {
+	for _, n := range names {
+		if n == gate.Core {
+			continue // the gate answers core
+		}
+		_, layer := s.policy.Widens(caller, s.reg.refs(n))
+		if layer == "" {
+			continue
+		}
+		te := &ToolError{
+			Code:     exposure.CodeNotExposed,
+			Toolset:  n,
+			Required: "layer:" + layer,
+			Message:  fmt.Sprintf("%s toolset %q would give this caller none of its tools: the %s layer withholds them", verb, n, layer),
+			Hint:     "the enabled set is shared by every client; toggle a toolset your policy lets you use, or ask the operator to change the policy",
+		}
+		if s.opts.Bus != nil {
+			s.opts.Bus.Emit(events.Event{Kind: events.ToolsetRefused, Level: events.Warning, Toolset: n, Message: te.Message,
+				Fields: map[string]any{"by": by(caller), "code": te.Code, "required": te.Required}})
+		}
+		return te.Result()
+	}
+	return nil
 }
 
 type pluginView struct {

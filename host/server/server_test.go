@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -550,6 +551,102 @@ func TestEnableRefusesWidening(t *testing.T) {
 	}
 	if res := c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"scene_edit"}}); res.IsError {
 		t.Errorf("allowed enable failed: %+v", res.Content)
+	}
+}
+
+// editorPolicy is a stdio profile that denies the runtime toolset.
+func editorPolicy(t *testing.T) *exposure.Chain {
+	t.Helper()
+	cfg := &config.Config{
+		Stdio:    struct{ Profile string }{Profile: "editor"},
+		Profiles: map[string]config.Profile{"editor": {Deny: []string{"runtime"}}},
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	chain, err := exposure.NewChain(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return chain
+}
+
+// A name with spaces around it is the same toolset to the gate, so it must
+// be the same toolset to the policy check.
+func TestEnableRefusesWideningWhateverTheSpacing(t *testing.T) {
+	e := newEnv(t, envOptions{godot: "4.5", policy: editorPolicy(t), profile: "editor"})
+	c := e.connect(t, legacy)
+	for _, name := range []string{" runtime", "runtime ", "\truntime\n"} {
+		te := toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"scene_edit", name}}))
+		if te.Code != exposure.CodeNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
+			t.Errorf("enable %q = %+v", name, te)
+		}
+		if e.gate.Enabled("runtime") || e.gate.Enabled("scene_edit") {
+			t.Fatalf("enable %q changed the enabled set: %v", name, e.gate.EnabledSet())
+		}
+	}
+	res := c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{" scene_edit ", "scene_edit"}})
+	var out struct {
+		Enabled []string `json:"enabled"`
+	}
+	structured(t, res, &out)
+	if res.IsError || !slices.Equal(out.Enabled, []string{"scene_edit"}) {
+		t.Errorf("allowed enable with spaces = %+v", res.StructuredContent)
+	}
+}
+
+// Disabling is a change to the shared set too: a caller that gets none of a
+// toolset's tools must not turn it off for everyone else.
+func TestDisableRefusesWhatThePolicyWithholds(t *testing.T) {
+	e := newEnv(t, envOptions{godot: "4.5", policy: editorPolicy(t), profile: "editor",
+		seed: []string{"inspection", "scene_edit", "runtime"}})
+	c := e.connect(t, legacy)
+	for _, name := range []string{"runtime", " runtime"} {
+		te := toolErr(t, c.call(t, "godot_disable_toolset", map[string]any{"toolsets": []string{"scene_edit", name}}))
+		if te.Code != exposure.CodeNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
+			t.Errorf("disable %q = %+v", name, te)
+		}
+		if !strings.Contains(te.Message, "disabling") || te.Hint == "" {
+			t.Errorf("disable refusal does not say what was refused or how to fix it: %+v", te)
+		}
+		if !e.gate.Enabled("runtime") || !e.gate.Enabled("scene_edit") {
+			t.Fatalf("refused disable %q changed the enabled set: %v", name, e.gate.EnabledSet())
+		}
+	}
+	if res := c.call(t, "godot_disable_toolset", map[string]any{"toolsets": []string{"scene_edit"}}); res.IsError {
+		t.Errorf("allowed disable failed: %+v", res.StructuredContent)
+	}
+	if e.gate.Enabled("scene_edit") {
+		t.Error("scene_edit still enabled")
+	}
+	var refused int
+	e.bus.Close()
+	for _, ev := range e.ring.Recent() {
+		if ev.Kind == events.ToolsetRefused && ev.Toolset == "runtime" {
+			refused++
+		}
+	}
+	if refused != 2 {
+		t.Errorf("%d ToolsetRefused events for runtime, want 2", refused)
+	}
+}
+
+// A tokenless HTTP caller is on this machine, like the stdio client, and
+// runs as the same profile.
+func TestTokenlessHTTPCallerRunsAsTheLocalProfile(t *testing.T) {
+	e := newEnv(t, envOptions{godot: "4.5", policy: editorPolicy(t), profile: "editor"})
+	req := &mcp.CallToolRequest{Extra: &mcp.RequestExtra{Header: http.Header{}}}
+	c := e.srv.caller(req)
+	if c.Transport != exposure.TransportHTTP || !c.Loopback || c.Profile != "editor" || c.Principal != "" {
+		t.Errorf("tokenless HTTP caller = %+v, want http, loopback, profile editor", c)
+	}
+	if _, layer := e.srv.policy.Widens(c, e.srv.reg.refs("runtime")); layer != exposure.LayerProfile {
+		t.Errorf("tokenless HTTP caller may use runtime (layer %q), which the local profile denies", layer)
+	}
+	// A token's profile still wins.
+	req.Extra.TokenInfo = tokenInfo("ci-bot", "ci", true)
+	if c := e.srv.caller(req); c.Profile != "ci" || c.Principal != "ci-bot" {
+		t.Errorf("token caller = %+v", c)
 	}
 }
 
