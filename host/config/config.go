@@ -77,6 +77,12 @@ import (
 // DefaultToolsetsEnv overrides default_toolsets: "all" or a comma list.
 const DefaultToolsetsEnv = "GODOT_MCP_DEFAULT_TOOLSETS"
 
+// OperatorPrincipal is the principal of the operator's own bearer token
+// (GODOT_MCP_AUTH_TOKEN, which runs without a profile). It is reserved: no
+// [[tokens]] entry may use it as its name, so that logs and events never
+// mistake a profile-bound token for the operator.
+const OperatorPrincipal = "operator"
+
 // The transport keys a ceiling can be set for.
 const (
 	TransportStdio        = "stdio"
@@ -430,6 +436,8 @@ func (c *Config) validate(getenv func(string) string, o LoadOptions) error {
 		switch {
 		case t.Name == "":
 			add(key+".name", "missing; give every token a name, it identifies the principal in logs and events")
+		case strings.EqualFold(t.Name, OperatorPrincipal):
+			add(key+".name", "%q is reserved for the operator's token ($GODOT_MCP_AUTH_TOKEN); choose another name", OperatorPrincipal)
 		case names[t.Name] > 0:
 			add(key+".name", "also used by tokens[%d]; token names must be unique", names[t.Name]-1)
 		default:

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,17 +23,46 @@ const (
 	CodeToolError          = "TOOL_ERROR"
 	CodeInternal           = "INTERNAL"
 	RequiredConfirm        = "confirm"
+	// CodePluginBadResult: a plugin's result broke the result contract (its
+	// structured content is not a JSON object); the plugin's text content
+	// is kept after the error.
+	CodePluginBadResult = "PLUGIN_BAD_RESULT"
+)
+
+// Sources of a ToolError: who made the decision.
+const (
+	// SourceHost: the host refused or failed the call (policy, gate,
+	// supervisor, the server itself). A plugin cannot produce it.
+	SourceHost = "host"
+	// SourcePlugin: the plugin's own tool reported the failure. Its code is
+	// passed through as the plugin sent it, even one that looks like a
+	// host code (TOOL_NOT_EXPOSED, TOOLSET_DISABLED, ...); source tells
+	// them apart.
+	SourcePlugin = "plugin"
 )
 
 // ToolError is the structured form of every failure a caller sees as a tool
 // result. It is the whole structuredContent of the result, so clients can
-// branch on Code and Required, and read Hint to fix the call.
+// branch on Code and Required, and read Hint to fix the call. Source says
+// whether the host or the plugin decided; it is rendered as "host" when
+// empty, so only fromProto can mark an error as the plugin's.
 type ToolError struct {
 	Code     string `json:"code"`
 	Message  string `json:"message"`
 	Hint     string `json:"hint,omitempty"`
 	Required string `json:"required,omitempty"`
 	Toolset  string `json:"toolset,omitempty"`
+	Source   string `json:"source"`
+}
+
+// MarshalJSON renders e with Source defaulted to SourceHost.
+func (e *ToolError) MarshalJSON() ([]byte, error) {
+	type plain ToolError
+	p := plain(*e)
+	if p.Source == "" {
+		p.Source = SourceHost
+	}
+	return json.Marshal(p)
 }
 
 func (e *ToolError) Error() string {
@@ -119,18 +149,36 @@ func fromProto(res *pb.CallResult, toolset string) *mcp.CallToolResult {
 			out.Content = append(out.Content, &mcp.AudioContent{Data: c.Audio.GetData(), MIMEType: c.Audio.GetMimeType()})
 		}
 	}
-	if sc := res.GetStructuredContentJson(); len(sc) > 0 && json.Valid(sc) {
-		out.StructuredContent = json.RawMessage(sc)
-	}
 	if e := res.GetError(); e != nil && res.GetIsError() {
 		te := &ToolError{Code: orStr(e.GetCode(), CodeToolError), Message: e.GetMessage(), Hint: e.GetHint(),
-			Required: e.GetRequired(), Toolset: toolset}
+			Required: e.GetRequired(), Toolset: toolset, Source: SourcePlugin}
 		out.StructuredContent = te
 		if len(out.Content) == 0 {
 			out.Content = []mcp.Content{&mcp.TextContent{Text: te.Text()}}
 		}
+		return out
+	}
+	if sc := res.GetStructuredContentJson(); len(sc) > 0 {
+		if !isJSONObject(sc) {
+			// MCP requires structuredContent to be an object; passing
+			// anything else on would break the client, not the plugin.
+			te := &ToolError{Code: CodePluginBadResult, Toolset: toolset,
+				Message: fmt.Sprintf("toolset %q returned structured content that is not a JSON object", toolset),
+				Hint:    "report this to the toolset's author: structured content must be a JSON object; the tool's text output follows"}
+			out.IsError = true
+			out.StructuredContent = te
+			out.Content = append([]mcp.Content{&mcp.TextContent{Text: te.Text()}}, out.Content...)
+			return out
+		}
+		out.StructuredContent = json.RawMessage(sc)
 	}
 	return out
+}
+
+// isJSONObject reports whether b is one valid JSON object.
+func isJSONObject(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	return len(b) > 0 && b[0] == '{' && json.Valid(b)
 }
 
 // jsonResult renders a successful core-tool answer: v as structured content

@@ -19,6 +19,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/godot-mcp/godot-mcp/host/config"
 )
 
 // AuthTokenEnv names the environment variable holding the operator's bearer
@@ -27,8 +29,10 @@ const AuthTokenEnv = "GODOT_MCP_AUTH_TOKEN"
 
 // OperatorPrincipal is the principal of a caller that presents the
 // GODOT_MCP_AUTH_TOKEN token. It runs without a profile restriction (the
-// operator lists and the transport ceiling still apply).
-const OperatorPrincipal = "operator"
+// operator lists and the transport ceiling still apply). The policy config
+// reserves the name, and HTTPHandler refuses a config token with the same
+// secret, so no other caller can pass for the operator.
+const OperatorPrincipal = config.OperatorPrincipal
 
 // Protocol versions that decide the HTTP route.
 const (
@@ -135,6 +139,15 @@ func (s *Server) HTTPHandler(o HTTPOptions, loopback bool) (http.Handler, error)
 	for _, origin := range o.AllowedOrigins {
 		if _, err := url.Parse(origin); err != nil || !strings.Contains(origin, "://") {
 			return nil, fmt.Errorf("allowed origin %q is not scheme://host[:port]", origin)
+		}
+	}
+	if o.Token != "" && o.Principal != nil {
+		// The operator token is checked first, so a config token with the
+		// same secret would silently run as the operator, without its
+		// profile. Only the token's name is reported, never the secret.
+		if name, _, ok := o.Principal(o.Token); ok {
+			return nil, fmt.Errorf("refusing to serve MCP over HTTP: the policy config's token %q has the same secret as %s; "+
+				"give every token its own secret (callers could not be told apart, and that token would bypass its profile)", name, AuthTokenEnv)
 		}
 	}
 	slogger := slog.New(newSlogHandler(s.log.Named("http")))

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
 
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
@@ -152,9 +154,15 @@ func (s *Supervisor) callError(ctx context.Context, inst *instance, req CallRequ
 	}
 	switch status.Code(err) {
 	case codes.Unavailable, codes.Canceled:
-		// The connection broke (Canceled: the watcher saw the process
-		// exit). Wait for the process to be gone so that its stderr, and
-		// with it the panic, has been read completely.
+		// Either the connection broke (Canceled: the watcher saw the
+		// process exit), or a live plugin answered with one of these codes
+		// itself, which a plugin not built on the SDK may do. The code
+		// cannot tell them apart; the process and the connection can.
+		if s.pluginAlive(inst) {
+			return pluginStatusError(inst, req, err)
+		}
+		// Wait for the process to be gone so that its stderr, and with it
+		// the panic, has been read completely.
 		t := time.NewTimer(s.opts.StopGrace + killWait + drainWait)
 		defer t.Stop()
 		select {
@@ -177,9 +185,51 @@ func (s *Supervisor) callError(ctx context.Context, inst *instance, req CallRequ
 			Detail:  strings.Join(inst.report.tail, "\n"),
 			cause:   err}
 	default:
-		return &Error{Code: CodePluginError, Toolset: inst.name,
-			Message: fmt.Sprintf("toolset %q failed call %q: %s", inst.name, req.Tool, status.Convert(err).Message()),
-			Hint:    "report this to the toolset's author: a tool failure should be a result with isError, not an RPC error",
-			cause:   err}
+		return pluginStatusError(inst, req, err)
+	}
+}
+
+// pluginStatusError is a gRPC status a live plugin answered a call with.
+func pluginStatusError(inst *instance, req CallRequest, err error) *Error {
+	st := status.Convert(err)
+	return &Error{Code: CodePluginError, Toolset: inst.name,
+		Message: fmt.Sprintf("toolset %q failed call %q: %s: %s", inst.name, req.Tool, st.Code(), st.Message()),
+		Hint:    "report this to the toolset's author: a tool failure should be a result with isError, not an RPC error",
+		cause:   err}
+}
+
+// healthProbeTimeout bounds the health check that tells a plugin's own
+// Unavailable or Canceled status from a lost connection. A live plugin
+// answers within a millisecond; a dead one fails at once (its socket is
+// closed), so the bound only matters for a wedged process.
+const healthProbeTimeout = 2 * time.Second
+
+// pluginAlive reports whether inst's process is running and its connection
+// answers: then a call's Unavailable or Canceled status came from the plugin,
+// not from a broken connection. It asks go-plugin's health service on the
+// same connection the call used.
+func (s *Supervisor) pluginAlive(inst *instance) bool {
+	if inst.ctx.Err() != nil || inst.health == nil {
+		return false // the watcher saw the process exit, or it is being stopped
+	}
+	select {
+	case <-inst.runner.exited:
+		return false
+	default:
+	}
+	ctx, cancel := context.WithTimeout(inst.ctx, healthProbeTimeout)
+	defer cancel()
+	res, err := inst.health.Check(ctx, &grpc_health_v1.HealthCheckRequest{Service: plugin.GRPCServiceName})
+	if err != nil || res.GetStatus() != grpc_health_v1.HealthCheckResponse_SERVING {
+		return false
+	}
+	// The process may have exited while the probe ran (a reply from a
+	// dying process still means the call's status was not a broken
+	// connection, but the crash is what matters to the caller).
+	select {
+	case <-inst.runner.exited:
+		return false
+	default:
+		return inst.ctx.Err() == nil
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
+	"google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/godot-mcp/godot-mcp/host/catalog"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
@@ -32,6 +33,7 @@ type instance struct {
 	client *plugin.Client
 	runner *procRunner
 	rpc    pb.ToolsetClient
+	health grpc_health_v1.HealthClient // go-plugin's health service on the same connection
 	stderr *tail
 
 	// ctx is cancelled when the process is gone or being stopped; every
@@ -149,6 +151,9 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 		return fail(fmt.Errorf("unexpected plugin client type %T", raw))
 	}
 	inst.rpc = wc.Toolset
+	if gc, ok := rpcClient.(*plugin.GRPCClient); ok && gc.Conn != nil {
+		inst.health = grpc_health_v1.NewHealthClient(gc.Conn)
+	}
 
 	// The host services live until the broker closes, which happens when
 	// the go-plugin client is killed.
@@ -210,16 +215,21 @@ func (s *Supervisor) watch(ts *toolset, inst *instance) {
 }
 
 // stopInstance kills a running instance on purpose and waits until it is
-// torn down.
+// torn down. ctx bounds only the grace period Kill gives the plugin; the wait
+// for the exit has its own bound (StopGrace + killWait + drainWait), so an
+// already cancelled ctx still waits for a normally exiting plugin instead of
+// reporting it as stuck.
 func (s *Supervisor) stopInstance(ctx context.Context, inst *instance) {
 	inst.stopping.Store(true)
 	inst.cancel()
 	if err := inst.runner.Kill(ctx); err != nil {
 		s.log.Error("stopping plugin", "toolset", inst.name, "error", err)
 	}
+	t := time.NewTimer(s.opts.StopGrace + killWait + drainWait)
+	defer t.Stop()
 	select {
 	case <-inst.done:
-	case <-ctx.Done():
+	case <-t.C:
 		// Only a process stuck in the kernel gets here; the watcher
 		// finishes the teardown whenever it exits.
 		s.log.Error("plugin did not exit after SIGKILL", "toolset", inst.name, "pid", inst.pid())

@@ -6,7 +6,8 @@
 //     stdin, use the host services).
 //   - noisy: an SDK toolset that prints to stdout before the handshake.
 //   - bare: a go-plugin server written directly against the proto, without
-//     the SDK; the baseline for benchmarks.
+//     the SDK; the baseline for benchmarks, and a plugin that can answer a
+//     call with a raw gRPC status (tools pid and status).
 //
 // Tests that start real processes build them once per package in TestMain:
 //
