@@ -193,6 +193,11 @@ func TestParentChildProfiles(t *testing.T) {
 			if !found {
 				t.Errorf("no ToolsFiltered event by the profile layer for the child in server info: %+v", info.Events)
 			}
+			for _, e := range info.Events {
+				if p, _ := e.Fields["principal"].(string); p != "" && p != "sub-agent" {
+					t.Errorf("the sub-agent can read an event about principal %q: %+v", p, e)
+				}
+			}
 
 			if isLegacy {
 				deadline := time.After(10 * time.Second)

@@ -271,6 +271,25 @@ func (s *Server) disableToolset(ctx context.Context, req *mcp.CallToolRequest, i
 	})
 }
 
+// eventsFor keeps the events a caller may read. A caller bound to a token
+// (a principal other than the operator) sees host-wide events and those about
+// itself, but not what the policy withheld from, or refused to, other
+// principals: that would tell one agent another's surface and name. The
+// operator and local callers (no principal) see everything.
+func eventsFor(caller exposure.Context, all []events.Event) []events.Event {
+	if caller.Principal == "" || caller.Principal == OperatorPrincipal {
+		return all
+	}
+	out := make([]events.Event, 0, len(all))
+	for _, e := range all {
+		if p, ok := e.Fields["principal"].(string); ok && p != "" && p != caller.Principal {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // refuseToggle applies the policy to a toggle of normalised names (verb is
 // "enabling" or "disabling"). The enabled set is shared by every caller, so
 // toggling a toolset this caller gets none of the tools of could only change
@@ -295,7 +314,7 @@ func (s *Server) refuseToggle(caller exposure.Context, names []string, verb stri
 		}
 		if s.opts.Bus != nil {
 			s.opts.Bus.Emit(events.Event{Kind: events.ToolsetRefused, Level: events.Warning, Toolset: n, Message: te.Message,
-				Fields: map[string]any{"by": by(caller), "code": te.Code, "required": te.Required}})
+				Fields: map[string]any{"by": by(caller), "principal": caller.Principal, "code": te.Code, "required": te.Required}})
 		}
 		return te.Result()
 	}
@@ -329,7 +348,7 @@ func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in info
 	}
 	var recent []events.Event
 	if s.opts.Ring != nil {
-		recent = s.opts.Ring.Recent()
+		recent = eventsFor(caller, s.opts.Ring.Recent())
 		if len(recent) > n {
 			recent = recent[len(recent)-n:]
 		}
