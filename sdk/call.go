@@ -25,10 +25,11 @@ type Call struct {
 
 	srv *server
 
-	mu     sync.Mutex
-	logger hclog.Logger              // built on first use: most calls never log
-	send   func(*pb.CallEvent) error // nil when there is no stream
-	done   bool
+	mu      sync.Mutex
+	logger  hclog.Logger              // built on first use: most calls never log
+	send    func(*pb.CallEvent) error // nil when there is no stream
+	done    bool
+	project *Project // opened on first use by Project
 }
 
 // Progress reports how far the call has got; total is 0 when unknown. The

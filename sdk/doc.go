@@ -57,6 +57,11 @@
 // it only sets [Call.DryRun] for mutating and destructive tools, and those
 // tools must honour it.
 //
+// Take paths from arguments through [Call.Project]: [Project.Resolve] turns
+// "res://scenes" or "scenes" into a path confined to the project (no "..",
+// no absolute paths, no symbolic links that lead out) and [Project.ResPath]
+// turns it back.
+//
 // Build the binary as godot-mcp-toolset-<name> and copy it into the host's
 // plugins directory. Run it with --describe to see its manifest. Nothing may
 // print to stdout, which carries the plugin handshake, not even from init.

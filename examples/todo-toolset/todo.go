@@ -49,12 +49,12 @@ type listResult struct {
 }
 
 func list(ctx context.Context, call *sdk.Call, in listArgs) (sdk.Result, error) {
-	root := call.Env.ProjectDir
-	if root == "" {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "project_dir",
-			Message: "the host has no Godot project",
-			Hint:    "start godot-mcp with a project directory or open the project in the editor"}
+	// Project refuses with PRECONDITION_FAILED when the host has no project.
+	proj, err := call.Project()
+	if err != nil {
+		return sdk.Result{}, err
 	}
+	root := proj.Root()
 	want, err := tagFilter(in.Tags)
 	if err != nil {
 		return sdk.Result{}, err
@@ -69,7 +69,9 @@ func list(ctx context.Context, call *sdk.Call, in listArgs) (sdk.Result, error) 
 	case limit > maxLimit:
 		limit = maxLimit
 	}
-	start, err := resolve(root, in.Path)
+	// Resolve keeps the path inside the project: no "..", no absolute
+	// paths, no symbolic links that lead out.
+	start, err := proj.Resolve(in.Path)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -143,32 +145,6 @@ func tagFilter(tags []string) (map[string]bool, error) {
 		}
 	}
 	return want, nil
-}
-
-// resolve turns the path argument into a path inside the project. It accepts
-// "res://dir", "dir" and "" and rejects anything that leaves the project.
-func resolve(root, arg string) (string, error) {
-	rel := strings.TrimSuffix(strings.TrimPrefix(arg, "res://"), "/")
-	if rel == "" || rel == "." {
-		return root, nil
-	}
-	if !filepath.IsLocal(filepath.FromSlash(rel)) {
-		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// path inside the project",
-			"path %q leaves the project", arg)
-	}
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	fi, err := os.Lstat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", sdk.Errorf(sdk.CodeNotFound, "pass an existing directory such as res://scripts, or omit path",
-			"path %q does not exist", arg)
-	case err != nil:
-		return "", err
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return "", sdk.Errorf(sdk.CodeInvalidArgument, "pass the directory the link points to",
-			"path %q is a symbolic link, which this toolset does not follow", arg)
-	}
-	return p, nil
 }
 
 // skipDir reports whether the walk should not enter a directory: Godot's

@@ -49,7 +49,7 @@ type searchResult struct {
 }
 
 func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result, error) {
-	p, err := openProject(call.Env.ProjectDir)
+	p, err := call.Project()
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -76,7 +76,7 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 	case maxSize > maxMaxFileSize:
 		maxSize = maxMaxFileSize
 	}
-	start, err := p.resolve(in.Path)
+	start, err := resolve(p, in.Path)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -100,7 +100,7 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 		if abs == start {
 			return nil
 		}
-		kind, _ := p.classify(abs, d, in.IncludeHidden)
+		kind, _ := classify(p, abs, d, in.IncludeHidden)
 		switch kind {
 		case kindDir:
 			return nil
@@ -117,7 +117,7 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 		if out.FilesScanned%searchProgressStep == 0 {
 			call.Progress(float64(out.FilesScanned), 0, fmt.Sprintf("%d files searched", out.FilesScanned))
 		}
-		res := p.resPath(abs)
+		res := p.ResPath(abs)
 		if !nameMatches(pattern, nameSub, strings.TrimPrefix(res, "res://"), d.Name()) {
 			return nil
 		}
@@ -145,7 +145,7 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 	case ctx.Err() != nil:
 		return sdk.Result{}, ctx.Err()
 	default:
-		return sdk.Result{}, fmt.Errorf("searching %s: %w", p.resPath(start), err)
+		return sdk.Result{}, fmt.Errorf("searching %s: %w", p.ResPath(start), err)
 	}
 	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: out.render()}}, Structured: out}, nil
 }

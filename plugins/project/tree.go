@@ -45,7 +45,7 @@ type treeResult struct {
 }
 
 func getFilesystemTree(ctx context.Context, call *sdk.Call, in treeArgs) (sdk.Result, error) {
-	p, err := openProject(call.Env.ProjectDir)
+	p, err := call.Project()
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -57,7 +57,7 @@ func getFilesystemTree(ctx context.Context, call *sdk.Call, in treeArgs) (sdk.Re
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	start, err := p.resolve(in.Path)
+	start, err := resolve(p, in.Path)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -66,7 +66,7 @@ func getFilesystemTree(ctx context.Context, call *sdk.Call, in treeArgs) (sdk.Re
 			"path %q is not a directory", in.Path)
 	}
 	w := &treeWalker{p: p, call: call, maxDepth: depth, limit: limit, hidden: in.IncludeHidden,
-		out: treeResult{Root: p.resPath(start), Entries: []treeEntry{}}}
+		out: treeResult{Root: p.ResPath(start), Entries: []treeEntry{}}}
 	if err := w.dir(ctx, start, 1); err != nil && !errors.Is(err, errLimit) {
 		if ctx.Err() != nil {
 			return sdk.Result{}, ctx.Err()
@@ -80,7 +80,7 @@ func getFilesystemTree(ctx context.Context, call *sdk.Call, in treeArgs) (sdk.Re
 var errLimit = errors.New("limit reached")
 
 type treeWalker struct {
-	p        *project
+	p        *sdk.Project
 	call     *sdk.Call
 	maxDepth int
 	limit    int
@@ -91,7 +91,7 @@ type treeWalker struct {
 func (w *treeWalker) dir(ctx context.Context, abs string, depth int) error {
 	ents, err := os.ReadDir(abs)
 	if err != nil && depth == 1 {
-		return fmt.Errorf("reading %s: %w", w.p.resPath(abs), err)
+		return fmt.Errorf("reading %s: %w", w.p.ResPath(abs), err)
 	}
 	// Directories first, like Godot's FileSystem dock; ReadDir already
 	// sorted each group by name.
@@ -109,7 +109,7 @@ func (w *treeWalker) dir(ctx context.Context, abs string, depth int) error {
 			return err
 		}
 		child := filepath.Join(abs, d.Name())
-		kind, target := w.p.classify(child, d, w.hidden)
+		kind, target := classify(w.p, child, d, w.hidden)
 		if kind == kindSkip || kind == kindSpecial {
 			continue
 		}
@@ -117,7 +117,7 @@ func (w *treeWalker) dir(ctx context.Context, abs string, depth int) error {
 			w.out.Truncated = true
 			return errLimit
 		}
-		e := treeEntry{Path: w.p.resPath(child), Depth: depth}
+		e := treeEntry{Path: w.p.ResPath(child), Depth: depth}
 		switch kind {
 		case kindDir:
 			e.Type = "dir"
@@ -130,7 +130,7 @@ func (w *treeWalker) dir(ctx context.Context, abs string, depth int) error {
 			w.out.TotalSize += e.Size
 		case kindLink:
 			e.Type = "link"
-			e.Target = w.p.resPath(target)
+			e.Target = w.p.ResPath(target)
 		}
 		w.out.Entries = append(w.out.Entries, e)
 		if n := len(w.out.Entries); n%500 == 0 {
