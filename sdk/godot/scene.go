@@ -405,6 +405,11 @@ func (f *File) RenameNode(path, newName string) error {
 	if newName == n.Name() {
 		return nil
 	}
+	if !n.owned() {
+		// Its name is how this scene finds it inside the instance; a new name
+		// would match nothing there, and Godot would drop the overrides.
+		return fmt.Errorf("rename node: %q belongs to an instanced or inherited scene; rename it in the scene that defines it: %w", n.path, ErrInvalid)
+	}
 	if n.IsRoot() {
 		// Paths are relative to the root, so nothing else changes.
 		n.setField("name", String(newName), nodeOrder)
@@ -574,7 +579,10 @@ func (f *File) DuplicateNode(path, newName string) (*Node, error) {
 		if inSubtree(c.From, oldPath) {
 			c.From = rebase(c.From, oldPath, newPath)
 			c.To = rebase(c.To, oldPath, newPath)
-			if err := f.AddConnection(c); err != nil && !errors.Is(err, ErrExists) {
+			// A connection to a node that does not exist was already
+			// dangling (Godot drops it on load); copying it would fail
+			// halfway through a duplicate that has already inserted nodes.
+			if err := f.AddConnection(c); err != nil && !errors.Is(err, ErrExists) && !errors.Is(err, ErrNotFound) {
 				return nil, err
 			}
 		}
