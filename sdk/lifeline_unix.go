@@ -3,6 +3,7 @@
 package sdk
 
 import (
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -18,4 +19,18 @@ func exitHostGone() {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 	}
 	os.Exit(0)
+}
+
+// checkLifeline makes sure fd is an open pipe before the plugin trusts it:
+// reading a closed descriptor would end the plugin at once, and reading some
+// other open file would read a file the plugin does not own.
+func checkLifeline(fd int) error {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return fmt.Errorf("file descriptor %d is not open: %v", fd, err)
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+		return fmt.Errorf("file descriptor %d is not a pipe", fd)
+	}
+	return nil
 }

@@ -72,6 +72,9 @@ func run(ts *Toolset, args []string, getenv func(string) string, stdout, stderr 
 		JSONFormat: true, // the host's go-plugin client parses levels from JSON lines
 	})
 	if fd := getenv(wire.LifelineFDEnv); fd != "" {
+		// The number means something in this process only; a process the
+		// plugin starts must not take some fd of its own for a lifeline.
+		_ = os.Unsetenv(wire.LifelineFDEnv)
 		if err := watchLifeline(fd, stderr); err != nil {
 			logger.Error("ignoring the lifeline", "env", wire.LifelineFDEnv, "error", err)
 		}
@@ -103,10 +106,10 @@ func watchLifeline(fdText string, stderr io.Writer) error {
 	if err != nil || fd < 3 {
 		return fmt.Errorf("%q is not a file descriptor number above 2", fdText)
 	}
-	f := os.NewFile(uintptr(fd), "lifeline")
-	if f == nil {
-		return fmt.Errorf("file descriptor %d is not open", fd)
+	if err := checkLifeline(fd); err != nil {
+		return err
 	}
+	f := os.NewFile(uintptr(fd), "lifeline")
 	go func() {
 		buf := make([]byte, 64)
 		for {

@@ -114,6 +114,12 @@ func Describe(ctx context.Context, path string, timeout time.Duration) (*manifes
 	// binary itself was killed.
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
+	if cmd.Process != nil {
+		// Whatever the binary left running in its group (a child it
+		// backgrounded) goes too: describing a toolset never leaves a
+		// process behind. ESRCH, an empty group, is the usual answer.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	switch {
 	case stdout.overflow:
 		return nil, fmt.Errorf("--describe printed more than %d bytes; a manifest is far smaller, so this is not a godot-mcp toolset", maxManifestBytes)
