@@ -140,7 +140,7 @@ func usage(w io.Writer, ts *Toolset) {
 	fmt.Fprintf(&b, "starts it when the toolset is enabled and stops it when it is disabled.\n\n")
 	fmt.Fprintf(&b, "To install it, copy this binary into the host's plugins directory as\n")
 	fmt.Fprintf(&b, "    godot-mcp-toolset-%s\n", name)
-	fmt.Fprintf(&b, "(on Windows add .exe), then run `godot-mcp plugins lock` if you pin plugins.\n\n")
+	fmt.Fprintf(&b, "then run `godot-mcp plugins lock` if you pin plugins.\n\n")
 	fmt.Fprintf(&b, "Run it with --describe to print its manifest (name, version, tools) as JSON.\n")
 	_, _ = io.WriteString(w, b.String())
 }
