@@ -98,9 +98,10 @@ func TestStartCallStop(t *testing.T) {
 	// The plugin leads its own process group, has a lifeline pipe, and
 	// its socket lives in a directory only this user can enter.
 	var ids struct {
-		PID, PGID int
-		SocketDir string `json:"socket_dir"`
-		Lifeline  string
+		PID, PGID       int
+		SocketDir       string `json:"socket_dir"`
+		Lifeline        string
+		LifelineEnvLeft string `json:"lifeline_env_left"`
 	}
 	_ = json.Unmarshal(call(t, s, "echo", "pid", struct{}{}).GetStructuredContentJson(), &ids)
 	if ids.PID != st.PID || ids.PGID != st.PID {
@@ -108,6 +109,9 @@ func TestStartCallStop(t *testing.T) {
 	}
 	if !strings.HasPrefix(ids.Lifeline, "pipe:") {
 		t.Fatalf("lifeline is %q, want a pipe", ids.Lifeline)
+	}
+	if ids.LifelineEnvLeft != "" {
+		t.Fatalf("the plugin's environment still names the lifeline (%q); processes it starts would inherit it", ids.LifelineEnvLeft)
 	}
 	info, err := os.Stat(ids.SocketDir)
 	if err != nil || ids.SocketDir == "" {

@@ -37,8 +37,11 @@ type pidOut struct {
 	PGID int `json:"pgid,omitempty"`
 	// SocketDir is where go-plugin put the plugin's Unix socket.
 	SocketDir string `json:"socket_dir,omitempty"`
-	// Lifeline is what the descriptor named by the lifeline variable is.
+	// Lifeline is what the lifeline descriptor (fd 3) is.
 	Lifeline string `json:"lifeline,omitempty"`
+	// LifelineEnvLeft is the lifeline variable as the plugin's own code
+	// (and anything it starts) sees it: empty, since the SDK removes it.
+	LifelineEnvLeft string `json:"lifeline_env_left,omitempty"`
 }
 
 func main() {
@@ -60,9 +63,11 @@ func main() {
 			sdk.NewTool("pid", "Report the plugin's pid, process group, socket directory and lifeline.", sdk.ReadOnly,
 				func(context.Context, *sdk.Call, struct{}) (sdk.Result, error) {
 					out := pidOut{PID: os.Getpid(), PGID: syscall.Getpgrp(), SocketDir: os.Getenv("PLUGIN_UNIX_SOCKET_DIR")}
-					if fd := os.Getenv(wire.LifelineFDEnv); fd != "" {
-						out.Lifeline, _ = os.Readlink("/proc/self/fd/" + fd)
-					}
+					// sdk.Serve removes the lifeline variable from the
+					// environment once it has read it; the host always passes
+					// the lifeline as the first extra file, fd 3.
+					out.Lifeline, _ = os.Readlink("/proc/self/fd/3")
+					out.LifelineEnvLeft = os.Getenv(wire.LifelineFDEnv)
 					return sdk.JSON(out), nil
 				}),
 			sdk.NewTool("spawn", "Start a grandchild process (sleep 300) and report its pid.", sdk.Runtime,
