@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 )
 
 // A binary that backgrounds a child and exits normally must not leave that
@@ -36,23 +38,8 @@ echo '{"name":"bg","version":"1.0.0","description":"Backgrounds a child.","tools
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for processAlive(pid) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("the child %d the binary backgrounded is still running after --describe", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testplugins.WaitDead(pid, 2*time.Second) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the child %d the binary backgrounded is still running after --describe", pid)
 	}
-}
-
-// processAlive reports whether pid runs and is not a zombie.
-func processAlive(pid int) bool {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z' && s[i+2] != 'X'
 }

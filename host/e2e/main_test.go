@@ -397,12 +397,8 @@ func waitListChanged(t testing.TB, s *session, who string) {
 // waitGone waits until the process pid has exited.
 func waitGone(t testing.TB, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("plugin process %d still runs", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testplugins.WaitDead(pid, 15*time.Second) {
+		t.Fatalf("plugin process %d still runs", pid)
 	}
 }
 

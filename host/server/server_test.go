@@ -529,18 +529,7 @@ func TestPolicy(t *testing.T) {
 }
 
 func TestEnableRefusesWidening(t *testing.T) {
-	cfg := &config.Config{
-		Stdio:    struct{ Profile string }{Profile: "editor"},
-		Profiles: map[string]config.Profile{"editor": {Deny: []string{"runtime"}}},
-	}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	chain, err := exposure.NewChain(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newEnv(t, envOptions{godot: "4.5", policy: chain, profile: "editor"})
+	e := newEnv(t, envOptions{godot: "4.5", policy: editorPolicy(t), profile: "editor"})
 	c := e.connect(t, legacy)
 	te := toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"runtime"}}))
 	if te.Code != exposure.CodeNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {

@@ -5,9 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -142,35 +139,8 @@ func newSupervisor(t *testing.T, opts Options) *harness {
 	return h
 }
 
-// alive reports whether pid is a live process: zombies count as dead,
-// because a zombie runs no code and only waits for its parent (here init,
-// which may be slow to reap) to collect it.
-func alive(pid int) bool {
-	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return false
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 || i+2 >= len(s) {
-		return false
-	}
-	state := s[i+2]
-	return state != 'Z' && state != 'X'
-}
-
-// waitDead polls until pid is gone or within passes, and reports whether it
-// died. within is a liveness bound from the requirements, not a speed
-// measurement.
-func waitDead(pid int, within time.Duration) bool {
-	deadline := time.Now().Add(within)
-	for {
-		if !alive(pid) {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
+// alive and waitDead are the shared process checks of the test plugins.
+var (
+	alive    = testplugins.Alive
+	waitDead = testplugins.WaitDead
+)
