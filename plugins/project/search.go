@@ -66,15 +66,9 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	maxSize := in.MaxFileSize
-	switch {
-	case maxSize < 0:
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "omit max_file_size or pass a positive number of bytes",
-			"max_file_size %d is negative", maxSize)
-	case maxSize == 0:
-		maxSize = defaultMaxFileSize
-	case maxSize > maxMaxFileSize:
-		maxSize = maxMaxFileSize
+	maxSize, err := bounded[int64]("max_file_size", in.MaxFileSize, defaultMaxFileSize, maxMaxFileSize)
+	if err != nil {
+		return sdk.Result{}, err
 	}
 	start, err := resolve(p, in.Path)
 	if err != nil {

@@ -185,7 +185,7 @@ func humanSize(n int64) string {
 }
 
 // bounded applies a default to an optional positive argument and caps it.
-func bounded(name string, v, def, max int) (int, error) {
+func bounded[N int | int64](name string, v, def, max N) (N, error) {
 	switch {
 	case v < 0:
 		return 0, sdk.Errorf(sdk.CodeInvalidArgument, fmt.Sprintf("omit %s or pass a number from 1 to %d", name, max),
