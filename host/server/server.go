@@ -35,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -236,7 +237,7 @@ func (s *Server) listChanged(toolset, verb string, names []string) {
 // RunStdio serves one client over stdin/stdout until the client hangs up
 // or ctx ends.
 func (s *Server) RunStdio(ctx context.Context) error {
-	err := s.mcp.Run(ctx, &mcp.StdioTransport{})
+	err := s.serveScreened(ctx, os.Stdin, os.Stdout)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
 	}
