@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -81,6 +82,15 @@ func (h *hostFlags) options(stderr io.Writer, transport string) (host.Options, e
 	}, nil
 }
 
+// zeroMeansNever maps a flag's 0 ("never", "no cap") to HTTPOptions'
+// negative value (0 there means "the default").
+func zeroMeansNever[T int | time.Duration](v T) T {
+	if v == 0 {
+		return -1
+	}
+	return v
+}
+
 // runServe implements `godot-mcp serve`.
 func runServe(args []string, _, stderr io.Writer) int {
 	fs := flag.NewFlagSet("godot-mcp serve", flag.ContinueOnError)
@@ -88,6 +98,8 @@ func runServe(args []string, _, stderr io.Writer) int {
 	var hf hostFlags
 	hf.register(fs, "info")
 	addr := fs.String("http", "", "serve streamable HTTP on `addr` (e.g. 127.0.0.1:8765) instead of stdio")
+	sessionTimeout := fs.Duration("session-timeout", server.DefaultSessionTimeout, "HTTP: end a 2025-11-25 session after this `duration` without a request (0: never)")
+	maxSessions := fs.Int("max-sessions", server.DefaultMaxSessions, "HTTP: refuse new 2025-11-25 sessions beyond this `number` (0: no cap)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, serveUsage)
 		fs.PrintDefaults()
@@ -121,7 +133,10 @@ func runServe(args []string, _, stderr io.Writer) int {
 	}
 	defer h.Close(context.WithoutCancel(ctx))
 	if *addr != "" {
-		err = h.ListenAndServe(ctx, *addr, nil)
+		err = h.ListenAndServe(ctx, *addr, &server.HTTPOptions{
+			SessionTimeout: zeroMeansNever(*sessionTimeout),
+			MaxSessions:    zeroMeansNever(*maxSessions),
+		})
 	} else {
 		err = h.Server.RunStdio(ctx)
 	}

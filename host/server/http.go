@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,6 +46,22 @@ const (
 	defaultEndpointPath = "/mcp"
 )
 
+// Defaults of the HTTP limits (HTTPOptions); docs/http.md lists them.
+const (
+	// DefaultSessionTimeout ends a 2025-11-25 session after this long
+	// without a request. Clients that go quiet for longer start a new
+	// session (the protocol's 404 on an unknown session id tells them to).
+	DefaultSessionTimeout = 30 * time.Minute
+	// DefaultMaxSessions caps concurrent 2025-11-25 sessions; one user's
+	// clients need a handful, so the cap only stops leaks and floods.
+	DefaultMaxSessions = 256
+	// DefaultBodyTimeout bounds how long a request body may take to arrive.
+	// It applies to the body only, never to a response stream.
+	DefaultBodyTimeout = 30 * time.Second
+	// DefaultIdleTimeout closes keep-alive connections with no request.
+	DefaultIdleTimeout = 2 * time.Minute
+)
+
 // HTTPOptions configure the streamable HTTP transport.
 type HTTPOptions struct {
 	// Addr is host:port to listen on. Port 0 picks a free port (see Ready).
@@ -66,6 +83,36 @@ type HTTPOptions struct {
 	// Ready, if set, is called with the bound address once the listener is
 	// open (before any request is served).
 	Ready func(net.Addr)
+
+	// SessionTimeout ends idle 2025-11-25 sessions (default
+	// DefaultSessionTimeout; negative: never).
+	SessionTimeout time.Duration
+	// MaxSessions caps concurrent 2025-11-25 sessions; a new session beyond
+	// it is refused with 503 (default DefaultMaxSessions; negative: no cap).
+	MaxSessions int
+	// BodyTimeout bounds the time to receive a request body (default
+	// DefaultBodyTimeout). Slow-body clients are cut off after it.
+	BodyTimeout time.Duration
+	// IdleTimeout closes idle keep-alive connections (default
+	// DefaultIdleTimeout).
+	IdleTimeout time.Duration
+}
+
+func (o HTTPOptions) sessionTimeout() time.Duration {
+	switch {
+	case o.SessionTimeout < 0:
+		return 0 // the go-sdk's "never"
+	case o.SessionTimeout == 0:
+		return DefaultSessionTimeout
+	}
+	return o.SessionTimeout
+}
+
+func orDefault[T int | time.Duration](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return v
 }
 
 func (o HTTPOptions) authRequired() bool { return o.Token != "" || o.HasPrincipals }
@@ -106,8 +153,12 @@ func (s *Server) ListenAndServe(ctx context.Context, o HTTPOptions) error {
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: readHeaderTimeout,
-		ErrorLog:          s.log.Named("http").StandardLogger(nil),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		// No ReadTimeout or WriteTimeout: they would also cut the
+		// long-lived response streams (GET listen, subscriptions/listen).
+		// Request bodies get their own deadline (bodyDeadline).
+		IdleTimeout: orDefault(o.IdleTimeout, DefaultIdleTimeout),
+		ErrorLog:    s.log.Named("http").StandardLogger(nil),
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	s.log.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+path, "auth", o.authRequired())
 	if o.Ready != nil {
@@ -152,7 +203,11 @@ func (s *Server) HTTPHandler(o HTTPOptions, loopback bool) (http.Handler, error)
 	}
 	slogger := slog.New(newSlogHandler(s.log.Named("http")))
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
-	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Logger: slogger})
+	sessions := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		Logger:         slogger,
+		SessionTimeout: o.sessionTimeout(),
+	})
+	maxSessions := orDefault(o.MaxSessions, DefaultMaxSessions)
 	sessionless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Logger:    slogger,
 		Stateless: true,
@@ -161,16 +216,113 @@ func (s *Server) HTTPHandler(o HTTPOptions, loopback bool) (http.Handler, error)
 		PropagateRequestCancellation: true,
 	})
 	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := r.Header.Get(protocolHeader); v != "" && !slices.Contains(mcp.SupportedProtocolVersions(), v) {
+			http.Error(w, fmt.Sprintf("Bad Request: unsupported %s %s; this server speaks %s",
+				protocolHeader, quoteInput(v), strings.Join(mcp.SupportedProtocolVersions(), ", ")), http.StatusBadRequest)
+			return
+		}
 		if sessionlessRequest(r) {
 			sessionless.ServeHTTP(w, r)
+			return
+		}
+		if maxSessions > 0 && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && s.sessionCount() >= maxSessions {
+			w.Header().Set("Retry-After", "30")
+			http.Error(w, fmt.Sprintf("Service Unavailable: %d MCP sessions are open, the most this server allows; "+
+				"close unused clients (idle sessions end after %s), or raise the limit (--max-sessions)", maxSessions, o.sessionTimeout()), http.StatusServiceUnavailable)
 			return
 		}
 		sessions.ServeHTTP(w, r)
 	})
 	if o.authRequired() {
 		h = auth.RequireBearerToken(o.verifier(), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+		h = bearerChallenge(h)
 	}
+	h = bodyDeadline(h, orDefault(o.BodyTimeout, DefaultBodyTimeout))
 	return guard(h, loopback, o.AllowedOrigins), nil
+}
+
+// sessionCount counts the open MCP sessions.
+func (s *Server) sessionCount() int {
+	n := 0
+	for range s.mcp.Sessions() {
+		n++
+	}
+	return n
+}
+
+// quoteInput quotes a caller-supplied string for an error message, cut to a
+// length a person reads: a 3 MB header is not echoed back.
+func quoteInput(v string) string {
+	const maxEcho = 64
+	if len(v) > maxEcho {
+		cut := maxEcho
+		for cut > 0 && !utf8.RuneStart(v[cut]) {
+			cut--
+		}
+		return fmt.Sprintf("%q… (%d bytes)", v[:cut], len(v))
+	}
+	return fmt.Sprintf("%q", v)
+}
+
+// bearerChallenge makes every 401 carry the WWW-Authenticate challenge
+// RFC 6750 requires, so clients know to send a bearer token.
+func bearerChallenge(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(&challengeWriter{ResponseWriter: w, hadToken: r.Header.Get("Authorization") != ""}, r)
+	})
+}
+
+type challengeWriter struct {
+	http.ResponseWriter
+	hadToken bool
+}
+
+func (c *challengeWriter) WriteHeader(code int) {
+	if code == http.StatusUnauthorized && c.Header().Get("WWW-Authenticate") == "" {
+		v := `Bearer realm="godot-mcp"`
+		if c.hadToken {
+			v += `, error="invalid_token"`
+		}
+		c.Header().Set("WWW-Authenticate", v)
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+func (c *challengeWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// bodyDeadline gives a request body d to arrive, then lifts the deadline
+// once the body is read, so response streams stay open as long as they
+// need. A slow-body client is cut off after d instead of holding a
+// connection and a goroutine.
+func bodyDeadline(next http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if err := rc.SetReadDeadline(time.Now().Add(d)); err != nil {
+			next.ServeHTTP(w, r) // not a net/http connection (tests)
+			return
+		}
+		r.Body = &deadlineBody{ReadCloser: r.Body, lift: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type deadlineBody struct {
+	io.ReadCloser
+	lift   func()
+	lifted bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.lifted {
+		b.lifted = true
+		b.lift()
+	}
+	return n, err
 }
 
 // sessionlessRequest reports whether r speaks the 2026-07-28 protocol: its
@@ -180,6 +332,8 @@ func (s *Server) HTTPHandler(o HTTPOptions, loopback bool) (http.Handler, error)
 // rather than that the version is unsupported.
 func sessionlessRequest(r *http.Request) bool {
 	if v := r.Header.Get(protocolHeader); v != "" {
+		// Only supported versions get here (HTTPHandler checks), and they
+		// are dates, so they order as strings do.
 		return v >= sessionlessVersion
 	}
 	if r.Method != http.MethodPost || r.Body == nil {

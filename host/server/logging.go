@@ -4,7 +4,10 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -44,15 +47,65 @@ func (s *Server) LoggingSink() events.Sink {
 
 // slogHandler sends the go-sdk's slog output to the host's hclog logger.
 // The SDK logs every connect and disconnect at info; those become debug so
-// the host log stays about decisions. Warnings (for example a list_changed
-// that could not be delivered) stay warnings.
+// the host log stays about decisions. Warnings stay warnings, except one
+// kind: the SDK warns once per session for every notification it could not
+// deliver, so a toggle with many dead sessions wrote thousands of lines.
+// Those are summarised (notifyFailures): one line per burst.
 type slogHandler struct {
 	log   hclog.Logger
 	attrs []any
 	group string
+	fails *notifyFailures // shared by every handler derived from this one
 }
 
-func newSlogHandler(log hclog.Logger) *slogHandler { return &slogHandler{log: log} }
+func newSlogHandler(log hclog.Logger) *slogHandler {
+	return &slogHandler{log: log, fails: &notifyFailures{log: log, window: notifySummaryWindow}}
+}
+
+// notifySummaryWindow is how long failures are gathered before the one
+// summary line; the SDK sends a toggle's notifications in one loop, well
+// within it.
+const notifySummaryWindow = time.Second
+
+// notifyFailurePrefix starts the SDK's warning for an undelivered
+// notification ("calling notifications/tools/list_changed: …").
+const notifyFailurePrefix = "calling notifications/"
+
+// notifyFailures gathers undelivered-notification warnings and logs one
+// summary line per window.
+type notifyFailures struct {
+	log    hclog.Logger
+	window time.Duration
+
+	mu      sync.Mutex
+	count   int
+	first   string
+	pending bool
+}
+
+func (n *notifyFailures) add(msg string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.count++
+	if n.first == "" {
+		n.first = msg
+	}
+	if !n.pending {
+		n.pending = true
+		time.AfterFunc(n.window, n.flush)
+	}
+}
+
+func (n *notifyFailures) flush() {
+	n.mu.Lock()
+	count, first := n.count, n.first
+	n.count, n.first, n.pending = 0, "", false
+	n.mu.Unlock()
+	if count == 0 {
+		return
+	}
+	n.log.Warn(fmt.Sprintf("%d notifications could not be delivered (sessions that are gone or not reading; idle sessions expire)", count), "first", first)
+}
 
 func (h *slogHandler) level(l slog.Level) hclog.Level {
 	switch {
@@ -71,6 +124,10 @@ func (h *slogHandler) Enabled(_ context.Context, l slog.Level) bool {
 }
 
 func (h *slogHandler) Handle(_ context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelWarn && strings.HasPrefix(r.Message, notifyFailurePrefix) && h.fails != nil {
+		h.fails.add(r.Message)
+		return nil
+	}
 	args := append([]any(nil), h.attrs...)
 	r.Attrs(func(a slog.Attr) bool {
 		args = append(args, h.key(a.Key), a.Value.Resolve().Any())
