@@ -1,0 +1,225 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
+)
+
+// nodeHost is a `godot-mcp serve` over stdio whose plugins directory holds
+// only the Node toolset of examples/node-toolset, behind a launcher script
+// named as the host requires.
+type nodeHost struct {
+	*session
+	cmd     *exec.Cmd
+	stderr  *syncBuffer
+	project string
+}
+
+func startNodeHost(t *testing.T) *nodeHost {
+	t.Helper()
+	testenv.RequireNodePackage(t, "@grpc/grpc-js")
+	testenv.RequireNodePackage(t, "@grpc/proto-loader")
+	node := testenv.RequireBinary(t, "node", "nodejs")
+	root := testenv.RepoRoot()
+	script := filepath.Join(root, "examples", "node-toolset", "toolset.js")
+
+	plugins := t.TempDir()
+	launcher := "#!/bin/sh\n" +
+		"NODE_PATH='" + testenv.NodeModules() + "' exec '" + node + "' '" + script + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(plugins, "godot-mcp-toolset-node_example"), []byte(launcher), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	project := t.TempDir()
+	for name, content := range map[string]string{
+		"project.godot":       "config_version=5\n",
+		"scripts/player.gd":   "extends Node\n\nfunc _ready():\n\tpass\n",
+		"scripts/enemy.gd":    "extends Node\n",
+		"scripts/ui/hud.gd":   "extends Control\n# two\n# three\n",
+		"scripts/notes.txt":   "not a script\n",
+		".godot/cache/out.gd": "hidden\n",
+	} {
+		p := filepath.Join(project, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	cmd := exec.Command(bin, "serve", "--plugins-dir", plugins, "--project", project, "--godot-version", "4.4")
+	cmd.Env = hostEnv("")
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	n := newNotes()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := newClient(n).Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	if err != nil {
+		t.Fatalf("connecting over stdio: %v\nstderr:\n%s", err, stderr)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		if t.Failed() {
+			t.Logf("host stderr:\n%s", stderr)
+		}
+	})
+	return &nodeHost{session: &session{ClientSession: cs, notes: n}, cmd: cmd, stderr: stderr, project: project}
+}
+
+// TestNodeToolset drives the toolset written in Node (examples/node-toolset,
+// built from docs/plugin-protocol.md alone) through the real host with the
+// go-sdk client: catalog, enable, list, a call with progress, error results,
+// dry_run, the host services over the broker, disable, and the lifeline.
+func TestNodeToolset(t *testing.T) {
+	h := startNodeHost(t)
+	s := h.session
+
+	// Cataloged from --describe, gated off like every new toolset.
+	var toolsets struct {
+		Toolsets []struct {
+			Name    string `json:"name"`
+			Enabled bool   `json:"enabled"`
+		} `json:"toolsets"`
+	}
+	s.ok(t, "godot_list_toolsets", map[string]any{}, &toolsets)
+	if i := slices.IndexFunc(toolsets.Toolsets, func(ts struct {
+		Name    string `json:"name"`
+		Enabled bool   `json:"enabled"`
+	}) bool {
+		return ts.Name == "node_example"
+	}); i < 0 || toolsets.Toolsets[i].Enabled {
+		t.Fatalf("node_example not listed, or enabled before anyone asked: %+v", toolsets)
+	}
+
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"node_example"}}, nil)
+	waitListChanged(t, s, "enable node_example")
+	res, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []*mcp.Tool
+	for _, tl := range res.Tools {
+		if strings.HasPrefix(tl.Name, "godot_node_example_") {
+			tools = append(tools, tl)
+		}
+	}
+	if len(tools) != 2 || tools[0].Name != "godot_node_example_count_lines" || tools[1].Name != "godot_node_example_write_note" {
+		t.Fatalf("node tools = %v", tools)
+	}
+	if tools[0].Annotations == nil || !tools[0].Annotations.ReadOnlyHint || tools[0].OutputSchema == nil {
+		t.Errorf("count_lines lacks its read-only annotation or output schema: %+v", tools[0])
+	}
+
+	// A call with progress: one event per file, then the result.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cr, err := s.CallTool(ctx, &mcp.CallToolParams{
+		Name: "godot_node_example_count_lines", Arguments: map[string]any{"extension": "gd", "dir": "res://scripts"},
+		Meta: mcp.Meta{"progressToken": "node"},
+	})
+	if err != nil || cr.IsError {
+		t.Fatalf("count_lines: %v %s", err, text(cr))
+	}
+	var counted struct {
+		Files []struct {
+			Path  string `json:"path"`
+			Lines int    `json:"lines"`
+		} `json:"files"`
+		TotalLines int `json:"total_lines"`
+	}
+	decode(t, cr, &counted)
+	if counted.TotalLines != 8 || len(counted.Files) != 3 || counted.Files[0].Path != "res://scripts/enemy.gd" || counted.Files[2].Path != "res://scripts/ui/hud.gd" {
+		t.Errorf("count_lines = %+v", counted)
+	}
+	for i := range 3 {
+		select {
+		case p := <-s.progress:
+			if p.ProgressToken != "node" || p.Total != 3 || p.Progress != float64(i+1) {
+				t.Errorf("progress %d = %+v", i, p)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("progress event %d missing", i)
+		}
+	}
+
+	// Failures are results with the plugin's code and hint; the host's own
+	// schema check runs before the plugin sees anything.
+	for _, tc := range []struct {
+		args map[string]any
+		code string
+	}{
+		{map[string]any{"extension": "gd", "dir": "res://missing"}, "NOT_FOUND"},
+		{map[string]any{"extension": "gd", "dir": "res://../elsewhere"}, "INVALID_ARGUMENT"},
+		{map[string]any{"extension": "g d"}, "INVALID_ARGUMENT"},
+	} {
+		te := toolError(t, s.call(t, "godot_node_example_count_lines", tc.args))
+		if te.Code != tc.code || te.Hint == "" {
+			t.Errorf("%v = %+v, want code %s with a hint", tc.args, te, tc.code)
+		}
+	}
+
+	// dry_run reaches the plugin as the call's flag: nothing is written.
+	var note struct {
+		Path    string `json:"path"`
+		DryRun  bool   `json:"dry_run"`
+		Written bool   `json:"written"`
+	}
+	noteFile := filepath.Join(h.project, "scripts", "todo.md")
+	s.ok(t, "godot_node_example_write_note", map[string]any{"path": "res://scripts/todo.md", "text": "ship it", "dry_run": true}, &note)
+	if !note.DryRun || note.Written || note.Path != "res://scripts/todo.md" {
+		t.Errorf("dry run = %+v", note)
+	}
+	if _, err := os.Stat(noteFile); !os.IsNotExist(err) {
+		t.Errorf("the dry run wrote %s", noteFile)
+	}
+	s.ok(t, "godot_node_example_write_note", map[string]any{"path": "res://scripts/todo.md", "text": "ship it"}, &note)
+	if got, _ := os.ReadFile(noteFile); string(got) != "ship it" || !note.Written {
+		t.Errorf("write_note = %+v, file %q", note, got)
+	}
+
+	// HostLog over the broker: the plugin's lines are in the host's log,
+	// under the toolset's name, with its fields.
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(h.stderr.String(), "counted lines: tool=count_lines") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if log := h.stderr.String(); !strings.Contains(log, "node_example: counted lines: tool=count_lines") || !strings.Contains(log, "total_lines=8") {
+		t.Errorf("the plugin's HostLog line is not in the host log:\n%s", log)
+	}
+
+	// Disable: the tools go, and so does the node process.
+	pid := s.pluginPID(t, "node_example")
+	if pid == 0 {
+		t.Fatal("node_example has no pid while enabled")
+	}
+	drain(s.listChanged)
+	s.ok(t, "godot_disable_toolset", map[string]any{"toolsets": []string{"node_example"}}, nil)
+	waitListChanged(t, s, "disable node_example")
+	if got := s.names(t); slices.Contains(got, "godot_node_example_count_lines") {
+		t.Errorf("after disable: %v", got)
+	}
+	waitGone(t, pid)
+
+	// The lifeline: enabled again, then the host dies without a word; the
+	// node process follows it.
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"node_example"}}, nil)
+	pid = s.pluginPID(t, "node_example")
+	if pid == 0 {
+		t.Fatal("node_example has no pid after the second enable")
+	}
+	if err := h.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, pid)
+}
