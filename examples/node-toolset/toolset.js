@@ -59,6 +59,16 @@ const MANIFEST = {
       scope: 'agent',
     },
     {
+      name: 'editor_info',
+      title: 'Editor project info',
+      description:
+        'Ask the attached Godot editor (through the host) for its project info: Godot version and project name. ' +
+        'Fails with BRIDGE_DISCONNECTED when no editor is attached.',
+      input_schema: { type: 'object', properties: {}, additionalProperties: false },
+      safety_class: 'read_only',
+      scope: 'agent',
+    },
+    {
       name: 'write_note',
       title: 'Write a note',
       description:
@@ -313,7 +323,7 @@ class ToolError extends Error {
   }
 }
 
-const TOOLS = { count_lines: countLines, write_note: writeNote };
+const TOOLS = { count_lines: countLines, editor_info: editorInfo, write_note: writeNote };
 
 // runCall streams zero or more Progress events, then exactly one result,
 // then ends the stream. A tool's failure is a result, not an RPC error.
@@ -337,6 +347,23 @@ function runCall(grpc, state, call) {
         call.write({ progress: { progress: done, total, message } });
       }
     },
+    editor: (command, params) =>
+      new Promise((resolve, reject) => {
+        if (!state.hostEditor) {
+          reject(new ToolError('BRIDGE_DISCONNECTED', 'the host has not configured this plugin yet', 'no host services'));
+          return;
+        }
+        state.hostEditor.Command({ command, params_json: Buffer.from(JSON.stringify(params)) }, (err, res) => {
+          if (err) {
+            reject(err);
+          } else if (!res.ok) {
+            const e = res.error || {};
+            reject(new ToolError(e.code || 'TOOL_ERROR', e.hint || '', e.message || `editor command ${command} failed`, e.required || ''));
+          } else {
+            resolve(JSON.parse(Buffer.from(res.result_json).toString('utf8') || '{}'));
+          }
+        });
+      }),
     log: (level, message, fields) => hostLog(state, level, message, ['tool', req.tool, 'call_id', req.call_id, ...(fields || [])]),
   };
   let args;
@@ -434,6 +461,14 @@ async function countLines(ctx, args) {
   }
   ctx.log('info', 'counted lines', ['files', files.length, 'total_lines', total]);
   return { files, total_lines: total };
+}
+
+// editorInfo forwards one command to the Godot peer through the host's
+// HostEditor service (§5). A failure from the peer (BRIDGE_DISCONNECTED when
+// there is none) goes back to the caller unchanged: its hint says what to do.
+async function editorInfo(ctx) {
+  const reply = await ctx.editor('cmd_get_project_info', {});
+  return { godot_version: reply.godot_version || '', project_name: reply.project_name || reply.name || '' };
 }
 
 async function writeNote(ctx, args) {

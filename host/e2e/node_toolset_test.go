@@ -80,7 +80,8 @@ func startNodeHost(t *testing.T) *nodeHost {
 // TestNodeToolset drives the toolset written in Node (examples/node-toolset,
 // built from docs/plugin-protocol.md alone) through the real host with the
 // go-sdk client: catalog, enable, list, a call with progress, error results,
-// dry_run, the host services over the broker, disable, and the lifeline.
+// dry_run, both host services over the broker (HostLog, HostEditor),
+// disable, and the lifeline.
 func TestNodeToolset(t *testing.T) {
 	h := startNodeHost(t)
 	s := h.session
@@ -114,7 +115,7 @@ func TestNodeToolset(t *testing.T) {
 			tools = append(tools, tl)
 		}
 	}
-	if len(tools) != 2 || tools[0].Name != "godot_node_example_count_lines" || tools[1].Name != "godot_node_example_write_note" {
+	if len(tools) != 3 || tools[0].Name != "godot_node_example_count_lines" || tools[1].Name != "godot_node_example_editor_info" || tools[2].Name != "godot_node_example_write_note" {
 		t.Fatalf("node tools = %v", tools)
 	}
 	if tools[0].Annotations == nil || !tools[0].Annotations.ReadOnlyHint || tools[0].OutputSchema == nil {
@@ -167,6 +168,12 @@ func TestNodeToolset(t *testing.T) {
 		if te.Code != tc.code || te.Hint == "" {
 			t.Errorf("%v = %+v, want code %s with a hint", tc.args, te, tc.code)
 		}
+	}
+
+	// HostEditor over the broker: with no Godot peer attached the host's
+	// answer comes back through the plugin with its code and requirement.
+	if te := toolError(t, s.call(t, "godot_node_example_editor_info", map[string]any{})); te.Code != "BRIDGE_DISCONNECTED" || te.Required != "godot_peer" || te.Toolset != "node_example" {
+		t.Errorf("editor_info without an editor = %+v", te)
 	}
 
 	// dry_run reaches the plugin as the call's flag: nothing is written.
