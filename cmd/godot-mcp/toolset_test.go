@@ -1,8 +1,10 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,4 +246,129 @@ func TestWritingAToolsetGuide(t *testing.T) {
 		!slices.Equal(list.Toolsets[0].Tools, []string{"scene_summary", "rename_node"}) || len(list.Problems) != 0 {
 		t.Errorf("plugins list = %+v", list)
 	}
+}
+
+// publishSDK writes a file-based Go module proxy holding the checkout's sdk
+// as version, the way it will look once published.
+func publishSDK(t *testing.T, root, version string) string {
+	t.Helper()
+	proxy := t.TempDir()
+	at := filepath.Join(proxy, filepath.FromSlash(sdkModule), "@v")
+	if err := os.MkdirAll(at, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sdkDir := filepath.Join(root, "sdk")
+	mod, err := os.ReadFile(filepath.Join(sdkDir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zbuf bytes.Buffer
+	zw := zip.NewWriter(&zbuf)
+	err = filepath.WalkDir(sdkDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(sdkDir, p)
+		w, err := zw.Create(sdkModule + "@" + version + "/" + filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	})
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"list":            []byte(version + "\n"),
+		version + ".info": []byte(`{"Version":"` + version + `","Time":"2026-01-01T00:00:00Z"}`),
+		version + ".mod":  mod,
+		version + ".zip":  zbuf.Bytes(),
+	} {
+		if err := os.WriteFile(filepath.Join(at, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return proxy
+}
+
+// TestToolsetPublishedSDK checks the promise made to authors about the day
+// the sdk is published, against a module proxy serving the checkout's sdk
+// as v0.9.0: `toolset new --sdk v0.9.0` writes a module that builds without
+// a checkout, and a module scaffolded today moves over with the commands
+// its go.mod names (drop the replace, go get @latest, go mod tidy).
+func TestToolsetPublishedSDK(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated toolset modules; skipped with -short")
+	}
+	goBin := testenv.RequireBinary(t, "go", "golang-go")
+	root := testenv.RepoRoot()
+	if root == "" {
+		t.Fatal("no checkout above the test's directory")
+	}
+	const version = "v0.9.0"
+	proxy := publishSDK(t, root, version)
+	// A private module cache, filled from the published sdk and from the
+	// machine's module cache (a valid proxy itself), so the test needs no
+	// network and leaves no fake sdk version in the shared cache.
+	realCache := goEnv(t, goBin, "GOMODCACHE")
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(filepath.Join(realCache, "cache", "download")))
+	t.Setenv("GOMODCACHE", filepath.Join(t.TempDir(), "modcache"))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOFLAGS", "-modcacherw -buildvcs=false")
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOTOOLCHAIN", "local")
+
+	goCmd := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
+		}
+		return string(out)
+	}
+
+	// Scaffolded against the published version: no replace at all.
+	published := filepath.Join(t.TempDir(), "published")
+	if code, out, errOut := runToolsetCmd("new", "--sdk", version, "scenes", published); code != 0 {
+		t.Fatalf("toolset new --sdk %s: exit %d\n%s%s", version, code, out, errOut)
+	}
+	mod, _ := os.ReadFile(filepath.Join(published, "go.mod"))
+	if strings.Contains(string(mod), "replace") || !strings.Contains(string(mod), "github.com/godot-mcp/godot-mcp/sdk "+version) {
+		t.Errorf("published go.mod:\n%s", mod)
+	}
+	goCmd(published, "build")
+	out, err := exec.Command(filepath.Join(published, "godot-mcp-toolset-scenes"), "--describe").Output()
+	if err != nil || !strings.Contains(string(out), `"name": "scenes"`) {
+		t.Fatalf("--describe: %v\n%s", err, out)
+	}
+
+	// Scaffolded today against the checkout, then moved to the published
+	// sdk with exactly the commands the generated go.mod gives.
+	today := filepath.Join(t.TempDir(), "today")
+	if code, out, errOut := runToolsetCmd("new", "--sdk", root, "scenes", today); code != 0 {
+		t.Fatalf("toolset new --sdk %s: exit %d\n%s%s", root, code, out, errOut)
+	}
+	mod, _ = os.ReadFile(filepath.Join(today, "go.mod"))
+	cmds := regexp.MustCompile(`(?m)^//\tgo (.+)$`).FindAllStringSubmatch(string(mod), -1)
+	if len(cmds) != 3 {
+		t.Fatalf("the generated go.mod should name three go commands for the move:\n%s", mod)
+	}
+	for _, c := range cmds {
+		goCmd(today, strings.Fields(c[1])...)
+	}
+	mod, _ = os.ReadFile(filepath.Join(today, "go.mod"))
+	if strings.Contains(string(mod), "\nreplace ") || !strings.Contains(string(mod), "github.com/godot-mcp/godot-mcp/sdk "+version) {
+		t.Errorf("go.mod after the move:\n%s", mod)
+	}
+	goCmd(today, "build")
 }
