@@ -2,17 +2,24 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
 
 // nodeHost is a `godot-mcp serve` over stdio whose plugins directory holds
@@ -25,20 +32,27 @@ type nodeHost struct {
 	project string
 }
 
-func startNodeHost(t *testing.T) *nodeHost {
+// nodeLauncher writes, into dir, the launcher script the host runs for the
+// Node toolset, and returns its path.
+func nodeLauncher(t *testing.T, dir string) string {
 	t.Helper()
 	testenv.RequireNodePackage(t, "@grpc/grpc-js")
 	testenv.RequireNodePackage(t, "@grpc/proto-loader")
 	node := testenv.RequireBinary(t, "node", "nodejs")
-	root := testenv.RepoRoot()
-	script := filepath.Join(root, "examples", "node-toolset", "toolset.js")
-
-	plugins := t.TempDir()
+	script := filepath.Join(testenv.RepoRoot(), "examples", "node-toolset", "toolset.js")
 	launcher := "#!/bin/sh\n" +
 		"NODE_PATH='" + testenv.NodeModules() + "' exec '" + node + "' '" + script + "' \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(plugins, "godot-mcp-toolset-node_example"), []byte(launcher), 0o755); err != nil {
+	path := filepath.Join(dir, "godot-mcp-toolset-node_example")
+	if err := os.WriteFile(path, []byte(launcher), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
+
+func startNodeHost(t *testing.T) *nodeHost {
+	t.Helper()
+	plugins := t.TempDir()
+	nodeLauncher(t, plugins)
 	project := t.TempDir()
 	for name, content := range map[string]string{
 		"project.godot":       "config_version=5\n",
@@ -229,4 +243,73 @@ func TestNodeToolset(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitGone(t, pid)
+}
+
+// TestNodeToolsetDescribeAgrees checks the Node toolset's Describe RPC,
+// before any Configure, against its --describe JSON (the protocol says the
+// two must agree; the host reads only the JSON), and that go-plugin's
+// graceful stop (GRPCController.Shutdown) ends the process.
+func TestNodeToolsetDescribeAgrees(t *testing.T) {
+	launcher := nodeLauncher(t, t.TempDir())
+	out, err := exec.Command(launcher, "--describe").Output()
+	if err != nil {
+		t.Fatalf("--describe: %v", err)
+	}
+	var want manifest.Manifest
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	if err := want.Validate(); err != nil {
+		t.Fatalf("--describe manifest is invalid: %v", err)
+	}
+
+	stderr := &syncBuffer{}
+	client := plugin.NewClient(&plugin.ClientConfig{
+		Stderr:           stderr,
+		HandshakeConfig:  wire.Handshake,
+		VersionedPlugins: wire.PluginSets(nil),
+		Cmd:              exec.Command(launcher),
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		GRPCDialOptions:  wire.GRPCDialOptions(),
+		Logger:           hclog.NewNullLogger(),
+	})
+	defer client.Kill()
+	rpc, err := client.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := rpc.Dispense(wire.PluginName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pm, err := raw.(*wire.Client).Toolset.Describe(ctx, &pb.DescribeRequest{})
+	if err != nil {
+		t.Fatalf("Describe before Configure: %v", err)
+	}
+	got := manifest.FromProto(pm)
+	if got.Name != want.Name || got.Version != want.Version || got.Description != want.Description ||
+		got.Godot != want.Godot || got.SDK != want.SDK || len(got.Tools) != len(want.Tools) {
+		t.Fatalf("Describe = %+v\n--describe = %+v", got, want)
+	}
+	sameJSON := func(a, b json.RawMessage) bool {
+		if len(a) == 0 || len(b) == 0 {
+			return len(a) == len(b)
+		}
+		var x, y any
+		return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
+	}
+	for i, g := range got.Tools {
+		w := want.Tools[i]
+		if g.Name != w.Name || g.Title != w.Title || g.Description != w.Description || g.SafetyClass != w.SafetyClass ||
+			g.EffectiveScope() != w.EffectiveScope() || !sameJSON(g.InputSchema, w.InputSchema) || !sameJSON(g.OutputSchema, w.OutputSchema) {
+			t.Errorf("tool %d: Describe = %+v\n--describe = %+v", i, g, w)
+		}
+	}
+
+	client.Kill() // Shutdown over GRPCController, then wait for the exit
+	if !client.Exited() || !strings.Contains(stderr.String(), "shutdown requested by the host") {
+		t.Errorf("the node process did not stop through Shutdown; its stderr:\n%s", stderr)
+	}
 }
