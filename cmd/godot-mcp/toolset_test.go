@@ -118,6 +118,51 @@ func shellBlocks(md string) []string {
 	return out
 }
 
+// TestGuideQuotesScaffold keeps the guide's Go excerpts true to what
+// `toolset new` writes: every line of every go block of
+// docs/writing-a-toolset.md (whitespace collapsed, trailing " // " comments
+// and elisions with "..." or "…" left out) is a line of the scaffold.
+func TestGuideQuotesScaffold(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "writing-a-toolset.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := toolsetData{Name: "scenes", Module: "example.com/godot-mcp-toolset-scenes", GoVersion: defaultGoVersion, SDKVersion: "v0.0.0", Replace: "../sdk"}
+	files, err := renderToolset(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm := func(line string) string {
+		if i := strings.Index(line, " // "); i >= 0 {
+			line = line[:i]
+		}
+		return strings.Join(strings.Fields(line), " ")
+	}
+	scaffold := map[string]bool{}
+	for name, data := range files {
+		if strings.HasSuffix(name, ".go") {
+			for _, l := range strings.Split(string(data), "\n") {
+				scaffold[norm(l)] = true
+			}
+		}
+	}
+	blocks := regexp.MustCompile("(?ms)^```go\n(.*?)^```\n").FindAllStringSubmatch(string(guide), -1)
+	if len(blocks) < 5 {
+		t.Fatalf("found %d go blocks in the guide", len(blocks))
+	}
+	for _, b := range blocks {
+		for _, l := range strings.Split(b[1], "\n") {
+			n := norm(l)
+			if n == "" || strings.Contains(n, "...") || strings.Contains(n, "…") {
+				continue
+			}
+			if !scaffold[n] {
+				t.Errorf("the guide quotes a line the scaffold does not have: %q", strings.TrimSpace(l))
+			}
+		}
+	}
+}
+
 // goEnv reads one setting of the go command.
 func goEnv(t *testing.T, goBin, name string) string {
 	t.Helper()
