@@ -367,7 +367,9 @@ func TestToolsetPublishedSDK(t *testing.T) {
 	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(filepath.Join(realCache, "cache", "download")))
 	t.Setenv("GOMODCACHE", filepath.Join(t.TempDir(), "modcache"))
 	t.Setenv("GOSUMDB", "off")
-	t.Setenv("GOFLAGS", "-modcacherw -buildvcs=false")
+	// -trimpath keeps the private module cache's directory out of the build
+	// cache keys, so later runs reuse the compiled dependencies.
+	t.Setenv("GOFLAGS", "-modcacherw -buildvcs=false -trimpath")
 	t.Setenv("GOWORK", "off")
 	t.Setenv("GOTOOLCHAIN", "local")
 
