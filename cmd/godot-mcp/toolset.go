@@ -51,7 +51,8 @@ with a letter, not "core".
 The sdk module is not published yet, so by default go.mod gets a replace
 directive pointing at the sdk of a godot-mcp checkout, found in this order:
 --sdk DIR; a checkout holding DIR or the working directory; the checkout this
-godot-mcp binary was built from. Once the sdk is published, pass
+godot-mcp binary was built from (unless built with -trimpath). Once the sdk
+is published, pass
 --sdk VERSION (such as v0.2.0) for a plain require without replace.
 
 Flags:
