@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"embed"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -181,10 +182,28 @@ type toolsetData struct {
 }
 
 // validToolsetName checks name with the manifest's own rules, so the
-// scaffold never writes a toolset the sdk would refuse.
+// scaffold never writes a toolset the sdk would refuse. The rest of the
+// probe manifest is valid; should a future rule still object to it, only
+// the problems about the name count.
 func validToolsetName(name string) error {
-	m := manifest.Manifest{Name: name, Version: "0.1.0", Description: "x"}
-	return m.Validate()
+	m := manifest.Manifest{Name: name, Version: "0.1.0", Description: "A toolset.", Tools: []manifest.Tool{{
+		Name: "probe", Description: "A tool.", InputSchema: json.RawMessage(`{"type":"object"}`), SafetyClass: manifest.ReadOnly,
+	}}}
+	err := m.Validate()
+	if err == nil {
+		return nil
+	}
+	all := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		all = j.Unwrap()
+	}
+	var about []error
+	for _, e := range all {
+		if strings.Contains(e.Error(), "toolset name") {
+			about = append(about, e)
+		}
+	}
+	return errors.Join(about...)
 }
 
 var (
