@@ -6,6 +6,7 @@
 //	godot-mcp call TOOL --args JSON                 run one tool as an operator
 //	godot-mcp policy explain [--profile P]          show what policy exposes and why
 //	godot-mcp check [--roundtrip] PATH...           validate Godot text files
+//	godot-mcp toolset new NAME [DIR]                scaffold a toolset module
 //	godot-mcp version                               print the version
 //
 // Each subcommand lives in its own file (serve.go, plugins.go, …) as a
@@ -34,6 +35,7 @@ var commands = map[string]command{
 	"call":    {runCall, "run one tool through the same gate and policy as agents"},
 	"policy":  {runPolicy, "explain which tools the exposure policy shows and withholds"},
 	"check":   {runCheck, "parse Godot text files and report errors as file:line:col"},
+	"toolset": {runToolset, "scaffold a new toolset module (toolset new NAME [DIR])"},
 	"version": {runVersion, "print the host version"},
 }
 
