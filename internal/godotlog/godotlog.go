@@ -1,0 +1,260 @@
+// Package godotlog reads what a Godot process prints and finds the errors
+// and warnings in it, with the res:// file, line and function an agent can
+// act on.
+//
+// Godot 3 and Godot 4 print the same kinds of message in two layouts. Godot 3
+// (core/io/logger.cpp, 3.x) names the function on the first line and the
+// place on the second, capital "At:", with a trailing period:
+//
+//	SCRIPT ERROR: helper: Invalid get index 'missing' (on base: 'Dictionary').
+//	   At: res://main.gd:12.
+//
+// Godot 4 (the Unix terminal logger, drivers/unix/os_unix.cpp) puts the
+// message alone on the first line and "at: function (file:line)" below it,
+// indented by a width that depends on the kind; 4.5 and later may follow it
+// with a GDScript backtrace whose frames name the script that called an
+// engine function such as push_error:
+//
+//	ERROR: the message
+//	   at: push_error (core/variant/variant_utility.cpp:1024)
+//	   GDScript backtrace (most recent call first):
+//	       [0] _ready (res://main.gd:5)
+//
+// The kinds are ERROR, WARNING, SCRIPT ERROR and SHADER ERROR, each possibly
+// prefixed by "USER " (push_error/push_warning in some 4.x releases). Parse
+// and compile errors are SCRIPT ERRORs whose message starts with "Parse
+// Error:" or "Compile Error:"; a bare "res://x.gd:3 - Parse Error: …" line is
+// understood too. Colour codes (printed when stdout is a terminal) are
+// stripped first.
+//
+// The parser is a line-at-a-time state machine ([Parser]), so a runner can
+// feed it a stream of any length while keeping only a bounded part of the
+// text itself.
+package godotlog
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Entry is one error or warning Godot printed.
+type Entry struct {
+	// Kind is what Godot called it: "SCRIPT ERROR", "ERROR", "WARNING",
+	// "SHADER ERROR", "USER ERROR", …, or "PARSE ERROR" for a parse or
+	// compile error of a script.
+	Kind string `json:"kind"`
+	// Message is the text of the error, without the kind and (Godot 3) the
+	// function.
+	Message string `json:"message"`
+	// File is the res:// script the error is about, when Godot named one
+	// (directly, or in the first script frame of a backtrace).
+	File string `json:"file,omitempty"`
+	// Line is the line in File, when known.
+	Line int `json:"line,omitempty"`
+	// Function is the script function, when known.
+	Function string `json:"function,omitempty"`
+	// Engine is the engine source location Godot printed when it is not a
+	// script ("core/io/resource_loader.cpp:278"): useful in a bug report,
+	// not something the agent can edit.
+	Engine string `json:"engine,omitempty"`
+}
+
+// IsWarning reports whether the entry is a warning rather than an error.
+func (e Entry) IsWarning() bool { return strings.HasSuffix(e.Kind, "WARNING") }
+
+// Limits of what a Parser keeps.
+const (
+	// MaxEntries is how many errors plus warnings a Parser keeps; the rest
+	// are only counted.
+	MaxEntries = 200
+	// maxMessage caps one message, so one absurd line cannot fill a result.
+	maxMessage = 2000
+)
+
+var (
+	ansiRE = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+	// headRE matches the first line of an error block.
+	headRE = regexp.MustCompile(`^(USER )?(SCRIPT ERROR|SHADER ERROR|ERROR|WARNING): ?(.*)$`)
+	// at3RE is Godot 3's location line: "   At: res://main.gd:12."
+	at3RE = regexp.MustCompile(`^\s+At: (.*):(\d+)\.?\s*$`)
+	// at4RE is Godot 4's: "   at: function (file:line)"
+	at4RE = regexp.MustCompile(`^\s+at: (.*) \((.*):(-?\d+)\)\s*$`)
+	// frameRE is a GDScript backtrace frame: "   [0] _ready (res://main.gd:5)"
+	frameRE = regexp.MustCompile(`^\s+\[\d+\] (.*) \((.*):(\d+)\)\s*$`)
+	// bareParseRE is "res://x.gd:3 - Parse Error: message".
+	bareParseRE = regexp.MustCompile(`^(res://[^:]+):(\d+) - ((?:Parse|Compile) Error): ?(.*)$`)
+	// godot3FuncRE splits Godot 3's "function: message"; a function is an
+	// identifier, possibly qualified with "::".
+	godot3FuncRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*): (.*)$`)
+)
+
+// Parser collects entries from output fed one line at a time.
+type Parser struct {
+	entries []Entry
+	dropped int // entries beyond MaxEntries
+	cur     *Entry
+	// head is the raw text after the kind on the current block's first
+	// line; Godot 3's function is split from it once its At: line shows
+	// the block is in Godot 3's layout.
+	head string
+	// state: 0 outside a block, 1 after the head line, 2 after the
+	// location line, 3 inside a backtrace.
+	state int
+	// frame is set once a backtrace frame has given the script location.
+	frame bool
+}
+
+// Line feeds one line of output, without its newline.
+func (p *Parser) Line(line string) {
+	if strings.IndexByte(line, 0x1b) >= 0 {
+		line = ansiRE.ReplaceAllString(line, "")
+	}
+	line = strings.TrimRight(line, "\r")
+	if p.cur != nil {
+		if p.continueBlock(line) {
+			return
+		}
+		p.flush()
+	}
+	if m := headRE.FindStringSubmatch(line); m != nil {
+		kind := m[2]
+		if m[1] != "" {
+			kind = "USER " + kind
+		}
+		p.cur = &Entry{Kind: kind, Message: clip(m[3])}
+		p.head = m[3]
+		p.state = 1
+		p.frame = false
+		p.classify()
+		return
+	}
+	if m := bareParseRE.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		p.add(Entry{Kind: "PARSE ERROR", Message: clip(m[4]), File: m[1], Line: n})
+	}
+}
+
+// continueBlock takes a line that may belong to the current block and
+// reports whether it did.
+func (p *Parser) continueBlock(line string) bool {
+	e := p.cur
+	switch p.state {
+	case 1:
+		if m := at4RE.FindStringSubmatch(line); m != nil {
+			p.setPlace(m[1], m[2], m[3])
+			p.state = 2
+			return true
+		}
+		if m := at3RE.FindStringSubmatch(line); m != nil {
+			// Godot 3: the head is "function: message".
+			if f := godot3FuncRE.FindStringSubmatch(p.head); f != nil {
+				e.Message = clip(f[2])
+				p.classify()
+				p.setPlace(f[1], m[1], m[2])
+			} else {
+				p.setPlace("", m[1], m[2])
+			}
+			p.state = 2
+			return true
+		}
+	case 2, 3:
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "GDScript backtrace") {
+			p.state = 3
+			return true
+		}
+		if p.state == 3 {
+			if m := frameRE.FindStringSubmatch(line); m != nil {
+				if !p.frame && e.File == "" && strings.HasPrefix(m[2], "res://") {
+					n, _ := strconv.Atoi(m[3])
+					e.File, e.Line, e.Function = m[2], n, m[1]
+					p.frame = true
+				}
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// setPlace records a location line: a res:// file is the entry's place,
+// anything else is the engine's.
+func (p *Parser) setPlace(function, file, line string) {
+	e := p.cur
+	n, _ := strconv.Atoi(line)
+	if strings.HasPrefix(file, "res://") {
+		e.File, e.Line = file, n
+		// Godot 4 names the parser "GDScript::reload" for parse errors:
+		// not a function of the script.
+		if !strings.Contains(function, "::") {
+			e.Function = function
+		}
+		return
+	}
+	// An engine location: its function (push_error, load) is the engine's
+	// too, so the entry keeps none unless a backtrace frame names a script.
+	e.Engine = file + ":" + line
+}
+
+// classify turns a script error whose message says it is a parse or
+// compile error into a PARSE ERROR.
+func (p *Parser) classify() {
+	e := p.cur
+	for _, pre := range []string{"Parse Error:", "Compile Error:"} {
+		if strings.HasPrefix(e.Message, pre) && strings.HasSuffix(e.Kind, "SCRIPT ERROR") {
+			e.Kind = "PARSE ERROR"
+			e.Message = strings.TrimSpace(strings.TrimPrefix(e.Message, pre))
+		}
+	}
+}
+
+func (p *Parser) flush() {
+	if p.cur != nil {
+		p.add(*p.cur)
+	}
+	p.cur, p.state, p.head = nil, 0, ""
+}
+
+func (p *Parser) add(e Entry) {
+	if len(p.entries) >= MaxEntries {
+		p.dropped++
+		return
+	}
+	p.entries = append(p.entries, e)
+}
+
+// Finish ends the input and returns the errors and warnings in the order
+// Godot printed them, and how many were dropped beyond MaxEntries.
+func (p *Parser) Finish() (errors, warnings []Entry, dropped int) {
+	p.flush()
+	errors, warnings = []Entry{}, []Entry{}
+	for _, e := range p.entries {
+		if e.IsWarning() {
+			warnings = append(warnings, e)
+		} else {
+			errors = append(errors, e)
+		}
+	}
+	return errors, warnings, p.dropped
+}
+
+// Parse parses a whole output.
+func Parse(output string) (errors, warnings []Entry, dropped int) {
+	var p Parser
+	for line := range strings.Lines(output) {
+		p.Line(strings.TrimSuffix(line, "\n"))
+	}
+	return p.Finish()
+}
+
+func clip(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	cut := maxMessage
+	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
+		cut-- // do not split a UTF-8 sequence
+	}
+	return s[:cut] + "…"
+}
