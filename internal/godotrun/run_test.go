@@ -110,10 +110,10 @@ func TestFindWrongMajor(t *testing.T) {
 
 func TestParseVersion(t *testing.T) {
 	for in, want := range map[string][2]int{
-		"3.2.3.stable.custom_build\n":           {3, 2},
-		"4.4.1.stable.official.49a5bc7b6\n":     {4, 4},
+		"3.2.3.stable.custom_build\n":            {3, 2},
+		"4.4.1.stable.official.49a5bc7b6\n":      {4, 4},
 		"Godot Engine v4.3.stable\n4.3.stable\n": {4, 3},
-		"4.5.beta1.official.abc\n":              {4, 5},
+		"4.5.beta1.official.abc\n":               {4, 5},
 	} {
 		_, ma, mi, ok := ParseVersion(in)
 		if !ok || ma != want[0] || mi != want[1] {
