@@ -86,7 +86,7 @@ var (
 	bareParseRE = regexp.MustCompile(`^(res://[^:]+):(\d+) - ((?:Parse|Compile) Error): ?(.*)$`)
 	// godot3FuncRE splits Godot 3's "function: message"; a function is an
 	// identifier, possibly qualified with "::".
-	godot3FuncRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*): (.*)$`)
+	godot3FuncRE = regexp.MustCompile(`(?s)^([A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*): (.*)$`)
 )
 
 // Parser collects entries from output fed one line at a time.
@@ -103,7 +103,15 @@ type Parser struct {
 	state int
 	// frame is set once a backtrace frame has given the script location.
 	frame bool
+	// pending holds lines between a head and its location line: the rest
+	// of a message that spans lines (export errors list one problem per
+	// line). If no location line follows, they are fed again as ordinary
+	// lines.
+	pending []string
 }
+
+// maxPending bounds how many lines a message may span.
+const maxPending = 20
 
 // Line feeds one line of output, without its newline.
 func (p *Parser) Line(line string) {
@@ -115,7 +123,11 @@ func (p *Parser) Line(line string) {
 		if p.continueBlock(line) {
 			return
 		}
-		p.flush()
+		if p.state == 1 && len(p.pending) < maxPending && !headRE.MatchString(line) {
+			p.pending = append(p.pending, line)
+			return
+		}
+		p.flushAndReplay()
 	}
 	if m := headRE.FindStringSubmatch(line); m != nil {
 		kind := m[2]
@@ -142,11 +154,13 @@ func (p *Parser) continueBlock(line string) bool {
 	switch p.state {
 	case 1:
 		if m := at4RE.FindStringSubmatch(line); m != nil {
+			p.claimPending()
 			p.setPlace(m[1], m[2], m[3])
 			p.state = 2
 			return true
 		}
 		if m := at3RE.FindStringSubmatch(line); m != nil {
+			p.claimPending()
 			// Godot 3: the head is "function: message".
 			if f := godot3FuncRE.FindStringSubmatch(p.head); f != nil {
 				e.Message = clip(f[2])
@@ -213,7 +227,36 @@ func (p *Parser) flush() {
 	if p.cur != nil {
 		p.add(*p.cur)
 	}
-	p.cur, p.state, p.head = nil, 0, ""
+	p.cur, p.state, p.head, p.pending = nil, 0, "", nil
+}
+
+// flushAndReplay ends the current block; lines held as a possible message
+// continuation that no location line claimed are parsed on their own.
+func (p *Parser) flushAndReplay() {
+	held := p.pending
+	p.flush()
+	for _, l := range held {
+		p.Line(l)
+	}
+}
+
+// claimPending appends the held lines to the message: a location line
+// showed they were part of it.
+func (p *Parser) claimPending() {
+	if len(p.pending) == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(p.head)
+	for _, l := range p.pending {
+		if t := strings.TrimSpace(l); t != "" {
+			b.WriteByte('\n')
+			b.WriteString(t)
+		}
+	}
+	p.head = b.String()
+	p.cur.Message = clip(p.head)
+	p.pending = nil
 }
 
 func (p *Parser) add(e Entry) {
@@ -227,6 +270,7 @@ func (p *Parser) add(e Entry) {
 // Finish ends the input and returns the errors and warnings in the order
 // Godot printed them, and how many were dropped beyond MaxEntries.
 func (p *Parser) Finish() (errors, warnings []Entry, dropped int) {
+	p.flushAndReplay()
 	p.flush()
 	errors, warnings = []Entry{}, []Entry{}
 	for _, e := range p.entries {

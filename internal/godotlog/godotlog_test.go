@@ -114,3 +114,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// godot3-export.txt is what godot3-server --export printed without export
+// templates: a message spanning lines before its At: line.
+func TestMultiLineMessage(t *testing.T) {
+	errs, _, _ := Parse(read(t, "godot3-export.txt"))
+	if len(errs) != 2 {
+		t.Fatalf("got %+v", errs)
+	}
+	want := "Cannot export project with preset 'Linux/X11' due to configuration errors:\nNo export template found at the expected path:\n/home/dev/.local/share/godot/templates/3.2.3.stable/linux_x11_64_debug"
+	if errs[0].Message != want || errs[0].Engine != "editor/editor_node.cpp:730" {
+		t.Fatalf("got %q (%s)", errs[0].Message, errs[0].Engine)
+	}
+	// A head without a location line does not swallow what follows.
+	errs, _, _ = Parse("ERROR: alone\nERROR: next\n   at: f (res://a.gd:2)\n")
+	if len(errs) != 2 || errs[0].Message != "alone" || errs[1].File != "res://a.gd" {
+		t.Fatalf("got %+v", errs)
+	}
+	errs, _, _ = Parse("ERROR: alone\nplain\nres://b.gd:4 - Parse Error: bad\n")
+	if len(errs) != 2 || errs[1].File != "res://b.gd" || errs[1].Line != 4 {
+		t.Fatalf("got %+v", errs)
+	}
+}
