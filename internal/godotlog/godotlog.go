@@ -76,12 +76,6 @@ var (
 	ansiRE = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
 	// headRE matches the first line of an error block.
 	headRE = regexp.MustCompile(`^(USER )?(SCRIPT ERROR|SHADER ERROR|ERROR|WARNING): ?(.*)$`)
-	// at3RE is Godot 3's location line: "   At: res://main.gd:12."
-	at3RE = regexp.MustCompile(`^\s+At: (.*):(\d+)\.?\s*$`)
-	// at4RE is Godot 4's: "   at: function (file:line)"
-	at4RE = regexp.MustCompile(`^\s+at: (.*) \((.*):(-?\d+)\)\s*$`)
-	// frameRE is a GDScript backtrace frame: "   [0] _ready (res://main.gd:5)"
-	frameRE = regexp.MustCompile(`^\s+\[\d+\] (.*) \((.*):(\d+)\)\s*$`)
 	// bareParseRE is "res://x.gd:3 - Parse Error: message".
 	bareParseRE = regexp.MustCompile(`^(res://[^:]+):(\d+) - ((?:Parse|Compile) Error): ?(.*)$`)
 	// godot3FuncRE splits Godot 3's "function: message"; a function is an
@@ -129,6 +123,9 @@ func (p *Parser) Line(line string) {
 		}
 		p.flushAndReplay()
 	}
+	if !maybeStart(line) {
+		return // most lines are the game's own prints: skip the regexps
+	}
 	if m := headRE.FindStringSubmatch(line); m != nil {
 		kind := m[2]
 		if m[1] != "" {
@@ -147,19 +144,116 @@ func (p *Parser) Line(line string) {
 	}
 }
 
+// The location lines are parsed by hand: regexps with two open-ended
+// groups backtrack on every line of a block, which made them most of the
+// cost of capturing a run.
+
+// at4 parses Godot 4's "   at: function (file:line)" into
+// {line, function, file, number}.
+func at4(line string) []string {
+	t, ok := indented(line, "at: ")
+	if !ok {
+		return nil
+	}
+	return place(t)
+}
+
+// at3 parses Godot 3's "   At: file:line." into {line, file, number}.
+func at3(line string) []string {
+	t, ok := indented(line, "At: ")
+	if !ok {
+		return nil
+	}
+	t = strings.TrimSuffix(strings.TrimRight(t, " \t"), ".")
+	i := strings.LastIndexByte(t, ':')
+	if i < 0 || !digits(t[i+1:]) {
+		return nil
+	}
+	return []string{line, t[:i], t[i+1:]}
+}
+
+// frame parses a backtrace frame "   [0] function (file:line)".
+func frame(line string) []string {
+	t, ok := indented(line, "[")
+	if !ok {
+		return nil
+	}
+	i := strings.Index(t, "] ")
+	if i < 1 || !digits(t[:i]) {
+		return nil
+	}
+	return place(t[i+2:])
+}
+
+// indented returns what follows prefix on a line indented by whitespace.
+func indented(line, prefix string) (string, bool) {
+	t := strings.TrimLeft(line, " \t")
+	if len(t) == len(line) {
+		return "", false
+	}
+	return strings.CutPrefix(t, prefix)
+}
+
+// place parses "function (file:line)", the function possibly empty or
+// itself holding spaces and parentheses.
+func place(t string) []string {
+	t = strings.TrimRight(t, " \t")
+	if !strings.HasSuffix(t, ")") {
+		return nil
+	}
+	i := strings.LastIndex(t, " (")
+	if i < 0 {
+		return nil
+	}
+	inner := t[i+2 : len(t)-1]
+	j := strings.LastIndexByte(inner, ':')
+	if j < 0 || !digits(strings.TrimPrefix(inner[j+1:], "-")) {
+		return nil
+	}
+	return []string{t, t[:i], inner[:j], inner[j+1:]}
+}
+
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// maybeStart reports whether line can begin an entry: a cheap test that
+// spares the regexps the lines that cannot.
+func maybeStart(line string) bool {
+	if len(line) < 6 {
+		return false
+	}
+	switch line[0] {
+	case 'E', 'W', 'S', 'U':
+		return strings.HasPrefix(line, "ERROR") || strings.HasPrefix(line, "WARNING") ||
+			strings.HasPrefix(line, "SCRIPT ERROR") || strings.HasPrefix(line, "SHADER ERROR") || strings.HasPrefix(line, "USER ")
+	case 'r':
+		return strings.HasPrefix(line, "res://")
+	}
+	return false
+}
+
 // continueBlock takes a line that may belong to the current block and
 // reports whether it did.
 func (p *Parser) continueBlock(line string) bool {
 	e := p.cur
 	switch p.state {
 	case 1:
-		if m := at4RE.FindStringSubmatch(line); m != nil {
+		if m := at4(line); m != nil {
 			p.claimPending()
 			p.setPlace(m[1], m[2], m[3])
 			p.state = 2
 			return true
 		}
-		if m := at3RE.FindStringSubmatch(line); m != nil {
+		if m := at3(line); m != nil {
 			p.claimPending()
 			// Godot 3: the head is "function: message".
 			if f := godot3FuncRE.FindStringSubmatch(p.head); f != nil {
@@ -179,7 +273,7 @@ func (p *Parser) continueBlock(line string) bool {
 			return true
 		}
 		if p.state == 3 {
-			if m := frameRE.FindStringSubmatch(line); m != nil {
+			if m := frame(line); m != nil {
 				if !p.frame && e.File == "" && strings.HasPrefix(m[2], "res://") {
 					n, _ := strconv.Atoi(m[3])
 					e.File, e.Line, e.Function = m[2], n, m[1]

@@ -1,6 +1,7 @@
 package godotrun
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -307,14 +308,7 @@ func (c *capture) appendLine(p []byte) {
 	}
 }
 
-func indexByte(p []byte, b byte) int {
-	for i, x := range p {
-		if x == b {
-			return i
-		}
-	}
-	return -1
-}
+func indexByte(p []byte, b byte) int { return bytes.IndexByte(p, b) }
 
 func (c *capture) lineCount() int {
 	c.mu.Lock()
