@@ -209,7 +209,7 @@ func (f *Finder) probe(ctx context.Context, p string) (*Binary, error) {
 		return nil, fmt.Errorf("`%s --version` printed no Godot version (%q)", filepath.Base(abs), firstLine(out))
 	}
 	if major < 3 || (major == 3 && minor < 2) {
-		return nil, fmt.Errorf("Godot %s is too old; Godot 3.2 or later is needed", v)
+		return nil, fmt.Errorf("it is Godot %s, too old: Godot 3.2 or later is needed", v)
 	}
 	b := Binary{Path: abs, Version: v, Major: major, Minor: minor}
 	if major == 3 {
