@@ -258,7 +258,7 @@ func TestGetParseErrors(t *testing.T) {
 	if out.Checked != 5 || out.FilesWithError != 3 || len(out.Errors) != 3 {
 		t.Fatalf("%s", res.Text())
 	}
-	byFile := map[string]parseError{}
+	byFile := map[string]godotrun.ScriptError{}
 	for _, e := range out.Errors {
 		byFile[e.File] = e
 	}
