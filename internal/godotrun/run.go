@@ -72,11 +72,29 @@ type Outcome struct {
 // was killed: a process that left the group (setsid) may hold it open.
 const drainWait = time.Second
 
-// guardScript is the process-group guard: it leads the run's process group
-// and waits on a pipe only the plugin holds open. When the plugin dies, in
-// any way, SIGKILL included, the pipe reads EOF and the guard kills its own
-// group: Godot and everything Godot started.
-const guardScript = "read x; kill -9 0"
+// guardScript is the process-group guard. It leads the run's process
+// group and reads a pipe only the plugin holds open: first Godot's pid,
+// then nothing until EOF, which comes when the plugin dies in any way,
+// SIGKILL included. It then kills Godot's descendants, found through /proc
+// by parent pid (children Godot put in a session of their own with setsid
+// are out of the group), and its own group: Godot and all it started. At a
+// normal end the plugin kills the group itself and the guard never reads
+// EOF.
+const guardScript = `read pid; read x
+list=$pid; new=$pid
+while [ -n "$new" ]; do
+  found=
+  for s in /proc/[0-9]*/stat; do
+    read -r l < "$s" 2>/dev/null || continue
+    set -- ${l##*) }
+    for p in $new; do
+      if [ "$2" = "$p" ]; then d=${s#/proc/}; found="$found ${d%/stat}"; fi
+    done
+  done
+  new=$found; list="$list $found"
+done
+kill -9 $list 2>/dev/null
+kill -9 0`
 
 // Run runs Godot as spec says and returns what happened. The run gets a
 // process group of its own, led by a guard process (see guardScript) that
@@ -137,6 +155,8 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 		outR.Close()
 		return nil, fmt.Errorf("starting %s: %w", spec.Bin.Path, err)
 	}
+	// The guard's first line: whose descendants to hunt if the plugin dies.
+	_, _ = fmt.Fprintf(guardW, "%d\n", cmd.Process.Pid)
 
 	capt := newCapture(maxOut)
 	readDone := make(chan struct{})
