@@ -40,7 +40,6 @@ var (
 	testRE     = regexp.MustCompile(`^\s*- (\S+)\s*$`)
 	failedRE   = regexp.MustCompile(`^\s*\[Failed\]:\s*(.*)$`)
 	atLineRE   = regexp.MustCompile(`(?i)\bat line (\d+)`)
-	summaryRE  = regexp.MustCompile(`^= Run Summary`)
 	maxFailure = 500
 )
 
@@ -51,13 +50,19 @@ func ParseGUT(out string) Summary {
 	var script, test string
 	var last *Failure
 	for line := range strings.Lines(out) {
-		line = strings.TrimRight(ansi.ReplaceAllString(line, ""), "\r\n")
-		if summaryRE.MatchString(line) {
+		if strings.IndexByte(line, 0x1b) >= 0 {
+			line = ansi.ReplaceAllString(line, "")
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if strings.HasPrefix(line, "= Run Summary") {
 			inSummary = true
 			s.Failures = s.Failures[:0]
 			continue
 		}
-		if m := totalRE.FindStringSubmatch(line); m != nil && inSummary {
+		if !inSummary {
+			continue
+		}
+		if m := totalRE.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			switch strings.ToLower(m[1]) {
 			case "scripts":
@@ -78,11 +83,8 @@ func ParseGUT(out string) Summary {
 			}
 			continue
 		}
-		if !inSummary {
-			continue
-		}
 		switch {
-		case scriptRE.MatchString(line):
+		case strings.HasPrefix(line, "res://") && scriptRE.MatchString(line):
 			script, test, last = strings.TrimSpace(line), "", nil
 		case testRE.MatchString(line):
 			test, last = testRE.FindStringSubmatch(line)[1], nil
