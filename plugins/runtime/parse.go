@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/godotrun"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -19,7 +20,39 @@ type parseResult struct {
 	Errors         []godotrun.ScriptError `json:"errors"`
 	Warnings       []godotrun.ScriptError `json:"warnings"`
 	Godot          string                 `json:"godot" jsonschema:"version of the Godot binary that checked"`
+	RescanPending  bool                   `json:"rescan_pending,omitempty" jsonschema:"the attached editor was still scanning the project's files; retry if a script you just wrote is missing"`
 	Summary        string                 `json:"summary"`
+}
+
+// scanWait bounds the wait for an attached editor's file scan, and
+// scanPoll is how often it is asked.
+var (
+	scanWait = 2 * time.Second
+	scanPoll = 50 * time.Millisecond
+)
+
+// editorScanning waits while an attached editor is rescanning the project
+// (files a tool just wrote are invisible to it until then) and reports
+// whether it was still scanning at the deadline. Without an editor there is
+// nothing to wait for.
+func editorScanning(ctx context.Context, ed editor) bool {
+	deadline := time.Now().Add(scanWait)
+	for {
+		var st struct {
+			Scanning bool `json:"scanning"`
+		}
+		if err := ed.Editor(ctx, "cmd_get_scan_state", nil, &st); err != nil || !st.Scanning {
+			return false
+		}
+		if time.Now().Add(scanPoll).After(deadline) {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return true
+		case <-time.After(scanPoll):
+		}
+	}
 }
 
 func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Result, error) {
@@ -41,6 +74,7 @@ func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Resu
 	} else if scripts, err = godotrun.ListScripts(t.Project); err != nil {
 		return sdk.Result{}, err
 	}
+	pending := editorScanning(ctx, call)
 	checked, err := godotrun.CheckScripts(ctx, t, scripts, func(done, total int, script string) {
 		if total > 1 {
 			call.Progress(float64(done), float64(total), "checked "+script)
@@ -49,7 +83,8 @@ func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Resu
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	found := &parseResult{Errors: checked.Errors, Warnings: checked.Warnings, Checked: len(scripts), Godot: t.Bin.Version}
+	found := &parseResult{Errors: checked.Errors, Warnings: checked.Warnings, Checked: len(scripts), Godot: t.Bin.Version,
+		RescanPending: pending}
 	files := map[string]bool{}
 	for _, e := range found.Errors {
 		files[e.File] = true

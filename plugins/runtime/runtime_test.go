@@ -410,3 +410,28 @@ func TestEditorPolling(t *testing.T) {
 		t.Fatalf("%+v", res.Error)
 	}
 }
+
+// With an editor attached, the check waits for its file scan to settle.
+func TestParseErrorsWaitForTheEditorScan(t *testing.T) {
+	godottest.RequireGodot3(t)
+	dir := godottest.Godot3Project(t, "extends Node\n", nil)
+	scanWait, scanPoll = 300*time.Millisecond, 10*time.Millisecond
+	for _, tc := range []struct {
+		busyPolls int
+		pending   bool
+	}{{3, false}, {1 << 30, true}} {
+		ed := &scriptedEditor{answer: func(cmd string, n int, _ map[string]any) (any, *sdk.Error) {
+			return map[string]any{"scanning": n <= tc.busyPolls}, nil
+		}}
+		h := host(t, dir, ed.handle)
+		res := h.Call(context.Background(), "get_parse_errors", map[string]any{"script": "res://main.gd"})
+		var out parseResult
+		if err := res.Structured(&out); err != nil {
+			t.Fatalf("%v %s", err, res.Text())
+		}
+		polls := len(ed.calls["cmd_get_scan_state"])
+		if out.RescanPending != tc.pending || (!tc.pending && polls != tc.busyPolls+1) || (tc.pending && polls < 5) {
+			t.Errorf("busy for %d polls: pending %v after %d polls", tc.busyPolls, out.RescanPending, polls)
+		}
+	}
+}
