@@ -434,7 +434,10 @@ func TestManifestValidation(t *testing.T) {
 
 func TestArgRange(t *testing.T) {
 	var got int
-	h := func(_ context.Context, _ *sdk.Call, in findArgs) (sdk.Result, error) { got = in.Limit; return sdk.Text("ok"), nil }
+	h := func(_ context.Context, _ *sdk.Call, in findArgs) (sdk.Result, error) {
+		got = in.Limit
+		return sdk.Text("ok"), nil
+	}
 	ts := toolset(h, sdk.WithArgRange("limit", 1, 50))
 	in, _ := schemaOf(t, ts)
 	limit := in["properties"].(map[string]any)["limit"].(map[string]any)
