@@ -134,7 +134,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 			case err != nil:
 				log.Warn("cannot read the Godot version from the project; toolsets with a Godot constraint stay off", "error", err)
 			case v == "":
-				log.Warn("project.godot lists no Godot version in config/features; pass --godot-version for toolsets with a Godot constraint")
+				log.Warn("project.godot lists no Godot version in config/features and is not a Godot 3 project (config_version=4); pass --godot-version for toolsets with a Godot constraint")
 			default:
 				godot, source = v, VersionFromProject
 			}
@@ -318,9 +318,9 @@ func withoutNameClashes(entries []catalog.Entry, log hclog.Logger) []catalog.Ent
 }
 
 // ProjectGodotVersion reads the Godot version a project was saved with from
-// the config/features key of its project.godot ("4.7"). It returns "" when
-// the key lists no version, and a file:line:col error when project.godot
-// does not parse.
+// the config/features key of its project.godot ("4.7"), or "3" for a Godot
+// 3 project (config_version=4, no features). It returns "" when neither
+// tells, and a file:line:col error when project.godot does not parse.
 func ProjectGodotVersion(dir string) (string, error) {
 	path := filepath.Join(dir, "project.godot")
 	data, err := os.ReadFile(path)
@@ -331,7 +331,17 @@ func ProjectGodotVersion(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return p.Version(), nil
+	if v := p.Version(); v != "" {
+		return v, nil
+	}
+	// Godot 3 writes no config/features; its project.godot says
+	// config_version=4 (Godot 4 writes 5) and names no minor version, so
+	// the project is "3", which constraints read as 3.0.0: a toolset that
+	// supports Godot 3 projects declares ">= 3.0".
+	if p.ConfigVersion() == 4 {
+		return "3", nil
+	}
+	return "", nil
 }
 
 // ErrNoProject is returned by FindProject when the directory holds no

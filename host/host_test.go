@@ -24,6 +24,8 @@ func TestProjectGodotVersion(t *testing.T) {
 		{"outside [application]", "[rendering]\nconfig/features=PackedStringArray(\"4.7\")\n", ""},
 		{"no features", "config_version=5\n", ""},
 		{"commented out", ";config/features=PackedStringArray(\"4.7\")\n", ""},
+		// Godot 3 writes config_version=4 and no features.
+		{"godot 3", "config_version=4\n\n[application]\n\nconfig/name=\"x\"\nrun/main_scene=\"res://main.tscn\"\n", "3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

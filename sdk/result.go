@@ -78,6 +78,9 @@ const (
 	CodeBridgeDisconnected = "BRIDGE_DISCONNECTED"
 	// CodeCancelled: the caller gave up before the tool finished.
 	CodeCancelled = "CANCELLED"
+	// CodeTimeout: something the tool waited for (an editor answer, a
+	// process) did not come within its deadline.
+	CodeTimeout = "TIMEOUT"
 )
 
 // Error is a tool failure with a machine-readable code and a hint on how to

@@ -53,6 +53,21 @@ type toolOptions struct {
 	title  string
 	scope  manifest.Scope
 	output func() (*jsonschema.Schema, error)
+	ranges []argRange
+}
+
+type argRange struct {
+	name     string
+	min, max float64
+}
+
+// WithArgRange bounds a numeric argument in the input schema: the agent
+// sees minimum and maximum, and a call outside [min, max] is refused with
+// INVALID_ARGUMENT before the handler runs. name is the argument's JSON
+// name; naming an argument that does not exist, or one that is not a
+// number, is a definition error reported by [Toolset.Manifest].
+func WithArgRange(name string, min, max float64) ToolOption {
+	return func(o *toolOptions) { o.ranges = append(o.ranges, argRange{name, min, max}) }
 }
 
 // WithTitle sets the human-readable title clients may show instead of the
@@ -101,7 +116,13 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 		Scope:       o.scope,
 	}}
 	var errs []error
-	in, inJSON, err := deriveSchema(func() (*jsonschema.Schema, error) { return jsonschema.For[In](nil) })
+	in, inJSON, err := deriveSchema(func() (*jsonschema.Schema, error) {
+		s, err := jsonschema.For[In](nil)
+		if err != nil {
+			return nil, err
+		}
+		return s, applyRanges(s, o.ranges)
+	})
 	if err != nil {
 		errs = append(errs, fmt.Errorf("input schema: %w", err))
 	}
@@ -125,6 +146,25 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 		return h(ctx, call, v)
 	}
 	return t
+}
+
+// applyRanges sets minimum and maximum on the named properties.
+func applyRanges(s *jsonschema.Schema, ranges []argRange) error {
+	var errs []error
+	for _, r := range ranges {
+		p := s.Properties[r.name]
+		switch {
+		case p == nil:
+			errs = append(errs, fmt.Errorf("WithArgRange: no argument %q", r.name))
+		case p.Type != "integer" && p.Type != "number":
+			errs = append(errs, fmt.Errorf("WithArgRange: argument %q is not a number", r.name))
+		case r.min > r.max:
+			errs = append(errs, fmt.Errorf("WithArgRange: argument %q: minimum %v above maximum %v", r.name, r.min, r.max))
+		default:
+			p.Minimum, p.Maximum = &r.min, &r.max
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // deriveSchema infers a schema, checks that it describes an object, and

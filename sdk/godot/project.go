@@ -109,6 +109,19 @@ func (p *Project) Version() string {
 	return ""
 }
 
+// ConfigVersion returns the project.godot format number (config_version):
+// 4 for files written by Godot 3.x, 5 for Godot 4.x; 0 when absent.
+func (p *Project) ConfigVersion() int {
+	v, ok := p.Get("", "config_version")
+	if !ok {
+		return 0
+	}
+	if n, ok := v.(Int); ok {
+		return int(n)
+	}
+	return 0
+}
+
 // SetVersion records version (e.g. "4.7") in config/features the way the
 // editor does on save: other version entries are dropped and the list is
 // sorted.

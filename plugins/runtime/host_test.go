@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/godot-mcp/godot-mcp/internal/godotrun/godottest"
+	"github.com/godot-mcp/godot-mcp/internal/testplugins"
+)
+
+// These tests drive the real godot-mcp binary with this toolset built as a
+// plugin, over stdio with the go-sdk client, as an agent would.
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+)
+
+// binaries builds godot-mcp and godot-mcp-toolset-runtime once per test
+// binary; it returns the host's path and the plugins directory.
+func binaries(t *testing.T) (hostBin, pluginsDir string) {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "runtime-host-test")
+		if buildErr != nil {
+			return
+		}
+		var paths map[string]string
+		paths, buildErr = testplugins.BuildCommands(buildDir, map[string]string{
+			testplugins.Module + "/cmd/godot-mcp":   "godot-mcp",
+			testplugins.Module + "/plugins/runtime": "godot-mcp-toolset-runtime",
+		})
+		if buildErr != nil {
+			return
+		}
+		plugins := filepath.Join(buildDir, "plugins")
+		if buildErr = os.Mkdir(plugins, 0o700); buildErr != nil {
+			return
+		}
+		buildErr = os.Rename(paths[testplugins.Module+"/plugins/runtime"], filepath.Join(plugins, "godot-mcp-toolset-runtime"))
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return filepath.Join(buildDir, "godot-mcp"), filepath.Join(buildDir, "plugins")
+}
+
+type hostSession struct {
+	*mcp.ClientSession
+	cmd      *exec.Cmd
+	progress chan *mcp.ProgressNotificationParams
+}
+
+// startHost runs `godot-mcp serve --project dir` with the runtime toolset
+// enabled by default.
+func startHost(t *testing.T, dir string) *hostSession {
+	t.Helper()
+	bin, plugins := binaries(t)
+	cmd := exec.Command(bin, "serve", "--plugins-dir", plugins, "--project", dir)
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GODOT_MCP_") && !strings.HasPrefix(kv, "XDG_CACHE_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, "XDG_CACHE_HOME="+t.TempDir(), "GODOT_MCP_DEFAULT_TOOLSETS=runtime")
+	var stderr strings.Builder
+	var mu sync.Mutex
+	cmd.Stderr = writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return stderr.Write(p) })
+	s := &hostSession{cmd: cmd, progress: make(chan *mcp.ProgressNotificationParams, 64)}
+	client := mcp.NewClient(&mcp.Implementation{Name: "runtime-test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			select {
+			case s.progress <- r.Params:
+			default:
+			}
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connecting: %v\n%s", err, stderr.String())
+	}
+	s.ClientSession = cs
+	t.Cleanup(func() {
+		_ = cs.Close()
+		if t.Failed() {
+			mu.Lock()
+			t.Logf("host stderr:\n%s", stderr.String())
+			mu.Unlock()
+		}
+	})
+	return s
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func TestOverTheRealHost(t *testing.T) {
+	godottest.RequireGodot3(t)
+	dir := godottest.Godot3Project(t,
+		"extends Node\n\nfunc hit(enemy):\n\tenemy.take_damage(3)\n\nfunc _ready():\n\tOS.delay_msec(1500)\n\thit(null)\n\tget_tree().quit(2)\n", nil)
+	s := startHost(t, dir)
+	params := &mcp.CallToolParams{Name: "godot_runtime_run_and_capture", Arguments: map[string]any{"timeout_seconds": 30}}
+	params.SetProgressToken("run-1")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := s.CallTool(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var out runResult
+	if err := json.Unmarshal(b, &out); err != nil || res.IsError {
+		t.Fatalf("%v %s", err, b)
+	}
+	if out.ExitCode == nil || *out.ExitCode != 2 || len(scriptErrors(out)) != 1 || !strings.Contains(scriptErrors(out)[0], "res://main.gd:4 hit") {
+		t.Fatalf("%s", b)
+	}
+	select {
+	case p := <-s.progress:
+		if p.ProgressToken != "run-1" || p.Total != 30 {
+			t.Errorf("progress %+v", p)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("no progress notification during a 1.5 s run")
+	}
+	// A Godot 3 project gates in: the toolset is on, not refused.
+	res, err = s.CallTool(ctx, &mcp.CallToolParams{Name: "godot_runtime_is_playing", Arguments: map[string]any{}})
+	if err != nil || !res.IsError || !strings.Contains(textOf(res), "bridge_connected") {
+		t.Fatalf("%v %s", err, textOf(res))
+	}
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	b2, _ := json.Marshal(res.StructuredContent)
+	return b.String() + string(b2)
+}
+
+// TestHostKilledKillsGodot SIGKILLs the host while Godot runs: the plugin
+// loses its lifeline and kills its group, its guard sees the plugin gone
+// and kills Godot's group. Nothing may be left.
+func TestHostKilledKillsGodot(t *testing.T) {
+	godottest.RequireGodot3(t)
+	dir := godottest.Godot3Project(t, loopingGame, nil)
+	s := startHost(t, dir)
+	go func() {
+		_, _ = s.CallTool(context.Background(), &mcp.CallToolParams{Name: "godot_runtime_run_and_capture",
+			Arguments: map[string]any{"timeout_seconds": 300}})
+	}()
+	pid := waitPID(t, dir)
+	_ = s.cmd.Process.Signal(syscall.SIGKILL)
+	if !testplugins.WaitDead(pid, 5*time.Second) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("Godot %d outlived the killed host", pid)
+	}
+}

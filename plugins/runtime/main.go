@@ -1,0 +1,65 @@
+// Command runtime is the first-party "runtime" toolset: it runs the game with
+// a real Godot binary and reports what broke as res://file:line, checks
+// scripts for parse errors, and drives a game playing in an attached Godot
+// editor (play, stop, scene tree, output, screenshots, property monitors).
+//
+// Headless tools need a Godot binary (GODOT_MCP_GODOT_BIN, else godot,
+// godot4, godot3 or godot3-server on PATH) and no editor; editor-only tools
+// need the godot-mcp addon attached to the host and answer
+// BRIDGE_DISCONNECTED (required=bridge_connected) at once without it. See
+// docs/runtime.md.
+//
+// Install it as godot-mcp-toolset-runtime in the plugins directory.
+package main
+
+import (
+	"github.com/godot-mcp/godot-mcp/internal/godotrun"
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+func main() {
+	sdk.Serve(Toolset())
+}
+
+// finder is shared by every call, so a binary's version is probed once.
+var finder = &godotrun.Finder{}
+
+// Limits of the run tools, in the schema the agent sees.
+const (
+	defaultTimeout    = 30  // seconds
+	maxTimeout        = 600 // seconds
+	maxOutputLimit    = 1 << 20
+	defaultEditorWait = 10 // seconds, for editor polls
+	maxEditorWait     = 60
+)
+
+// Toolset returns the runtime toolset.
+func Toolset() *sdk.Toolset {
+	return &sdk.Toolset{
+		Name:    "runtime",
+		Version: "0.1.0",
+		Description: "Run the game with a real Godot binary (3.2+ or 4.x) and read what broke as res://file:line; " +
+			"check scripts for parse errors; drive a game playing in an attached Godot editor.",
+		// Godot 3 projects (config_version=4 carry no minor version, so the
+		// host reports them as "3") and every Godot 4 release. The binary
+		// itself must be 3.2 or later; the runner checks that.
+		Godot: ">= 3.0, < 5.0",
+		Tools: append([]sdk.Tool{
+			sdk.NewTool("run_and_capture",
+				"Run the project headless with a real Godot binary until it quits or the deadline passes, then return its exit code, "+
+					"the errors and warnings it printed (each with res:// file, line and function when Godot named them) and its output. "+
+					"The whole process tree is killed at the deadline; pass expected_timeout for a game that never quits on its own.",
+				sdk.Runtime, runAndCapture,
+				sdk.WithTitle("Run the game and capture errors"),
+				sdk.WithOutputSchema[runResult](),
+				sdk.WithArgRange("timeout_seconds", 1, maxTimeout),
+				sdk.WithArgRange("max_output_bytes", 1024, maxOutputLimit)),
+			sdk.NewTool("get_parse_errors",
+				"Check one GDScript file, or every .gd file of the project, for parse errors with Godot's --check-only, "+
+					"and return them with res:// file and line. Needs a Godot binary, not an editor.",
+				sdk.ReadOnly, getParseErrors,
+				sdk.WithTitle("Check scripts for parse errors"),
+				sdk.WithOutputSchema[parseResult]()),
+		}, editorTools()...),
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/internal/godotrun"
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+type parseArgs struct {
+	Script string `json:"script,omitempty" jsonschema:"res:// path of one .gd script to check; default: every .gd file of the project"`
+}
+
+type parseResult struct {
+	Checked        int                    `json:"checked" jsonschema:"number of scripts checked"`
+	FilesWithError int                    `json:"files_with_errors"`
+	Errors         []godotrun.ScriptError `json:"errors"`
+	Warnings       []godotrun.ScriptError `json:"warnings"`
+	Godot          string                 `json:"godot" jsonschema:"version of the Godot binary that checked"`
+	RescanPending  bool                   `json:"rescan_pending,omitempty" jsonschema:"the attached editor was still scanning the project's files; retry if a script you just wrote is missing"`
+	Summary        string                 `json:"summary"`
+}
+
+// scanWait bounds the wait for an attached editor's file scan, and
+// scanPoll is how often it is asked.
+var (
+	scanWait = 2 * time.Second
+	scanPoll = 50 * time.Millisecond
+)
+
+// editorScanning waits while an attached editor is rescanning the project
+// (files a tool just wrote are invisible to it until then) and reports
+// whether it was still scanning at the deadline. Without an editor there is
+// nothing to wait for.
+func editorScanning(ctx context.Context, ed editor) bool {
+	deadline := time.Now().Add(scanWait)
+	for {
+		var st struct {
+			Scanning bool `json:"scanning"`
+		}
+		if err := ed.Editor(ctx, "cmd_get_scan_state", nil, &st); err != nil || !st.Scanning {
+			return false
+		}
+		if time.Now().Add(scanPoll).After(deadline) {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return true
+		case <-time.After(scanPoll):
+		}
+	}
+}
+
+func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Result, error) {
+	t, err := godotrun.Prepare(ctx, call, finder)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	var scripts []string
+	if in.Script != "" {
+		abs, err := t.Project.Resolve(in.Script)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if filepath.Ext(abs) != ".gd" {
+			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a res:// path of a .gd file, or nothing to check every script",
+				"%q is not a GDScript file", in.Script)
+		}
+		scripts = []string{t.Project.ResPath(abs)}
+	} else if scripts, err = godotrun.ListScripts(t.Project); err != nil {
+		return sdk.Result{}, err
+	}
+	pending := editorScanning(ctx, call)
+	checked, err := godotrun.CheckScripts(ctx, t, scripts, func(done, total int, script string) {
+		if total > 1 {
+			call.Progress(float64(done), float64(total), "checked "+script)
+		}
+	})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	found := &parseResult{Errors: checked.Errors, Warnings: checked.Warnings, Checked: len(scripts), Godot: t.Bin.Version,
+		RescanPending: pending}
+	files := map[string]bool{}
+	for _, e := range found.Errors {
+		files[e.File] = true
+	}
+	found.FilesWithError = len(files)
+	found.Summary = fmt.Sprintf("checked %d script(s) with Godot %s: %d error(s) in %d file(s)",
+		found.Checked, t.Bin.Version, len(found.Errors), len(files))
+	return sdk.JSON(found), nil
+}
