@@ -19,6 +19,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/server"
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 const callUsage = `Usage: godot-mcp call TOOL [--args JSON] [--confirm] [--dry-run] [--json] [flags]
@@ -132,10 +133,9 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 func callOnce(ctx context.Context, h *host.Host, tool string, args map[string]any) (*mcp.CallToolResult, error) {
 	if ts, ok := h.Server.ToolsetOf(tool); ok && !h.Gate.Enabled(ts) {
 		if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{ts}, By: exposure.TransportCLI}); err != nil {
-			var ge *gate.Error
-			if errors.As(err, &ge) {
-				te := &server.ToolError{Code: ge.Code, Message: ge.Message, Hint: ge.Hint, Required: ge.Required, Toolset: ge.Toolset}
-				return te.Result(), nil
+			var se *sdk.Error
+			if errors.As(err, &se) {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: se.Text()}}, StructuredContent: se}, nil
 			}
 			return nil, err
 		}

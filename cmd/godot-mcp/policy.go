@@ -231,8 +231,8 @@ func runPolicyExplain(args []string, stdout, stderr io.Writer) int {
 
 // explainContext describes the caller from the flags, the way the server
 // would for a real connection.
-func explainContext(cfg *config.Config, o *explainOptions) (exposure.Context, error) {
-	var ctx exposure.Context
+func explainContext(cfg *config.Config, o *explainOptions) (exposure.Caller, error) {
+	var ctx exposure.Caller
 	switch o.transport {
 	case config.TransportStdio:
 		ctx.Transport = exposure.TransportStdio

@@ -16,10 +16,10 @@ type Tool struct {
 	Scope manifest.Scope
 }
 
-// The transports a Context can name.
+// The transports a Caller can name.
 const (
 	TransportStdio = "stdio"
-	// TransportHTTP is streamable HTTP; Context.Loopback says whether the
+	// TransportHTTP is streamable HTTP; Caller.Loopback says whether the
 	// peer address is a loopback address.
 	TransportHTTP = "http"
 	// TransportCLI is `godot-mcp call`: the operator at the terminal. It is
@@ -28,8 +28,8 @@ const (
 	TransportCLI = "cli"
 )
 
-// Context describes the caller a decision is made for.
-type Context struct {
+// Caller describes the caller a decision is made for.
+type Caller struct {
 	// Principal is the name of the caller's token, "" for stdio.
 	Principal string
 	// Profile is the profile the caller runs as: the token's profile, or
@@ -53,7 +53,7 @@ type Context struct {
 // stdio, http_loopback or http_remote, or "" for TransportCLI. Anything
 // unrecognised, including an empty Transport, counts as http_remote, the
 // transport operators are most likely to have capped.
-func (ctx Context) TransportKey() string {
+func (ctx Caller) TransportKey() string {
 	switch ctx.Transport {
 	case TransportStdio:
 		return config.TransportStdio

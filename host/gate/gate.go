@@ -34,6 +34,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -45,33 +46,6 @@ const Inspection = "inspection"
 
 // All, in a list of default toolsets, stands for every installed toolset.
 const All = "all"
-
-// Error codes and required tokens of the structured errors gate returns.
-const (
-	CodeUnknownToolset     = "UNKNOWN_TOOLSET"
-	CodePreconditionFailed = "PRECONDITION_FAILED"
-	CodeInvalidArgument    = "INVALID_ARGUMENT"
-	CodeToolsetDisabled    = "TOOLSET_DISABLED"
-	RequiredGodotVersion   = "godot_version"
-	RequiredToolset        = "toolset_enabled"
-)
-
-// Error is a refusal the caller can act on: a stable code, what is missing
-// (Required) and how to fix it (Hint).
-type Error struct {
-	Code     string
-	Toolset  string
-	Message  string
-	Hint     string
-	Required string
-}
-
-func (e *Error) Error() string {
-	if e.Hint == "" {
-		return e.Message
-	}
-	return e.Message + ": " + e.Hint
-}
 
 // Plugins starts and stops toolset processes. The host implements it with
 // the supervisor; both calls must be idempotent.
@@ -305,8 +279,8 @@ func (g *Gate) Disable(ctx context.Context, req Request) (Change, error) {
 	}
 	for _, n := range names {
 		if n == Core {
-			return Change{}, &Error{
-				Code:     CodeInvalidArgument,
+			return Change{}, &sdk.Error{
+				Code:     sdk.CodeInvalidArgument,
 				Toolset:  Core,
 				Message:  "toolset \"core\" cannot be disabled",
 				Hint:     "core holds toolset management and diagnostics and is always on; name other toolsets",
@@ -388,7 +362,7 @@ func (g *Gate) SetGodotVersion(ctx context.Context, godot, source string) {
 			Level:   events.Warning,
 			Toolset: n,
 			Message: gerr.Message + "; toolset disabled",
-			Fields: map[string]any{"by": "godot_version", "reason": RequiredGodotVersion,
+			Fields: map[string]any{"by": "godot_version", "reason": sdk.RequiredGodotVersion,
 				"hint": gerr.Hint, "enabled": g.EnabledSet()},
 		})
 	}
@@ -436,7 +410,7 @@ type Toolset struct {
 	Enabled bool
 	// Blocked is why the toolset cannot be enabled right now (the Godot
 	// version does not satisfy its constraint), or nil.
-	Blocked *Error
+	Blocked *sdk.Error
 }
 
 // Toolsets lists the installed toolsets (core excluded), sorted by name.
@@ -467,11 +441,11 @@ func (g *Gate) Manifest(name string) (*manifest.Manifest, bool) {
 // DisabledError is the refusal for calling a tool of a toolset that is off.
 // It names the exact call that turns the toolset on, because an agent that
 // reads "unknown tool" gives up while one that reads the fix applies it.
-func (g *Gate) DisabledError(toolset, tool string) *Error {
-	return &Error{
-		Code:     CodeToolsetDisabled,
+func (g *Gate) DisabledError(toolset, tool string) *sdk.Error {
+	return &sdk.Error{
+		Code:     sdk.CodeToolsetDisabled,
 		Toolset:  toolset,
-		Required: RequiredToolset,
+		Required: sdk.RequiredToolsetEnabled,
 		Message:  fmt.Sprintf("tool %q belongs to toolset %q, which is not enabled", tool, toolset),
 		Hint:     fmt.Sprintf(`enable it first: godot_enable_toolset({"toolsets":["%s"]})`, toolset),
 	}
@@ -490,8 +464,8 @@ func (g *Gate) Installed(name string) bool {
 // names. Normalising a normalised list returns it unchanged.
 func (g *Gate) Normalize(names []string, tool string) ([]string, error) {
 	if len(names) == 0 {
-		return nil, &Error{
-			Code:     CodeInvalidArgument,
+		return nil, &sdk.Error{
+			Code:     sdk.CodeInvalidArgument,
 			Message:  "no toolsets named",
 			Hint:     fmt.Sprintf(`pass {"toolsets": ["name", …]} to %s; godot_list_toolsets shows the names`, tool),
 			Required: "toolsets",
@@ -511,8 +485,8 @@ func (g *Gate) Normalize(names []string, tool string) ([]string, error) {
 		out = append(out, n)
 	}
 	if len(unknown) > 0 {
-		return nil, &Error{
-			Code:    CodeUnknownToolset,
+		return nil, &sdk.Error{
+			Code:    sdk.CodeUnknownToolset,
 			Toolset: unknown[0],
 			Message: fmt.Sprintf("no toolset named %s is installed", quoteList(unknown)),
 			Hint: fmt.Sprintf("installed toolsets: %s; call godot_list_toolsets for descriptions",
@@ -526,7 +500,7 @@ func (g *Gate) Normalize(names []string, tool string) ([]string, error) {
 func (g *Gate) refused(toolset, by string, err error) {
 	fields := map[string]any{"by": by}
 	msg := err.Error()
-	var gerr *Error
+	var gerr *sdk.Error
 	if errors.As(err, &gerr) {
 		msg = gerr.Message
 		fields["code"] = gerr.Code

@@ -13,7 +13,7 @@ import (
 // toolsets this caller could enable, and the safety rules that apply to the
 // tools it may see. Nothing here is a fixed list of toolsets, so a host with
 // other plugins, or another policy, tells the agent the truth.
-func (s *Server) instructions(caller exposure.Context) string {
+func (s *Server) instructions(caller exposure.Caller) string {
 	var b strings.Builder
 	b.WriteString("godot-mcp gives you tools for a Godot project")
 	if s.opts.ProjectDir != "" {

@@ -15,19 +15,22 @@
 // and registers on the go-sdk server only the tools of enabled toolsets, so
 // the SDK's own bookkeeping sends notifications/tools/list_changed to every
 // legacy session and every subscriptions/listen stream when the set changes.
-// One receiving middleware sits in front of the SDK:
+// The go-sdk's tool table is only that mirror: it is never used to
+// dispatch a call. One receiving middleware sits in front of the SDK:
 //
 //   - tools/list: the SDK's list, narrowed to what the Policy shows this
 //     caller (the result differs per caller; its cacheScope is "private");
-//   - tools/call: the same Policy check (TOOL_NOT_EXPOSED naming the layer),
-//     then the gate (a tool of a disabled toolset answers with the exact
-//     enable call), then the tool's handler, which validates the arguments
-//     against the tool's schema (resolved once, when the tool is
-//     registered), then the safety check (confirm for destructive tools),
-//     then the plugin.
+//   - tools/call: answered entirely by the server (callTool): the registry,
+//     the same Policy check (TOOL_NOT_EXPOSED naming the layer), the gate
+//     (a tool of a disabled toolset answers with the exact enable call),
+//     the arguments checked once against the tool's schema (resolved once,
+//     when the tool is registered), the safety check (confirm for a
+//     destructive tool's real run), then the core tool or the plugin.
 //
-// Every failure on that path is a tool result with isError set and
-// {code, message, hint, required, toolset} as structured content.
+// Every failure on that path is a tool result with isError set whose text
+// starts with the code (see sdk.Error.Text); tools without an output schema
+// also get {code, message, hint, required, toolset, source} as structured
+// content.
 package server
 
 import (
@@ -41,22 +44,22 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
-	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 // Name is the implementation name the server reports to clients.
 const Name = "godot-mcp"
 
-// Plugins runs tools in plugin processes. *supervisor.Supervisor implements it.
+// Plugins runs tools in plugin processes. *supervisor.Supervisor implements
+// it; the wire types stay behind it.
 type Plugins interface {
-	Call(ctx context.Context, toolset string, req supervisor.CallRequest, onProgress func(*pb.Progress)) (*pb.CallResult, error)
+	Call(ctx context.Context, toolset string, req supervisor.CallRequest, onProgress func(supervisor.Progress)) (sdk.Result, error)
 	Status(toolset string) supervisor.Status
 }
 
@@ -64,9 +67,9 @@ type Plugins interface {
 // it. The same Policy answers tools/list and tools/call, so what a caller
 // sees and what it may call cannot diverge.
 type Policy interface {
-	Evaluate(ctx exposure.Context, tools []exposure.Tool) exposure.Decision
-	Authorize(ctx exposure.Context, t exposure.Tool) error
-	Widens(ctx exposure.Context, toolsetTools []exposure.Tool) (withheld []string, layer string)
+	Evaluate(ctx exposure.Caller, tools []exposure.Tool) exposure.Decision
+	Authorize(ctx exposure.Caller, t exposure.Tool) *sdk.Error
+	Widens(ctx exposure.Caller, toolsetTools []exposure.Tool) (withheld []string, layer string)
 }
 
 var _ Policy = (*exposure.Chain)(nil)
@@ -111,11 +114,14 @@ type Options struct {
 
 // Server is the MCP endpoint. Create it with New.
 type Server struct {
-	opts   Options
-	log    hclog.Logger
-	mcp    *mcp.Server
-	reg    *registry
-	policy Policy
+	opts    Options
+	log     hclog.Logger
+	mcp     *mcp.Server
+	reg     *registry
+	policy  Policy
+	gate    *gate.Gate
+	plugins Plugins
+	bus     *events.Bus
 
 	listeners atomic.Int64  // open subscriptions/listen streams
 	callSeq   atomic.Uint64 // call ids for logs
@@ -143,6 +149,9 @@ func New(opts Options) (*Server, error) {
 		log:          opts.Logger,
 		reg:          newRegistry(),
 		policy:       opts.Policy,
+		gate:         opts.Gate,
+		plugins:      opts.Plugins,
+		bus:          opts.Bus,
 		started:      time.Now(),
 		lastFiltered: map[string]string{},
 	}
@@ -150,7 +159,7 @@ func New(opts Options) (*Server, error) {
 		s.policy = exposure.Compose()
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Godot MCP", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: s.instructions(exposure.Context{Transport: opts.LocalTransport, Profile: opts.LocalProfile}),
+		Instructions: s.instructions(exposure.Caller{Transport: opts.LocalTransport, Profile: opts.LocalProfile}),
 		Logger:       slog.New(newSlogHandler(opts.Logger.Named("mcp"))),
 		// Declared, not inferred: tools (with list_changed, which the gate
 		// relies on) and logging (the events sink). No prompts, resources or
@@ -167,12 +176,6 @@ func New(opts Options) (*Server, error) {
 		m, _ := opts.Gate.Manifest(ts.Name)
 		for _, err := range s.reg.addToolset(m) {
 			s.log.Error("tool not exposed", "error", err)
-		}
-		for _, e := range s.reg.toolset(ts.Name) {
-			if err := probeTool(e); err != nil {
-				s.log.Error("tool not exposed: the MCP server rejects its definition", "tool", e.ref.Name, "error", err)
-				s.reg.remove(e.ref.Name)
-			}
 		}
 	}
 	s.mcp.AddReceivingMiddleware(s.middleware)
@@ -195,7 +198,7 @@ func (s *Server) Show(toolset string) {
 	entries := s.reg.toolset(toolset)
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
-		if err := addTool(s.mcp, e.tool, s.pluginHandler(e)); err != nil {
+		if err := addTool(s.mcp, e.tool, mirrorOnly); err != nil {
 			s.log.Error("tool not exposed", "tool", e.ref.Name, "error", err)
 			continue
 		}
@@ -260,9 +263,14 @@ func (s *Server) setCacheable(_ context.Context, req mcp.Request, c *mcp.Cacheab
 	}
 }
 
-// addTool registers a tool. Its handler validates the arguments itself
-// (toolEntry.arguments), with the schema the registry resolved once. The SDK
-// panics on a definition it refuses; that must cost one tool, not the host.
+// mirrorOnly is the go-sdk handler of every tool: the middleware answers
+// every tools/call itself (callTool), so the SDK never dispatches one.
+func mirrorOnly(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return nil, errors.New("internal: the go-sdk dispatched a tools/call the server should have answered")
+}
+
+// addTool registers a tool on the go-sdk server's mirror. The SDK panics
+// on a definition it refuses; that must cost one tool, not the host.
 func addTool(srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandler) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -275,27 +283,11 @@ func addTool(srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandler) (err error) {
 
 // probeTool checks that the SDK accepts a tool definition, on a scratch
 // server, so a bad definition is reported once at startup.
-func probeTool(e *toolEntry) error {
-	scratch := mcp.NewServer(&mcp.Implementation{Name: "probe"}, &mcp.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
-	return addTool(scratch, e.tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, nil
-	})
+func probeTool(t *mcp.Tool) error {
+	return addTool(probeServer, t, mirrorOnly)
 }
 
-func (r *registry) remove(name string) {
-	e, ok := r.byName[name]
-	if !ok {
-		return
-	}
-	delete(r.byName, name)
-	list := r.byToolset[e.ref.Toolset]
-	for i, x := range list {
-		if x == e {
-			r.byToolset[e.ref.Toolset] = append(list[:i:i], list[i+1:]...)
-			break
-		}
-	}
-}
+var probeServer = mcp.NewServer(&mcp.Implementation{Name: "probe"}, &mcp.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 
 // middleware is the server's one receiving middleware; see the package doc.
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -304,7 +296,9 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case "tools/list":
 			return s.listTools(ctx, next, method, req)
 		case "tools/call":
-			return s.callTool(ctx, next, method, req)
+			if ctr, ok := req.(*mcp.CallToolRequest); ok {
+				return s.callTool(ctx, ctr)
+			}
 		case "initialize":
 			res, err := next(ctx, method, req)
 			if r, ok := res.(*mcp.InitializeResult); ok && err == nil {
@@ -359,7 +353,7 @@ func (s *Server) listTools(ctx context.Context, next mcp.MethodHandler, method s
 // emitFiltered reports what the policy withheld, once per caller and
 // outcome: a client that lists every few seconds must not flood the event
 // ring with the same news.
-func (s *Server) emitFiltered(caller exposure.Context, d exposure.Decision) {
+func (s *Server) emitFiltered(caller exposure.Caller, d exposure.Decision) {
 	if s.opts.Bus == nil {
 		return
 	}
@@ -380,49 +374,6 @@ func (s *Server) emitFiltered(caller exposure.Context, d exposure.Decision) {
 	for _, e := range evs {
 		s.opts.Bus.Emit(e)
 	}
-}
-
-// callTool runs the host's checks that come before the SDK: exposure, then
-// the gate.
-func (s *Server) callTool(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (mcp.Result, error) {
-	ctr, ok := req.(*mcp.CallToolRequest)
-	if !ok || ctr.Params == nil {
-		return next(ctx, method, req)
-	}
-	e, known := s.reg.lookup(ctr.Params.Name)
-	if !known {
-		return next(ctx, method, req) // the SDK answers "unknown tool"
-	}
-	caller := s.caller(req)
-	if err := s.policy.Authorize(caller, e.ref); err != nil {
-		return s.refuse(caller, e, toolError(err, e.ref.Toolset)), nil
-	}
-	if !s.opts.Gate.Enabled(e.ref.Toolset) {
-		return s.refuse(caller, e, toolError(s.opts.Gate.DisabledError(e.ref.Toolset, e.ref.Name), e.ref.Toolset)), nil
-	}
-	res, err := next(ctx, method, req)
-	var werr *jsonrpc.Error
-	if errors.As(err, &werr) && werr.Code == jsonrpc.CodeInvalidParams && !s.opts.Gate.Enabled(e.ref.Toolset) {
-		// The toolset was disabled between the gate check and the SDK's
-		// lookup: answer as if the check had seen it.
-		return s.refuse(caller, e, toolError(s.opts.Gate.DisabledError(e.ref.Toolset, e.ref.Name), e.ref.Toolset)), nil
-	}
-	return res, err
-}
-
-// refuse answers a call the host will not run, and records why.
-func (s *Server) refuse(caller exposure.Context, e *toolEntry, te *ToolError) *mcp.CallToolResult {
-	if s.opts.Bus != nil {
-		s.opts.Bus.Emit(events.Event{
-			Kind:    events.CallRefused,
-			Level:   events.Info,
-			Toolset: e.ref.Toolset,
-			Message: fmt.Sprintf("call to %s refused: %s", e.ref.Name, te.Code),
-			Fields: map[string]any{"tool": e.ref.Name, "code": te.Code, "required": te.Required,
-				"principal": caller.Principal, "transport": caller.Transport},
-		})
-	}
-	return te.Result()
 }
 
 // Listeners returns the number of open subscriptions/listen streams.

@@ -22,8 +22,8 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
-	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -70,25 +70,26 @@ func (f *fakePlugins) Status(n string) supervisor.Status {
 	return supervisor.Status{State: supervisor.Stopped}
 }
 
-func (f *fakePlugins) Call(_ context.Context, toolset string, req supervisor.CallRequest, onProgress func(*pb.Progress)) (*pb.CallResult, error) {
+func (f *fakePlugins) Call(_ context.Context, toolset string, req supervisor.CallRequest, onProgress func(supervisor.Progress)) (sdk.Result, error) {
 	f.mu.Lock()
 	f.calls = append(f.calls, fmt.Sprintf("%s/%s %s %v", toolset, req.Tool, req.Args, req.DryRun))
 	err := f.callErr
 	f.mu.Unlock()
 	if err != nil {
-		return nil, err
+		return sdk.Result{}, err
 	}
 	if onProgress != nil {
 		for i := range 3 {
-			onProgress(&pb.Progress{Progress: float64(i + 1), Total: 3, Message: "step"})
+			onProgress(supervisor.Progress{Done: float64(i + 1), Total: 3, Message: "step"})
 		}
 	}
 	if req.Tool == "broken" {
-		return &pb.CallResult{IsError: true, Error: &pb.ToolError{Code: "NOT_FOUND", Message: "no such node", Hint: "check the path"}}, nil
+		// What supervisor.Call returns for a tool's own failure.
+		return sdk.Result{IsError: true}, &sdk.Error{Code: "NOT_FOUND", Message: "no such node", Hint: "check the path", Toolset: toolset, Source: sdk.SourcePlugin}
 	}
-	return &pb.CallResult{
-		Content:               []*pb.Content{{Content: &pb.Content_Text{Text: &pb.TextContent{Text: "ok"}}}},
-		StructuredContentJson: fmt.Appendf(nil, `{"args":%s,"dry_run":%v}`, req.Args, req.DryRun),
+	return sdk.Result{
+		Content:    []sdk.Content{sdk.TextContent{Text: "ok"}},
+		Structured: json.RawMessage(fmt.Appendf(nil, `{"args":%s,"dry_run":%v}`, req.Args, req.DryRun)),
 	}, nil
 }
 
@@ -238,12 +239,12 @@ func structured(t *testing.T, res *mcp.CallToolResult, v any) {
 	}
 }
 
-func toolErr(t *testing.T, res *mcp.CallToolResult) ToolError {
+func toolErr(t *testing.T, res *mcp.CallToolResult) sdk.Error {
 	t.Helper()
 	if !res.IsError {
 		t.Fatalf("want an error result, got %+v", res)
 	}
-	var te ToolError
+	var te sdk.Error
 	structured(t, res, &te)
 	return te
 }
@@ -338,7 +339,7 @@ func TestDisabledToolAnswersWithTheEnableCall(t *testing.T) {
 	e := newEnv(t, envOptions{godot: "4.5"})
 	c := e.connect(t, legacy)
 	te := toolErr(t, c.call(t, "godot_scene_edit_add_node", map[string]any{"path": "a"}))
-	if te.Code != gate.CodeToolsetDisabled || te.Toolset != "scene_edit" ||
+	if te.Code != sdk.CodeToolsetDisabled || te.Toolset != "scene_edit" ||
 		!strings.Contains(te.Hint, `godot_enable_toolset({"toolsets":["scene_edit"]})`) {
 		t.Errorf("error = %+v", te)
 	}
@@ -357,7 +358,7 @@ func TestVersionRefusedEnableIsStructured(t *testing.T) {
 			e := newEnv(t, envOptions{godot: godot})
 			c := e.connect(t, sessionless)
 			te := toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"scene_edit"}}))
-			if te.Code != CodePreconditionFailed || te.Required != gate.RequiredGodotVersion || te.Toolset != "scene_edit" ||
+			if te.Code != sdk.CodePreconditionFailed || te.Required != sdk.RequiredGodotVersion || te.Toolset != "scene_edit" ||
 				!strings.Contains(te.Hint, ">= 4.4") {
 				t.Errorf("error = %+v", te)
 			}
@@ -379,11 +380,11 @@ func TestSafety(t *testing.T) {
 		required string
 		sees     string // what the plugin receives; "" = nothing
 	}{
-		{"destructive without confirm", "godot_scene_edit_delete_node", map[string]any{"path": "a"}, CodePreconditionFailed, RequiredConfirm, ""},
-		{"destructive with confirm=false", "godot_scene_edit_delete_node", map[string]any{"path": "a", "confirm": false}, CodePreconditionFailed, RequiredConfirm, ""},
-		{"destructive dry run still needs confirm", "godot_scene_edit_delete_node", map[string]any{"path": "a", "dry_run": true}, CodePreconditionFailed, RequiredConfirm, ""},
-		{"bad arguments", "godot_scene_edit_add_node", map[string]any{"path": 7}, gate.CodeInvalidArgument, "", ""},
-		{"unknown argument", "godot_scene_edit_add_node", map[string]any{"path": "a", "x": 1}, gate.CodeInvalidArgument, "", ""},
+		{"destructive without confirm", "godot_scene_edit_delete_node", map[string]any{"path": "a"}, sdk.CodePreconditionFailed, sdk.RequiredConfirm, ""},
+		{"destructive with confirm=false", "godot_scene_edit_delete_node", map[string]any{"path": "a", "confirm": false}, sdk.CodePreconditionFailed, sdk.RequiredConfirm, ""},
+		{"destructive dry run needs no confirm", "godot_scene_edit_delete_node", map[string]any{"path": "a", "dry_run": true}, "", "", `scene_edit/delete_node {"path":"a"} true`},
+		{"bad arguments", "godot_scene_edit_add_node", map[string]any{"path": 7}, sdk.CodeInvalidArgument, "", ""},
+		{"unknown argument", "godot_scene_edit_add_node", map[string]any{"path": "a", "x": 1}, sdk.CodeInvalidArgument, "", ""},
 		{"confirmed", "godot_scene_edit_delete_node", map[string]any{"path": "a", "confirm": true}, "", "", `scene_edit/delete_node {"path":"a"} false`},
 		{"dry run", "godot_scene_edit_add_node", map[string]any{"path": "b", "dry_run": true}, "", "", `scene_edit/add_node {"path":"b"} true`},
 	}
@@ -419,16 +420,16 @@ func TestPluginErrorsAreStructured(t *testing.T) {
 		t.Errorf("plugin error = %+v", te)
 	}
 	e.plugins.mu.Lock()
-	e.plugins.callErr = &supervisor.Error{Code: supervisor.CodeCrashed, Toolset: "inspection", Message: "the plugin died", Hint: "it restarts"}
+	e.plugins.callErr = &sdk.Error{Code: sdk.CodePluginCrashed, Toolset: "inspection", Message: "the plugin died", Hint: "it restarts"}
 	e.plugins.mu.Unlock()
 	te = toolErr(t, c.call(t, "godot_inspection_scene_tree", nil))
-	if te.Code != supervisor.CodeCrashed || te.Hint != "it restarts" {
+	if te.Code != sdk.CodePluginCrashed || te.Hint != "it restarts" {
 		t.Errorf("supervisor error = %+v", te)
 	}
 	e.plugins.mu.Lock()
 	e.plugins.callErr = errors.New("boom")
 	e.plugins.mu.Unlock()
-	if te = toolErr(t, c.call(t, "godot_inspection_scene_tree", nil)); te.Code != CodeInternal {
+	if te = toolErr(t, c.call(t, "godot_inspection_scene_tree", nil)); te.Code != sdk.CodeInternal {
 		t.Errorf("plain error = %+v", te)
 	}
 }
@@ -476,7 +477,7 @@ func TestDisableRemovesTools(t *testing.T) {
 		t.Error("scene_edit plugin still running")
 	}
 	te := toolErr(t, c.call(t, "godot_disable_toolset", map[string]any{"toolsets": []string{"core"}}))
-	if te.Code != gate.CodeInvalidArgument {
+	if te.Code != sdk.CodeInvalidArgument {
 		t.Errorf("disable core = %+v", te)
 	}
 }
@@ -505,7 +506,7 @@ func TestPolicy(t *testing.T) {
 		t.Errorf("reader lost read-only tools: %v", got)
 	}
 	te := toolErr(t, c.call(t, "godot_scene_edit_add_node", map[string]any{"path": "a"}))
-	if te.Code != exposure.CodeNotExposed || te.Required != "layer:"+exposure.LayerProfile {
+	if te.Code != sdk.CodeToolNotExposed || te.Required != "layer:"+exposure.LayerProfile {
 		t.Errorf("withheld call = %+v", te)
 	}
 	if seen := e.plugins.seen(); len(seen) != 0 {
@@ -513,7 +514,7 @@ func TestPolicy(t *testing.T) {
 	}
 	// Visible and callable agree for the enable tool itself.
 	te = toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"runtime"}}))
-	if te.Code != exposure.CodeNotExposed {
+	if te.Code != sdk.CodeToolNotExposed {
 		t.Errorf("enable by a reader = %+v", te)
 	}
 	var filtered int
@@ -532,7 +533,7 @@ func TestEnableRefusesWidening(t *testing.T) {
 	e := newEnv(t, envOptions{godot: "4.5", policy: editorPolicy(t), profile: "editor"})
 	c := e.connect(t, legacy)
 	te := toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"runtime"}}))
-	if te.Code != exposure.CodeNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
+	if te.Code != sdk.CodeToolNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
 		t.Errorf("widening enable = %+v", te)
 	}
 	if e.gate.Enabled("runtime") {
@@ -567,7 +568,7 @@ func TestEnableRefusesWideningWhateverTheSpacing(t *testing.T) {
 	c := e.connect(t, legacy)
 	for _, name := range []string{" runtime", "runtime ", "\truntime\n"} {
 		te := toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"scene_edit", name}}))
-		if te.Code != exposure.CodeNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
+		if te.Code != sdk.CodeToolNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
 			t.Errorf("enable %q = %+v", name, te)
 		}
 		if e.gate.Enabled("runtime") || e.gate.Enabled("scene_edit") {
@@ -592,7 +593,7 @@ func TestDisableRefusesWhatThePolicyWithholds(t *testing.T) {
 	c := e.connect(t, legacy)
 	for _, name := range []string{"runtime", " runtime"} {
 		te := toolErr(t, c.call(t, "godot_disable_toolset", map[string]any{"toolsets": []string{"scene_edit", name}}))
-		if te.Code != exposure.CodeNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
+		if te.Code != sdk.CodeToolNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
 			t.Errorf("disable %q = %+v", name, te)
 		}
 		if !strings.Contains(te.Message, "disabling") || te.Hint == "" {
