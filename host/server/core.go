@@ -238,7 +238,7 @@ func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in
 	if err != nil {
 		return errorResult(asError(err, ""), false)
 	}
-	var tools []*mcp.Tool
+	var tools []fallbackTool
 	var withheld []string
 	for _, n := range ch.Changed {
 		d := s.policy.Evaluate(caller, s.reg.refs(n))
@@ -248,7 +248,8 @@ func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in
 		}
 		for _, e := range s.reg.toolset(n) {
 			if visible[e.ref.Name] {
-				tools = append(tools, e.tool)
+				tools = append(tools, fallbackTool{Name: e.tool.Name, Title: e.tool.Title, Description: e.tool.Description,
+					InputSchema: e.tool.InputSchema, Annotations: e.tool.Annotations})
 			} else {
 				withheld = append(withheld, e.ref.Name)
 			}
@@ -271,7 +272,32 @@ func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in
 	if len(ch.Changed) > 0 {
 		summary = fmt.Sprintf("Enabled %s. New tools: %s.", strings.Join(ch.Changed, ", "), strings.Join(toolNames, ", "))
 	}
-	return jsonResult(summary, out)
+	return compactResult(summary, out)
+}
+
+// fallbackTool is what the enable result says about a new tool: enough to
+// call it without listing again (the pull fallback for clients that ignore
+// list_changed), and no more. Output schemas and _meta are left to
+// tools/list, which every client that re-lists pays for anyway.
+type fallbackTool struct {
+	Name        string               `json:"name"`
+	Title       string               `json:"title,omitempty"`
+	Description string               `json:"description"`
+	InputSchema any                  `json:"inputSchema"`
+	Annotations *mcp.ToolAnnotations `json:"annotations,omitempty"`
+}
+
+// compactResult is jsonResult with compact JSON in the text: the enable
+// result lists whole input schemas, which indentation doubles.
+func compactResult(summary string, v any) *mcp.CallToolResult {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return errorResult(asError(err, gate.Core), false)
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: summary + "\n" + string(b)}},
+		StructuredContent: json.RawMessage(b),
+	}
 }
 
 func (s *Server) disableToolset(ctx context.Context, req *mcp.CallToolRequest, in disableArgs) *mcp.CallToolResult {

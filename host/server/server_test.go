@@ -103,6 +103,11 @@ func tool(name string, class manifest.SafetyClass, schema string) manifest.Tool 
 	return manifest.Tool{Name: name, Description: name + " tool", SafetyClass: class, InputSchema: json.RawMessage(schema)}
 }
 
+func withOutput(t manifest.Tool, schema string) manifest.Tool {
+	t.OutputSchema = json.RawMessage(schema)
+	return t
+}
+
 const nodeSchema = `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`
 
 func testToolsets() []*manifest.Manifest {
@@ -112,7 +117,7 @@ func testToolsets() []*manifest.Manifest {
 			tool("broken", manifest.ReadOnly, `{"type":"object"}`),
 		}},
 		{Name: "scene_edit", Version: "1.0.0", Description: "Edit scenes.", Godot: ">= 4.4", Tools: []manifest.Tool{
-			tool("add_node", manifest.Mutating, nodeSchema),
+			withOutput(tool("add_node", manifest.Mutating, nodeSchema), `{"type":"object","properties":{"args":{"type":"object"},"dry_run":{"type":"boolean"}},"required":["args","dry_run"],"additionalProperties":false}`),
 			tool("delete_node", manifest.Destructive, nodeSchema),
 		}},
 		{Name: "runtime", Version: "1.0.0", Description: "Drive the game.", Tools: []manifest.Tool{
@@ -245,7 +250,32 @@ func toolErr(t *testing.T, res *mcp.CallToolResult) sdk.Error {
 		t.Fatalf("want an error result, got %+v", res)
 	}
 	var te sdk.Error
+	if res.StructuredContent == nil {
+		// A tool with an output schema: the error is in the text only.
+		return parseErrorText(t, res.Content[0].(*mcp.TextContent).Text)
+	}
 	structured(t, res, &te)
+	return te
+}
+
+// parseErrorText reads sdk.Error.Text back: "CODE: message", then
+// "Hint: …" and "Required: …" lines.
+func parseErrorText(t *testing.T, text string) sdk.Error {
+	t.Helper()
+	lines := strings.Split(text, "\n")
+	var te sdk.Error
+	var ok bool
+	te.Code, te.Message, ok = strings.Cut(lines[0], ": ")
+	if !ok {
+		t.Fatalf("error text %q does not start with a code", text)
+	}
+	for _, l := range lines[1:] {
+		if h, ok := strings.CutPrefix(l, "Hint: "); ok {
+			te.Hint = h
+		} else if r, ok := strings.CutPrefix(l, "Required: "); ok {
+			te.Required = r
+		}
+	}
 	return te
 }
 
@@ -297,6 +327,12 @@ func TestEnableShowsToolsNotifiesAndReturnsSchemas(t *testing.T) {
 				Tools   []mcp.Tool `json:"tools"`
 			}
 			structured(t, res, &out)
+			// The pull fallback is compact: one summary line, then JSON
+			// without indentation and without output schemas.
+			text := res.Content[0].(*mcp.TextContent).Text
+			if strings.Count(text, "\n") != 1 || strings.Contains(text, "outputSchema") || strings.Contains(text, "_meta") {
+				t.Errorf("enable result text is not compact:\n%s", text)
+			}
 			if !slices.Equal(out.Enabled, []string{"scene_edit", "runtime"}) {
 				t.Errorf("enabled = %v", out.Enabled)
 			}
@@ -338,7 +374,7 @@ func TestEnableShowsToolsNotifiesAndReturnsSchemas(t *testing.T) {
 func TestDisabledToolAnswersWithTheEnableCall(t *testing.T) {
 	e := newEnv(t, envOptions{godot: "4.5"})
 	c := e.connect(t, legacy)
-	te := toolErr(t, c.call(t, "godot_scene_edit_add_node", map[string]any{"path": "a"}))
+	te := toolErr(t, c.call(t, "godot_scene_edit_delete_node", map[string]any{"path": "a"}))
 	if te.Code != sdk.CodeToolsetDisabled || te.Toolset != "scene_edit" ||
 		!strings.Contains(te.Hint, `godot_enable_toolset({"toolsets":["scene_edit"]})`) {
 		t.Errorf("error = %+v", te)
@@ -735,3 +771,26 @@ func TestListResultsAreCacheable(t *testing.T) {
 }
 
 func gateReq(toolsets ...string) gate.Request { return gate.Request{Toolsets: toolsets, By: "test"} }
+
+// An error result of a tool that declares an output schema carries no
+// structured content (clients validate it against that schema even on
+// errors, and the official TypeScript client throws): the code leads the
+// text. A tool without an output schema keeps the structured error.
+func TestErrorResultsRespectOutputSchemas(t *testing.T) {
+	e := newEnv(t, envOptions{godot: "4.5", seed: []string{"scene_edit"}})
+	c := e.connect(t, legacy)
+	res := c.call(t, "godot_scene_edit_add_node", map[string]any{"path": 7})
+	if !res.IsError || res.StructuredContent != nil {
+		t.Fatalf("error of a tool with an output schema: isError=%v structured=%v", res.IsError, res.StructuredContent)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(text, "INVALID_ARGUMENT: path must be a string, got 7\nHint: ") {
+		t.Errorf("text = %q", text)
+	}
+	if res := c.call(t, "godot_scene_edit_add_node", map[string]any{"path": "a"}); res.IsError || res.StructuredContent == nil {
+		t.Errorf("success of a tool with an output schema: %+v", res)
+	}
+	te := toolErr(t, c.call(t, "godot_scene_edit_delete_node", map[string]any{"path": "a"}))
+	if te.Code != sdk.CodePreconditionFailed || te.Source != sdk.SourceHost {
+		t.Errorf("error of a tool without an output schema = %+v", te)
+	}
+}
