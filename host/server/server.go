@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
@@ -309,8 +310,23 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err := next(ctx, method, req)
 			if r, ok := res.(*mcp.DiscoverResult); ok && err == nil {
 				r.Instructions = s.instructions(s.caller(req))
+				if r.Capabilities != nil {
+					// The host's events reach 2025-11-25 sessions only
+					// (LoggingSink); stateless discovery declares only what
+					// it serves, so not logging.
+					c := *r.Capabilities
+					c.Logging = nil
+					r.Capabilities = &c
+				}
 			}
 			return res, err
+		case "prompts/list", "prompts/get", "resources/list", "resources/read", "resources/templates/list",
+			"resources/subscribe", "resources/unsubscribe", "completion/complete":
+			// Not declared, so not served: the go-sdk would answer these
+			// with empty lists, which a client (and the MCP conformance
+			// suite) reads as a capability the server never declared.
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+				Message: fmt.Sprintf("%s: godot-mcp serves tools only (no prompts, resources or completions)", method)}
 		case "subscriptions/listen":
 			s.listeners.Add(1)
 			defer s.listeners.Add(-1)
