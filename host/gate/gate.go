@@ -13,13 +13,10 @@
 // changes nothing. Disable hides the tools before it stops the plugin, so no
 // call is routed to a process that is going away.
 //
-//	g := gate.New(gate.Options{Toolsets: manifests, Plugins: sup, Surface: srv, Bus: bus})
-//	g.Seed(ctx, gate.Defaults(cfg.DefaultToolsets), "startup")
-//	change, err := g.Enable(ctx, gate.Request{Toolsets: []string{"scene_edit"}, By: "stdio"})
-//
 // Gate knows nothing about MCP: it drives plugins through [Plugins] and the
 // tool list through [Surface], which the host implements with the supervisor
-// and the MCP server. Every decision is an event on the bus.
+// and the MCP server's table of tools. Every decision is an event on the
+// bus. See the package example for the wiring.
 package gate
 
 import (
@@ -76,8 +73,10 @@ type Options struct {
 	Bus *events.Bus
 	// Logger is for things that are not decisions (nil: discard).
 	Logger hclog.Logger
-	// GodotVersion is the Godot version at start ("" when unknown) and
-	// VersionSource where it came from ("flag", "project.godot", …).
+	// Version is the Godot version, shared with whoever else reads it. When
+	// nil, the gate makes its own from GodotVersion ("" when unknown) and
+	// VersionSource ("flag", "project.godot", …).
+	Version       *Version
 	GodotVersion  string
 	VersionSource string
 }
@@ -96,8 +95,45 @@ type Gate struct {
 
 	mu      sync.RWMutex
 	enabled map[string]bool
-	godot   string
-	source  string
+	version *Version
+}
+
+// Version is the Godot version toolsets are checked against, and where it
+// came from ("flag", "project.godot", an editor). The gate changes it
+// (SetGodotVersion); the supervisor reads it to configure plugins. It is its
+// own value so both can be built from it without one reaching into the
+// other. Safe for concurrent use.
+type Version struct {
+	mu              sync.RWMutex
+	version, source string
+}
+
+// NewVersion returns a Version holding version ("" when unknown) and its
+// source.
+func NewVersion(version, source string) *Version {
+	return &Version{version: strings.TrimSpace(version), source: source}
+}
+
+// Get returns the version and its source.
+func (v *Version) Get() (version, source string) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.version, v.source
+}
+
+// String returns the version alone, for the supervisor's Configure.
+func (v *Version) String() string {
+	s, _ := v.Get()
+	return s
+}
+
+// swap sets a new version and returns the old one.
+func (v *Version) swap(version, source string) (old string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	old = v.version
+	v.version, v.source = version, source
+	return old
 }
 
 // New returns a gate with only core enabled. Nothing starts until Seed or
@@ -108,8 +144,10 @@ func New(opts Options) *Gate {
 		log:      opts.Logger,
 		toolsets: map[string]*manifest.Manifest{},
 		enabled:  map[string]bool{},
-		godot:    strings.TrimSpace(opts.GodotVersion),
-		source:   opts.VersionSource,
+		version:  opts.Version,
+	}
+	if g.version == nil {
+		g.version = NewVersion(opts.GodotVersion, opts.VersionSource)
 	}
 	if g.log == nil {
 		g.log = hclog.NewNullLogger()
@@ -153,15 +191,6 @@ type Change struct {
 	Changed []string
 	// Unchanged were already in the asked state (toggles are idempotent).
 	Unchanged []string
-}
-
-// Attach sets the surface that shows and hides tools, for hosts that build
-// the surface after the gate (the MCP server needs the gate to exist). Call
-// it once, before Seed.
-func (g *Gate) Attach(s Surface) {
-	g.txn.Lock()
-	defer g.txn.Unlock()
-	g.opts.Surface = s
 }
 
 // Seed enables the named toolsets at start ("all" stands for every
@@ -244,9 +273,10 @@ func (g *Gate) Enable(ctx context.Context, req Request) (Change, error) {
 		started = append(started, m.Name)
 	}
 
-	// Show the tools before the flag flips: a call that passes the gate
-	// check must find its tool registered. Until the flag flips, a call
-	// gets TOOLSET_DISABLED, never "unknown tool".
+	// Show the tools before the flag flips, so that a client that sees the
+	// enable result (or list_changed) and lists again finds the tools.
+	// Calls do not depend on it: the server dispatches from its own
+	// registry and this flag.
 	for _, m := range todo {
 		if g.opts.Surface != nil {
 			g.opts.Surface.Show(m.Name)
@@ -335,10 +365,7 @@ func (g *Gate) SetGodotVersion(ctx context.Context, godot, source string) {
 	godot = strings.TrimSpace(godot)
 	g.txn.Lock()
 	defer g.txn.Unlock()
-	g.mu.Lock()
-	old := g.godot
-	g.godot, g.source = godot, source
-	g.mu.Unlock()
+	old := g.version.swap(godot, source)
 	if old == godot {
 		return
 	}
@@ -371,9 +398,7 @@ func (g *Gate) SetGodotVersion(ctx context.Context, godot, source string) {
 // GodotVersion returns the Godot version toolsets are checked against and
 // where it came from; "" when unknown.
 func (g *Gate) GodotVersion() (version, source string) {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return g.godot, g.source
+	return g.version.Get()
 }
 
 // Enabled reports whether the toolset is on. Core always is.

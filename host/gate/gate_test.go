@@ -91,7 +91,19 @@ type fixture struct {
 // tilemap, with a recording supervisor and surface.
 func newFixture(t *testing.T, godot string) *fixture {
 	t.Helper()
+	return newFixtureWith(t, godot, nil)
+}
+
+// newFixtureWith is newFixture with a surface of its own (nil: the
+// recorder); wrap gets the gate before any toggle.
+func newFixtureWith(t *testing.T, godot string, surface func(*recorder) (Surface, func(*Gate))) *fixture {
+	t.Helper()
 	rec := &recorder{}
+	var sf Surface = rec
+	wire := func(*Gate) {}
+	if surface != nil {
+		sf, wire = surface(rec)
+	}
 	bus := events.NewBus(nil)
 	ring := events.NewRing(100)
 	bus.Subscribe(ring)
@@ -102,9 +114,10 @@ func newFixture(t *testing.T, godot string) *fixture {
 			toolset("scene_edit", ">= 4.4", "add_node", "delete_node"),
 			toolset("tilemap", "", "paint"),
 		},
-		Plugins: rec, Surface: rec, Bus: bus,
+		Plugins: rec, Surface: sf, Bus: bus,
 		GodotVersion: godot, VersionSource: "flag",
 	})
+	wire(g)
 	return &fixture{g: g, rec: rec, bus: bus, ring: ring}
 }
 
@@ -309,8 +322,10 @@ func (s *flagSurface) Hide(n string) { s.add(fmt.Sprintf("hide %s enabled=%v", n
 // A call that passes the gate check must find its tool registered, so the
 // tools are shown before the flag goes on and hidden after it goes off.
 func TestFlagFlipsOnlyWhileTheToolsAreShown(t *testing.T) {
-	f := newFixture(t, "4.5")
-	f.g.Attach(&flagSurface{recorder: f.rec, g: f.g})
+	f := newFixtureWith(t, "4.5", func(rec *recorder) (Surface, func(*Gate)) {
+		fs := &flagSurface{recorder: rec}
+		return fs, func(g *Gate) { fs.g = g }
+	})
 	ctx := context.Background()
 	if _, err := f.g.Enable(ctx, Request{Toolsets: []string{"tilemap", "inspection"}}); err != nil {
 		t.Fatal(err)

@@ -419,7 +419,7 @@ func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in info
 		"enabled_set":    s.opts.Gate.EnabledSet(),
 		"toolsets":       nonNil(plugins),
 		"sessions":       sessions,
-		"listen_streams": s.listeners.Load(),
+		"listen_streams": s.tools.listeners.Load(),
 		"events":         nonNil(recent),
 	}
 	if s.opts.Bus != nil {

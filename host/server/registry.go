@@ -72,6 +72,11 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 	var errs []error
 	for _, t := range m.Tools {
 		name := exposure.ExposedName(m.Name, t.Name)
+		if isCore(name) {
+			errs = append(errs, fmt.Errorf("tool %q of toolset %q is exposed as %q, the name of a core tool; the tool is not exposed, rename it or the toolset",
+				t.Name, m.Name, name))
+			continue
+		}
 		if prev, dup := r.lookup(name); dup {
 			errs = append(errs, fmt.Errorf("tool %q of toolset %q is exposed as %q, which toolset %q already uses; the tool is not exposed, rename it or the toolset",
 				t.Name, m.Name, name, prev.ref.Toolset))
@@ -110,6 +115,17 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 		})
 	}
 	return errs
+}
+
+// isCore reports whether name is a core tool's: core tools are registered
+// after the toolsets (they need the server), yet their names are theirs.
+func isCore(name string) bool {
+	for _, t := range exposure.CoreTools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveSchema prepares an input schema for validation, with the options

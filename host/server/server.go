@@ -4,15 +4,16 @@
 // generations (2025-11-25 sessions and the sessionless 2026-07-28
 // protocol).
 //
-//	srv, err := server.New(server.Options{Version: v, Gate: g, Plugins: sup, Policy: chain, Bus: bus, Ring: ring})
-//	g.Attach(srv)                          // the gate shows and hides tools through the server
+//	tools := server.NewTools(server.ToolsOptions{Version: v, Toolsets: manifests, Bus: bus})
+//	g := gate.New(gate.Options{Toolsets: manifests, Plugins: plugins, Surface: tools, Bus: bus})
+//	srv, err := server.New(server.Options{Tools: tools, Gate: g, Plugins: sup, Policy: chain, Bus: bus, Ring: ring})
 //	bus.Subscribe(srv.LoggingSink())       // events become notifications/message
 //	err = srv.RunStdio(ctx)                // or: srv.ListenAndServe(ctx, server.HTTPOptions{Addr: "127.0.0.1:8765"})
 //
 // # One registry, one decision
 //
-// The server mirrors every installed tool, enabled or not (the registry),
-// and registers on the go-sdk server only the tools of enabled toolsets, so
+// Tools holds every installed tool, enabled or not (the registry), and
+// registers on the go-sdk server only the tools of enabled toolsets, so
 // the SDK's own bookkeeping sends notifications/tools/list_changed to every
 // legacy session and every subscriptions/listen stream when the set changes.
 // The go-sdk's tool table is only that mirror: it is never used to
@@ -75,13 +76,15 @@ type Policy interface {
 
 var _ Policy = (*exposure.Chain)(nil)
 var _ Plugins = (*supervisor.Supervisor)(nil)
-var _ gate.Surface = (*Server)(nil)
 
-// Options configure a Server. Gate is required; everything else has a
-// working default.
+// Options configure a Server. Tools and Gate are required; everything else
+// has a working default.
 type Options struct {
 	// Version is the host version reported to clients.
 	Version string
+	// Tools is the table of tools, built before the gate (the gate's
+	// Surface); see Tools.
+	Tools *Tools
 	// Logger receives the server's and the SDK's logs (nil: discard).
 	Logger hclog.Logger
 	// Gate owns the enabled set.
@@ -104,11 +107,6 @@ type Options struct {
 	LocalProfile   string
 	// ProjectDir is the Godot project, for diagnostics and instructions.
 	ProjectDir string
-	// ListTTL is the ttlMs hint on tools/list and server/discover results.
-	// The default 0 tells clients to re-list every time, because any
-	// connection may toggle a toolset; list_changed covers clients that
-	// keep a cache, but a client may list again before it arrives.
-	ListTTL time.Duration
 	// Problems reports the catalog's refused binaries for the health check.
 	Problems func() []error
 }
@@ -117,6 +115,7 @@ type Options struct {
 type Server struct {
 	opts    Options
 	log     hclog.Logger
+	tools   *Tools
 	mcp     *mcp.Server
 	reg     *registry
 	policy  Policy
@@ -124,7 +123,6 @@ type Server struct {
 	plugins Plugins
 	bus     *events.Bus
 
-	listeners atomic.Int64  // open subscriptions/listen streams
 	callSeq   atomic.Uint64 // call ids for logs
 	started   time.Time
 
@@ -132,12 +130,12 @@ type Server struct {
 	lastFiltered map[string]string // caller key -> signature of the last ToolsFiltered events
 }
 
-// New builds the server: the registry of every installed tool, the core
-// tools, and the middleware. It shows the tools of toolsets the gate already
-// has on.
+// New builds the server on its table of tools and the gate: the core tools
+// and the middleware. It shows the tools of toolsets the gate already has
+// on (Seed normally comes after New).
 func New(opts Options) (*Server, error) {
-	if opts.Gate == nil {
-		return nil, errors.New("server: Options.Gate is required")
+	if opts.Gate == nil || opts.Tools == nil {
+		return nil, errors.New("server: Options.Tools and Options.Gate are required")
 	}
 	if opts.Logger == nil {
 		opts.Logger = hclog.NewNullLogger()
@@ -148,7 +146,9 @@ func New(opts Options) (*Server, error) {
 	s := &Server{
 		opts:         opts,
 		log:          opts.Logger,
-		reg:          newRegistry(),
+		tools:        opts.Tools,
+		mcp:          opts.Tools.mcp,
+		reg:          opts.Tools.reg,
 		policy:       opts.Policy,
 		gate:         opts.Gate,
 		plugins:      opts.Plugins,
@@ -159,30 +159,11 @@ func New(opts Options) (*Server, error) {
 	if s.policy == nil {
 		s.policy = exposure.Compose()
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Godot MCP", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions: s.instructions(exposure.Caller{Transport: opts.LocalTransport, Profile: opts.LocalProfile}),
-		Logger:       slog.New(newSlogHandler(opts.Logger.Named("mcp"))),
-		// Declared, not inferred: tools (with list_changed, which the gate
-		// relies on) and logging (the events sink). No prompts, resources or
-		// completions, because the server has none.
-		Capabilities: &mcp.ServerCapabilities{
-			Tools: &mcp.ToolCapabilities{ListChanged: true},
-			//lint:ignore SA1019 delivered to 2025-11-25 sessions by LoggingSink
-			Logging: &mcp.LoggingCapabilities{},
-		},
-		SetCacheable: s.setCacheable,
-	})
 	s.addCoreTools()
-	for _, ts := range opts.Gate.Toolsets() {
-		m, _ := opts.Gate.Manifest(ts.Name)
-		for _, err := range s.reg.addToolset(m) {
-			s.log.Error("tool not exposed", "error", err)
-		}
-	}
 	s.mcp.AddReceivingMiddleware(s.middleware)
 	for _, n := range opts.Gate.EnabledSet() {
 		if n != gate.Core {
-			s.Show(n)
+			s.tools.Show(n)
 		}
 	}
 	return s, nil
@@ -190,52 +171,6 @@ func New(opts Options) (*Server, error) {
 
 // MCP returns the underlying go-sdk server, for transports and tests.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
-
-// Show registers a toolset's tools on the MCP server (gate.Surface). The SDK
-// then sends list_changed to every session and listen stream, after a short
-// debounce and without blocking this call; a failed send is logged by the
-// SDK through the server's logger.
-func (s *Server) Show(toolset string) {
-	entries := s.reg.toolset(toolset)
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		if err := addTool(s.mcp, e.tool, mirrorOnly); err != nil {
-			s.log.Error("tool not exposed", "tool", e.ref.Name, "error", err)
-			continue
-		}
-		names = append(names, e.ref.Name)
-	}
-	s.listChanged(toolset, "added", names)
-}
-
-// Hide removes a toolset's tools from the MCP server (gate.Surface).
-func (s *Server) Hide(toolset string) {
-	entries := s.reg.toolset(toolset)
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		names = append(names, e.ref.Name)
-	}
-	s.mcp.RemoveTools(names...)
-	s.listChanged(toolset, "removed", names)
-}
-
-func (s *Server) listChanged(toolset, verb string, names []string) {
-	if len(names) == 0 || s.opts.Bus == nil {
-		return
-	}
-	sessions := 0
-	for range s.mcp.Sessions() {
-		sessions++
-	}
-	listeners := s.listeners.Load()
-	s.opts.Bus.Emit(events.Event{
-		Kind:    events.ListChanged,
-		Level:   events.Debug,
-		Toolset: toolset,
-		Message: fmt.Sprintf("tools/list_changed queued for %d sessions and %d listen streams (%d tools %s)", sessions, listeners, len(names), verb),
-		Fields:  map[string]any{verb: names, "sessions": sessions, "listen_streams": listeners},
-	})
-}
 
 // RunStdio serves one client over stdin/stdout until the client hangs up
 // or ctx ends.
@@ -251,17 +186,6 @@ func (s *Server) RunStdio(ctx context.Context) error {
 // call` and tests).
 func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
 	return s.mcp.Connect(ctx, t, nil)
-}
-
-// setCacheable fills ttlMs and cacheScope. tools/list answers differ per
-// caller (policy), so they are private; discover carries instructions
-// derived from the caller's view, so it is private too.
-func (s *Server) setCacheable(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
-	switch req.(type) {
-	case *mcp.ListToolsRequest, *mcp.ServerRequest[*mcp.DiscoverParams]:
-		c.TTLMs = int(s.opts.ListTTL / time.Millisecond)
-		c.CacheScope = "private"
-	}
 }
 
 // mirrorOnly is the go-sdk handler of every tool: the middleware answers
@@ -328,8 +252,8 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 				Message: fmt.Sprintf("%s: godot-mcp serves tools only (no prompts, resources or completions)", method)}
 		case "subscriptions/listen":
-			s.listeners.Add(1)
-			defer s.listeners.Add(-1)
+			s.tools.listeners.Add(1)
+			defer s.tools.listeners.Add(-1)
 		}
 		return next(ctx, method, req)
 	}
@@ -393,7 +317,7 @@ func (s *Server) emitFiltered(caller exposure.Caller, d exposure.Decision) {
 }
 
 // Listeners returns the number of open subscriptions/listen streams.
-func (s *Server) Listeners() int64 { return s.listeners.Load() }
+func (s *Server) Listeners() int64 { return s.tools.listeners.Load() }
 
 // ToolNames returns every installed tool's exposed name, sorted, whether its
 // toolset is enabled or not (for "did you mean" hints).

@@ -149,12 +149,12 @@ func newEnv(t testing.TB, o envOptions) *env {
 	ring := events.NewRing(200)
 	bus.Subscribe(ring)
 	fp := &fakePlugins{}
-	g := gate.New(gate.Options{Toolsets: testToolsets(), Plugins: fp, Bus: bus, GodotVersion: o.godot, VersionSource: "flag"})
-	srv, err := New(Options{Version: "test", Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile})
+	tools := NewTools(ToolsOptions{Version: "test", Toolsets: testToolsets(), Bus: bus})
+	g := gate.New(gate.Options{Toolsets: testToolsets(), Plugins: fp, Surface: tools, Bus: bus, GodotVersion: o.godot, VersionSource: "flag"})
+	srv, err := New(Options{Version: "test", Tools: tools, Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.Attach(srv)
 	bus.Subscribe(srv.LoggingSink())
 	seed := o.seed
 	if seed == nil {
