@@ -123,8 +123,8 @@ type Server struct {
 	plugins Plugins
 	bus     *events.Bus
 
-	callSeq   atomic.Uint64 // call ids for logs
-	started   time.Time
+	callSeq atomic.Uint64 // call ids for logs
+	started time.Time
 
 	filteredMu   sync.Mutex
 	lastFiltered map[string]string // caller key -> signature of the last ToolsFiltered events
