@@ -44,8 +44,9 @@ var (
 	bin        string // the godot-mcp binary
 	plainBin   string // the benchmark baseline: a plain go-sdk server
 	pluginsDir string // holds gatetest and inspection
-	// projectPluginsDir holds the first-party project toolset, on its own
-	// so the tests that count installed toolsets are not affected.
+	// projectPluginsDir holds the first-party toolsets (project, and the
+	// todo example), on their own so the tests that count installed
+	// toolsets are not affected.
 	projectPluginsDir string
 	cacheDir          string // XDG_CACHE_HOME for the catalog's manifest cache
 )
@@ -68,6 +69,7 @@ func run(m *testing.M) int {
 		testplugins.Module + "/internal/testplugins/inspection": "godot-mcp-toolset-inspection",
 		testplugins.Module + "/host/e2e/internal/plainserver":   "plainserver",
 		testplugins.Module + "/plugins/project":                 "godot-mcp-toolset-project",
+		testplugins.Module + "/examples/todo-toolset":           "godot-mcp-toolset-todo",
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -91,9 +93,12 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
-	if err := os.Rename(paths[testplugins.Module+"/plugins/project"], filepath.Join(projectPluginsDir, "godot-mcp-toolset-project")); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+	for _, p := range []string{"/plugins/project", "/examples/todo-toolset"} {
+		src := paths[testplugins.Module+p]
+		if err := os.Rename(src, filepath.Join(projectPluginsDir, filepath.Base(src))); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
 	}
 	code := m.Run()
 	if code == 0 {
