@@ -4,11 +4,9 @@
 // generations (2025-11-25 sessions and the sessionless 2026-07-28
 // protocol).
 //
-//	tools := server.NewTools(server.ToolsOptions{Version: v, Toolsets: manifests, Bus: bus})
-//	g := gate.New(gate.Options{Toolsets: manifests, Plugins: plugins, Surface: tools, Bus: bus})
-//	srv, err := server.New(server.Options{Tools: tools, Gate: g, Plugins: sup, Policy: chain, Bus: bus, Ring: ring})
-//	bus.Subscribe(srv.LoggingSink())       // events become notifications/message
-//	err = srv.RunStdio(ctx)                // or: srv.ListenAndServe(ctx, server.HTTPOptions{Addr: "127.0.0.1:8765"})
+// The wiring is a tree (ExampleNew): NewTools (the table of tools, the
+// gate's Surface), then the gate on it, then New on both. LoggingSink turns
+// events into notifications/message; RunStdio or ListenAndServe serve.
 //
 // # One registry, one decision
 //

@@ -12,8 +12,8 @@
 //	entry, _ := cat.Lookup("scene_edit")
 //	if err := sup.Start(ctx, entry); err != nil { … } // handshake + Configure
 //	res, err := sup.Call(ctx, "scene_edit", supervisor.CallRequest{Tool: "add_node", Args: args}, onProgress)
-//	var se *supervisor.Error
-//	if errors.As(err, &se) { … se.Code, se.Hint … } // PLUGIN_CRASHED, CRASH_LOOP, …
+//	var se *sdk.Error
+//	if errors.As(err, &se) { … se.Code, se.Hint … } // PLUGIN_CRASHED, CRASH_LOOP, …; Source "plugin": the tool's own
 //	_ = sup.Stop(ctx, "scene_edit") // SIGTERM, grace, SIGKILL to the process group
 //
 // # Processes
