@@ -22,9 +22,10 @@ type Tool struct {
 	// err is a problem found while building the tool (an argument type
 	// without a JSON Schema, say). NewTool cannot return it, so it surfaces
 	// in Toolset.Manifest, which Serve checks before anything else.
-	err error
-	in  *jsonschema.Resolved
-	out *jsonschema.Resolved
+	err   error
+	in    *jsonschema.Resolved
+	check *args.Checker // in, compiled once for every call
+	out   *jsonschema.Resolved
 	// run decodes and validates the arguments and calls the handler.
 	run func(ctx context.Context, call *Call, args []byte) (Result, error)
 }
@@ -107,6 +108,7 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 		errs = append(errs, fmt.Errorf("input schema: %w", err))
 	}
 	t.in, t.spec.InputSchema = in, inJSON
+	t.check = args.Compile(in)
 	if o.output != nil {
 		out, outJSON, err := deriveSchema(o.output)
 		if err != nil {
@@ -120,7 +122,7 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 	t.err = errors.Join(errs...)
 	t.run = func(ctx context.Context, call *Call, args []byte) (Result, error) {
 		var v In
-		if err := decodeArgs(t.in, args, &v); err != nil {
+		if err := decodeArgs(t.check, args, &v); err != nil {
 			return Result{}, err
 		}
 		return h(ctx, call, v)
@@ -156,10 +158,10 @@ func deriveSchema(infer func() (*jsonschema.Schema, error)) (*jsonschema.Resolve
 // decodeArgs validates the arguments against the input schema (package
 // args: one JSON object, no key twice, the schema's constraints in words)
 // and decodes them into v. Failures are *Error with code INVALID_ARGUMENT.
-func decodeArgs(schema *jsonschema.Resolved, raw []byte, v any) error {
+func decodeArgs(check *args.Checker, raw []byte, v any) error {
 	in, err := args.Decode(raw)
 	if err == nil {
-		err = args.Check(schema, in)
+		err = check.Check(in)
 	}
 	if err != nil {
 		return &Error{Code: CodeInvalidArgument, Message: err.Error(),

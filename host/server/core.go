@@ -17,6 +17,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/args"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -126,7 +127,7 @@ func (s *Server) addCoreTools() {
 		if err != nil {
 			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err)) // a bug in this file
 		}
-		e := &toolEntry{ref: ref, bare: strings.TrimPrefix(ref.Name, "godot_"), tool: t, input: input, core: def.bind(s)}
+		e := &toolEntry{ref: ref, bare: strings.TrimPrefix(ref.Name, "godot_"), tool: t, input: input, check: args.Compile(input), core: def.bind(s)}
 		s.reg.add(e)
 		if err := addTool(s.mcp, t, mirrorOnly); err != nil {
 			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err)) // a bug in this file

@@ -41,7 +41,8 @@ type toolEntry struct {
 	ref   exposure.Tool        // exposed name, toolset, class, scope
 	bare  string               // the plugin's own name for the tool
 	tool  *mcp.Tool            // what tools/list shows: augmented schema, annotations
-	input *jsonschema.Resolved // tool.InputSchema, resolved once for every call
+	input *jsonschema.Resolved // tool.InputSchema, resolved once
+	check *args.Checker        // input, compiled once for every call
 	// output: the tool declares an output schema, so its error results
 	// carry no structured content (see errorResult).
 	output bool
@@ -111,6 +112,7 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 			bare:   t.Name,
 			tool:   mt,
 			input:  input,
+			check:  args.Compile(input),
 			output: len(t.OutputSchema) > 0,
 		})
 	}
@@ -156,9 +158,15 @@ func (e *toolEntry) arguments(raw json.RawMessage) (callArgs, *sdk.Error) {
 	if err == nil {
 		_, hasConfirm := in[ArgConfirm]
 		_, hasDryRun := in[ArgDryRun]
-		given := len(in)
-		if err = e.input.ApplyDefaults(&in); err == nil {
-			err = args.Check(e.input, in)
+		given := len(in) // arguments the plugin would get as sent
+		if hasConfirm {
+			given--
+		}
+		if hasDryRun {
+			given--
+		}
+		if _, err = e.check.ApplyDefaults(in); err == nil {
+			err = e.check.Check(in)
 		}
 		if err == nil {
 			a := callArgs{in: in, raw: raw}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/args"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -25,7 +26,7 @@ func TestArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &toolEntry{input: input}
+	e := &toolEntry{input: input, check: args.Compile(input)}
 	tests := []struct {
 		args    string
 		want    map[string]any // nil: an error is expected

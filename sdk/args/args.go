@@ -137,18 +137,191 @@ func join(path, key string) string {
 // and missing arguments, wrong types, numbers out of range, values not in
 // an enum, lists too short or too long. Anything deeper falls to the
 // schema validator, whose message is shortened to name the argument.
+//
+// Check works out per call whether the validator is needed; a tool checked
+// on every call compiles its schema once with Compile instead.
 func Check(schema *jsonschema.Resolved, in map[string]any) error {
+	return Compile(schema).Check(in)
+}
+
+// Checker is an input schema prepared for Check and ApplyDefaults.
+type Checker struct {
+	resolved *jsonschema.Resolved
+	schema   *jsonschema.Schema
+	// simple: every keyword of the schema is one checkTop checks itself,
+	// so the full validator (the costliest part of a call's argument
+	// check) is not needed.
+	simple   bool
+	defaults map[string]any // decoded default of each top-level property that has one
+}
+
+// Compile prepares a resolved input schema for Check; nil checks nothing.
+func Compile(schema *jsonschema.Resolved) *Checker {
+	c := &Checker{resolved: schema}
 	if schema == nil {
+		return c
+	}
+	c.schema = schema.Schema()
+	c.simple = simpleSchema(c.schema)
+	for name, p := range c.schema.Properties {
+		if len(p.Default) > 0 {
+			var v any
+			if json.Unmarshal(p.Default, &v) == nil {
+				if c.defaults == nil {
+					c.defaults = map[string]any{}
+				}
+				c.defaults[name] = v
+			}
+		}
+	}
+	return c
+}
+
+// Check validates decoded arguments; see the package function Check.
+func (c *Checker) Check(in map[string]any) error {
+	if c == nil || c.resolved == nil {
 		return nil
 	}
-	s := schema.Schema()
-	if err := checkTop(s, in); err != nil {
+	if err := checkTop(c.schema, in); err != nil {
 		return err
 	}
-	if err := schema.Validate(in); err != nil {
+	if c.simple {
+		return nil
+	}
+	if err := c.resolved.Validate(in); err != nil {
 		return errors.New(Humanize(err))
 	}
 	return nil
+}
+
+// ApplyDefaults fills in the default of every absent top-level argument
+// that has one; it reports whether it added any. Defaults are copied, so
+// the arguments of one call never share a value with another's.
+func (c *Checker) ApplyDefaults(in map[string]any) (added bool, err error) {
+	if c == nil || c.resolved == nil {
+		return false, nil
+	}
+	if !c.simple {
+		n := len(in)
+		err := c.resolved.ApplyDefaults(&in)
+		return len(in) != n, err
+	}
+	for name, v := range c.defaults {
+		if _, ok := in[name]; !ok {
+			in[name] = copyJSON(v)
+			added = true
+		}
+	}
+	return added, nil
+}
+
+func copyJSON(v any) any {
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = copyJSON(x)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = copyJSON(x)
+		}
+		return out
+	}
+	return v
+}
+
+// simpleSchema reports whether checkTop alone decides s: an object whose
+// properties use only the keywords checkValue checks (plus annotations), of
+// scalar types or lists of such scalars, and nothing else at the top.
+func simpleSchema(s *jsonschema.Schema) bool {
+	top, ok := keywords(s)
+	if !ok {
+		return false
+	}
+	for k := range top {
+		switch k {
+		case "type", "properties", "required", "additionalProperties", "description", "title", "$schema", "$id", "examples":
+		default:
+			return false
+		}
+	}
+	if s.Type != "object" {
+		return false
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		// additionalProperties: false (checkTop refuses unknown
+		// arguments); anything else is left to the validator.
+		if b, err := json.Marshal(ap); err != nil || string(b) != "false" {
+			return false
+		}
+	}
+	for _, p := range s.Properties {
+		if !simpleProperty(p, true) {
+			return false
+		}
+	}
+	return true
+}
+
+func simpleProperty(p *jsonschema.Schema, allowItems bool) bool {
+	kw, ok := keywords(p)
+	if !ok {
+		return false
+	}
+	for k := range kw {
+		switch k {
+		case "type", "description", "title", "default", "examples", "enum",
+			"minimum", "maximum", "minLength", "maxLength":
+		case "minItems", "maxItems":
+			if !allowItems {
+				return false
+			}
+		case "items":
+			if !allowItems || !simpleProperty(p.Items, false) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	types := p.Types
+	if p.Type != "" {
+		types = []string{p.Type}
+	}
+	if len(types) == 0 {
+		return false
+	}
+	for _, t := range types {
+		switch t {
+		case "null", "boolean", "string", "number", "integer":
+		case "array":
+			if !allowItems {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// keywords returns the keywords a schema sets, by its JSON form.
+func keywords(s *jsonschema.Schema) (map[string]json.RawMessage, bool) {
+	if s == nil {
+		return nil, false
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return nil, false
+	}
+	return m, true
 }
 
 func checkTop(s *jsonschema.Schema, in map[string]any) error {
