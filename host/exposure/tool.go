@@ -71,7 +71,7 @@ func (ctx Caller) TransportKey() string {
 }
 
 // CoreToolset is the toolset name of the host's own tools.
-const CoreToolset = "core"
+const CoreToolset = manifest.CoreToolset
 
 // CoreTools are the host's own tools. They are candidates like any other and
 // pass through the same layers: a read-only profile, for instance, does not

@@ -36,7 +36,7 @@ import (
 )
 
 // Core is the host's own toolset. It is always enabled and cannot be toggled.
-const Core = "core"
+const Core = manifest.CoreToolset
 
 // Inspection is the toolset enabled by default when it is installed.
 const Inspection = "inspection"
