@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the test checks where the deprecated logging capability is declared.
+
 package server
 
 import (

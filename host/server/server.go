@@ -237,6 +237,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 					// (LoggingSink); stateless discovery declares only what
 					// it serves, so not logging.
 					c := *r.Capabilities
+					//lint:ignore SA1019 removing the deprecated capability is the point
 					c.Logging = nil
 					r.Capabilities = &c
 				}
