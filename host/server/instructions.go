@@ -53,7 +53,7 @@ func (s *Server) instructions(caller exposure.Caller) string {
 		}
 	}
 	if classes[manifest.Destructive] {
-		b.WriteString("Destructive tools need \"confirm\": true and are refused without it; ask the user first.\n")
+		b.WriteString("Destructive tools need \"confirm\": true to run and are refused without it; ask the user first. A dry run needs no confirm.\n")
 	}
 	if classes[manifest.Mutating] || classes[manifest.Destructive] {
 		b.WriteString("Mutating and destructive tools accept \"dry_run\": true to report what they would change.\n")
