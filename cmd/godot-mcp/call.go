@@ -20,6 +20,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/server"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	toolargs "github.com/godot-mcp/godot-mcp/sdk/args"
 )
 
 const callUsage = `Usage: godot-mcp call TOOL [--args JSON] [--confirm] [--dry-run] [--json] [flags]
@@ -74,9 +75,16 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "godot-mcp call: name exactly one tool, e.g. godot-mcp call godot_list_toolsets")
 		return 2
 	}
-	var arguments map[string]any
-	if err := json.Unmarshal([]byte(*argsJSON), &arguments); err != nil || arguments == nil {
-		fmt.Fprintf(stderr, "godot-mcp call: --args must be a JSON object, e.g. --args '{\"path\":\"res://main.tscn\"}'\n")
+	// The same check as the server's: one object, no key named twice (a
+	// map would keep the last of two, and the server would never see the
+	// first).
+	arguments, err := toolargs.Decode([]byte(*argsJSON))
+	if err != nil || strings.TrimSpace(*argsJSON) == "null" {
+		msg := "must be a JSON object"
+		if err != nil {
+			msg = err.Error()
+		}
+		fmt.Fprintf(stderr, "godot-mcp call: --args: %s, e.g. --args '{\"path\":\"res://main.tscn\"}'\n", msg)
 		return 2
 	}
 	if *confirm {
