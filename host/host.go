@@ -112,7 +112,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	entries := withoutNameClashes(cat.Entries(), log)
 	manifests := make([]*manifest.Manifest, 0, len(entries))
-	var candidates []exposure.Tool
+	candidates := server.CoreTools()
 	for _, e := range entries {
 		manifests = append(manifests, e.Manifest)
 		candidates = append(candidates, exposure.FromManifest(e.Manifest)...)
@@ -300,7 +300,7 @@ func (p plugins) Stop(ctx context.Context, name string) error { return p.sup.Sto
 // drops only the plugin.
 func withoutNameClashes(entries []catalog.Entry, log hclog.Logger) []catalog.Entry {
 	owner := map[string]string{}
-	for _, t := range exposure.CoreTools {
+	for _, t := range server.CoreTools() {
 		owner[t.Name] = t.Toolset
 	}
 	bad := map[string]bool{}

@@ -73,18 +73,6 @@ func (ctx Caller) TransportKey() string {
 // CoreToolset is the toolset name of the host's own tools.
 const CoreToolset = manifest.CoreToolset
 
-// CoreTools are the host's own tools. They are candidates like any other and
-// pass through the same layers: a read-only profile, for instance, does not
-// get godot_enable_toolset.
-var CoreTools = []Tool{
-	{Name: "godot_list_toolsets", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
-	{Name: "godot_enable_toolset", Toolset: CoreToolset, Class: manifest.Mutating, Scope: manifest.AgentScope},
-	{Name: "godot_disable_toolset", Toolset: CoreToolset, Class: manifest.Mutating, Scope: manifest.AgentScope},
-	{Name: "godot_get_server_info", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
-	{Name: "godot_health_check", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
-	{Name: "godot_list_tools_by_safety_class", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
-}
-
 // ExposedName composes the name agents see for a tool of a toolset.
 func ExposedName(toolset, tool string) string {
 	if toolset == CoreToolset {
@@ -113,12 +101,13 @@ type Known struct {
 	Tools    []string // exposed tool names
 }
 
-// KnownTools derives Known from candidate tools. The core toolset and
-// CoreTools are always included.
+// KnownTools derives Known from candidate tools, which should include the
+// host's core tools (server.CoreTools). The core toolset is always
+// included.
 func KnownTools(tools []Tool) Known {
-	var k Known
-	seen := map[string]bool{}
-	for _, list := range [][]Tool{CoreTools, tools} {
+	k := Known{Toolsets: []string{CoreToolset}}
+	seen := map[string]bool{"toolset:" + CoreToolset: true}
+	for _, list := range [][]Tool{tools} {
 		for _, t := range list {
 			if t.Toolset != "" && !seen["toolset:"+t.Toolset] {
 				seen["toolset:"+t.Toolset] = true

@@ -21,23 +21,24 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
-// coreDef is one core tool, described in one place: its description, its
-// arguments type (the input schema is derived from it by sdk.SchemaFor, as
-// for plugin tools) and its function. Name and safety class come from
-// exposure.CoreTools, the list the policy evaluates, so policy treats core
-// tools like any other: a read-only profile does not get
-// godot_enable_toolset.
+// coreDef is one core tool, described in one place: its name, safety
+// class and description, its arguments type (the input schema is derived
+// from it by sdk.SchemaFor, as for plugin tools) and its function. The
+// policy evaluates core tools like any other (CoreTools): a read-only
+// profile does not get godot_enable_toolset.
 type coreDef struct {
 	name        string
+	class       manifest.SafetyClass
 	description string
 	schema      func() (*jsonschema.Schema, error)
 	bind        func(s *Server) coreRun
 }
 
 // coreTool defines a core tool with arguments of type In.
-func coreTool[In any](name, description string, f func(s *Server, ctx context.Context, req *mcp.CallToolRequest, in In) *mcp.CallToolResult) coreDef {
+func coreTool[In any](name string, class manifest.SafetyClass, description string, f func(s *Server, ctx context.Context, req *mcp.CallToolRequest, in In) *mcp.CallToolResult) coreDef {
 	return coreDef{
 		name:        name,
+		class:       class,
 		description: description,
 		schema:      sdk.SchemaFor[In],
 		bind: func(s *Server) coreRun {
@@ -58,24 +59,24 @@ func coreTool[In any](name, description string, f func(s *Server, ctx context.Co
 	}
 }
 
-// coreDefs are the host's own tools, in the order of exposure.CoreTools.
+// coreDefs are the host's own tools: the one list of them.
 var coreDefs = []coreDef{
-	coreTool("godot_list_toolsets",
+	coreTool("godot_list_toolsets", manifest.ReadOnly,
 		"List every installed toolset: whether it is enabled, what it does, the Godot versions it supports, how many tools it has and whether its plugin runs. Starts nothing.",
 		(*Server).listToolsets),
-	coreTool("godot_enable_toolset",
+	coreTool("godot_enable_toolset", manifest.Mutating,
 		"Enable toolsets so their tools appear. The result lists every tool that became visible, with its input schema, so you can call them without listing again. Enabling is shared by every client of this server and is idempotent.",
 		(*Server).enableToolset),
-	coreTool("godot_disable_toolset",
+	coreTool("godot_disable_toolset", manifest.Mutating,
 		"Disable toolsets: their tools disappear and their plugin processes stop. Idempotent; core cannot be disabled.",
 		(*Server).disableToolset),
-	coreTool("godot_get_server_info",
+	coreTool("godot_get_server_info", manifest.ReadOnly,
 		"Describe this server: host and protocol versions, transport, the Godot version and where it came from, every toolset with its plugin process (pid, state, restarts) and the recent events (what was enabled, refused, filtered, crashed).",
 		(*Server).serverInfo),
-	coreTool("godot_health_check",
+	coreTool("godot_health_check", manifest.ReadOnly,
 		"Check that the enabled toolsets' plugins run, that the Godot version is known and that no installed plugin was refused. Reports ok, degraded or unhealthy with one line per problem.",
 		(*Server).healthCheck),
-	coreTool("godot_list_tools_by_safety_class",
+	coreTool("godot_list_tools_by_safety_class", manifest.ReadOnly,
 		"List the tools you may use grouped by safety class (read_only, mutating, destructive, runtime), including tools of toolsets that are not enabled yet. Destructive tools need confirm=true for a real run; mutating and destructive tools accept dry_run=true, which needs no confirm.",
 		(*Server).toolsByClass),
 }
@@ -98,13 +99,31 @@ type classArgs struct {
 	Class string `json:"class,omitempty" jsonschema:"Only this class: read_only, mutating, destructive or runtime."`
 }
 
+// CoreTools returns the core tools as the policy sees them: candidates
+// like any other, for tools/list and for `godot-mcp policy explain`.
+func CoreTools() []exposure.Tool {
+	out := make([]exposure.Tool, len(coreDefs))
+	for i, d := range coreDefs {
+		out[i] = exposure.Tool{Name: d.name, Toolset: gate.Core, Class: d.class, Scope: manifest.AgentScope}
+	}
+	return out
+}
+
+// isCore reports whether name is a core tool's: core tools are registered
+// after the toolsets (they need the server), yet their names are theirs.
+func isCore(name string) bool {
+	for _, d := range coreDefs {
+		if d.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // addCoreTools registers the core tools and shows them: core is always on.
 func (s *Server) addCoreTools() {
-	for i, ref := range exposure.CoreTools {
+	for i, ref := range CoreTools() {
 		def := coreDefs[i]
-		if def.name != ref.Name {
-			panic(fmt.Sprintf("core tool %d is %s in exposure.CoreTools and %s here", i, ref.Name, def.name)) // a bug in this file
-		}
 		schema, err := def.schema()
 		if err != nil {
 			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err)) // a bug in this file

@@ -119,17 +119,6 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 	return errs
 }
 
-// isCore reports whether name is a core tool's: core tools are registered
-// after the toolsets (they need the server), yet their names are theirs.
-func isCore(name string) bool {
-	for _, t := range exposure.CoreTools {
-		if t.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // resolveSchema prepares an input schema for validation, with the options
 // the go-sdk uses for the tools it validates itself.
 func resolveSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
