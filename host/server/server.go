@@ -129,8 +129,8 @@ type Server struct {
 }
 
 // New builds the server on its table of tools and the gate: the core tools
-// and the middleware. It shows the tools of toolsets the gate already has
-// on (Seed normally comes after New).
+// and the middleware. The gate shows and hides toolsets' tools through
+// Tools, its Surface, whether it toggles before or after New.
 func New(opts Options) (*Server, error) {
 	if opts.Gate == nil || opts.Tools == nil {
 		return nil, errors.New("server: Options.Tools and Options.Gate are required")
@@ -159,11 +159,6 @@ func New(opts Options) (*Server, error) {
 	}
 	s.addCoreTools()
 	s.mcp.AddReceivingMiddleware(s.middleware)
-	for _, n := range opts.Gate.EnabledSet() {
-		if n != gate.Core {
-			s.tools.Show(n)
-		}
-	}
 	return s, nil
 }
 
