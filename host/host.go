@@ -112,7 +112,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	entries := withoutNameClashes(cat.Entries(), log)
 	manifests := make([]*manifest.Manifest, 0, len(entries))
-	var candidates []exposure.Tool
+	candidates := server.CoreTools()
 	for _, e := range entries {
 		manifests = append(manifests, e.Manifest)
 		candidates = append(candidates, exposure.FromManifest(e.Manifest)...)
@@ -141,47 +141,56 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		}
 	}
 
-	h := &Host{Config: cfg, Catalog: cat, Policy: chain, log: log}
-	h.Bus = events.NewBus(log.Named("events"))
-	h.Ring = events.NewRing(ringSize)
-	h.Bus.Subscribe(h.Ring)
-	h.Bus.Subscribe(events.LogSink{Log: log.Named("event")})
-
-	h.Supervisor = supervisor.New(supervisor.Options{
+	// Every part is built from parts built before it: a tree, no part
+	// reaching for one assigned later.
+	bus := events.NewBus(log.Named("events"))
+	ring := events.NewRing(ringSize)
+	bus.Subscribe(ring)
+	bus.Subscribe(events.LogSink{Log: log.Named("event")})
+	version := gate.NewVersion(godot, source)
+	sup := supervisor.New(supervisor.Options{
 		Logger:       log.Named("plugin"),
 		HostVersion:  opts.Version,
 		ProjectDir:   opts.ProjectDir,
-		GodotVersion: func() string { v, _ := h.Gate.GodotVersion(); return v },
+		GodotVersion: version.String,
 		Verify:       cat.Verify,
-		OnEvent:      h.pluginEvent,
+		OnEvent:      pluginEvent(bus),
 	})
-	h.Gate = gate.New(gate.Options{
-		Toolsets:      manifests,
-		Plugins:       plugins{cat: cat, sup: h.Supervisor},
-		Bus:           h.Bus,
-		Logger:        log.Named("gate"),
-		GodotVersion:  godot,
-		VersionSource: source,
+	tools := server.NewTools(server.ToolsOptions{
+		Version:  opts.Version,
+		Logger:   log.Named("server"),
+		Toolsets: manifests,
+		Bus:      bus,
 	})
-	h.Server, err = server.New(server.Options{
+	g := gate.New(gate.Options{
+		Toolsets: manifests,
+		Plugins:  plugins{cat: cat, sup: sup},
+		Surface:  tools,
+		Bus:      bus,
+		Logger:   log.Named("gate"),
+		Version:  version,
+	})
+	srv, err := server.New(server.Options{
 		Version:        opts.Version,
+		Tools:          tools,
 		Logger:         log.Named("server"),
-		Gate:           h.Gate,
-		Plugins:        h.Supervisor,
+		Gate:           g,
+		Plugins:        sup,
 		Policy:         chain,
-		Bus:            h.Bus,
-		Ring:           h.Ring,
+		Bus:            bus,
+		Ring:           ring,
 		LocalTransport: localTransport(opts.Transport),
 		LocalProfile:   cfg.Stdio.Profile,
 		ProjectDir:     opts.ProjectDir,
 		Problems:       cat.Problems,
 	})
 	if err != nil {
-		h.Close(ctx)
+		sup.Shutdown(ctx)
+		bus.Close()
 		return nil, err
 	}
-	h.Gate.Attach(h.Server)
-	h.Bus.Subscribe(h.Server.LoggingSink())
+	bus.Subscribe(srv.LoggingSink())
+	h := &Host{Config: cfg, Catalog: cat, Supervisor: sup, Bus: bus, Ring: ring, Policy: chain, Gate: g, Server: srv, log: log}
 	if !opts.NoSeed {
 		by := "startup"
 		if cfg.DefaultToolsets == nil {
@@ -238,7 +247,11 @@ func (h *Host) Close(ctx context.Context) {
 }
 
 // pluginEvent turns supervisor lifecycle events into bus events.
-func (h *Host) pluginEvent(e supervisor.Event) {
+func pluginEvent(bus *events.Bus) func(supervisor.Event) {
+	return func(e supervisor.Event) { bus.Emit(busEvent(e)) }
+}
+
+func busEvent(e supervisor.Event) events.Event {
 	ev := events.Event{Toolset: e.Toolset, Message: e.Message, Fields: map[string]any{"pid": e.PID}}
 	switch e.Kind {
 	case supervisor.EventStarted:
@@ -258,7 +271,7 @@ func (h *Host) pluginEvent(e supervisor.Event) {
 	if ev.Message == "" {
 		ev.Message = fmt.Sprintf("plugin %s: %s", e.Toolset, e.Kind)
 	}
-	h.Bus.Emit(ev)
+	return ev
 }
 
 // plugins adapts catalog and supervisor to the gate: the gate names
@@ -287,7 +300,7 @@ func (p plugins) Stop(ctx context.Context, name string) error { return p.sup.Sto
 // drops only the plugin.
 func withoutNameClashes(entries []catalog.Entry, log hclog.Logger) []catalog.Entry {
 	owner := map[string]string{}
-	for _, t := range exposure.CoreTools {
+	for _, t := range server.CoreTools() {
 		owner[t.Name] = t.Toolset
 	}
 	bad := map[string]bool{}

@@ -21,7 +21,8 @@ type Result struct {
 	IsError bool
 }
 
-// Content is one piece of a result: [TextContent] or [ImageContent].
+// Content is one piece of a result: [TextContent], [ImageContent] or
+// [AudioContent].
 type Content interface{ isContent() }
 
 // TextContent is plain text.
@@ -35,8 +36,15 @@ type ImageContent struct {
 	MIMEType string // for example "image/png"
 }
 
+// AudioContent is encoded audio.
+type AudioContent struct {
+	Data     []byte
+	MIMEType string // for example "audio/wav"
+}
+
 func (TextContent) isContent()  {}
 func (ImageContent) isContent() {}
+func (AudioContent) isContent() {}
 
 // Text returns a result holding one text, formatted like fmt.Sprintf.
 func Text(format string, args ...any) Result {
@@ -58,66 +66,4 @@ func indentJSON(v any) string {
 		return fmt.Sprintf("(result cannot be encoded as JSON: %v)", err)
 	}
 	return string(b)
-}
-
-// Error codes the SDK produces. Tools may use these or their own stable
-// upper-case codes.
-const (
-	// CodeInvalidArgument: the arguments do not match the input schema or
-	// make no sense together.
-	CodeInvalidArgument = "INVALID_ARGUMENT"
-	// CodeToolError: the handler returned a plain error.
-	CodeToolError = "TOOL_ERROR"
-	// CodeNotFound: something the call names does not exist.
-	CodeNotFound = "NOT_FOUND"
-	// CodePreconditionFailed: the call cannot run in the current state;
-	// Required names what is missing.
-	CodePreconditionFailed = "PRECONDITION_FAILED"
-	// CodeBridgeDisconnected: no Godot peer (editor or headless) is attached,
-	// so [Call.Editor] cannot run.
-	CodeBridgeDisconnected = "BRIDGE_DISCONNECTED"
-	// CodeCancelled: the caller gave up before the tool finished.
-	CodeCancelled = "CANCELLED"
-	// CodeTimeout: something the tool waited for (an editor answer, a
-	// process) did not come within its deadline.
-	CodeTimeout = "TIMEOUT"
-)
-
-// Error is a tool failure with a machine-readable code and a hint on how to
-// fix it. Return it from a handler; the caller gets an isError result with
-// these fields.
-type Error struct {
-	// Code is a stable upper-case code such as "NOT_FOUND".
-	Code string
-	// Message says what went wrong.
-	Message string
-	// Hint says how to fix it, in one sentence.
-	Hint string
-	// Required names a missing precondition, such as "confirm" or
-	// "godot_version"; usually empty.
-	Required string
-}
-
-// Errorf returns an *Error with the given code and hint and a message
-// formatted like fmt.Sprintf.
-func Errorf(code, hint, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Hint: hint}
-}
-
-// Error implements error.
-func (e *Error) Error() string {
-	s := e.Code + ": " + e.Message
-	if e.Hint != "" {
-		s += " (" + e.Hint + ")"
-	}
-	return s
-}
-
-// text is how the error reads in a result's text content.
-func (e *Error) text() string {
-	s := e.Message
-	if e.Hint != "" {
-		s += "\nHint: " + e.Hint
-	}
-	return s
 }

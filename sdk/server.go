@@ -207,10 +207,9 @@ func (s *server) editor(ctx context.Context, command string, params, result any)
 		return errNoEditor(fmt.Sprintf("the host's editor service failed: %v", status.Convert(err).Message()))
 	}
 	if !resp.GetOk() {
-		te := resp.GetError()
-		e := &Error{Code: te.GetCode(), Message: te.GetMessage(), Hint: te.GetHint(), Required: te.GetRequired()}
-		if e.Code == "" {
-			e.Code = CodeToolError
+		e := ErrorFromWire(resp.GetError())
+		if e == nil {
+			e = &Error{Code: CodeToolError}
 		}
 		if e.Message == "" {
 			e.Message = fmt.Sprintf("editor command %q failed", command)
@@ -228,19 +227,19 @@ func (s *server) editor(ctx context.Context, command string, params, result any)
 // resultToProto turns a handler's outcome into the wire result.
 func resultToProto(ctx context.Context, t *Tool, res Result, err error) *pb.CallResult {
 	if err != nil {
-		return errorToProto(ctx, err)
+		return resultToWire(Result{}, nil, asError(ctx, err))
 	}
-	out := &pb.CallResult{IsError: res.IsError}
+	var structured []byte
 	if res.Structured != nil {
 		b, err := json.Marshal(res.Structured)
 		if err != nil {
-			return errorToProto(ctx, &Error{Code: CodeToolError,
+			return resultToWire(Result{}, nil, &Error{Code: CodeToolError,
 				Message: fmt.Sprintf("tool %q: structured result cannot be encoded as JSON: %v", t.spec.Name, err)})
 		}
 		// json.Marshal output starts with the value itself (it compacts
 		// what a MarshalJSON method returns), so one byte tells an object.
 		if b[0] != '{' {
-			return errorToProto(ctx, &Error{Code: CodeToolError,
+			return resultToWire(Result{}, nil, &Error{Code: CodeToolError,
 				Message: fmt.Sprintf("tool %q: structured result must be a JSON object, got %.40s", t.spec.Name, b),
 				Hint:    "return a struct or a map with sdk.JSON"})
 		}
@@ -248,60 +247,30 @@ func resultToProto(ctx context.Context, t *Tool, res Result, err error) *pb.Call
 			var generic any
 			_ = json.Unmarshal(b, &generic)
 			if err := t.out.Validate(generic); err != nil {
-				return errorToProto(ctx, &Error{Code: CodeToolError,
+				return resultToWire(Result{}, nil, &Error{Code: CodeToolError,
 					Message: fmt.Sprintf("tool %q: structured result does not match its output schema: %s", t.spec.Name, schemaErrorText(err))})
 			}
 		}
-		out.StructuredContentJson = b
+		structured = b
 		if len(res.Content) == 0 {
 			res.Content = []Content{TextContent{Text: indentJSON(res.Structured)}}
 		}
 	}
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case TextContent:
-			out.Content = append(out.Content, textProto(c.Text))
-		case *TextContent:
-			if c != nil {
-				out.Content = append(out.Content, textProto(c.Text))
-			}
-		case ImageContent:
-			out.Content = append(out.Content, imageProto(c))
-		case *ImageContent:
-			if c != nil {
-				out.Content = append(out.Content, imageProto(*c))
-			}
-		}
-	}
-	return out
+	return resultToWire(res, structured, nil)
 }
 
-func textProto(s string) *pb.Content {
-	return &pb.Content{Content: &pb.Content_Text{Text: &pb.TextContent{Text: s}}}
-}
-
-func imageProto(c ImageContent) *pb.Content {
-	return &pb.Content{Content: &pb.Content_Image{Image: &pb.ImageContent{Data: c.Data, MimeType: c.MIMEType}}}
-}
-
-func errorToProto(ctx context.Context, err error) *pb.CallResult {
+// asError turns a handler's error into an *Error: a plain error becomes
+// TOOL_ERROR (CANCELLED when the call's context ended).
+func asError(ctx context.Context, err error) *Error {
 	var e *Error
-	if !errors.As(err, &e) || e == nil {
-		code := CodeToolError
-		if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-			code = CodeCancelled
-		}
-		e = &Error{Code: code, Message: err.Error()}
+	if errors.As(err, &e) && e != nil {
+		return e
 	}
-	code := e.Code
-	if code == "" {
-		code = CodeToolError
+	code := CodeToolError
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		code = CodeCancelled
 	}
-	return &pb.CallResult{
-		IsError: true,
-		Content: []*pb.Content{textProto(e.text())},
-		Error:   &pb.ToolError{Code: code, Message: e.Message, Hint: e.Hint, Required: e.Required},
-	}
+	return &Error{Code: code, Message: err.Error()}
 }
 
 // hostLogWriter receives the JSON lines of the SDK's hclog logger and sends

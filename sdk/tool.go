@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/godot-mcp/godot-mcp/sdk/args"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -21,9 +22,10 @@ type Tool struct {
 	// err is a problem found while building the tool (an argument type
 	// without a JSON Schema, say). NewTool cannot return it, so it surfaces
 	// in Toolset.Manifest, which Serve checks before anything else.
-	err error
-	in  *jsonschema.Resolved
-	out *jsonschema.Resolved
+	err   error
+	in    *jsonschema.Resolved
+	check *args.Checker // in, compiled once for every call
+	out   *jsonschema.Resolved
 	// run decodes and validates the arguments and calls the handler.
 	run func(ctx context.Context, call *Call, args []byte) (Result, error)
 }
@@ -53,21 +55,6 @@ type toolOptions struct {
 	title  string
 	scope  manifest.Scope
 	output func() (*jsonschema.Schema, error)
-	ranges []argRange
-}
-
-type argRange struct {
-	name     string
-	min, max float64
-}
-
-// WithArgRange bounds a numeric argument in the input schema: the agent
-// sees minimum and maximum, and a call outside [min, max] is refused with
-// INVALID_ARGUMENT before the handler runs. name is the argument's JSON
-// name; naming an argument that does not exist, or one that is not a
-// number, is a definition error reported by [Toolset.Manifest].
-func WithArgRange(name string, min, max float64) ToolOption {
-	return func(o *toolOptions) { o.ranges = append(o.ranges, argRange{name, min, max}) }
 }
 
 // WithTitle sets the human-readable title clients may show instead of the
@@ -88,16 +75,16 @@ func CLIOnly() ToolOption {
 // structured result against it, so a mismatch shows up in your tests.
 func WithOutputSchema[Out any]() ToolOption {
 	return func(o *toolOptions) {
-		o.output = func() (*jsonschema.Schema, error) { return jsonschema.For[Out](nil) }
+		o.output = func() (*jsonschema.Schema, error) { return outputSchemaFor[Out]() }
 	}
 }
 
 // NewTool builds a tool from a typed handler.
 //
-// The input schema is derived from In with github.com/google/jsonschema-go:
-// the `json` tag names a property, the `jsonschema` tag is its description,
-// and every field without omitempty (or omitzero) is required. Unknown
-// arguments are rejected. In must be a struct (or a map with string keys);
+// The input schema is derived from In by [SchemaFor]: the `json` tag names
+// a property, the `jsonschema` tag is its description, every field without
+// omitempty (or omitzero) is required, and `default`, `minimum` and
+// `maximum` tags declare limits. Unknown arguments are rejected. In must be a struct (or a map with string keys);
 // use struct{} for a tool without arguments.
 //
 // Problems with the definition (a bad name, an In type without a JSON
@@ -116,17 +103,12 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 		Scope:       o.scope,
 	}}
 	var errs []error
-	in, inJSON, err := deriveSchema(func() (*jsonschema.Schema, error) {
-		s, err := jsonschema.For[In](nil)
-		if err != nil {
-			return nil, err
-		}
-		return s, applyRanges(s, o.ranges)
-	})
+	in, inJSON, err := deriveSchema(SchemaFor[In])
 	if err != nil {
 		errs = append(errs, fmt.Errorf("input schema: %w", err))
 	}
 	t.in, t.spec.InputSchema = in, inJSON
+	t.check = args.Compile(in)
 	if o.output != nil {
 		out, outJSON, err := deriveSchema(o.output)
 		if err != nil {
@@ -140,31 +122,12 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 	t.err = errors.Join(errs...)
 	t.run = func(ctx context.Context, call *Call, args []byte) (Result, error) {
 		var v In
-		if err := decodeArgs(t.in, args, &v); err != nil {
+		if err := decodeArgs(t.check, args, &v); err != nil {
 			return Result{}, err
 		}
 		return h(ctx, call, v)
 	}
 	return t
-}
-
-// applyRanges sets minimum and maximum on the named properties.
-func applyRanges(s *jsonschema.Schema, ranges []argRange) error {
-	var errs []error
-	for _, r := range ranges {
-		p := s.Properties[r.name]
-		switch {
-		case p == nil:
-			errs = append(errs, fmt.Errorf("WithArgRange: no argument %q", r.name))
-		case p.Type != "integer" && p.Type != "number":
-			errs = append(errs, fmt.Errorf("WithArgRange: argument %q is not a number", r.name))
-		case r.min > r.max:
-			errs = append(errs, fmt.Errorf("WithArgRange: argument %q: minimum %v above maximum %v", r.name, r.min, r.max))
-		default:
-			p.Minimum, p.Maximum = &r.min, &r.max
-		}
-	}
-	return errors.Join(errs...)
 }
 
 // deriveSchema infers a schema, checks that it describes an object, and
@@ -192,28 +155,22 @@ func deriveSchema(infer func() (*jsonschema.Schema, error)) (*jsonschema.Resolve
 	return r, raw, nil
 }
 
-// decodeArgs validates the arguments against the input schema and decodes
-// them into v. Failures are *Error with code INVALID_ARGUMENT.
-func decodeArgs(schema *jsonschema.Resolved, args []byte, v any) error {
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = []byte("{}")
+// decodeArgs validates the arguments against the input schema (package
+// args: one JSON object, no key twice, the schema's constraints in words)
+// and decodes them into v. Failures are *Error with code INVALID_ARGUMENT.
+func decodeArgs(check *args.Checker, raw []byte, v any) error {
+	in, err := args.Decode(raw)
+	if err == nil {
+		err = check.Check(in)
 	}
-	var generic any
-	if err := json.Unmarshal(args, &generic); err != nil {
-		return &Error{Code: CodeInvalidArgument, Message: "arguments are not valid JSON: " + err.Error(),
-			Hint: "pass the arguments as a JSON object"}
+	if err != nil {
+		return &Error{Code: CodeInvalidArgument, Message: err.Error(),
+			Hint: "check the arguments against the tool's input schema"}
 	}
-	if _, ok := generic.(map[string]any); !ok {
-		return &Error{Code: CodeInvalidArgument, Message: "arguments must be a JSON object",
-			Hint: "pass the arguments as a JSON object"}
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		raw = []byte("{}")
 	}
-	if schema != nil {
-		if err := schema.Validate(generic); err != nil {
-			return &Error{Code: CodeInvalidArgument, Message: "invalid arguments: " + schemaErrorText(err),
-				Hint: "check the arguments against the tool's input schema"}
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return &Error{Code: CodeInvalidArgument, Message: "invalid arguments: " + decodeErrorText(err),
@@ -226,60 +183,8 @@ func decodeArgs(schema *jsonschema.Resolved, args []byte, v any) error {
 	return nil
 }
 
-// schemaErrorText turns a jsonschema-go validation error into a message
-// that names the argument: "validating root: validating /properties/limit:
-// type: ..." becomes "limit: type: ...".
-func schemaErrorText(err error) string {
-	msg := err.Error()
-	var path []string
-	for {
-		rest, ok := strings.CutPrefix(msg, "validating ")
-		if !ok {
-			break
-		}
-		loc, after, ok := strings.Cut(rest, ": ")
-		if !ok {
-			break
-		}
-		if loc != "root" {
-			path = append(path, jsonPointerToPath(loc))
-		}
-		msg = after
-	}
-	msg = strings.NewReplacer(
-		"unexpected additional properties", "unknown arguments",
-		"required: missing properties:", "missing required arguments",
-	).Replace(msg)
-	if len(path) > 0 {
-		return path[len(path)-1] + ": " + msg
-	}
-	return msg
-}
-
-// jsonPointerToPath turns a schema location such as /properties/a/items
-// into the argument path "a[]".
-func jsonPointerToPath(ptr string) string {
-	var b strings.Builder
-	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	for i := 0; i < len(segs); i++ {
-		switch segs[i] {
-		case "properties":
-			if i+1 < len(segs) {
-				if b.Len() > 0 {
-					b.WriteByte('.')
-				}
-				b.WriteString(segs[i+1])
-				i++
-			}
-		case "items", "additionalProperties":
-			b.WriteString("[]")
-		}
-	}
-	if b.Len() == 0 {
-		return ptr
-	}
-	return b.String()
-}
+// schemaErrorText shortens a validation error to name the argument.
+func schemaErrorText(err error) string { return args.Humanize(err) }
 
 func decodeErrorText(err error) string {
 	var te *json.UnmarshalTypeError

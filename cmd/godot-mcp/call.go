@@ -19,6 +19,8 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/server"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	toolargs "github.com/godot-mcp/godot-mcp/sdk/args"
 )
 
 const callUsage = `Usage: godot-mcp call TOOL [--args JSON] [--confirm] [--dry-run] [--json] [flags]
@@ -73,9 +75,16 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "godot-mcp call: name exactly one tool, e.g. godot-mcp call godot_list_toolsets")
 		return 2
 	}
-	var arguments map[string]any
-	if err := json.Unmarshal([]byte(*argsJSON), &arguments); err != nil || arguments == nil {
-		fmt.Fprintf(stderr, "godot-mcp call: --args must be a JSON object, e.g. --args '{\"path\":\"res://main.tscn\"}'\n")
+	// The same check as the server's: one object, no key named twice (a
+	// map would keep the last of two, and the server would never see the
+	// first).
+	arguments, err := toolargs.Decode([]byte(*argsJSON))
+	if err != nil || strings.TrimSpace(*argsJSON) == "null" {
+		msg := "must be a JSON object"
+		if err != nil {
+			msg = err.Error()
+		}
+		fmt.Fprintf(stderr, "godot-mcp call: --args: %s, e.g. --args '{\"path\":\"res://main.tscn\"}'\n", msg)
 		return 2
 	}
 	if *confirm {
@@ -132,10 +141,9 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 func callOnce(ctx context.Context, h *host.Host, tool string, args map[string]any) (*mcp.CallToolResult, error) {
 	if ts, ok := h.Server.ToolsetOf(tool); ok && !h.Gate.Enabled(ts) {
 		if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{ts}, By: exposure.TransportCLI}); err != nil {
-			var ge *gate.Error
-			if errors.As(err, &ge) {
-				te := &server.ToolError{Code: ge.Code, Message: ge.Message, Hint: ge.Hint, Required: ge.Required, Toolset: ge.Toolset}
-				return te.Result(), nil
+			var se *sdk.Error
+			if errors.As(err, &se) {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: se.Text()}}, StructuredContent: se}, nil
 			}
 			return nil, err
 		}

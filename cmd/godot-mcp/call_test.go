@@ -24,3 +24,21 @@ func TestUnknownToolMessageSuggestsTheFix(t *testing.T) {
 		t.Errorf("no near name, but the message guesses: %q", msg)
 	}
 }
+
+// --args goes through the server's argument check before anything runs:
+// a key named twice is refused (a map would keep only the last), as is
+// anything but an object.
+func TestCallRefusesBadArgs(t *testing.T) {
+	for _, tt := range []struct{ args, want string }{
+		{`{"confirm":false,"confirm":true}`, `name "confirm" more than once`},
+		{`[1]`, "must be a JSON object"},
+		{`null`, "must be a JSON object"},
+		{`{"a":`, "not valid JSON"},
+	} {
+		var out, errOut strings.Builder
+		code := runCall([]string{"godot_list_toolsets", "--args", tt.args}, &out, &errOut)
+		if code != 2 || !strings.Contains(errOut.String(), tt.want) {
+			t.Errorf("--args %s: exit %d, stderr %q; want 2 and %q", tt.args, code, errOut.String(), tt.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/catalog"
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/exposure"
+	"github.com/godot-mcp/godot-mcp/host/server"
 )
 
 const policyUsage = `Usage: godot-mcp policy explain [flags]
@@ -159,7 +160,7 @@ func runPolicyExplain(args []string, stdout, stderr io.Writer) int {
 	// Candidates: the core tools, then every cataloged toolset's tools.
 	// Without --plugins-dir a missing default directory is not an error:
 	// the core tools alone still show what the policy does.
-	cands := slices.Clone(exposure.CoreTools)
+	cands := server.CoreTools()
 	dir := o.pluginsDir
 	if dir == "" {
 		dir = catalog.DefaultDir()
@@ -231,8 +232,8 @@ func runPolicyExplain(args []string, stdout, stderr io.Writer) int {
 
 // explainContext describes the caller from the flags, the way the server
 // would for a real connection.
-func explainContext(cfg *config.Config, o *explainOptions) (exposure.Context, error) {
-	var ctx exposure.Context
+func explainContext(cfg *config.Config, o *explainOptions) (exposure.Caller, error) {
+	var ctx exposure.Caller
 	switch o.transport {
 	case config.TransportStdio:
 		ctx.Transport = exposure.TransportStdio

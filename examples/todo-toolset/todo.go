@@ -30,7 +30,7 @@ const (
 type listArgs struct {
 	Tags          []string `json:"tags,omitempty" jsonschema:"only these tags: TODO, FIXME, HACK or XXX (default: all)"`
 	Path          string   `json:"path,omitempty" jsonschema:"only files under this directory or file, as a res:// path (default: the whole project)"`
-	Limit         int      `json:"limit,omitempty" jsonschema:"maximum number of comments to return (default 200, at most 5000)"`
+	Limit         int      `json:"limit,omitempty" jsonschema:"maximum number of comments to return" default:"200" minimum:"1" maximum:"5000"`
 	IncludeAddons bool     `json:"include_addons,omitempty" jsonschema:"also scan addons/, which is skipped by default"`
 }
 

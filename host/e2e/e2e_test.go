@@ -12,8 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/server"
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 var defaultSurface = []string{
@@ -36,7 +36,7 @@ func TestStdio(t *testing.T) {
 
 			// A tool of a disabled toolset names the fix.
 			te := toolError(t, s.call(t, "godot_gatetest_read", map[string]any{}))
-			if te.Code != gate.CodeToolsetDisabled || !strings.Contains(te.Hint, `godot_enable_toolset({"toolsets":["gatetest"]})`) {
+			if te.Code != sdk.CodeToolsetDisabled || !strings.Contains(te.Hint, `godot_enable_toolset({"toolsets":["gatetest"]})`) {
 				t.Errorf("disabled tool = %+v", te)
 			}
 
@@ -65,7 +65,7 @@ func TestStdio(t *testing.T) {
 
 			// Destructive without confirm: refused, and the plugin saw nothing.
 			te = toolError(t, s.call(t, "godot_gatetest_delete", map[string]any{"path": "/root/a"}))
-			if te.Code != gate.CodePreconditionFailed || te.Required != server.RequiredConfirm {
+			if te.Code != sdk.CodePreconditionFailed || te.Required != sdk.RequiredConfirm {
 				t.Errorf("unconfirmed destructive call = %+v", te)
 			}
 			if calls := s.pluginCalls(t); len(calls) != 0 {
@@ -73,7 +73,7 @@ func TestStdio(t *testing.T) {
 			}
 			// Schema validation happens in the host too.
 			te = toolError(t, s.call(t, "godot_gatetest_rename", map[string]any{"from": "a"}))
-			if te.Code != gate.CodeInvalidArgument {
+			if te.Code != sdk.CodeInvalidArgument {
 				t.Errorf("invalid arguments = %+v", te)
 			}
 			if calls := s.pluginCalls(t); len(calls) != 0 {
@@ -111,7 +111,7 @@ func TestStdio(t *testing.T) {
 				t.Errorf("after disable = %v", got)
 			}
 			waitGone(t, pid)
-			if te := toolError(t, s.call(t, "godot_gatetest_read", map[string]any{})); te.Code != gate.CodeToolsetDisabled {
+			if te := toolError(t, s.call(t, "godot_gatetest_read", map[string]any{})); te.Code != sdk.CodeToolsetDisabled {
 				t.Errorf("after disable = %+v", te)
 			}
 		})
@@ -148,7 +148,7 @@ func TestVersionRefusedEnable(t *testing.T) {
 			}
 			s := stdioHost(t, sessionless, args...)
 			te := toolError(t, s.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"gatetest"}}))
-			if te.Code != gate.CodePreconditionFailed || te.Required != gate.RequiredGodotVersion || te.Toolset != "gatetest" {
+			if te.Code != sdk.CodePreconditionFailed || te.Required != sdk.RequiredGodotVersion || te.Toolset != "gatetest" {
 				t.Errorf("refusal = %+v", te)
 			}
 			found := tc.found
@@ -225,7 +225,7 @@ func TestHTTP(t *testing.T) {
 	}
 	// Calls work on both generations, and the destructive refusal holds.
 	old.ok(t, "godot_gatetest_read", map[string]any{"path": "x"}, nil)
-	if te := toolError(t, modern.call(t, "godot_gatetest_delete", map[string]any{"path": "x"})); te.Required != server.RequiredConfirm {
+	if te := toolError(t, modern.call(t, "godot_gatetest_delete", map[string]any{"path": "x"})); te.Required != sdk.RequiredConfirm {
 		t.Errorf("unconfirmed delete over HTTP = %+v", te)
 	}
 	if calls := readLines(t, h.callLog); len(calls) != 1 || !strings.Contains(calls[0], `"read"`) {

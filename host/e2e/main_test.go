@@ -25,8 +25,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
-	"github.com/godot-mcp/godot-mcp/host/server"
 	"github.com/godot-mcp/godot-mcp/internal/testplugins"
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 const (
@@ -44,7 +44,11 @@ var (
 	bin        string // the godot-mcp binary
 	plainBin   string // the benchmark baseline: a plain go-sdk server
 	pluginsDir string // holds gatetest and inspection
-	cacheDir   string // XDG_CACHE_HOME for the catalog's manifest cache
+	// projectPluginsDir holds the first-party toolsets (project, and the
+	// todo example), on their own so the tests that count installed
+	// toolsets are not affected.
+	projectPluginsDir string
+	cacheDir          string // XDG_CACHE_HOME for the catalog's manifest cache
 )
 
 func TestMain(m *testing.M) {
@@ -64,6 +68,8 @@ func run(m *testing.M) int {
 		testplugins.Module + "/internal/testplugins/gatetest":   "godot-mcp-toolset-gatetest",
 		testplugins.Module + "/internal/testplugins/inspection": "godot-mcp-toolset-inspection",
 		testplugins.Module + "/host/e2e/internal/plainserver":   "plainserver",
+		testplugins.Module + "/plugins/project":                 "godot-mcp-toolset-project",
+		testplugins.Module + "/examples/todo-toolset":           "godot-mcp-toolset-todo",
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -73,7 +79,8 @@ func run(m *testing.M) int {
 	plainBin = paths[testplugins.Module+"/host/e2e/internal/plainserver"]
 	pluginsDir = filepath.Join(dir, "plugins")
 	cacheDir = filepath.Join(dir, "cache")
-	for _, p := range []string{pluginsDir, cacheDir} {
+	projectPluginsDir = filepath.Join(dir, "project-plugins")
+	for _, p := range []string{pluginsDir, cacheDir, projectPluginsDir} {
 		if err := os.Mkdir(p, 0o700); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -82,6 +89,13 @@ func run(m *testing.M) int {
 	for _, n := range []string{"gatetest", "inspection"} {
 		src := paths[testplugins.Module+"/internal/testplugins/"+n]
 		if err := os.Rename(src, filepath.Join(pluginsDir, filepath.Base(src))); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	for _, p := range []string{"/plugins/project", "/examples/todo-toolset"} {
+		src := paths[testplugins.Module+p]
+		if err := os.Rename(src, filepath.Join(projectPluginsDir, filepath.Base(src))); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -365,12 +379,12 @@ func decode(t testing.TB, res *mcp.CallToolResult, out any) {
 	}
 }
 
-func toolError(t testing.TB, res *mcp.CallToolResult) server.ToolError {
+func toolError(t testing.TB, res *mcp.CallToolResult) sdk.Error {
 	t.Helper()
 	if !res.IsError {
 		t.Fatalf("want an error result, got %s", text(res))
 	}
-	var te server.ToolError
+	var te sdk.Error
 	decode(t, res, &te)
 	return te
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/exposure"
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 const policyConfig = `
@@ -71,11 +72,11 @@ func TestHTTPPrincipals(t *testing.T) {
 			}
 
 			te := toolError(t, ci.call(t, "godot_gatetest_rename", map[string]any{"from": "a", "to": "b"}))
-			if te.Code != exposure.CodeNotExposed || !strings.Contains(te.Required, exposure.LayerProfile) {
+			if te.Code != sdk.CodeToolNotExposed || !strings.Contains(te.Required, exposure.LayerProfile) {
 				t.Errorf("reader calling a mutating tool = %+v", te)
 			}
 			te = toolError(t, dev.call(t, "godot_gatetest_delete", map[string]any{"path": "a", "confirm": true}))
-			if te.Code != exposure.CodeNotExposed {
+			if te.Code != sdk.CodeToolNotExposed {
 				t.Errorf("editor calling a destructive tool = %+v", te)
 			}
 			if calls := readLines(t, h.callLog); len(calls) != 0 {
@@ -170,7 +171,7 @@ func TestParentChildProfiles(t *testing.T) {
 			}
 
 			te := toolError(t, child.call(t, "godot_gatetest_rename", map[string]any{"from": "a", "to": "b"}))
-			if te.Code != exposure.CodeNotExposed || !strings.Contains(te.Required, exposure.LayerProfile) {
+			if te.Code != sdk.CodeToolNotExposed || !strings.Contains(te.Required, exposure.LayerProfile) {
 				t.Errorf("child calling a parent-only tool = %+v", te)
 			}
 			if calls := readLines(t, h.callLog); len(calls) != 0 {

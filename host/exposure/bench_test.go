@@ -13,7 +13,7 @@ import (
 // lists, a three-level profile chain with names, classes and patterns, and a
 // transport ceiling, so that every layer does work and most of them remove
 // something.
-func benchSetup(b *testing.B) (*Chain, Context, []Tool) {
+func benchSetup(b *testing.B) (*Chain, Caller, []Tool) {
 	b.Helper()
 	var cands []Tool
 	for i := range 200 {
@@ -51,7 +51,7 @@ func benchSetup(b *testing.B) (*Chain, Context, []Tool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := Context{Principal: "agent-sub", Profile: "subagent", Transport: TransportHTTP}
+	ctx := Caller{Principal: "agent-sub", Profile: "subagent", Transport: TransportHTTP}
 	d := c.Evaluate(ctx, cands)
 	if len(d.Filtered) != 5 {
 		var by []string

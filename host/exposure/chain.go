@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/godot-mcp/godot-mcp/host/config"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -76,8 +77,8 @@ func (c *Chain) Config() *config.Config { return c.cfg }
 
 // Decision is the outcome of one evaluation.
 type Decision struct {
-	// Context is the caller the decision was made for.
-	Context Context
+	// Caller is the caller the decision was made for.
+	Caller Caller
 	// Visible are the tools every layer kept, in input order.
 	Visible []Tool
 	// Withheld maps each withheld tool's name to the first layer that
@@ -112,7 +113,7 @@ type Filtered struct {
 
 // keep runs one layer on one tool. A panicking layer withholds the tool:
 // when a layer cannot decide, the tool stays hidden.
-func keep(l Layer, ctx Context, t Tool) (ok bool) {
+func keep(l Layer, ctx Caller, t Tool) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -123,8 +124,8 @@ func keep(l Layer, ctx Context, t Tool) (ok bool) {
 
 // Evaluate runs the chain over tools. Each layer sees only the tools the
 // layers before it kept, and its verdict can only shrink that set.
-func (c *Chain) Evaluate(ctx Context, tools []Tool) Decision {
-	d := Decision{Context: ctx, chain: c}
+func (c *Chain) Evaluate(ctx Caller, tools []Tool) Decision {
+	d := Decision{Caller: ctx, chain: c}
 	// removedBy[i] is 1 + the index of the layer that removed tools[i],
 	// 0 while the tool is still visible.
 	removedBy := make([]int, len(tools))
@@ -161,7 +162,7 @@ func (c *Chain) Evaluate(ctx Context, tools []Tool) Decision {
 // Check runs the chain over one tool. It agrees with Evaluate: ok is false
 // exactly when Evaluate would withhold t, and layer is the layer Evaluate
 // would record in Withheld.
-func (c *Chain) Check(ctx Context, t Tool) (ok bool, layer string) {
+func (c *Chain) Check(ctx Caller, t Tool) (ok bool, layer string) {
 	for _, l := range c.layers {
 		if !keep(l, ctx, t) {
 			return false, l.Name()
@@ -172,7 +173,7 @@ func (c *Chain) Check(ctx Context, t Tool) (ok bool, layer string) {
 
 // Why says which layer withholds t and why, for `policy explain` and error
 // messages. Both are "" when t is visible.
-func (c *Chain) Why(ctx Context, t Tool) (layer, reason string) {
+func (c *Chain) Why(ctx Caller, t Tool) (layer, reason string) {
 	for _, l := range c.layers {
 		if keep(l, ctx, t) {
 			continue
@@ -188,7 +189,7 @@ func (c *Chain) Why(ctx Context, t Tool) (layer, reason string) {
 	return "", ""
 }
 
-func explain(e Explainer, ctx Context, t Tool) (reason string) {
+func explain(e Explainer, ctx Caller, t Tool) (reason string) {
 	defer func() {
 		if recover() != nil {
 			reason = ""
@@ -197,34 +198,22 @@ func explain(e Explainer, ctx Context, t Tool) (reason string) {
 	return e.Why(ctx, t)
 }
 
-// CodeNotExposed is the structured error code of a call to a tool the
-// chain withholds.
-const CodeNotExposed = "TOOL_NOT_EXPOSED"
-
-// NotExposedError refuses a call to a withheld tool. The server returns it
-// as a structured tool error and never forwards the call to the plugin.
-type NotExposedError struct {
-	Tool   string
-	Layer  string // the layer that withheld the tool
-	Reason string
-}
-
-// Code returns CodeNotExposed.
-func (e *NotExposedError) Code() string { return CodeNotExposed }
-
-func (e *NotExposedError) Error() string {
-	return fmt.Sprintf("%s: tool %q is not exposed to this caller: withheld by the %s layer (%s); ask the operator to change the policy, `godot-mcp policy explain` shows why",
-		CodeNotExposed, e.Tool, e.Layer, e.Reason)
-}
-
 // Authorize is the tools/call form of Check: nil when the caller may call t,
-// else a *NotExposedError naming the layer.
-func (c *Chain) Authorize(ctx Context, t Tool) error {
+// else an *sdk.Error with code TOOL_NOT_EXPOSED whose Required names the
+// layer ("layer:profile"). The server returns it as the call's result and
+// never forwards the call to the plugin.
+func (c *Chain) Authorize(ctx Caller, t Tool) *sdk.Error {
 	if ok, _ := c.Check(ctx, t); ok {
 		return nil
 	}
 	layer, reason := c.Why(ctx, t)
-	return &NotExposedError{Tool: t.Name, Layer: layer, Reason: reason}
+	return &sdk.Error{
+		Code:     sdk.CodeToolNotExposed,
+		Toolset:  t.Toolset,
+		Required: "layer:" + layer,
+		Message:  fmt.Sprintf("tool %q is not exposed to this caller: withheld by the %s layer (%s)", t.Name, layer, reason),
+		Hint:     "ask the operator to change the policy; `godot-mcp policy explain` shows why",
+	}
 }
 
 // Widens decides whether enabling a toolset through godot_enable_toolset
@@ -244,7 +233,7 @@ func (c *Chain) Authorize(ctx Context, t Tool) error {
 // withheld holds the exposed names of the agent-scoped tools the chain
 // withholds, sorted; for a toolset without agent-scoped tools it holds the
 // cli-scoped ones.
-func (c *Chain) Widens(ctx Context, toolsetTools []Tool) (withheld []string, layer string) {
+func (c *Chain) Widens(ctx Caller, toolsetTools []Tool) (withheld []string, layer string) {
 	count := map[string]int{}
 	agent := 0
 	var cli []string

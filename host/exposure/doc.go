@@ -1,19 +1,16 @@
 // Package exposure decides which tools a caller may see and call.
 //
 // A Chain is an ordered list of layers. Each layer looks at one candidate
-// tool and the caller's Context and says whether to keep it; a layer can
+// tool and the caller's Caller and says whether to keep it; a layer can
 // only remove tools, never add them back. The host builds one chain from the
 // policy config and asks it the same question for tools/list and for
 // tools/call, so what a caller sees and what it can call never diverge:
 //
-//	cfg, err := config.Load("policy.toml")
-//	chain, err := exposure.NewChain(cfg)
-//	err = chain.ValidateNames(exposure.KnownTools(candidates)) // at startup
-//
-//	ctx := exposure.Context{Principal: "ci-bot", Profile: "ci", Transport: exposure.TransportHTTP}
-//	d := chain.Evaluate(ctx, candidates)   // tools/list: d.Visible
-//	exposure.EmitFiltered(bus, d)         // one ToolsFiltered event per layer that removed something
-//	err = chain.Authorize(ctx, tool)      // tools/call: *NotExposedError (TOOL_NOT_EXPOSED) or nil
+// NewChain builds it from a config (ValidateNames checks, at startup, that
+// the config names installed things); Evaluate answers tools/list (and
+// EmitFiltered reports what each layer removed); Authorize answers
+// tools/call with nil or an *sdk.Error TOOL_NOT_EXPOSED naming the layer.
+// ExampleChain shows the two side by side.
 //
 // # The layers, in order
 //

@@ -17,7 +17,7 @@ func FilteredEvents(d Decision) []events.Event {
 	for _, f := range d.Filtered {
 		subject := fmt.Sprintf("layer %q", f.By)
 		if l, ok := d.layer(f.By).(subjecter); ok {
-			subject = l.subject(d.Context)
+			subject = l.subject(d.Caller)
 		}
 		noun := "tools"
 		if len(f.Excluded) == 1 {
@@ -31,9 +31,9 @@ func FilteredEvents(d Decision) []events.Event {
 				"by":        f.By,
 				"excluded":  slices.Clone(f.Excluded), // sinks run later, on their own goroutines
 				"remaining": f.Remaining,
-				"profile":   d.Context.Profile,
-				"principal": d.Context.Principal,
-				"transport": d.Context.TransportKey(),
+				"profile":   d.Caller.Profile,
+				"principal": d.Caller.Principal,
+				"transport": d.Caller.TransportKey(),
 			},
 		})
 	}

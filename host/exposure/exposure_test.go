@@ -1,7 +1,7 @@
 package exposure
 
 import (
-	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -57,7 +58,7 @@ func TestWorkedExamples(t *testing.T) {
 			"parent": {Allow: []string{"a", "b", "c"}, Deny: []string{"c"}},
 			"child":  {Inherit: "parent", Allow: []string{"b", "c", "d"}},
 		}})
-		d := c.Evaluate(Context{Profile: "child"}, tools("a", "b", "c", "d"))
+		d := c.Evaluate(Caller{Profile: "child"}, tools("a", "b", "c", "d"))
 		if got := names(d.Visible); !reflect.DeepEqual(got, []string{"b"}) {
 			t.Errorf("visible = %v, want [b]", got)
 		}
@@ -66,7 +67,7 @@ func TestWorkedExamples(t *testing.T) {
 	t.Run("allow a deny b over a b c", func(t *testing.T) {
 		for _, layer := range []string{LayerOperator, LayerProfile} {
 			cfg := &config.Config{}
-			ctx := Context{Principal: "ci-bot", Transport: TransportStdio}
+			ctx := Caller{Principal: "ci-bot", Transport: TransportStdio}
 			if layer == LayerOperator {
 				cfg.Operator = config.OperatorLists{Allow: []string{"a"}, Deny: []string{"b"}}
 			} else {
@@ -96,7 +97,7 @@ func TestWorkedExamples(t *testing.T) {
 
 	t.Run("nothing withheld, no event", func(t *testing.T) {
 		c := newChain(t, &config.Config{Operator: config.OperatorLists{Deny: []string{"z"}}})
-		d := c.Evaluate(Context{Transport: TransportStdio}, tools("a", "b", "c"))
+		d := c.Evaluate(Caller{Transport: TransportStdio}, tools("a", "b", "c"))
 		if len(d.Visible) != 3 || d.Withheld != nil || d.Filtered != nil {
 			t.Errorf("decision = %+v", d)
 		}
@@ -111,7 +112,7 @@ func TestWorkedExamples(t *testing.T) {
 			{Profiles: map[string]config.Profile{"p": {Allow: []string{}}}},
 			{Profiles: map[string]config.Profile{"parent": {Allow: []string{}}, "p": {Inherit: "parent", Allow: []string{"*"}}}},
 		} {
-			d := newChain(t, cfg).Evaluate(Context{Profile: "p", Transport: TransportStdio}, tools("a", "b"))
+			d := newChain(t, cfg).Evaluate(Caller{Profile: "p", Transport: TransportStdio}, tools("a", "b"))
 			if len(d.Visible) != 0 {
 				t.Errorf("%+v: visible = %v, want nothing", cfg, names(d.Visible))
 			}
@@ -120,7 +121,7 @@ func TestWorkedExamples(t *testing.T) {
 
 	t.Run("absent allow means no restriction", func(t *testing.T) {
 		c := newChain(t, &config.Config{Profiles: map[string]config.Profile{"p": {Deny: []string{"b"}}}})
-		d := c.Evaluate(Context{Profile: "p", Transport: TransportStdio}, tools("a", "b", "c"))
+		d := c.Evaluate(Caller{Profile: "p", Transport: TransportStdio}, tools("a", "b", "c"))
 		if got := names(d.Visible); !reflect.DeepEqual(got, []string{"a", "c"}) {
 			t.Errorf("visible = %v", got)
 		}
@@ -149,7 +150,7 @@ func TestListEntries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := newChain(t, &config.Config{Operator: config.OperatorLists{Allow: tt.allow, Deny: tt.deny}})
-		got := names(c.Evaluate(Context{Transport: TransportStdio}, cands).Visible)
+		got := names(c.Evaluate(Caller{Transport: TransportStdio}, cands).Visible)
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("allow %v deny %v: visible %v, want %v", tt.allow, tt.deny, got, tt.want)
 		}
@@ -169,12 +170,12 @@ func TestClassificationFailsClosed(t *testing.T) {
 		"allow everything": newChain(t, &config.Config{Operator: config.OperatorLists{Allow: []string{"*"}}}),
 		"empty Compose":    Compose(),
 	} {
-		d := c.Evaluate(Context{Transport: TransportCLI}, cands)
+		d := c.Evaluate(Caller{Transport: TransportCLI}, cands)
 		if got := names(d.Visible); !reflect.DeepEqual(got, []string{"ok"}) {
 			t.Errorf("%s: visible = %v", name, got)
 		}
 		for _, b := range bad {
-			if ok, layer := c.Check(Context{}, b); ok || layer != LayerClassification {
+			if ok, layer := c.Check(Caller{}, b); ok || layer != LayerClassification {
 				t.Errorf("%s: Check(%+v) = %v, %q", name, b, ok, layer)
 			}
 		}
@@ -198,7 +199,7 @@ func TestScope(t *testing.T) {
 		{"", []string{"agent", "unset"}},
 		{TransportCLI, []string{"agent", "unset", "cli"}},
 	} {
-		d := c.Evaluate(Context{Transport: tt.transport}, cands)
+		d := c.Evaluate(Caller{Transport: tt.transport}, cands)
 		if got := names(d.Visible); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("transport %q: visible %v, want %v", tt.transport, got, tt.want)
 		}
@@ -222,16 +223,16 @@ func TestTransportCeiling(t *testing.T) {
 		{Name: "write", Toolset: "t", Class: manifest.Mutating},
 	}
 	for _, tt := range []struct {
-		ctx  Context
+		ctx  Caller
 		want []string
 	}{
-		{Context{Profile: "developer", Transport: TransportHTTP, Loopback: false}, []string{"read"}},
-		{Context{Profile: "developer", Transport: TransportHTTP, Loopback: true}, []string{"read", "write"}},
-		{Context{Profile: "developer", Transport: TransportStdio}, []string{"read", "write"}},
-		{Context{Profile: "developer", Transport: config.TransportHTTPRemote}, []string{"read"}},
-		{Context{Profile: "developer", Transport: config.TransportHTTPLoopback}, []string{"read", "write"}},
-		{Context{Profile: "developer"}, []string{"read"}}, // unknown transport counts as remote
-		{Context{Profile: "developer", Transport: TransportCLI}, []string{"read", "write"}},
+		{Caller{Profile: "developer", Transport: TransportHTTP, Loopback: false}, []string{"read"}},
+		{Caller{Profile: "developer", Transport: TransportHTTP, Loopback: true}, []string{"read", "write"}},
+		{Caller{Profile: "developer", Transport: TransportStdio}, []string{"read", "write"}},
+		{Caller{Profile: "developer", Transport: config.TransportHTTPRemote}, []string{"read"}},
+		{Caller{Profile: "developer", Transport: config.TransportHTTPLoopback}, []string{"read", "write"}},
+		{Caller{Profile: "developer"}, []string{"read"}}, // unknown transport counts as remote
+		{Caller{Profile: "developer", Transport: TransportCLI}, []string{"read", "write"}},
 	} {
 		d := c.Evaluate(tt.ctx, cands)
 		if got := names(d.Visible); !reflect.DeepEqual(got, tt.want) {
@@ -241,7 +242,7 @@ func TestTransportCeiling(t *testing.T) {
 			t.Errorf("%+v: write withheld by %q, want transport", tt.ctx, d.Withheld["write"])
 		}
 	}
-	d := c.Evaluate(Context{Profile: "developer", Transport: TransportHTTP}, cands)
+	d := c.Evaluate(Caller{Profile: "developer", Transport: TransportHTTP}, cands)
 	evs := FilteredEvents(d)
 	if len(evs) != 1 || evs[0].Message != `http_remote ceiling "ci" withheld 1 tool (1 remain)` {
 		t.Errorf("events = %v", evs)
@@ -250,11 +251,11 @@ func TestTransportCeiling(t *testing.T) {
 
 func TestUnknownProfileWithholdsAll(t *testing.T) {
 	c := newChain(t, &config.Config{Profiles: map[string]config.Profile{"ci": {}}})
-	d := c.Evaluate(Context{Profile: "cj", Transport: TransportStdio}, tools("a", "b"))
+	d := c.Evaluate(Caller{Profile: "cj", Transport: TransportStdio}, tools("a", "b"))
 	if len(d.Visible) != 0 || d.Withheld["a"] != LayerProfile {
 		t.Errorf("decision = %+v", d)
 	}
-	_, why := c.Why(Context{Profile: "cj"}, tools("a")[0])
+	_, why := c.Why(Caller{Profile: "cj"}, tools("a")[0])
 	if !strings.Contains(why, `profile "cj" is not defined`) {
 		t.Errorf("why = %q", why)
 	}
@@ -276,7 +277,7 @@ func TestNewChainRejectsBrokenConfig(t *testing.T) {
 			t.Errorf("NewChain(%+v) = %v, want %q", tt.cfg, err, tt.want)
 		}
 	}
-	if c, err := NewChain(nil); err != nil || len(c.Evaluate(Context{}, tools("a")).Visible) != 1 {
+	if c, err := NewChain(nil); err != nil || len(c.Evaluate(Caller{}, tools("a")).Visible) != 1 {
 		t.Errorf("NewChain(nil) = %v, %v", c, err)
 	}
 }
@@ -284,16 +285,16 @@ func TestNewChainRejectsBrokenConfig(t *testing.T) {
 // layerFunc is a test layer.
 type layerFunc struct {
 	name string
-	keep func(Context, Tool) bool
+	keep func(Caller, Tool) bool
 }
 
-func (l layerFunc) Name() string                  { return l.name }
-func (l layerFunc) Keep(ctx Context, t Tool) bool { return l.keep(ctx, t) }
+func (l layerFunc) Name() string                 { return l.name }
+func (l layerFunc) Keep(ctx Caller, t Tool) bool { return l.keep(ctx, t) }
 
 func TestMisbehavingLayers(t *testing.T) {
-	dropB := layerFunc{"drop_b", func(_ Context, t Tool) bool { return t.Name != "b" }}
-	keepAll := layerFunc{"keep_all", func(Context, Tool) bool { return true }}
-	panics := layerFunc{"panics", func(_ Context, t Tool) bool {
+	dropB := layerFunc{"drop_b", func(_ Caller, t Tool) bool { return t.Name != "b" }}
+	keepAll := layerFunc{"keep_all", func(Caller, Tool) bool { return true }}
+	panics := layerFunc{"panics", func(_ Caller, t Tool) bool {
 		if t.Name == "c" {
 			panic("layer bug")
 		}
@@ -301,7 +302,7 @@ func TestMisbehavingLayers(t *testing.T) {
 	}}
 	c := Compose(dropB, keepAll, panics)
 	cands := tools("a", "b", "c")
-	d := c.Evaluate(Context{}, cands)
+	d := c.Evaluate(Caller{}, cands)
 	if got := names(d.Visible); !reflect.DeepEqual(got, []string{"a"}) {
 		t.Errorf("visible = %v, want [a]", got)
 	}
@@ -310,7 +311,7 @@ func TestMisbehavingLayers(t *testing.T) {
 		t.Errorf("withheld = %v, want %v", d.Withheld, want)
 	}
 	for _, tool := range cands {
-		ok, layer := c.Check(Context{}, tool)
+		ok, layer := c.Check(Caller{}, tool)
 		if ok != slices.Contains(names(d.Visible), tool.Name) || layer != d.Withheld[tool.Name] {
 			t.Errorf("Check(%s) = %v, %q disagrees with Evaluate", tool.Name, ok, layer)
 		}
@@ -318,7 +319,7 @@ func TestMisbehavingLayers(t *testing.T) {
 	if got := c.Layers(); !reflect.DeepEqual(got, []string{LayerClassification, "drop_b", "keep_all", "panics"}) {
 		t.Errorf("layers = %v", got)
 	}
-	if l, why := c.Why(Context{}, cands[1]); l != "drop_b" || why != "withheld by the drop_b layer" {
+	if l, why := c.Why(Caller{}, cands[1]); l != "drop_b" || why != "withheld by the drop_b layer" {
 		t.Errorf("Why = %q, %q", l, why)
 	}
 	evs := FilteredEvents(d)
@@ -335,7 +336,7 @@ func TestWhyAndAuthorize(t *testing.T) {
 			"ci":        {Inherit: "developer", Allow: []string{"class:read_only"}},
 		},
 	})
-	ctx := Context{Profile: "ci", Transport: TransportHTTP, Loopback: true}
+	ctx := Caller{Profile: "ci", Transport: TransportHTTP, Loopback: true}
 	for _, tt := range []struct {
 		tool          Tool
 		layer, reason string
@@ -358,8 +359,8 @@ func TestWhyAndAuthorize(t *testing.T) {
 			}
 			continue
 		}
-		var ne *NotExposedError
-		if !errors.As(err, &ne) || ne.Code() != CodeNotExposed || ne.Layer != tt.layer || ne.Tool != tt.tool.Name {
+		if err == nil || err.Code != sdk.CodeToolNotExposed || err.Required != "layer:"+tt.layer ||
+			err.Toolset != tt.tool.Toolset || !strings.Contains(err.Message, fmt.Sprintf("%q", tt.tool.Name)) {
 			t.Errorf("Authorize(%s) = %#v", tt.tool.Name, err)
 		} else if !strings.Contains(err.Error(), "TOOL_NOT_EXPOSED") || !strings.Contains(err.Error(), tt.layer) {
 			t.Errorf("Authorize(%s) message = %q", tt.tool.Name, err)
@@ -372,7 +373,7 @@ func TestWidens(t *testing.T) {
 		Operator: config.OperatorLists{Deny: []string{"secret"}},
 		Profiles: map[string]config.Profile{"ci": {Allow: []string{"class:read_only"}}},
 	})
-	ctx := Context{Profile: "ci", Transport: TransportStdio}
+	ctx := Caller{Profile: "ci", Transport: TransportStdio}
 	mk := func(toolset string, specs ...string) []Tool {
 		var out []Tool
 		for _, s := range specs {
@@ -416,7 +417,9 @@ func TestValidateNames(t *testing.T) {
 		Profiles: map[string]config.Profile{"ci": {Deny: []string{"godot_scene_edit_add_nod", "zzzzzz"}}},
 	}
 	c := newChain(t, cfg)
-	known := KnownTools(append(tools(), Tool{Name: "godot_scene_edit_add_node", Toolset: "scene_edit"},
+	// The host passes its core tools (server.CoreTools) with the plugins'.
+	known := KnownTools(append(tools(), Tool{Name: "godot_health_check", Toolset: CoreToolset, Class: manifest.ReadOnly},
+		Tool{Name: "godot_scene_edit_add_node", Toolset: "scene_edit"},
 		Tool{Name: "godot_tilemap_get", Toolset: "tilemap"}))
 	err := c.ValidateNames(known)
 	if err == nil {
@@ -443,21 +446,10 @@ func TestValidateNames(t *testing.T) {
 	}
 }
 
+// The core tools themselves are checked in host/server (TestCoreTools).
 func TestCoreToolsAndNames(t *testing.T) {
-	if len(CoreTools) != 6 {
-		t.Fatalf("%d core tools", len(CoreTools))
-	}
-	for _, ct := range CoreTools {
-		if ok, layer := Compose().Check(Context{}, ct); !ok {
-			t.Errorf("core tool %s withheld by %s", ct.Name, layer)
-		}
-		mutating := ct.Name == "godot_enable_toolset" || ct.Name == "godot_disable_toolset"
-		if (ct.Class == manifest.Mutating) != mutating || ct.Toolset != CoreToolset {
-			t.Errorf("core tool %+v", ct)
-		}
-		if ExposedName(CoreToolset, strings.TrimPrefix(ct.Name, "godot_")) != ct.Name {
-			t.Errorf("ExposedName does not compose %s", ct.Name)
-		}
+	if ExposedName(CoreToolset, "health_check") != "godot_health_check" {
+		t.Errorf("ExposedName does not compose core names")
 	}
 	m := &manifest.Manifest{Name: "scene_edit", Tools: []manifest.Tool{
 		{Name: "add_node", SafetyClass: manifest.Mutating},
@@ -481,7 +473,7 @@ func TestEventMessages(t *testing.T) {
 		Tool{Name: "u", Toolset: "t"},
 		Tool{Name: "k", Toolset: "t", Class: manifest.ReadOnly, Scope: manifest.CLIScope})
 	cands = append(cands, tools("a2")...)
-	d := c.Evaluate(Context{Profile: "ci", Principal: "bot", Transport: TransportStdio}, cands)
+	d := c.Evaluate(Caller{Profile: "ci", Principal: "bot", Transport: TransportStdio}, cands)
 	var got []string
 	for _, e := range FilteredEvents(d) {
 		got = append(got, e.Message)

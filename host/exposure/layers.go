@@ -15,14 +15,14 @@ import (
 // safe for concurrent use; a panic withholds the tool.
 type Layer interface {
 	Name() string
-	Keep(ctx Context, t Tool) bool
+	Keep(ctx Caller, t Tool) bool
 }
 
 // Explainer is implemented by layers that can say why they withheld a tool,
 // in words an operator can act on. Why is only called for tools Keep
 // withheld.
 type Explainer interface {
-	Why(ctx Context, t Tool) string
+	Why(ctx Caller, t Tool) string
 }
 
 // The built-in layer names, in chain order. They appear as the "by" of
@@ -37,7 +37,7 @@ const (
 
 // subjecter names who withheld tools in event messages (`profile "ci"`).
 type subjecter interface {
-	subject(ctx Context) string
+	subject(ctx Caller) string
 }
 
 // --- classification ---
@@ -46,11 +46,11 @@ type classificationLayer struct{}
 
 func (classificationLayer) Name() string { return LayerClassification }
 
-func (classificationLayer) Keep(_ Context, t Tool) bool {
+func (classificationLayer) Keep(_ Caller, t Tool) bool {
 	return t.Class.Valid() && t.Toolset != "" && t.Name != ""
 }
 
-func (classificationLayer) Why(_ Context, t Tool) string {
+func (classificationLayer) Why(_ Caller, t Tool) string {
 	switch {
 	case !t.Class.Valid():
 		return fmt.Sprintf("safety class %q is not one of read_only, mutating, destructive, runtime; unclassified tools are never exposed", t.Class)
@@ -60,7 +60,7 @@ func (classificationLayer) Why(_ Context, t Tool) string {
 	return "the tool has no name"
 }
 
-func (classificationLayer) subject(Context) string { return "classification" }
+func (classificationLayer) subject(Caller) string { return "classification" }
 
 // --- lists ---
 
@@ -261,10 +261,10 @@ func compileProfiles(cfg *config.Config) (map[string]*profile, error) {
 
 type operatorLayer struct{ lists lists }
 
-func (l operatorLayer) Name() string                 { return LayerOperator }
-func (l operatorLayer) Keep(_ Context, t Tool) bool  { return l.lists.keeps(t) }
-func (l operatorLayer) Why(_ Context, t Tool) string { return l.lists.judge(t) }
-func (operatorLayer) subject(Context) string         { return "operator policy" }
+func (l operatorLayer) Name() string                { return LayerOperator }
+func (l operatorLayer) Keep(_ Caller, t Tool) bool  { return l.lists.keeps(t) }
+func (l operatorLayer) Why(_ Caller, t Tool) string { return l.lists.judge(t) }
+func (operatorLayer) subject(Caller) string         { return "operator policy" }
 
 // --- profile ---
 
@@ -272,7 +272,7 @@ type profileLayer struct{ profiles map[string]*profile }
 
 func (l profileLayer) Name() string { return LayerProfile }
 
-func (l profileLayer) Keep(ctx Context, t Tool) bool {
+func (l profileLayer) Keep(ctx Caller, t Tool) bool {
 	if ctx.Profile == "" {
 		return true
 	}
@@ -280,7 +280,7 @@ func (l profileLayer) Keep(ctx Context, t Tool) bool {
 	return ok && p.keeps(t)
 }
 
-func (l profileLayer) Why(ctx Context, t Tool) string {
+func (l profileLayer) Why(ctx Caller, t Tool) string {
 	p, ok := l.profiles[ctx.Profile]
 	if !ok {
 		return fmt.Sprintf("profile %q is not defined in the policy config, so it withholds everything; define [profiles.%s] or bind the caller to another profile", ctx.Profile, ctx.Profile)
@@ -288,7 +288,7 @@ func (l profileLayer) Why(ctx Context, t Tool) string {
 	return p.judge(t)
 }
 
-func (profileLayer) subject(ctx Context) string { return fmt.Sprintf("profile %q", ctx.Profile) }
+func (profileLayer) subject(ctx Caller) string { return fmt.Sprintf("profile %q", ctx.Profile) }
 
 // --- transport ceiling ---
 
@@ -298,12 +298,12 @@ type transportLayer struct {
 
 func (l transportLayer) Name() string { return LayerTransport }
 
-func (l transportLayer) Keep(ctx Context, t Tool) bool {
+func (l transportLayer) Keep(ctx Caller, t Tool) bool {
 	p, capped := l.ceilings[ctx.TransportKey()]
 	return !capped || p.keeps(t)
 }
 
-func (l transportLayer) Why(ctx Context, t Tool) string {
+func (l transportLayer) Why(ctx Caller, t Tool) string {
 	key := ctx.TransportKey()
 	p := l.ceilings[key]
 	if p == nil {
@@ -312,7 +312,7 @@ func (l transportLayer) Why(ctx Context, t Tool) string {
 	return fmt.Sprintf("%s is capped to profile %q: %s", key, p.name, p.judge(t))
 }
 
-func (l transportLayer) subject(ctx Context) string {
+func (l transportLayer) subject(ctx Caller) string {
 	key := ctx.TransportKey()
 	if p := l.ceilings[key]; p != nil {
 		return fmt.Sprintf("%s ceiling %q", key, p.name)
@@ -326,7 +326,7 @@ type scopeLayer struct{}
 
 func (scopeLayer) Name() string { return LayerScope }
 
-func (scopeLayer) Keep(ctx Context, t Tool) bool {
+func (scopeLayer) Keep(ctx Caller, t Tool) bool {
 	switch t.Scope {
 	case "", manifest.AgentScope:
 		return true
@@ -336,14 +336,14 @@ func (scopeLayer) Keep(ctx Context, t Tool) bool {
 	return false // an unknown scope fails closed
 }
 
-func (scopeLayer) Why(_ Context, t Tool) string {
+func (scopeLayer) Why(_ Caller, t Tool) string {
 	if t.Scope == manifest.CLIScope {
 		return "the tool is cli-scoped: it runs only through `godot-mcp call`"
 	}
 	return fmt.Sprintf("scope %q is not one of agent, cli", t.Scope)
 }
 
-func (scopeLayer) subject(Context) string { return "scope (cli-only tools)" }
+func (scopeLayer) subject(Caller) string { return "scope (cli-only tools)" }
 
 // Interface guards.
 var (

@@ -98,7 +98,7 @@ func refKeeps(allow, deny []string, t Tool) bool {
 }
 
 // refVisible is the specification of the whole chain as one predicate.
-func refVisible(cfg *config.Config, ctx Context, t Tool) bool {
+func refVisible(cfg *config.Config, ctx Caller, t Tool) bool {
 	if !t.Class.Valid() || t.Toolset == "" || t.Name == "" {
 		return false
 	}
@@ -144,7 +144,7 @@ func TestPropertyInheritanceNarrows(t *testing.T) {
 	if testing.Short() {
 		iterations = 300
 	}
-	transports := []Context{
+	transports := []Caller{
 		{Transport: TransportStdio},
 		{Transport: TransportHTTP, Loopback: true},
 		{Transport: TransportHTTP},
@@ -181,7 +181,7 @@ func TestPropertyInheritanceNarrows(t *testing.T) {
 		cands := g.tools()
 		base := transports[g.r.IntN(len(transports))]
 
-		ctxOf := func(p string) Context { ctx := base; ctx.Profile = p; return ctx }
+		ctxOf := func(p string) Caller { ctx := base; ctx.Profile = p; return ctx }
 		dParent := c.Evaluate(ctxOf("parent"), cands)
 		dChild := c.Evaluate(ctxOf("child"), cands)
 		dAlone := c.Evaluate(ctxOf("child_alone"), cands)
@@ -211,16 +211,16 @@ func checkDecision(t *testing.T, seed uint64, c *Chain, cfg *config.Config, cand
 		if vis[tool.Name] && (!tool.Class.Valid() || tool.Toolset == "") {
 			t.Fatalf("seed %d: unclassified tool %+v is visible", seed, tool)
 		}
-		ok, layer := c.Check(d.Context, tool)
+		ok, layer := c.Check(d.Caller, tool)
 		if ok != vis[tool.Name] || layer != d.Withheld[tool.Name] {
 			t.Fatalf("seed %d: Check(%s) = %v, %q; Evaluate: visible %v, withheld by %q",
 				seed, tool.Name, ok, layer, vis[tool.Name], d.Withheld[tool.Name])
 		}
-		if want := refVisible(cfg, d.Context, tool); want != ok {
+		if want := refVisible(cfg, d.Caller, tool); want != ok {
 			t.Fatalf("seed %d: %+v for %+v: chain says %v (layer %q), reference says %v\ncfg %+v",
-				seed, tool, d.Context, ok, layer, want, cfg)
+				seed, tool, d.Caller, ok, layer, want, cfg)
 		}
-		if wl, _ := c.Why(d.Context, tool); wl != layer {
+		if wl, _ := c.Why(d.Caller, tool); wl != layer {
 			t.Fatalf("seed %d: Why(%s) layer %q, Check layer %q", seed, tool.Name, wl, layer)
 		}
 	}

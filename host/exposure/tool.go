@@ -16,10 +16,10 @@ type Tool struct {
 	Scope manifest.Scope
 }
 
-// The transports a Context can name.
+// The transports a Caller can name.
 const (
 	TransportStdio = "stdio"
-	// TransportHTTP is streamable HTTP; Context.Loopback says whether the
+	// TransportHTTP is streamable HTTP; Caller.Loopback says whether the
 	// peer address is a loopback address.
 	TransportHTTP = "http"
 	// TransportCLI is `godot-mcp call`: the operator at the terminal. It is
@@ -28,8 +28,8 @@ const (
 	TransportCLI = "cli"
 )
 
-// Context describes the caller a decision is made for.
-type Context struct {
+// Caller describes the caller a decision is made for.
+type Caller struct {
 	// Principal is the name of the caller's token, "" for stdio.
 	Principal string
 	// Profile is the profile the caller runs as: the token's profile, or
@@ -53,7 +53,7 @@ type Context struct {
 // stdio, http_loopback or http_remote, or "" for TransportCLI. Anything
 // unrecognised, including an empty Transport, counts as http_remote, the
 // transport operators are most likely to have capped.
-func (ctx Context) TransportKey() string {
+func (ctx Caller) TransportKey() string {
 	switch ctx.Transport {
 	case TransportStdio:
 		return config.TransportStdio
@@ -71,19 +71,7 @@ func (ctx Context) TransportKey() string {
 }
 
 // CoreToolset is the toolset name of the host's own tools.
-const CoreToolset = "core"
-
-// CoreTools are the host's own tools. They are candidates like any other and
-// pass through the same layers: a read-only profile, for instance, does not
-// get godot_enable_toolset.
-var CoreTools = []Tool{
-	{Name: "godot_list_toolsets", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
-	{Name: "godot_enable_toolset", Toolset: CoreToolset, Class: manifest.Mutating, Scope: manifest.AgentScope},
-	{Name: "godot_disable_toolset", Toolset: CoreToolset, Class: manifest.Mutating, Scope: manifest.AgentScope},
-	{Name: "godot_get_server_info", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
-	{Name: "godot_health_check", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
-	{Name: "godot_list_tools_by_safety_class", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
-}
+const CoreToolset = manifest.CoreToolset
 
 // ExposedName composes the name agents see for a tool of a toolset.
 func ExposedName(toolset, tool string) string {
@@ -113,12 +101,13 @@ type Known struct {
 	Tools    []string // exposed tool names
 }
 
-// KnownTools derives Known from candidate tools. The core toolset and
-// CoreTools are always included.
+// KnownTools derives Known from candidate tools, which should include the
+// host's core tools (server.CoreTools). The core toolset is always
+// included.
 func KnownTools(tools []Tool) Known {
-	var k Known
-	seen := map[string]bool{}
-	for _, list := range [][]Tool{CoreTools, tools} {
+	k := Known{Toolsets: []string{CoreToolset}}
+	seen := map[string]bool{"toolset:" + CoreToolset: true}
+	for _, list := range [][]Tool{tools} {
 		for _, t := range list {
 			if t.Toolset != "" && !seen["toolset:"+t.Toolset] {
 				seen["toolset:"+t.Toolset] = true

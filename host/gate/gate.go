@@ -13,13 +13,10 @@
 // changes nothing. Disable hides the tools before it stops the plugin, so no
 // call is routed to a process that is going away.
 //
-//	g := gate.New(gate.Options{Toolsets: manifests, Plugins: sup, Surface: srv, Bus: bus})
-//	g.Seed(ctx, gate.Defaults(cfg.DefaultToolsets), "startup")
-//	change, err := g.Enable(ctx, gate.Request{Toolsets: []string{"scene_edit"}, By: "stdio"})
-//
 // Gate knows nothing about MCP: it drives plugins through [Plugins] and the
 // tool list through [Surface], which the host implements with the supervisor
-// and the MCP server. Every decision is an event on the bus.
+// and the MCP server's table of tools. Every decision is an event on the
+// bus. See the package example for the wiring.
 package gate
 
 import (
@@ -34,44 +31,18 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
 // Core is the host's own toolset. It is always enabled and cannot be toggled.
-const Core = "core"
+const Core = manifest.CoreToolset
 
 // Inspection is the toolset enabled by default when it is installed.
 const Inspection = "inspection"
 
 // All, in a list of default toolsets, stands for every installed toolset.
 const All = "all"
-
-// Error codes and required tokens of the structured errors gate returns.
-const (
-	CodeUnknownToolset     = "UNKNOWN_TOOLSET"
-	CodePreconditionFailed = "PRECONDITION_FAILED"
-	CodeInvalidArgument    = "INVALID_ARGUMENT"
-	CodeToolsetDisabled    = "TOOLSET_DISABLED"
-	RequiredGodotVersion   = "godot_version"
-	RequiredToolset        = "toolset_enabled"
-)
-
-// Error is a refusal the caller can act on: a stable code, what is missing
-// (Required) and how to fix it (Hint).
-type Error struct {
-	Code     string
-	Toolset  string
-	Message  string
-	Hint     string
-	Required string
-}
-
-func (e *Error) Error() string {
-	if e.Hint == "" {
-		return e.Message
-	}
-	return e.Message + ": " + e.Hint
-}
 
 // Plugins starts and stops toolset processes. The host implements it with
 // the supervisor; both calls must be idempotent.
@@ -102,8 +73,10 @@ type Options struct {
 	Bus *events.Bus
 	// Logger is for things that are not decisions (nil: discard).
 	Logger hclog.Logger
-	// GodotVersion is the Godot version at start ("" when unknown) and
-	// VersionSource where it came from ("flag", "project.godot", …).
+	// Version is the Godot version, shared with whoever else reads it. When
+	// nil, the gate makes its own from GodotVersion ("" when unknown) and
+	// VersionSource ("flag", "project.godot", …).
+	Version       *Version
 	GodotVersion  string
 	VersionSource string
 }
@@ -122,8 +95,45 @@ type Gate struct {
 
 	mu      sync.RWMutex
 	enabled map[string]bool
-	godot   string
-	source  string
+	version *Version
+}
+
+// Version is the Godot version toolsets are checked against, and where it
+// came from ("flag", "project.godot", an editor). The gate changes it
+// (SetGodotVersion); the supervisor reads it to configure plugins. It is its
+// own value so both can be built from it without one reaching into the
+// other. Safe for concurrent use.
+type Version struct {
+	mu              sync.RWMutex
+	version, source string
+}
+
+// NewVersion returns a Version holding version ("" when unknown) and its
+// source.
+func NewVersion(version, source string) *Version {
+	return &Version{version: strings.TrimSpace(version), source: source}
+}
+
+// Get returns the version and its source.
+func (v *Version) Get() (version, source string) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.version, v.source
+}
+
+// String returns the version alone, for the supervisor's Configure.
+func (v *Version) String() string {
+	s, _ := v.Get()
+	return s
+}
+
+// swap sets a new version and returns the old one.
+func (v *Version) swap(version, source string) (old string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	old = v.version
+	v.version, v.source = version, source
+	return old
 }
 
 // New returns a gate with only core enabled. Nothing starts until Seed or
@@ -134,8 +144,10 @@ func New(opts Options) *Gate {
 		log:      opts.Logger,
 		toolsets: map[string]*manifest.Manifest{},
 		enabled:  map[string]bool{},
-		godot:    strings.TrimSpace(opts.GodotVersion),
-		source:   opts.VersionSource,
+		version:  opts.Version,
+	}
+	if g.version == nil {
+		g.version = NewVersion(opts.GodotVersion, opts.VersionSource)
 	}
 	if g.log == nil {
 		g.log = hclog.NewNullLogger()
@@ -179,15 +191,6 @@ type Change struct {
 	Changed []string
 	// Unchanged were already in the asked state (toggles are idempotent).
 	Unchanged []string
-}
-
-// Attach sets the surface that shows and hides tools, for hosts that build
-// the surface after the gate (the MCP server needs the gate to exist). Call
-// it once, before Seed.
-func (g *Gate) Attach(s Surface) {
-	g.txn.Lock()
-	defer g.txn.Unlock()
-	g.opts.Surface = s
 }
 
 // Seed enables the named toolsets at start ("all" stands for every
@@ -270,9 +273,10 @@ func (g *Gate) Enable(ctx context.Context, req Request) (Change, error) {
 		started = append(started, m.Name)
 	}
 
-	// Show the tools before the flag flips: a call that passes the gate
-	// check must find its tool registered. Until the flag flips, a call
-	// gets TOOLSET_DISABLED, never "unknown tool".
+	// Show the tools before the flag flips, so that a client that sees the
+	// enable result (or list_changed) and lists again finds the tools.
+	// Calls do not depend on it: the server dispatches from its own
+	// registry and this flag.
 	for _, m := range todo {
 		if g.opts.Surface != nil {
 			g.opts.Surface.Show(m.Name)
@@ -305,8 +309,8 @@ func (g *Gate) Disable(ctx context.Context, req Request) (Change, error) {
 	}
 	for _, n := range names {
 		if n == Core {
-			return Change{}, &Error{
-				Code:     CodeInvalidArgument,
+			return Change{}, &sdk.Error{
+				Code:     sdk.CodeInvalidArgument,
 				Toolset:  Core,
 				Message:  "toolset \"core\" cannot be disabled",
 				Hint:     "core holds toolset management and diagnostics and is always on; name other toolsets",
@@ -361,10 +365,7 @@ func (g *Gate) SetGodotVersion(ctx context.Context, godot, source string) {
 	godot = strings.TrimSpace(godot)
 	g.txn.Lock()
 	defer g.txn.Unlock()
-	g.mu.Lock()
-	old := g.godot
-	g.godot, g.source = godot, source
-	g.mu.Unlock()
+	old := g.version.swap(godot, source)
 	if old == godot {
 		return
 	}
@@ -388,7 +389,7 @@ func (g *Gate) SetGodotVersion(ctx context.Context, godot, source string) {
 			Level:   events.Warning,
 			Toolset: n,
 			Message: gerr.Message + "; toolset disabled",
-			Fields: map[string]any{"by": "godot_version", "reason": RequiredGodotVersion,
+			Fields: map[string]any{"by": "godot_version", "reason": sdk.RequiredGodotVersion,
 				"hint": gerr.Hint, "enabled": g.EnabledSet()},
 		})
 	}
@@ -397,9 +398,7 @@ func (g *Gate) SetGodotVersion(ctx context.Context, godot, source string) {
 // GodotVersion returns the Godot version toolsets are checked against and
 // where it came from; "" when unknown.
 func (g *Gate) GodotVersion() (version, source string) {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return g.godot, g.source
+	return g.version.Get()
 }
 
 // Enabled reports whether the toolset is on. Core always is.
@@ -436,7 +435,7 @@ type Toolset struct {
 	Enabled bool
 	// Blocked is why the toolset cannot be enabled right now (the Godot
 	// version does not satisfy its constraint), or nil.
-	Blocked *Error
+	Blocked *sdk.Error
 }
 
 // Toolsets lists the installed toolsets (core excluded), sorted by name.
@@ -467,11 +466,11 @@ func (g *Gate) Manifest(name string) (*manifest.Manifest, bool) {
 // DisabledError is the refusal for calling a tool of a toolset that is off.
 // It names the exact call that turns the toolset on, because an agent that
 // reads "unknown tool" gives up while one that reads the fix applies it.
-func (g *Gate) DisabledError(toolset, tool string) *Error {
-	return &Error{
-		Code:     CodeToolsetDisabled,
+func (g *Gate) DisabledError(toolset, tool string) *sdk.Error {
+	return &sdk.Error{
+		Code:     sdk.CodeToolsetDisabled,
 		Toolset:  toolset,
-		Required: RequiredToolset,
+		Required: sdk.RequiredToolsetEnabled,
 		Message:  fmt.Sprintf("tool %q belongs to toolset %q, which is not enabled", tool, toolset),
 		Hint:     fmt.Sprintf(`enable it first: godot_enable_toolset({"toolsets":["%s"]})`, toolset),
 	}
@@ -490,8 +489,8 @@ func (g *Gate) Installed(name string) bool {
 // names. Normalising a normalised list returns it unchanged.
 func (g *Gate) Normalize(names []string, tool string) ([]string, error) {
 	if len(names) == 0 {
-		return nil, &Error{
-			Code:     CodeInvalidArgument,
+		return nil, &sdk.Error{
+			Code:     sdk.CodeInvalidArgument,
 			Message:  "no toolsets named",
 			Hint:     fmt.Sprintf(`pass {"toolsets": ["name", …]} to %s; godot_list_toolsets shows the names`, tool),
 			Required: "toolsets",
@@ -511,8 +510,8 @@ func (g *Gate) Normalize(names []string, tool string) ([]string, error) {
 		out = append(out, n)
 	}
 	if len(unknown) > 0 {
-		return nil, &Error{
-			Code:    CodeUnknownToolset,
+		return nil, &sdk.Error{
+			Code:    sdk.CodeUnknownToolset,
 			Toolset: unknown[0],
 			Message: fmt.Sprintf("no toolset named %s is installed", quoteList(unknown)),
 			Hint: fmt.Sprintf("installed toolsets: %s; call godot_list_toolsets for descriptions",
@@ -526,7 +525,7 @@ func (g *Gate) Normalize(names []string, tool string) ([]string, error) {
 func (g *Gate) refused(toolset, by string, err error) {
 	fields := map[string]any{"by": by}
 	msg := err.Error()
-	var gerr *Error
+	var gerr *sdk.Error
 	if errors.As(err, &gerr) {
 		msg = gerr.Message
 		fields["code"] = gerr.Code

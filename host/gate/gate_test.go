@@ -13,6 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -90,7 +91,19 @@ type fixture struct {
 // tilemap, with a recording supervisor and surface.
 func newFixture(t *testing.T, godot string) *fixture {
 	t.Helper()
+	return newFixtureWith(t, godot, nil)
+}
+
+// newFixtureWith is newFixture with a surface of its own (nil: the
+// recorder); wrap gets the gate before any toggle.
+func newFixtureWith(t *testing.T, godot string, surface func(*recorder) (Surface, func(*Gate))) *fixture {
+	t.Helper()
 	rec := &recorder{}
+	var sf Surface = rec
+	wire := func(*Gate) {}
+	if surface != nil {
+		sf, wire = surface(rec)
+	}
 	bus := events.NewBus(nil)
 	ring := events.NewRing(100)
 	bus.Subscribe(ring)
@@ -101,9 +114,10 @@ func newFixture(t *testing.T, godot string) *fixture {
 			toolset("scene_edit", ">= 4.4", "add_node", "delete_node"),
 			toolset("tilemap", "", "paint"),
 		},
-		Plugins: rec, Surface: rec, Bus: bus,
+		Plugins: rec, Surface: sf, Bus: bus,
 		GodotVersion: godot, VersionSource: "flag",
 	})
+	wire(g)
 	return &fixture{g: g, rec: rec, bus: bus, ring: ring}
 }
 
@@ -205,19 +219,19 @@ func TestEnableRefusals(t *testing.T) {
 		required     string
 		hintContains []string
 	}{
-		{"unknown toolset", "4.5", []string{"tilemap", "nope"}, CodeUnknownToolset, "toolsets", []string{"inspection, scene_edit, tilemap"}},
-		{"empty", "4.5", nil, CodeInvalidArgument, "toolsets", []string{"godot_enable_toolset"}},
-		{"unknown Godot version", "", []string{"tilemap", "scene_edit"}, CodePreconditionFailed, RequiredGodotVersion, []string{">= 4.4", "found no version", "--godot-version"}},
-		{"old Godot", "4.3", []string{"scene_edit"}, CodePreconditionFailed, RequiredGodotVersion, []string{">= 4.4", "found 4.3"}},
-		{"unreadable version", "banana", []string{"scene_edit"}, CodePreconditionFailed, RequiredGodotVersion, []string{"banana"}},
+		{"unknown toolset", "4.5", []string{"tilemap", "nope"}, sdk.CodeUnknownToolset, "toolsets", []string{"inspection, scene_edit, tilemap"}},
+		{"empty", "4.5", nil, sdk.CodeInvalidArgument, "toolsets", []string{"godot_enable_toolset"}},
+		{"unknown Godot version", "", []string{"tilemap", "scene_edit"}, sdk.CodePreconditionFailed, sdk.RequiredGodotVersion, []string{">= 4.4", "found no version", "--godot-version"}},
+		{"old Godot", "4.3", []string{"scene_edit"}, sdk.CodePreconditionFailed, sdk.RequiredGodotVersion, []string{">= 4.4", "found 4.3"}},
+		{"unreadable version", "banana", []string{"scene_edit"}, sdk.CodePreconditionFailed, sdk.RequiredGodotVersion, []string{"banana"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t, tt.godot)
 			_, err := f.g.Enable(context.Background(), Request{Toolsets: tt.toolsets})
-			var gerr *Error
+			var gerr *sdk.Error
 			if !errors.As(err, &gerr) {
-				t.Fatalf("Enable(%v) error = %v, want *gate.Error", tt.toolsets, err)
+				t.Fatalf("Enable(%v) error = %v, want *sdk.Error", tt.toolsets, err)
 			}
 			if gerr.Code != tt.code || gerr.Required != tt.required {
 				t.Errorf("code, required = %s, %s; want %s, %s", gerr.Code, gerr.Required, tt.code, tt.required)
@@ -286,8 +300,8 @@ func TestDisable(t *testing.T) {
 		t.Errorf("enabled = %v", got)
 	}
 	_, err = f.g.Disable(ctx, Request{Toolsets: []string{"inspection", "core"}})
-	var gerr *Error
-	if !errors.As(err, &gerr) || gerr.Code != CodeInvalidArgument || gerr.Toolset != Core {
+	var gerr *sdk.Error
+	if !errors.As(err, &gerr) || gerr.Code != sdk.CodeInvalidArgument || gerr.Toolset != Core {
 		t.Fatalf("disabling core: err = %v", err)
 	}
 	if !f.g.Enabled("inspection") {
@@ -308,8 +322,10 @@ func (s *flagSurface) Hide(n string) { s.add(fmt.Sprintf("hide %s enabled=%v", n
 // A call that passes the gate check must find its tool registered, so the
 // tools are shown before the flag goes on and hidden after it goes off.
 func TestFlagFlipsOnlyWhileTheToolsAreShown(t *testing.T) {
-	f := newFixture(t, "4.5")
-	f.g.Attach(&flagSurface{recorder: f.rec, g: f.g})
+	f := newFixtureWith(t, "4.5", func(rec *recorder) (Surface, func(*Gate)) {
+		fs := &flagSurface{recorder: rec}
+		return fs, func(g *Gate) { fs.g = g }
+	})
 	ctx := context.Background()
 	if _, err := f.g.Enable(ctx, Request{Toolsets: []string{"tilemap", "inspection"}}); err != nil {
 		t.Fatal(err)
@@ -345,11 +361,11 @@ func TestNormalize(t *testing.T) {
 	if err != nil || !slices.Equal(again, got) {
 		t.Errorf("Normalize is not idempotent: %v, %v", again, err)
 	}
-	var gerr *Error
-	if _, err := f.g.Normalize([]string{" nope "}, "godot_enable_toolset"); !errors.As(err, &gerr) || gerr.Code != CodeUnknownToolset || gerr.Toolset != "nope" {
+	var gerr *sdk.Error
+	if _, err := f.g.Normalize([]string{" nope "}, "godot_enable_toolset"); !errors.As(err, &gerr) || gerr.Code != sdk.CodeUnknownToolset || gerr.Toolset != "nope" {
 		t.Errorf("unknown name: %v", err)
 	}
-	if _, err := f.g.Normalize(nil, "godot_disable_toolset"); !errors.As(err, &gerr) || gerr.Code != CodeInvalidArgument {
+	if _, err := f.g.Normalize(nil, "godot_disable_toolset"); !errors.As(err, &gerr) || gerr.Code != sdk.CodeInvalidArgument {
 		t.Errorf("no names: %v", err)
 	}
 }
@@ -371,7 +387,7 @@ func TestVersionChangeDisablesUnsatisfied(t *testing.T) {
 	for _, e := range f.eventsOf(t) {
 		if e.Kind == events.VersionChanged || e.Kind == events.ToolsetDisabled {
 			kinds = append(kinds, fmt.Sprintf("%s/%s", e.Kind, e.Toolset))
-			if e.Kind == events.ToolsetDisabled && e.Fields["reason"] != RequiredGodotVersion {
+			if e.Kind == events.ToolsetDisabled && e.Fields["reason"] != sdk.RequiredGodotVersion {
 				t.Errorf("disable event reason = %v", e.Fields["reason"])
 			}
 		}
@@ -393,7 +409,7 @@ func TestDisabledErrorNamesTheEnableCall(t *testing.T) {
 	if !strings.Contains(e.Hint, `godot_enable_toolset({"toolsets":["scene_edit"]})`) {
 		t.Errorf("hint = %q", e.Hint)
 	}
-	if e.Code != CodeToolsetDisabled || e.Toolset != "scene_edit" {
+	if e.Code != sdk.CodeToolsetDisabled || e.Toolset != "scene_edit" {
 		t.Errorf("error = %+v", e)
 	}
 }

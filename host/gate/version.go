@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/godot-mcp/godot-mcp/sdk"
+
 	"fmt"
 	"regexp"
 	"strings"
@@ -26,7 +28,7 @@ func ParseGodotVersion(s string) (*version.Version, error) {
 // checkVersion reports whether a toolset with the given constraint may run
 // against godot. It returns nil when it may, and the structured refusal
 // otherwise.
-func checkVersion(toolset, constraint, godot, source string) *Error {
+func checkVersion(toolset, constraint, godot, source string) *sdk.Error {
 	constraint = strings.TrimSpace(constraint)
 	if constraint == "" {
 		return nil
@@ -35,19 +37,19 @@ func checkVersion(toolset, constraint, godot, source string) *Error {
 	if err != nil {
 		// The catalog validates manifests, but a constraint it accepted and
 		// go-version cannot read must still fail closed.
-		return &Error{
-			Code:     CodePreconditionFailed,
+		return &sdk.Error{
+			Code:     sdk.CodePreconditionFailed,
 			Toolset:  toolset,
-			Required: RequiredGodotVersion,
+			Required: sdk.RequiredGodotVersion,
 			Message:  fmt.Sprintf("toolset %q declares an unreadable Godot constraint %q: %v", toolset, constraint, err),
 			Hint:     "ask the toolset's author to fix its Godot constraint (go-version syntax, e.g. \">= 4.4\")",
 		}
 	}
 	if godot == "" {
-		return &Error{
-			Code:     CodePreconditionFailed,
+		return &sdk.Error{
+			Code:     sdk.CodePreconditionFailed,
 			Toolset:  toolset,
-			Required: RequiredGodotVersion,
+			Required: sdk.RequiredGodotVersion,
 			Message:  fmt.Sprintf("toolset %q requires Godot %s, and the Godot version is unknown", toolset, constraint),
 			Hint: fmt.Sprintf("requires Godot %s, found no version: start godot-mcp with --godot-version X.Y, "+
 				"or point --project at a project whose project.godot lists config/features", constraint),
@@ -55,19 +57,19 @@ func checkVersion(toolset, constraint, godot, source string) *Error {
 	}
 	v, err := ParseGodotVersion(godot)
 	if err != nil {
-		return &Error{
-			Code:     CodePreconditionFailed,
+		return &sdk.Error{
+			Code:     sdk.CodePreconditionFailed,
 			Toolset:  toolset,
-			Required: RequiredGodotVersion,
+			Required: sdk.RequiredGodotVersion,
 			Message:  fmt.Sprintf("toolset %q requires Godot %s, and the Godot version %q (from %s) cannot be read: %v", toolset, constraint, godot, sourceOr(source), err),
 			Hint:     fmt.Sprintf("requires Godot %s, found %q: pass --godot-version X.Y with a plain version number", constraint, godot),
 		}
 	}
 	if !cs.Check(v) {
-		return &Error{
-			Code:     CodePreconditionFailed,
+		return &sdk.Error{
+			Code:     sdk.CodePreconditionFailed,
 			Toolset:  toolset,
-			Required: RequiredGodotVersion,
+			Required: sdk.RequiredGodotVersion,
 			Message:  fmt.Sprintf("toolset %q requires Godot %s, and the Godot version is %s (from %s)", toolset, constraint, godot, sourceOr(source)),
 			Hint:     fmt.Sprintf("requires Godot %s, found %s: upgrade the editor or the project, or enable another toolset", constraint, godot),
 		}

@@ -30,18 +30,18 @@ type clientInfoer interface {
 //     profile too; with no profile it would escape the one the operator set;
 //   - anything else is the local transport: stdio, or cli for `godot-mcp
 //     call`, running as the configured local profile.
-func (s *Server) caller(req mcp.Request) exposure.Context {
-	var c exposure.Context
+func (s *Server) caller(req mcp.Request) exposure.Caller {
+	var c exposure.Caller
 	extra := req.GetExtra()
 	switch {
 	case extra != nil && extra.TokenInfo != nil:
-		c = exposure.Context{Transport: exposure.TransportHTTP, Principal: extra.TokenInfo.UserID}
+		c = exposure.Caller{Transport: exposure.TransportHTTP, Principal: extra.TokenInfo.UserID}
 		c.Profile, _ = extra.TokenInfo.Extra[extraProfile].(string)
 		c.Loopback, _ = extra.TokenInfo.Extra[extraLoopback].(bool)
 	case extra != nil && extra.Header != nil:
-		c = exposure.Context{Transport: exposure.TransportHTTP, Loopback: true, Profile: s.opts.LocalProfile}
+		c = exposure.Caller{Transport: exposure.TransportHTTP, Loopback: true, Profile: s.opts.LocalProfile}
 	default:
-		c = exposure.Context{Transport: s.opts.LocalTransport, Profile: s.opts.LocalProfile}
+		c = exposure.Caller{Transport: s.opts.LocalTransport, Profile: s.opts.LocalProfile}
 	}
 	if ci, ok := req.(clientInfoer); ok {
 		if info := ci.ClientInfo(); info != nil {

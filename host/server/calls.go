@@ -2,77 +2,116 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
-	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
-// pluginHandler runs a plugin tool. By the time it runs the middleware has
-// checked exposure and the gate. It validates the arguments against the
-// augmented schema, then enforces the safety class, which the host does so a
-// plugin cannot skip it: a destructive tool without confirm=true never
-// reaches the plugin, and dry_run travels as CallRequest.DryRun instead of as
-// an argument.
-func (s *Server) pluginHandler(e *toolEntry) mcp.ToolHandler {
+// callTool is the one path of a tools/call, from request to result, for
+// every tool the host serves; the go-sdk's own dispatch is never reached:
+//
+//  1. look the tool up in the registry (unknown: a JSON-RPC error, as the
+//     go-sdk would answer);
+//  2. the policy (TOOL_NOT_EXPOSED naming the layer);
+//  3. the gate (TOOLSET_DISABLED with the exact enable call);
+//  4. the arguments, once (INVALID_ARGUMENT in words);
+//  5. core tools run here; plugin tools pass the safety check (confirm for
+//     a destructive tool's real run) and go to the plugin.
+//
+// Every refusal is an isError result (errorResult), never a protocol
+// error, so every client shows it to the agent.
+func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
+	if req.Params == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without params"}
+	}
+	e, known := s.reg.lookup(req.Params.Name)
+	if !known {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", req.Params.Name)}
+	}
+	caller := s.caller(req)
+	if err := s.policy.Authorize(caller, e.ref); err != nil {
+		return s.refuse(caller, e, err), nil
+	}
+	if !s.gate.Enabled(e.ref.Toolset) {
+		return s.refuse(caller, e, s.gate.DisabledError(e.ref.Toolset, e.ref.Name)), nil
+	}
+	a, aerr := e.arguments(req.Params.Arguments)
+	if aerr != nil {
+		return errorResult(aerr, e.output), nil
+	}
+	if e.core != nil {
+		return e.core(ctx, req, a.in), nil
+	}
+	return s.callPlugin(ctx, req, caller, e, a), nil
+}
+
+// callPlugin enforces the safety class, which the host does so a plugin
+// cannot skip it, and runs the tool in its plugin. A destructive tool's
+// real run needs confirm=true; its dry run does not, because a preview
+// changes nothing (every mutating and destructive tool must honour
+// dry_run, see sdk.Call.DryRun). dry_run travels as CallRequest.DryRun,
+// never as an argument.
+func (s *Server) callPlugin(ctx context.Context, req *mcp.CallToolRequest, caller exposure.Caller, e *toolEntry, a callArgs) *mcp.CallToolResult {
 	class := e.ref.Class
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		in, err := e.arguments(req.Params.Arguments)
-		if err != nil {
-			return invalidArguments(e, err).Result(), nil
-		}
-		confirm, _ := in[ArgConfirm].(bool)
-		dryRun, _ := in[ArgDryRun].(bool)
-		delete(in, ArgConfirm)
-		delete(in, ArgDryRun)
-		if class == manifest.Destructive && !confirm {
-			// A dry run needs confirm too: the host cannot check that a plugin
-			// honours dry_run, and a plugin that ignores it would otherwise
-			// delete data without anyone having confirmed.
-			return s.refuse(s.caller(req), e, &ToolError{
-				Code:     CodePreconditionFailed,
-				Required: RequiredConfirm,
-				Toolset:  e.ref.Toolset,
-				Message:  fmt.Sprintf("%s deletes or overwrites data and was called without confirm=true; nothing ran", e.ref.Name),
-				Hint:     `call it again with "confirm": true once the user has agreed (add "dry_run": true to preview first)`,
-			}), nil
-		}
-		if s.opts.Plugins == nil {
-			return toolError(&supervisor.Error{Code: supervisor.CodeNotRunning, Toolset: e.ref.Toolset,
-				Message: "this host runs no plugins", Hint: "start godot-mcp with a plugins directory"}, e.ref.Toolset).Result(), nil
-		}
-		args, err := json.Marshal(in)
-		if err != nil {
-			return toolError(err, e.ref.Toolset).Result(), nil
-		}
-		creq := supervisor.CallRequest{
-			Tool:   e.bare,
-			Args:   args,
-			DryRun: dryRun && (class == manifest.Mutating || class == manifest.Destructive),
-			CallID: fmt.Sprintf("c%d", s.callSeq.Add(1)),
-		}
-		var onProgress func(*pb.Progress)
-		if token := req.Params.GetProgressToken(); token != nil {
-			onProgress = func(p *pb.Progress) {
-				err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-					ProgressToken: token,
-					Progress:      p.GetProgress(),
-					Total:         p.GetTotal(),
-					Message:       p.GetMessage(),
-				})
-				if err != nil {
-					s.log.Debug("progress notification not delivered", "tool", e.ref.Name, "call", creq.CallID, "error", err)
-				}
+	mutates := class == manifest.Mutating || class == manifest.Destructive
+	if class == manifest.Destructive && !a.confirm && !a.dryRun {
+		return s.refuse(caller, e, &sdk.Error{
+			Code:     sdk.CodePreconditionFailed,
+			Required: sdk.RequiredConfirm,
+			Toolset:  e.ref.Toolset,
+			Message:  fmt.Sprintf("%s deletes or overwrites data and was called without confirm=true; nothing ran", e.ref.Name),
+			Hint:     `call it again with "confirm": true once the user has agreed, or with "dry_run": true to preview what it would change`,
+		})
+	}
+	if s.plugins == nil {
+		return errorResult(&sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: e.ref.Toolset,
+			Message: "this host runs no plugins", Hint: "start godot-mcp with a plugins directory"}, e.output)
+	}
+	creq := supervisor.CallRequest{
+		Tool:   e.bare,
+		Args:   a.raw,
+		DryRun: a.dryRun && mutates,
+		CallID: fmt.Sprintf("c%d", s.callSeq.Add(1)),
+	}
+	var onProgress func(supervisor.Progress)
+	if token := req.Params.GetProgressToken(); token != nil {
+		onProgress = func(p supervisor.Progress) {
+			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token,
+				Progress:      p.Done,
+				Total:         p.Total,
+				Message:       p.Message,
+			})
+			if err != nil {
+				s.log.Debug("progress notification not delivered", "tool", e.ref.Name, "call", creq.CallID, "error", err)
 			}
 		}
-		res, err := s.opts.Plugins.Call(ctx, e.ref.Toolset, creq, onProgress)
-		if err != nil {
-			return toolError(err, e.ref.Toolset).Result(), nil
-		}
-		return fromProto(res, e.ref.Toolset), nil
 	}
+	res, err := s.plugins.Call(ctx, e.ref.Toolset, creq, onProgress)
+	return toMCP(res, err, e.ref.Toolset, e.output)
+}
+
+// refuse answers a call the host will not run, and records why.
+func (s *Server) refuse(caller exposure.Caller, e *toolEntry, se *sdk.Error) *mcp.CallToolResult {
+	if se.Toolset == "" {
+		se.Toolset = e.ref.Toolset
+	}
+	if s.bus != nil {
+		s.bus.Emit(events.Event{
+			Kind:    events.CallRefused,
+			Level:   events.Info,
+			Toolset: e.ref.Toolset,
+			Message: fmt.Sprintf("call to %s refused: %s", e.ref.Name, se.Code),
+			Fields: map[string]any{"tool": e.ref.Name, "code": se.Code, "required": se.Required,
+				"principal": caller.Principal, "transport": caller.Transport},
+		})
+	}
+	return errorResult(se, e.output)
 }

@@ -9,121 +9,168 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/args"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
-// The core tools run in the host process. Their exposure metadata (name,
-// class) comes from exposure.CoreTools, so policy treats them like any other
-// tool: a read-only profile does not get godot_enable_toolset.
-var coreTools = map[string]struct {
+// coreDef is one core tool, described in one place: its name, safety
+// class and description, its arguments type (the input schema is derived
+// from it by sdk.SchemaFor, as for plugin tools) and its function. The
+// policy evaluates core tools like any other (CoreTools): a read-only
+// profile does not get godot_enable_toolset.
+type coreDef struct {
+	name        string
+	class       manifest.SafetyClass
 	description string
-	schema      string
-}{
-	"godot_list_toolsets": {
+	schema      func() (*jsonschema.Schema, error)
+	bind        func(s *Server) coreRun
+}
+
+// coreTool defines a core tool with arguments of type In.
+func coreTool[In any](name string, class manifest.SafetyClass, description string, f func(s *Server, ctx context.Context, req *mcp.CallToolRequest, in In) *mcp.CallToolResult) coreDef {
+	return coreDef{
+		name:        name,
+		class:       class,
+		description: description,
+		schema:      sdk.SchemaFor[In],
+		bind: func(s *Server) coreRun {
+			return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) *mcp.CallToolResult {
+				// The arguments passed the schema; decoding them into In
+				// cannot fail for a schema derived from In.
+				var in In
+				b, err := json.Marshal(args)
+				if err == nil {
+					err = json.Unmarshal(b, &in)
+				}
+				if err != nil {
+					return errorResult(asError(err, gate.Core), false)
+				}
+				return f(s, ctx, req, in)
+			}
+		},
+	}
+}
+
+// coreDefs are the host's own tools: the one list of them.
+var coreDefs = []coreDef{
+	coreTool("godot_list_toolsets", manifest.ReadOnly,
 		"List every installed toolset: whether it is enabled, what it does, the Godot versions it supports, how many tools it has and whether its plugin runs. Starts nothing.",
-		`{"type":"object","properties":{},"additionalProperties":false}`,
-	},
-	"godot_enable_toolset": {
+		(*Server).listToolsets),
+	coreTool("godot_enable_toolset", manifest.Mutating,
 		"Enable toolsets so their tools appear. The result lists every tool that became visible, with its input schema, so you can call them without listing again. Enabling is shared by every client of this server and is idempotent.",
-		`{"type":"object","properties":{"toolsets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Toolset names, as godot_list_toolsets shows them, e.g. [\"scene_edit\"]."}},"required":["toolsets"],"additionalProperties":false}`,
-	},
-	"godot_disable_toolset": {
+		(*Server).enableToolset),
+	coreTool("godot_disable_toolset", manifest.Mutating,
 		"Disable toolsets: their tools disappear and their plugin processes stop. Idempotent; core cannot be disabled.",
-		`{"type":"object","properties":{"toolsets":{"type":"array","minItems":1,"items":{"type":"string"},"description":"Toolset names to disable."}},"required":["toolsets"],"additionalProperties":false}`,
-	},
-	"godot_get_server_info": {
+		(*Server).disableToolset),
+	coreTool("godot_get_server_info", manifest.ReadOnly,
 		"Describe this server: host and protocol versions, transport, the Godot version and where it came from, every toolset with its plugin process (pid, state, restarts) and the recent events (what was enabled, refused, filtered, crashed).",
-		`{"type":"object","properties":{"events":{"type":"integer","minimum":0,"maximum":500,"default":50,"description":"How many recent events to include."}},"additionalProperties":false}`,
-	},
-	"godot_health_check": {
+		(*Server).serverInfo),
+	coreTool("godot_health_check", manifest.ReadOnly,
 		"Check that the enabled toolsets' plugins run, that the Godot version is known and that no installed plugin was refused. Reports ok, degraded or unhealthy with one line per problem.",
-		`{"type":"object","properties":{},"additionalProperties":false}`,
-	},
-	"godot_list_tools_by_safety_class": {
-		"List the tools you may use grouped by safety class (read_only, mutating, destructive, runtime), including tools of toolsets that are not enabled yet. Destructive tools need confirm=true; mutating and destructive tools accept dry_run=true.",
-		`{"type":"object","properties":{"class":{"type":"string","enum":["read_only","mutating","destructive","runtime"],"description":"Only this class."}},"additionalProperties":false}`,
-	},
+		(*Server).healthCheck),
+	coreTool("godot_list_tools_by_safety_class", manifest.ReadOnly,
+		"List the tools you may use grouped by safety class (read_only, mutating, destructive, runtime), including tools of toolsets that are not enabled yet. Destructive tools need confirm=true for a real run; mutating and destructive tools accept dry_run=true, which needs no confirm.",
+		(*Server).toolsByClass),
 }
 
 type noArgs struct{}
 
-type toggleArgs struct {
-	Toolsets []string `json:"toolsets"`
+type enableArgs struct {
+	Toolsets []string `json:"toolsets" jsonschema:"Toolset names, as godot_list_toolsets shows them, e.g. [\"scene_edit\"]."`
+}
+
+type disableArgs struct {
+	Toolsets []string `json:"toolsets" jsonschema:"Toolset names to disable."`
 }
 
 type infoArgs struct {
-	Events *int `json:"events,omitempty"`
+	Events int `json:"events,omitempty" jsonschema:"How many recent events to include." default:"50" minimum:"0" maximum:"500"`
 }
 
 type classArgs struct {
-	Class string `json:"class,omitempty"`
+	Class string `json:"class,omitempty" jsonschema:"Only this class: read_only, mutating, destructive or runtime."`
 }
 
-// coreHandler adapts a core tool's typed function to the SDK handler shape:
-// it validates the arguments against the tool's schema and decodes them into
-// In first.
-func coreHandler[In any](f func(ctx context.Context, req *mcp.CallToolRequest, in In) *mcp.CallToolResult) func(*toolEntry) mcp.ToolHandler {
-	return func(e *toolEntry) mcp.ToolHandler {
-		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			args, err := e.arguments(req.Params.Arguments)
-			if err != nil {
-				return invalidArguments(e, err).Result(), nil
-			}
-			var in In
-			b, err := json.Marshal(args)
-			if err == nil {
-				err = json.Unmarshal(b, &in)
-			}
-			if err != nil {
-				te := &ToolError{Code: gate.CodeInvalidArgument, Message: err.Error(), Toolset: gate.Core,
-					Hint: "check the arguments against the tool's input schema"}
-				return te.Result(), nil
-			}
-			return f(ctx, req, in), nil
+// CoreTools returns the core tools as the policy sees them: candidates
+// like any other, for tools/list and for `godot-mcp policy explain`.
+func CoreTools() []exposure.Tool {
+	out := make([]exposure.Tool, len(coreDefs))
+	for i, d := range coreDefs {
+		out[i] = exposure.Tool{Name: d.name, Toolset: gate.Core, Class: d.class, Scope: manifest.AgentScope}
+	}
+	return out
+}
+
+// isCore reports whether name is a core tool's: core tools are registered
+// after the toolsets (they need the server), yet their names are theirs.
+func isCore(name string) bool {
+	for _, d := range coreDefs {
+		if d.name == name {
+			return true
 		}
 	}
+	return false
 }
 
+// addCoreTools registers the core tools and shows them: core is always on.
 func (s *Server) addCoreTools() {
-	handlers := map[string]func(*toolEntry) mcp.ToolHandler{
-		"godot_list_toolsets":              coreHandler(s.listToolsets),
-		"godot_enable_toolset":             coreHandler(s.enableToolset),
-		"godot_disable_toolset":            coreHandler(s.disableToolset),
-		"godot_get_server_info":            coreHandler(s.serverInfo),
-		"godot_health_check":               coreHandler(s.healthCheck),
-		"godot_list_tools_by_safety_class": coreHandler(s.toolsByClass),
-	}
-	for _, ref := range exposure.CoreTools {
-		def := coreTools[ref.Name]
+	for i, ref := range CoreTools() {
+		def := coreDefs[i]
+		schema, err := def.schema()
+		if err != nil {
+			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err)) // a bug in this file
+		}
+		refineCoreSchema(ref.Name, schema)
+		raw, err := json.Marshal(schema)
+		if err != nil {
+			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err))
+		}
 		ann := annotations(ref.Class)
 		ann.IdempotentHint = true // every core tool is: listing, and toggles to a state
 		t := &mcp.Tool{
 			Name:        ref.Name,
 			Description: def.description,
-			InputSchema: json.RawMessage(def.schema),
+			InputSchema: json.RawMessage(raw),
 			Annotations: ann,
 			Meta:        mcp.Meta{MetaToolset: gate.Core, MetaSafetyClass: string(ref.Class)},
 		}
-		input, err := resolveSchema(json.RawMessage(def.schema))
+		input, err := resolveSchema(raw)
 		if err != nil {
 			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err)) // a bug in this file
 		}
-		e := &toolEntry{ref: ref, bare: strings.TrimPrefix(ref.Name, "godot_"), tool: t, input: input}
+		e := &toolEntry{ref: ref, bare: strings.TrimPrefix(ref.Name, "godot_"), tool: t, input: input, check: args.Compile(input), core: def.bind(s)}
 		s.reg.add(e)
-		if err := addTool(s.mcp, t, handlers[ref.Name](e)); err != nil {
+		if err := addTool(s.mcp, t, mirrorOnly); err != nil {
 			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err)) // a bug in this file
 		}
 	}
 }
 
+// refineCoreSchema adds what struct tags cannot say: toggles need at least
+// one name, and the class filter has a fixed set of values.
+func refineCoreSchema(name string, s *jsonschema.Schema) {
+	switch name {
+	case "godot_enable_toolset", "godot_disable_toolset":
+		one := 1
+		s.Properties["toolsets"].MinItems = &one
+		s.Properties["toolsets"].Type, s.Properties["toolsets"].Types = "array", nil
+	case "godot_list_tools_by_safety_class":
+		for _, c := range manifest.Classes {
+			s.Properties["class"].Enum = append(s.Properties["class"].Enum, string(c))
+		}
+	}
+}
+
 // by names the caller in events: "stdio", "cli", "http:ci-bot".
-func by(c exposure.Context) string {
+func by(c exposure.Caller) string {
 	if c.Principal != "" {
 		return c.Transport + ":" + c.Principal
 	}
@@ -139,7 +186,7 @@ type toolsetView struct {
 	ToolCount    int        `json:"tool_count"`
 	VisibleTools int        `json:"visible_tools"`
 	State        string     `json:"state"`
-	Blocked      *ToolError `json:"blocked,omitempty"`
+	Blocked      *sdk.Error `json:"blocked,omitempty"`
 	EnableCall   string     `json:"enable_call,omitempty"`
 }
 
@@ -157,7 +204,7 @@ func (s *Server) pluginState(toolset string) supervisor.Status {
 }
 
 // visibleCount is how many of a toolset's tools the caller would see.
-func (s *Server) visibleCount(caller exposure.Context, toolset string) int {
+func (s *Server) visibleCount(caller exposure.Caller, toolset string) int {
 	return len(s.policy.Evaluate(caller, s.reg.refs(toolset)).Visible)
 }
 
@@ -175,7 +222,7 @@ func (s *Server) listToolsets(_ context.Context, req *mcp.CallToolRequest, _ noA
 			State: string(s.pluginState(ts.Name).State),
 		}
 		if ts.Blocked != nil {
-			v.Blocked = toolError(ts.Blocked, ts.Name)
+			v.Blocked = asError(ts.Blocked, ts.Name)
 		}
 		mark := "on "
 		if !ts.Enabled {
@@ -196,22 +243,22 @@ func (s *Server) listToolsets(_ context.Context, req *mcp.CallToolRequest, _ noA
 	return jsonResult(summary, out)
 }
 
-func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in toggleArgs) *mcp.CallToolResult {
+func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in enableArgs) *mcp.CallToolResult {
 	caller := s.caller(req)
 	// Normalise once: the policy check and the toggle must see the same
 	// names, or " runtime" would pass the check and enable runtime.
 	names, err := s.opts.Gate.Normalize(in.Toolsets, "godot_enable_toolset")
 	if err != nil {
-		return toolError(err, "").Result()
+		return errorResult(asError(err, ""), false)
 	}
 	if refused := s.refuseToggle(caller, names, "enabling"); refused != nil {
 		return refused
 	}
 	ch, err := s.opts.Gate.Enable(ctx, gate.Request{Toolsets: names, By: by(caller)})
 	if err != nil {
-		return toolError(err, "").Result()
+		return errorResult(asError(err, ""), false)
 	}
-	var tools []*mcp.Tool
+	var tools []fallbackTool
 	var withheld []string
 	for _, n := range ch.Changed {
 		d := s.policy.Evaluate(caller, s.reg.refs(n))
@@ -221,7 +268,8 @@ func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in
 		}
 		for _, e := range s.reg.toolset(n) {
 			if visible[e.ref.Name] {
-				tools = append(tools, e.tool)
+				tools = append(tools, fallbackTool{Name: e.tool.Name, Title: e.tool.Title, Description: e.tool.Description,
+					InputSchema: e.tool.InputSchema, Annotations: e.tool.Annotations})
 			} else {
 				withheld = append(withheld, e.ref.Name)
 			}
@@ -244,21 +292,46 @@ func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in
 	if len(ch.Changed) > 0 {
 		summary = fmt.Sprintf("Enabled %s. New tools: %s.", strings.Join(ch.Changed, ", "), strings.Join(toolNames, ", "))
 	}
-	return jsonResult(summary, out)
+	return compactResult(summary, out)
 }
 
-func (s *Server) disableToolset(ctx context.Context, req *mcp.CallToolRequest, in toggleArgs) *mcp.CallToolResult {
+// fallbackTool is what the enable result says about a new tool: enough to
+// call it without listing again (the pull fallback for clients that ignore
+// list_changed), and no more. Output schemas and _meta are left to
+// tools/list, which every client that re-lists pays for anyway.
+type fallbackTool struct {
+	Name        string               `json:"name"`
+	Title       string               `json:"title,omitempty"`
+	Description string               `json:"description"`
+	InputSchema any                  `json:"inputSchema"`
+	Annotations *mcp.ToolAnnotations `json:"annotations,omitempty"`
+}
+
+// compactResult is jsonResult with compact JSON in the text: the enable
+// result lists whole input schemas, which indentation doubles.
+func compactResult(summary string, v any) *mcp.CallToolResult {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return errorResult(asError(err, gate.Core), false)
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: summary + "\n" + string(b)}},
+		StructuredContent: json.RawMessage(b),
+	}
+}
+
+func (s *Server) disableToolset(ctx context.Context, req *mcp.CallToolRequest, in disableArgs) *mcp.CallToolResult {
 	caller := s.caller(req)
 	names, err := s.opts.Gate.Normalize(in.Toolsets, "godot_disable_toolset")
 	if err != nil {
-		return toolError(err, "").Result()
+		return errorResult(asError(err, ""), false)
 	}
 	if refused := s.refuseToggle(caller, names, "disabling"); refused != nil {
 		return refused
 	}
 	ch, err := s.opts.Gate.Disable(ctx, gate.Request{Toolsets: names, By: by(caller)})
 	if err != nil {
-		return toolError(err, "").Result()
+		return errorResult(asError(err, ""), false)
 	}
 	summary := "Nothing changed: already disabled."
 	if len(ch.Changed) > 0 {
@@ -276,7 +349,7 @@ func (s *Server) disableToolset(ctx context.Context, req *mcp.CallToolRequest, i
 // itself, but not what the policy withheld from, or refused to, other
 // principals: that would tell one agent another's surface and name. The
 // operator and local callers (no principal) see everything.
-func eventsFor(caller exposure.Context, all []events.Event) []events.Event {
+func eventsFor(caller exposure.Caller, all []events.Event) []events.Event {
 	if caller.Principal == "" || caller.Principal == OperatorPrincipal {
 		return all
 	}
@@ -296,7 +369,7 @@ func eventsFor(caller exposure.Context, all []events.Event) []events.Event {
 // what others see: it is refused with TOOL_NOT_EXPOSED naming the layer. It
 // returns nil when every named toolset is one the caller may use; core and
 // the refusals the gate answers itself are left to the gate.
-func (s *Server) refuseToggle(caller exposure.Context, names []string, verb string) *mcp.CallToolResult {
+func (s *Server) refuseToggle(caller exposure.Caller, names []string, verb string) *mcp.CallToolResult {
 	for _, n := range names {
 		if n == gate.Core {
 			continue // the gate answers core
@@ -305,18 +378,18 @@ func (s *Server) refuseToggle(caller exposure.Context, names []string, verb stri
 		if layer == "" {
 			continue
 		}
-		te := &ToolError{
-			Code:     exposure.CodeNotExposed,
+		te := &sdk.Error{
+			Code:     sdk.CodeToolNotExposed,
 			Toolset:  n,
 			Required: "layer:" + layer,
 			Message:  fmt.Sprintf("%s toolset %q would give this caller none of its tools: the %s layer withholds them", verb, n, layer),
 			Hint:     "the enabled set is shared by every client; toggle a toolset your policy lets you use, or ask the operator to change the policy",
 		}
-		if s.opts.Bus != nil {
-			s.opts.Bus.Emit(events.Event{Kind: events.ToolsetRefused, Level: events.Warning, Toolset: n, Message: te.Message,
+		if s.bus != nil {
+			s.bus.Emit(events.Event{Kind: events.ToolsetRefused, Level: events.Warning, Toolset: n, Message: te.Message,
 				Fields: map[string]any{"by": by(caller), "principal": caller.Principal, "code": te.Code, "required": te.Required}})
 		}
-		return te.Result()
+		return errorResult(te, false)
 	}
 	return nil
 }
@@ -333,10 +406,7 @@ type pluginView struct {
 
 func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in infoArgs) *mcp.CallToolResult {
 	caller := s.caller(req)
-	n := 50
-	if in.Events != nil {
-		n = *in.Events
-	}
+	n := in.Events
 	var plugins []pluginView
 	for _, ts := range s.opts.Gate.Toolsets() {
 		st := s.pluginState(ts.Name)
@@ -369,7 +439,7 @@ func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in info
 		"enabled_set":    s.opts.Gate.EnabledSet(),
 		"toolsets":       nonNil(plugins),
 		"sessions":       sessions,
-		"listen_streams": s.listeners.Load(),
+		"listen_streams": s.tools.listeners.Load(),
 		"events":         nonNil(recent),
 	}
 	if s.opts.Bus != nil {

@@ -7,9 +7,21 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/godot-mcp/godot-mcp/host/exposure"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
+
+// fromProto is the plugin result path: off the wire (sdk.ResultFromWire,
+// as supervisor.Call does) and to MCP.
+func fromProto(w *pb.CallResult, toolset string) *mcp.CallToolResult {
+	res, terr := sdk.ResultFromWire(w)
+	var err error
+	if terr != nil {
+		terr.Toolset = toolset
+		err = terr
+	}
+	return toMCP(res, err, toolset, false)
+}
 
 func textResult(sc string, text string) *pb.CallResult {
 	return &pb.CallResult{
@@ -34,14 +46,14 @@ func resultTexts(r *mcp.CallToolResult) []string {
 func TestPluginStructuredContentMustBeAnObject(t *testing.T) {
 	for _, sc := range []string{`[1,2]`, `"text"`, `42`, `null`, `{"a":`, ` true`} {
 		r := fromProto(textResult(sc, "plugin says hi"), "scene_edit")
-		te, ok := r.StructuredContent.(*ToolError)
-		if !r.IsError || !ok || te.Code != CodePluginBadResult || te.Toolset != "scene_edit" ||
+		te, ok := r.StructuredContent.(*sdk.Error)
+		if !r.IsError || !ok || te.Code != sdk.CodePluginBadResult || te.Toolset != "scene_edit" ||
 			!strings.Contains(te.Message, `"scene_edit"`) || !strings.Contains(te.Hint, "toolset's author") {
 			t.Errorf("%s: result %+v, structured %+v", sc, r, r.StructuredContent)
 			continue
 		}
 		texts := resultTexts(r)
-		if len(texts) != 2 || !strings.HasPrefix(texts[0], CodePluginBadResult) || texts[1] != "plugin says hi" {
+		if len(texts) != 2 || !strings.HasPrefix(texts[0], sdk.CodePluginBadResult) || texts[1] != "plugin says hi" {
 			t.Errorf("%s: content %q", sc, texts)
 		}
 	}
@@ -60,19 +72,19 @@ func TestPluginStructuredContentMustBeAnObject(t *testing.T) {
 // A plugin may report any code, even one the host uses for its own
 // decisions; source tells a client who decided.
 func TestToolErrorSource(t *testing.T) {
-	res := &pb.CallResult{IsError: true, Error: &pb.ToolError{Code: exposure.CodeNotExposed, Message: "nope"}}
+	res := &pb.CallResult{IsError: true, Error: &pb.ToolError{Code: sdk.CodeToolNotExposed, Message: "nope"}}
 	r := fromProto(res, "scene_edit")
 	b, _ := json.Marshal(r.StructuredContent)
 	var got map[string]any
 	_ = json.Unmarshal(b, &got)
-	if got["code"] != exposure.CodeNotExposed || got["source"] != SourcePlugin {
-		t.Errorf("plugin error = %s, want source %q", b, SourcePlugin)
+	if got["code"] != sdk.CodeToolNotExposed || got["source"] != sdk.SourcePlugin {
+		t.Errorf("plugin error = %s, want source %q", b, sdk.SourcePlugin)
 	}
 
-	b, _ = json.Marshal(toolError(&exposure.NotExposedError{Tool: "x", Layer: "profile"}, "scene_edit").Result().StructuredContent)
+	b, _ = json.Marshal(errorResult(asError(&sdk.Error{Code: sdk.CodeToolNotExposed, Message: "x"}, "scene_edit"), false).StructuredContent)
 	got = nil
 	_ = json.Unmarshal(b, &got)
-	if got["code"] != exposure.CodeNotExposed || got["source"] != SourceHost {
-		t.Errorf("host error = %s, want source %q", b, SourceHost)
+	if got["code"] != sdk.CodeToolNotExposed || got["source"] != sdk.SourceHost {
+		t.Errorf("host error = %s, want source %q", b, sdk.SourceHost)
 	}
 }

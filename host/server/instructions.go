@@ -13,7 +13,7 @@ import (
 // toolsets this caller could enable, and the safety rules that apply to the
 // tools it may see. Nothing here is a fixed list of toolsets, so a host with
 // other plugins, or another policy, tells the agent the truth.
-func (s *Server) instructions(caller exposure.Context) string {
+func (s *Server) instructions(caller exposure.Caller) string {
 	var b strings.Builder
 	b.WriteString("godot-mcp gives you tools for a Godot project")
 	if s.opts.ProjectDir != "" {
@@ -53,7 +53,7 @@ func (s *Server) instructions(caller exposure.Context) string {
 		}
 	}
 	if classes[manifest.Destructive] {
-		b.WriteString("Destructive tools need \"confirm\": true and are refused without it; ask the user first.\n")
+		b.WriteString("Destructive tools need \"confirm\": true to run and are refused without it; ask the user first. A dry run needs no confirm.\n")
 	}
 	if classes[manifest.Mutating] || classes[manifest.Destructive] {
 		b.WriteString("Mutating and destructive tools accept \"dry_run\": true to report what they would change.\n")

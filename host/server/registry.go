@@ -1,15 +1,19 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/exposure"
-	"github.com/godot-mcp/godot-mcp/host/gate"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/args"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -27,17 +31,32 @@ const (
 	ArgDryRun  = "dry_run"
 )
 
-// toolEntry is one tool the host knows, enabled or not: the registry mirrors
-// every installed toolset so a call to a tool of a disabled toolset can be
-// answered with the fix instead of "unknown tool".
+// coreRun runs a core tool with validated arguments.
+type coreRun func(ctx context.Context, req *mcp.CallToolRequest, in map[string]any) *mcp.CallToolResult
+
+// toolEntry is one tool the host knows, enabled or not: the registry holds
+// every installed toolset's tools so a call to a tool of a disabled toolset
+// can be answered with the fix instead of "unknown tool".
 type toolEntry struct {
 	ref   exposure.Tool        // exposed name, toolset, class, scope
 	bare  string               // the plugin's own name for the tool
 	tool  *mcp.Tool            // what tools/list shows: augmented schema, annotations
-	input *jsonschema.Resolved // tool.InputSchema, resolved once for every call
+	input *jsonschema.Resolved // tool.InputSchema, resolved once
+	check *args.Checker        // input, compiled once for every call
+	// output: the tool declares an output schema, so its error results
+	// carry no structured content (see errorResult).
+	output bool
+	// core runs a core tool in the host; nil for plugin tools.
+	core coreRun
 }
 
+// registry is the one table of tools the server serves: every call is
+// looked up here, and whether the tool runs is decided here and by the gate
+// (is its toolset on?), never by the go-sdk's own tool table, which only
+// mirrors the enabled tools for tools/list and list_changed. It is filled
+// in New and read-only afterwards.
 type registry struct {
+	mu        sync.RWMutex
 	byName    map[string]*toolEntry
 	byToolset map[string][]*toolEntry // manifest order
 }
@@ -46,14 +65,20 @@ func newRegistry() *registry {
 	return &registry{byName: map[string]*toolEntry{}, byToolset: map[string][]*toolEntry{}}
 }
 
-// addToolset mirrors a toolset's tools. A tool whose exposed name is taken
-// (a toolset "list" with a tool "toolsets" would shadow godot_list_toolsets)
-// is skipped and reported: first come wins, and core registers first.
+// addToolset registers a toolset's tools. A tool whose exposed name is
+// taken (a toolset "list" with a tool "toolsets" would shadow
+// godot_list_toolsets) is skipped and reported: first come wins, and core
+// registers first. So is a tool whose definition the MCP server refuses.
 func (r *registry) addToolset(m *manifest.Manifest) []error {
 	var errs []error
 	for _, t := range m.Tools {
 		name := exposure.ExposedName(m.Name, t.Name)
-		if prev, dup := r.byName[name]; dup {
+		if isCore(name) {
+			errs = append(errs, fmt.Errorf("tool %q of toolset %q is exposed as %q, the name of a core tool; the tool is not exposed, rename it or the toolset",
+				t.Name, m.Name, name))
+			continue
+		}
+		if prev, dup := r.lookup(name); dup {
 			errs = append(errs, fmt.Errorf("tool %q of toolset %q is exposed as %q, which toolset %q already uses; the tool is not exposed, rename it or the toolset",
 				t.Name, m.Name, name, prev.ref.Toolset))
 			continue
@@ -78,11 +103,17 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 		if len(t.OutputSchema) > 0 {
 			mt.OutputSchema = t.OutputSchema
 		}
+		if err := probeTool(mt); err != nil {
+			errs = append(errs, fmt.Errorf("tool %q of toolset %q: the MCP server rejects its definition: %v; the tool is not exposed", t.Name, m.Name, err))
+			continue
+		}
 		r.add(&toolEntry{
-			ref:   exposure.Tool{Name: name, Toolset: m.Name, Class: t.SafetyClass, Scope: t.EffectiveScope()},
-			bare:  t.Name,
-			tool:  mt,
-			input: input,
+			ref:    exposure.Tool{Name: name, Toolset: m.Name, Class: t.SafetyClass, Scope: t.EffectiveScope()},
+			bare:   t.Name,
+			tool:   mt,
+			input:  input,
+			check:  args.Compile(input),
+			output: len(t.OutputSchema) > 0,
 		})
 	}
 	return errs
@@ -98,56 +129,93 @@ func resolveSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
 	return s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 }
 
-// arguments decodes a call's arguments, fills in the schema's defaults and
-// validates them, as the go-sdk's typed AddTool does before a handler runs.
-// The server does it itself so that the schema is resolved once per tool and
-// the arguments are decoded once per call; the SDK's typed path decodes them
-// twice, each time into a fresh 32 KiB buffer. Errors read like the SDK's.
-func (e *toolEntry) arguments(raw json.RawMessage) (map[string]any, error) {
-	var in map[string]any
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &in); err != nil {
-			return nil, fmt.Errorf(`validating "arguments": unmarshaling arguments: %w`, err)
-		}
-	}
-	if in == nil { // absent or null: no arguments
-		in = map[string]any{}
-	}
-	if err := e.input.ApplyDefaults(&in); err != nil {
-		return nil, fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
-	}
-	if err := e.input.Validate(in); err != nil {
-		return nil, fmt.Errorf(`validating "arguments": %w`, err)
-	}
-	return in, nil
+// callArgs are a call's arguments after the one validation step.
+type callArgs struct {
+	in      map[string]any // decoded, defaults applied, host arguments removed
+	raw     []byte         // what the plugin gets: the caller's bytes when nothing changed
+	confirm bool
+	dryRun  bool
 }
 
-// invalidArguments is the structured error for arguments the schema
-// refuses.
-func invalidArguments(e *toolEntry, err error) *ToolError {
-	return &ToolError{
-		Code:    gate.CodeInvalidArgument,
+// arguments is the one argument check of a call: decode (one JSON object,
+// no key twice), fill in the schema's defaults, check against the schema
+// with messages in words, and take out the host's own arguments (confirm,
+// dry_run). The plugin gets the caller's bytes unchanged when nothing was
+// added or removed, so the common call is decoded once and never encoded.
+func (e *toolEntry) arguments(raw json.RawMessage) (callArgs, *sdk.Error) {
+	in, err := args.Decode(raw)
+	if err == nil {
+		_, hasConfirm := in[ArgConfirm]
+		_, hasDryRun := in[ArgDryRun]
+		given := len(in) // arguments the plugin would get as sent
+		if hasConfirm {
+			given--
+		}
+		if hasDryRun {
+			given--
+		}
+		if _, err = e.check.ApplyDefaults(in); err == nil {
+			err = e.check.Check(in)
+		}
+		if err == nil {
+			a := callArgs{in: in, raw: raw}
+			a.confirm, _ = in[ArgConfirm].(bool)
+			a.dryRun, _ = in[ArgDryRun].(bool)
+			delete(in, ArgConfirm)
+			delete(in, ArgDryRun)
+			// Re-encode only when the plugin's view differs from the
+			// caller's bytes: host arguments to take out, defaults filled
+			// in, or no object at all.
+			if hasConfirm || hasDryRun || len(in) != given || !startsObject(raw) {
+				a.raw, err = json.Marshal(in)
+			}
+			if err == nil {
+				return a, nil
+			}
+		}
+	}
+	return callArgs{}, &sdk.Error{
+		Code:    sdk.CodeInvalidArgument,
 		Message: err.Error(),
 		Hint:    fmt.Sprintf("check the arguments against the input schema of %s (tools/list shows it)", e.ref.Name),
 		Toolset: e.ref.Toolset,
 	}
 }
 
+func startsObject(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return c == '{'
+	}
+	return false
+}
+
 func (r *registry) add(e *toolEntry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.byName[e.ref.Name] = e
 	r.byToolset[e.ref.Toolset] = append(r.byToolset[e.ref.Toolset], e)
 }
 
 func (r *registry) lookup(name string) (*toolEntry, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	e, ok := r.byName[name]
 	return e, ok
 }
 
-func (r *registry) toolset(name string) []*toolEntry { return r.byToolset[name] }
+func (r *registry) toolset(name string) []*toolEntry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.byToolset[name]
+}
 
 // refs returns the exposure view of a toolset's tools.
 func (r *registry) refs(toolset string) []exposure.Tool {
-	entries := r.byToolset[toolset]
+	entries := r.toolset(toolset)
 	out := make([]exposure.Tool, len(entries))
 	for i, e := range entries {
 		out[i] = e.ref
@@ -157,19 +225,13 @@ func (r *registry) refs(toolset string) []exposure.Tool {
 
 // all returns every entry sorted by exposed name.
 func (r *registry) all() []*toolEntry {
+	r.mu.RLock()
 	out := make([]*toolEntry, 0, len(r.byName))
 	for _, e := range r.byName {
 		out = append(out, e)
 	}
-	slices.SortFunc(out, func(a, b *toolEntry) int {
-		switch {
-		case a.ref.Name < b.ref.Name:
-			return -1
-		case a.ref.Name > b.ref.Name:
-			return 1
-		}
-		return 0
-	})
+	r.mu.RUnlock()
+	slices.SortFunc(out, func(a, b *toolEntry) int { return strings.Compare(a.ref.Name, b.ref.Name) })
 	return out
 }
 
@@ -218,7 +280,7 @@ func augmentSchema(raw json.RawMessage, class manifest.SafetyClass) (json.RawMes
 		return nil
 	}
 	if class == manifest.Destructive {
-		if err := add(ArgConfirm, "Must be true. This tool deletes or overwrites data; without confirm=true the host refuses the call and nothing runs."); err != nil {
+		if err := add(ArgConfirm, "Must be true to run for real. This tool deletes or overwrites data; without confirm=true the host refuses the call and nothing runs. A dry run (dry_run=true) needs no confirm."); err != nil {
 			return nil, err
 		}
 	}

@@ -22,8 +22,8 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
-	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -70,25 +70,26 @@ func (f *fakePlugins) Status(n string) supervisor.Status {
 	return supervisor.Status{State: supervisor.Stopped}
 }
 
-func (f *fakePlugins) Call(_ context.Context, toolset string, req supervisor.CallRequest, onProgress func(*pb.Progress)) (*pb.CallResult, error) {
+func (f *fakePlugins) Call(_ context.Context, toolset string, req supervisor.CallRequest, onProgress func(supervisor.Progress)) (sdk.Result, error) {
 	f.mu.Lock()
 	f.calls = append(f.calls, fmt.Sprintf("%s/%s %s %v", toolset, req.Tool, req.Args, req.DryRun))
 	err := f.callErr
 	f.mu.Unlock()
 	if err != nil {
-		return nil, err
+		return sdk.Result{}, err
 	}
 	if onProgress != nil {
 		for i := range 3 {
-			onProgress(&pb.Progress{Progress: float64(i + 1), Total: 3, Message: "step"})
+			onProgress(supervisor.Progress{Done: float64(i + 1), Total: 3, Message: "step"})
 		}
 	}
 	if req.Tool == "broken" {
-		return &pb.CallResult{IsError: true, Error: &pb.ToolError{Code: "NOT_FOUND", Message: "no such node", Hint: "check the path"}}, nil
+		// What supervisor.Call returns for a tool's own failure.
+		return sdk.Result{IsError: true}, &sdk.Error{Code: "NOT_FOUND", Message: "no such node", Hint: "check the path", Toolset: toolset, Source: sdk.SourcePlugin}
 	}
-	return &pb.CallResult{
-		Content:               []*pb.Content{{Content: &pb.Content_Text{Text: &pb.TextContent{Text: "ok"}}}},
-		StructuredContentJson: fmt.Appendf(nil, `{"args":%s,"dry_run":%v}`, req.Args, req.DryRun),
+	return sdk.Result{
+		Content:    []sdk.Content{sdk.TextContent{Text: "ok"}},
+		Structured: json.RawMessage(fmt.Appendf(nil, `{"args":%s,"dry_run":%v}`, req.Args, req.DryRun)),
 	}, nil
 }
 
@@ -102,6 +103,11 @@ func tool(name string, class manifest.SafetyClass, schema string) manifest.Tool 
 	return manifest.Tool{Name: name, Description: name + " tool", SafetyClass: class, InputSchema: json.RawMessage(schema)}
 }
 
+func withOutput(t manifest.Tool, schema string) manifest.Tool {
+	t.OutputSchema = json.RawMessage(schema)
+	return t
+}
+
 const nodeSchema = `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`
 
 func testToolsets() []*manifest.Manifest {
@@ -111,7 +117,7 @@ func testToolsets() []*manifest.Manifest {
 			tool("broken", manifest.ReadOnly, `{"type":"object"}`),
 		}},
 		{Name: "scene_edit", Version: "1.0.0", Description: "Edit scenes.", Godot: ">= 4.4", Tools: []manifest.Tool{
-			tool("add_node", manifest.Mutating, nodeSchema),
+			withOutput(tool("add_node", manifest.Mutating, nodeSchema), `{"type":"object","properties":{"args":{"type":"object"},"dry_run":{"type":"boolean"}},"required":["args","dry_run"],"additionalProperties":false}`),
 			tool("delete_node", manifest.Destructive, nodeSchema),
 		}},
 		{Name: "runtime", Version: "1.0.0", Description: "Drive the game.", Tools: []manifest.Tool{
@@ -143,12 +149,12 @@ func newEnv(t testing.TB, o envOptions) *env {
 	ring := events.NewRing(200)
 	bus.Subscribe(ring)
 	fp := &fakePlugins{}
-	g := gate.New(gate.Options{Toolsets: testToolsets(), Plugins: fp, Bus: bus, GodotVersion: o.godot, VersionSource: "flag"})
-	srv, err := New(Options{Version: "test", Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile})
+	tools := NewTools(ToolsOptions{Version: "test", Toolsets: testToolsets(), Bus: bus})
+	g := gate.New(gate.Options{Toolsets: testToolsets(), Plugins: fp, Surface: tools, Bus: bus, GodotVersion: o.godot, VersionSource: "flag"})
+	srv, err := New(Options{Version: "test", Tools: tools, Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.Attach(srv)
 	bus.Subscribe(srv.LoggingSink())
 	seed := o.seed
 	if seed == nil {
@@ -238,13 +244,38 @@ func structured(t *testing.T, res *mcp.CallToolResult, v any) {
 	}
 }
 
-func toolErr(t *testing.T, res *mcp.CallToolResult) ToolError {
+func toolErr(t *testing.T, res *mcp.CallToolResult) sdk.Error {
 	t.Helper()
 	if !res.IsError {
 		t.Fatalf("want an error result, got %+v", res)
 	}
-	var te ToolError
+	var te sdk.Error
+	if res.StructuredContent == nil {
+		// A tool with an output schema: the error is in the text only.
+		return parseErrorText(t, res.Content[0].(*mcp.TextContent).Text)
+	}
 	structured(t, res, &te)
+	return te
+}
+
+// parseErrorText reads sdk.Error.Text back: "CODE: message", then
+// "Hint: …" and "Required: …" lines.
+func parseErrorText(t *testing.T, text string) sdk.Error {
+	t.Helper()
+	lines := strings.Split(text, "\n")
+	var te sdk.Error
+	var ok bool
+	te.Code, te.Message, ok = strings.Cut(lines[0], ": ")
+	if !ok {
+		t.Fatalf("error text %q does not start with a code", text)
+	}
+	for _, l := range lines[1:] {
+		if h, ok := strings.CutPrefix(l, "Hint: "); ok {
+			te.Hint = h
+		} else if r, ok := strings.CutPrefix(l, "Required: "); ok {
+			te.Required = r
+		}
+	}
 	return te
 }
 
@@ -296,6 +327,12 @@ func TestEnableShowsToolsNotifiesAndReturnsSchemas(t *testing.T) {
 				Tools   []mcp.Tool `json:"tools"`
 			}
 			structured(t, res, &out)
+			// The pull fallback is compact: one summary line, then JSON
+			// without indentation and without output schemas.
+			text := res.Content[0].(*mcp.TextContent).Text
+			if strings.Count(text, "\n") != 1 || strings.Contains(text, "outputSchema") || strings.Contains(text, "_meta") {
+				t.Errorf("enable result text is not compact:\n%s", text)
+			}
 			if !slices.Equal(out.Enabled, []string{"scene_edit", "runtime"}) {
 				t.Errorf("enabled = %v", out.Enabled)
 			}
@@ -337,8 +374,8 @@ func TestEnableShowsToolsNotifiesAndReturnsSchemas(t *testing.T) {
 func TestDisabledToolAnswersWithTheEnableCall(t *testing.T) {
 	e := newEnv(t, envOptions{godot: "4.5"})
 	c := e.connect(t, legacy)
-	te := toolErr(t, c.call(t, "godot_scene_edit_add_node", map[string]any{"path": "a"}))
-	if te.Code != gate.CodeToolsetDisabled || te.Toolset != "scene_edit" ||
+	te := toolErr(t, c.call(t, "godot_scene_edit_delete_node", map[string]any{"path": "a"}))
+	if te.Code != sdk.CodeToolsetDisabled || te.Toolset != "scene_edit" ||
 		!strings.Contains(te.Hint, `godot_enable_toolset({"toolsets":["scene_edit"]})`) {
 		t.Errorf("error = %+v", te)
 	}
@@ -357,7 +394,7 @@ func TestVersionRefusedEnableIsStructured(t *testing.T) {
 			e := newEnv(t, envOptions{godot: godot})
 			c := e.connect(t, sessionless)
 			te := toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"scene_edit"}}))
-			if te.Code != CodePreconditionFailed || te.Required != gate.RequiredGodotVersion || te.Toolset != "scene_edit" ||
+			if te.Code != sdk.CodePreconditionFailed || te.Required != sdk.RequiredGodotVersion || te.Toolset != "scene_edit" ||
 				!strings.Contains(te.Hint, ">= 4.4") {
 				t.Errorf("error = %+v", te)
 			}
@@ -379,11 +416,11 @@ func TestSafety(t *testing.T) {
 		required string
 		sees     string // what the plugin receives; "" = nothing
 	}{
-		{"destructive without confirm", "godot_scene_edit_delete_node", map[string]any{"path": "a"}, CodePreconditionFailed, RequiredConfirm, ""},
-		{"destructive with confirm=false", "godot_scene_edit_delete_node", map[string]any{"path": "a", "confirm": false}, CodePreconditionFailed, RequiredConfirm, ""},
-		{"destructive dry run still needs confirm", "godot_scene_edit_delete_node", map[string]any{"path": "a", "dry_run": true}, CodePreconditionFailed, RequiredConfirm, ""},
-		{"bad arguments", "godot_scene_edit_add_node", map[string]any{"path": 7}, gate.CodeInvalidArgument, "", ""},
-		{"unknown argument", "godot_scene_edit_add_node", map[string]any{"path": "a", "x": 1}, gate.CodeInvalidArgument, "", ""},
+		{"destructive without confirm", "godot_scene_edit_delete_node", map[string]any{"path": "a"}, sdk.CodePreconditionFailed, sdk.RequiredConfirm, ""},
+		{"destructive with confirm=false", "godot_scene_edit_delete_node", map[string]any{"path": "a", "confirm": false}, sdk.CodePreconditionFailed, sdk.RequiredConfirm, ""},
+		{"destructive dry run needs no confirm", "godot_scene_edit_delete_node", map[string]any{"path": "a", "dry_run": true}, "", "", `scene_edit/delete_node {"path":"a"} true`},
+		{"bad arguments", "godot_scene_edit_add_node", map[string]any{"path": 7}, sdk.CodeInvalidArgument, "", ""},
+		{"unknown argument", "godot_scene_edit_add_node", map[string]any{"path": "a", "x": 1}, sdk.CodeInvalidArgument, "", ""},
 		{"confirmed", "godot_scene_edit_delete_node", map[string]any{"path": "a", "confirm": true}, "", "", `scene_edit/delete_node {"path":"a"} false`},
 		{"dry run", "godot_scene_edit_add_node", map[string]any{"path": "b", "dry_run": true}, "", "", `scene_edit/add_node {"path":"b"} true`},
 	}
@@ -419,16 +456,16 @@ func TestPluginErrorsAreStructured(t *testing.T) {
 		t.Errorf("plugin error = %+v", te)
 	}
 	e.plugins.mu.Lock()
-	e.plugins.callErr = &supervisor.Error{Code: supervisor.CodeCrashed, Toolset: "inspection", Message: "the plugin died", Hint: "it restarts"}
+	e.plugins.callErr = &sdk.Error{Code: sdk.CodePluginCrashed, Toolset: "inspection", Message: "the plugin died", Hint: "it restarts"}
 	e.plugins.mu.Unlock()
 	te = toolErr(t, c.call(t, "godot_inspection_scene_tree", nil))
-	if te.Code != supervisor.CodeCrashed || te.Hint != "it restarts" {
+	if te.Code != sdk.CodePluginCrashed || te.Hint != "it restarts" {
 		t.Errorf("supervisor error = %+v", te)
 	}
 	e.plugins.mu.Lock()
 	e.plugins.callErr = errors.New("boom")
 	e.plugins.mu.Unlock()
-	if te = toolErr(t, c.call(t, "godot_inspection_scene_tree", nil)); te.Code != CodeInternal {
+	if te = toolErr(t, c.call(t, "godot_inspection_scene_tree", nil)); te.Code != sdk.CodeInternal {
 		t.Errorf("plain error = %+v", te)
 	}
 }
@@ -476,7 +513,7 @@ func TestDisableRemovesTools(t *testing.T) {
 		t.Error("scene_edit plugin still running")
 	}
 	te := toolErr(t, c.call(t, "godot_disable_toolset", map[string]any{"toolsets": []string{"core"}}))
-	if te.Code != gate.CodeInvalidArgument {
+	if te.Code != sdk.CodeInvalidArgument {
 		t.Errorf("disable core = %+v", te)
 	}
 }
@@ -505,7 +542,7 @@ func TestPolicy(t *testing.T) {
 		t.Errorf("reader lost read-only tools: %v", got)
 	}
 	te := toolErr(t, c.call(t, "godot_scene_edit_add_node", map[string]any{"path": "a"}))
-	if te.Code != exposure.CodeNotExposed || te.Required != "layer:"+exposure.LayerProfile {
+	if te.Code != sdk.CodeToolNotExposed || te.Required != "layer:"+exposure.LayerProfile {
 		t.Errorf("withheld call = %+v", te)
 	}
 	if seen := e.plugins.seen(); len(seen) != 0 {
@@ -513,7 +550,7 @@ func TestPolicy(t *testing.T) {
 	}
 	// Visible and callable agree for the enable tool itself.
 	te = toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"runtime"}}))
-	if te.Code != exposure.CodeNotExposed {
+	if te.Code != sdk.CodeToolNotExposed {
 		t.Errorf("enable by a reader = %+v", te)
 	}
 	var filtered int
@@ -532,7 +569,7 @@ func TestEnableRefusesWidening(t *testing.T) {
 	e := newEnv(t, envOptions{godot: "4.5", policy: editorPolicy(t), profile: "editor"})
 	c := e.connect(t, legacy)
 	te := toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"runtime"}}))
-	if te.Code != exposure.CodeNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
+	if te.Code != sdk.CodeToolNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
 		t.Errorf("widening enable = %+v", te)
 	}
 	if e.gate.Enabled("runtime") {
@@ -567,7 +604,7 @@ func TestEnableRefusesWideningWhateverTheSpacing(t *testing.T) {
 	c := e.connect(t, legacy)
 	for _, name := range []string{" runtime", "runtime ", "\truntime\n"} {
 		te := toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"scene_edit", name}}))
-		if te.Code != exposure.CodeNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
+		if te.Code != sdk.CodeToolNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
 			t.Errorf("enable %q = %+v", name, te)
 		}
 		if e.gate.Enabled("runtime") || e.gate.Enabled("scene_edit") {
@@ -592,7 +629,7 @@ func TestDisableRefusesWhatThePolicyWithholds(t *testing.T) {
 	c := e.connect(t, legacy)
 	for _, name := range []string{"runtime", " runtime"} {
 		te := toolErr(t, c.call(t, "godot_disable_toolset", map[string]any{"toolsets": []string{"scene_edit", name}}))
-		if te.Code != exposure.CodeNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
+		if te.Code != sdk.CodeToolNotExposed || te.Toolset != "runtime" || te.Required != "layer:"+exposure.LayerProfile {
 			t.Errorf("disable %q = %+v", name, te)
 		}
 		if !strings.Contains(te.Message, "disabling") || te.Hint == "" {
@@ -734,3 +771,26 @@ func TestListResultsAreCacheable(t *testing.T) {
 }
 
 func gateReq(toolsets ...string) gate.Request { return gate.Request{Toolsets: toolsets, By: "test"} }
+
+// An error result of a tool that declares an output schema carries no
+// structured content (clients validate it against that schema even on
+// errors, and the official TypeScript client throws): the code leads the
+// text. A tool without an output schema keeps the structured error.
+func TestErrorResultsRespectOutputSchemas(t *testing.T) {
+	e := newEnv(t, envOptions{godot: "4.5", seed: []string{"scene_edit"}})
+	c := e.connect(t, legacy)
+	res := c.call(t, "godot_scene_edit_add_node", map[string]any{"path": 7})
+	if !res.IsError || res.StructuredContent != nil {
+		t.Fatalf("error of a tool with an output schema: isError=%v structured=%v", res.IsError, res.StructuredContent)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !strings.HasPrefix(text, "INVALID_ARGUMENT: path must be a string, got 7\nHint: ") {
+		t.Errorf("text = %q", text)
+	}
+	if res := c.call(t, "godot_scene_edit_add_node", map[string]any{"path": "a"}); res.IsError || res.StructuredContent == nil {
+		t.Errorf("success of a tool with an output schema: %+v", res)
+	}
+	te := toolErr(t, c.call(t, "godot_scene_edit_delete_node", map[string]any{"path": "a"}))
+	if te.Code != sdk.CodePreconditionFailed || te.Source != sdk.SourceHost {
+		t.Errorf("error of a tool without an output schema = %+v", te)
+	}
+}

@@ -13,15 +13,23 @@ import (
 	"google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
 
+	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
-// Call runs one tool of a running toolset and returns its result. Progress
-// events are passed to onProgress (may be nil) as they arrive, on the
-// caller's goroutine.
+// Progress is one progress report of a call in flight.
+type Progress struct {
+	Done, Total float64 // Total is 0 when unknown
+	Message     string
+}
+
+// Call runs one tool of a running toolset and returns its result, converted
+// from the wire here and nowhere else. Progress events are passed to
+// onProgress (may be nil) as they arrive, on the caller's goroutine.
 //
-// A tool failure is a result with IsError set, not an error. Errors are
-// *Error: PLUGIN_NOT_RUNNING (not started, or stopped meanwhile),
+// A failure the tool reported itself is returned as the *sdk.Error it sent,
+// with Source sdk.SourcePlugin and Toolset set, next to the result's other
+// content. The supervisor's own errors are *sdk.Error with Source empty: PLUGIN_NOT_RUNNING (not started, or stopped meanwhile),
 // PLUGIN_CRASHED (the process died during the call; Message carries the
 // panic), CRASH_LOOP, PLUGIN_START_FAILED (a restart failed), PLUGIN_ERROR
 // and CALL_CANCELLED (ctx ended; the stream is cancelled and the plugin's
@@ -29,20 +37,29 @@ import (
 //
 // A crashed toolset is restarted here, after its backoff, which the caller's
 // ctx bounds.
-func (s *Supervisor) Call(ctx context.Context, name string, req CallRequest, onProgress func(*pb.Progress)) (*pb.CallResult, error) {
+func (s *Supervisor) Call(ctx context.Context, name string, req CallRequest, onProgress func(Progress)) (sdk.Result, error) {
 	for {
 		s.mu.Lock()
 		ts := s.toolsets[name]
 		s.mu.Unlock()
 		if ts == nil {
-			return nil, notRunning(name)
+			return sdk.Result{}, notRunning(name)
 		}
 		ts.mu.Lock()
 		switch ts.state {
 		case Running:
 			inst := ts.inst
 			ts.mu.Unlock()
-			return s.call(ctx, inst, req, onProgress)
+			w, err := s.call(ctx, inst, req, onProgress)
+			if err != nil {
+				return sdk.Result{}, err
+			}
+			res, terr := sdk.ResultFromWire(w)
+			if terr != nil {
+				terr.Toolset = name
+				return res, terr
+			}
+			return res, nil
 		case Starting:
 			settled := ts.settled
 			ts.mu.Unlock()
@@ -50,7 +67,7 @@ func (s *Supervisor) Call(ctx context.Context, name string, req CallRequest, onP
 				// Cannot happen (Starting always has a launch); waiting
 				// for the toolset's lock is the safe fallback.
 				if err := ts.lock(ctx); err != nil {
-					return nil, cancelled(name, "waiting for the start of", err)
+					return sdk.Result{}, cancelled(name, "waiting for the start of", err)
 				}
 				ts.unlock()
 				continue
@@ -58,35 +75,35 @@ func (s *Supervisor) Call(ctx context.Context, name string, req CallRequest, onP
 			select {
 			case <-settled:
 			case <-ctx.Done():
-				return nil, cancelled(name, "waiting for the start of", ctx.Err())
+				return sdk.Result{}, cancelled(name, "waiting for the start of", ctx.Err())
 			}
 		case Crashed:
 			gen := ts.gen
 			ts.mu.Unlock()
 			if err := s.restart(ctx, ts, gen); err != nil {
-				return nil, err
+				return sdk.Result{}, err
 			}
 		case Failed:
 			last := ts.lastErr
 			ts.mu.Unlock()
-			return nil, &Error{Code: CodeCrashLoop, Toolset: name,
+			return sdk.Result{}, &sdk.Error{Code: sdk.CodeCrashLoop, Toolset: name,
 				Message: fmt.Sprintf("toolset %q crashed %d times within %s and is no longer restarted; last crash: %s",
 					name, crashLoopCount, crashLoopWindow, last),
 				Hint: fmt.Sprintf(hintCrashLoop, crashLoopCount, crashLoopWindow)}
 		default:
 			ts.mu.Unlock()
-			return nil, notRunning(name)
+			return sdk.Result{}, notRunning(name)
 		}
 	}
 }
 
-func notRunning(name string) *Error {
-	return &Error{Code: CodeNotRunning, Toolset: name,
+func notRunning(name string) *sdk.Error {
+	return &sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: name,
 		Message: fmt.Sprintf("toolset %q is not running", name), Hint: hintNotRunning}
 }
 
 // call runs one call on a live instance.
-func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, onProgress func(*pb.Progress)) (*pb.CallResult, error) {
+func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, onProgress func(Progress)) (*pb.CallResult, error) {
 	// The call ends when the caller gives up or the instance goes away,
 	// whichever is first. The caller's deadline is deliberately not sent to
 	// the plugin (gRPC would): with it the plugin races the host to the
@@ -122,7 +139,7 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 		switch e := ev.GetEvent().(type) {
 		case *pb.CallEvent_Progress:
 			if onProgress != nil && result == nil {
-				onProgress(e.Progress)
+				onProgress(Progress{Done: e.Progress.GetProgress(), Total: e.Progress.GetTotal(), Message: e.Progress.GetMessage()})
 			}
 		case *pb.CallEvent_Result:
 			if result == nil {
@@ -131,26 +148,26 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 		}
 	}
 	if result == nil {
-		return nil, &Error{Code: CodePluginError, Toolset: inst.name,
+		return nil, &sdk.Error{Code: sdk.CodePluginError, Toolset: inst.name,
 			Message: fmt.Sprintf("toolset %q ended call %q without a result", inst.name, req.Tool),
 			Hint:    "report this to the toolset's author: every call must end with exactly one result"}
 	}
 	return result, nil
 }
 
-// callError turns a failed call into an *Error, telling the caller's
+// callError turns a failed call into an *sdk.Error, telling the caller's
 // cancellation, a deliberate stop, a crash and a plugin-side RPC error apart.
 func (s *Supervisor) callError(ctx context.Context, inst *instance, req CallRequest, err error) error {
 	if ctx.Err() != nil {
-		return &Error{Code: CodeCancelled, Toolset: inst.name,
+		return &sdk.Error{Code: sdk.CodeCallCancelled, Toolset: inst.name,
 			Message: fmt.Sprintf("call %q of toolset %q: %v", req.Tool, inst.name, ctx.Err()),
 			Hint:    "the plugin was told to stop; retry with a longer deadline if the tool needs more time",
-			cause:   ctx.Err()}
+			Err:     ctx.Err()}
 	}
 	if inst.stopping.Load() {
-		return &Error{Code: CodeNotRunning, Toolset: inst.name,
+		return &sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: inst.name,
 			Message: fmt.Sprintf("toolset %q was stopped while call %q ran", inst.name, req.Tool),
-			Hint:    hintNotRunning, cause: err}
+			Hint:    hintNotRunning, Err: err}
 	}
 	switch status.Code(err) {
 	case codes.Unavailable, codes.Canceled:
@@ -175,27 +192,27 @@ func (s *Supervisor) callError(ctx context.Context, inst *instance, req CallRequ
 			<-inst.done
 		}
 		if inst.stopping.Load() {
-			return &Error{Code: CodeNotRunning, Toolset: inst.name,
+			return &sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: inst.name,
 				Message: fmt.Sprintf("toolset %q was stopped while call %q ran", inst.name, req.Tool),
-				Hint:    hintNotRunning, cause: err}
+				Hint:    hintNotRunning, Err: err}
 		}
-		return &Error{Code: CodeCrashed, Toolset: inst.name,
+		return &sdk.Error{Code: sdk.CodePluginCrashed, Toolset: inst.name,
 			Message: inst.report.message(inst.name, req.Tool),
 			Hint:    hintCrashed,
 			Detail:  strings.Join(inst.report.tail, "\n"),
-			cause:   err}
+			Err:     err}
 	default:
 		return pluginStatusError(inst, req, err)
 	}
 }
 
 // pluginStatusError is a gRPC status a live plugin answered a call with.
-func pluginStatusError(inst *instance, req CallRequest, err error) *Error {
+func pluginStatusError(inst *instance, req CallRequest, err error) *sdk.Error {
 	st := status.Convert(err)
-	return &Error{Code: CodePluginError, Toolset: inst.name,
+	return &sdk.Error{Code: sdk.CodePluginError, Toolset: inst.name,
 		Message: fmt.Sprintf("toolset %q failed call %q: %s: %s", inst.name, req.Tool, st.Code(), st.Message()),
 		Hint:    "report this to the toolset's author: a tool failure should be a result with isError, not an RPC error",
-		cause:   err}
+		Err:     err}
 }
 
 // healthProbeTimeout bounds the health check that tells a plugin's own

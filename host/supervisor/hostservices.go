@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"google.golang.org/grpc"
 
+	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
@@ -56,10 +57,10 @@ type disconnectedEditor struct {
 }
 
 func (disconnectedEditor) Command(_ context.Context, req *pb.EditorRequest) (*pb.EditorResponse, error) {
-	return &pb.EditorResponse{Ok: false, Error: &pb.ToolError{
-		Code:     "BRIDGE_DISCONNECTED",
+	return &pb.EditorResponse{Ok: false, Error: (&sdk.Error{
+		Code:     sdk.CodeBridgeDisconnected,
 		Message:  "no Godot editor or headless project is attached to the host, so editor command " + req.GetCommand() + " cannot run",
 		Hint:     "open the project in the Godot editor with the godot-mcp addon enabled, or start the host with --project DIR",
 		Required: "godot_peer",
-	}}, nil
+	}).Wire()}, nil
 }

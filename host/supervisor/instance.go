@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/godot-mcp/godot-mcp/host/catalog"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
@@ -65,10 +66,10 @@ func (inst *instance) pid() int { return inst.runner.getPID() }
 func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*instance, error) {
 	if s.opts.Verify != nil {
 		if err := s.opts.Verify(e); err != nil {
-			return nil, &Error{Code: CodeUntrusted, Toolset: ts.name,
+			return nil, &sdk.Error{Code: sdk.CodePluginUntrusted, Toolset: ts.name,
 				Message: fmt.Sprintf("refusing to start toolset %q: %v", ts.name, err),
 				Hint:    "reinstall the toolset from a trusted source, or run \"godot-mcp plugins lock\" if the new binary is intended",
-				cause:   err}
+				Err:     err}
 		}
 	}
 	log := s.log.Named(ts.name)
@@ -134,8 +135,8 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 		if r.panic != "" {
 			msg += "\n" + r.panic
 		}
-		return nil, &Error{Code: CodeStartFailed, Toolset: ts.name, Message: msg,
-			Hint: hint, Detail: strings.Join(r.tail, "\n"), cause: err}
+		return nil, &sdk.Error{Code: sdk.CodePluginStartFailed, Toolset: ts.name, Message: msg,
+			Hint: hint, Detail: strings.Join(r.tail, "\n"), Err: err}
 	}
 
 	rpcClient, err := inst.client.Client()

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"encoding/json"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"os"
 	"slices"
 	"strings"
@@ -24,7 +25,7 @@ func TestPluginStatusIsNotACrash(t *testing.T) {
 		t0 := time.Now()
 		_, err := callErr(s, "bare", "status", map[string]string{"code": code, "message": "editor unavailable"})
 		took := time.Since(t0)
-		se := asError(t, err, CodePluginError)
+		se := asError(t, err, sdk.CodePluginError)
 		if !strings.Contains(se.Message, "editor unavailable") || !strings.Contains(se.Hint, "toolset's author") {
 			t.Fatalf("%s: error %v", code, se)
 		}
@@ -55,7 +56,7 @@ func TestStopWithCancelledContext(t *testing.T) {
 	var ids struct {
 		SocketDir string `json:"socket_dir"`
 	}
-	_ = json.Unmarshal(call(t, s, "echo", "pid", struct{}{}).GetStructuredContentJson(), &ids)
+	_ = json.Unmarshal(structured(call(t, s, "echo", "pid", struct{}{})), &ids)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -12,8 +12,8 @@
 //	entry, _ := cat.Lookup("scene_edit")
 //	if err := sup.Start(ctx, entry); err != nil { … } // handshake + Configure
 //	res, err := sup.Call(ctx, "scene_edit", supervisor.CallRequest{Tool: "add_node", Args: args}, onProgress)
-//	var se *supervisor.Error
-//	if errors.As(err, &se) { … se.Code, se.Hint … } // PLUGIN_CRASHED, CRASH_LOOP, …
+//	var se *sdk.Error
+//	if errors.As(err, &se) { … se.Code, se.Hint … } // PLUGIN_CRASHED, CRASH_LOOP, …; Source "plugin": the tool's own
 //	_ = sup.Stop(ctx, "scene_edit") // SIGTERM, grace, SIGKILL to the process group
 //
 // # Processes
@@ -49,6 +49,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/godot-mcp/godot-mcp/host/catalog"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
@@ -363,7 +364,7 @@ func (s *Supervisor) launch(ctx context.Context, ts *toolset, gen uint64, restar
 		if inst != nil {
 			s.stopInstance(context.Background(), inst)
 		}
-		return &Error{Code: CodeNotRunning, Toolset: ts.name,
+		return &sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: ts.name,
 			Message: fmt.Sprintf("toolset %q was stopped while it was starting", ts.name), Hint: hintNotRunning}
 	}
 	if err != nil {
@@ -541,12 +542,12 @@ func (s *Supervisor) Shutdown(ctx context.Context) {
 	}
 }
 
-func shuttingDown(name string) *Error {
-	return &Error{Code: CodeShutdown, Toolset: name, Message: "the host is shutting down", Hint: "restart the host"}
+func shuttingDown(name string) *sdk.Error {
+	return &sdk.Error{Code: sdk.CodeHostShuttingDown, Toolset: name, Message: "the host is shutting down", Hint: "restart the host"}
 }
 
-func cancelled(name, doing string, err error) *Error {
-	return &Error{Code: CodeCancelled, Toolset: name,
+func cancelled(name, doing string, err error) *sdk.Error {
+	return &sdk.Error{Code: sdk.CodeCallCancelled, Toolset: name,
 		Message: fmt.Sprintf("gave up %s toolset %q: %v", doing, name, err),
-		Hint:    "retry with a longer deadline", cause: err}
+		Hint:    "retry with a longer deadline", Err: err}
 }

@@ -19,21 +19,30 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/godot-mcp/godot-mcp/host/catalog"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
 // panicMessage is what the echo plugin's panic tool panics with.
 const panicMessage = "echo-test: deliberate panic in tool panic"
 
-func text(res *pb.CallResult) string {
+func text(res sdk.Result) string {
 	var parts []string
-	for _, c := range res.GetContent() {
-		parts = append(parts, c.GetText().GetText())
+	for _, c := range res.Content {
+		if tc, ok := c.(sdk.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
 	}
 	return strings.Join(parts, "\n")
 }
 
-func call(t *testing.T, s *harness, name, tool string, args any) *pb.CallResult {
+// structured returns a result's structured content as JSON.
+func structured(res sdk.Result) []byte {
+	b, _ := json.Marshal(res.Structured)
+	return b
+}
+
+func call(t *testing.T, s *harness, name, tool string, args any) sdk.Result {
 	t.Helper()
 	res, err := callErr(s, name, tool, args)
 	if err != nil {
@@ -42,25 +51,25 @@ func call(t *testing.T, s *harness, name, tool string, args any) *pb.CallResult 
 	return res
 }
 
-func callErr(s *harness, name, tool string, args any) (*pb.CallResult, error) {
+func callErr(s *harness, name, tool string, args any) (sdk.Result, error) {
 	raw, _ := json.Marshal(args)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return s.Call(ctx, name, CallRequest{Tool: tool, Args: raw}, nil)
 }
 
-func pidOf(t *testing.T, res *pb.CallResult) int {
+func pidOf(t *testing.T, res sdk.Result) int {
 	t.Helper()
 	var out struct{ PID, PGID int }
-	if err := json.Unmarshal(res.GetStructuredContentJson(), &out); err != nil {
-		t.Fatalf("pid result %q: %v", res.GetStructuredContentJson(), err)
+	if err := json.Unmarshal(structured(res), &out); err != nil {
+		t.Fatalf("pid result %q: %v", structured(res), err)
 	}
 	return out.PID
 }
 
-func asError(t *testing.T, err error, code string) *Error {
+func asError(t *testing.T, err error, code string) *sdk.Error {
 	t.Helper()
-	var se *Error
+	var se *sdk.Error
 	if !errors.As(err, &se) {
 		t.Fatalf("got error %v (%T), want *supervisor.Error with code %s", err, err, code)
 	}
@@ -103,7 +112,7 @@ func TestStartCallStop(t *testing.T) {
 		Lifeline        string
 		LifelineEnvLeft string `json:"lifeline_env_left"`
 	}
-	_ = json.Unmarshal(call(t, s, "echo", "pid", struct{}{}).GetStructuredContentJson(), &ids)
+	_ = json.Unmarshal(structured(call(t, s, "echo", "pid", struct{}{})), &ids)
 	if ids.PID != st.PID || ids.PGID != st.PID {
 		t.Fatalf("plugin pid %d pgid %d, want both %d", ids.PID, ids.PGID, st.PID)
 	}
@@ -137,7 +146,7 @@ func TestStartCallStop(t *testing.T) {
 		t.Fatalf("second stop: %v", err)
 	}
 	_, err = callErr(s, "echo", "echo", map[string]string{"text": "x"})
-	asError(t, err, CodeNotRunning)
+	asError(t, err, sdk.CodePluginNotRunning)
 	if got, want := s.events.kinds(), []string{"echo:started", "echo:exited"}; !slices.Equal(got, want) {
 		t.Fatalf("events %v, want %v", got, want)
 	}
@@ -170,8 +179,8 @@ func TestProgressAndHostServices(t *testing.T) {
 
 	var progress []string
 	raw, _ := json.Marshal(map[string]int{"steps": 3})
-	res, err := s.Call(context.Background(), "echo", CallRequest{Tool: "slow", Args: raw}, func(p *pb.Progress) {
-		progress = append(progress, p.GetMessage())
+	res, err := s.Call(context.Background(), "echo", CallRequest{Tool: "slow", Args: raw}, func(p Progress) {
+		progress = append(progress, p.Message)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -191,13 +200,13 @@ func TestProgressAndHostServices(t *testing.T) {
 	}
 
 	// Without an editor, editor commands fail with BRIDGE_DISCONNECTED.
-	res = call(t, s, "echo", "editor", map[string]string{"text": "get_scene_tree"})
-	if !res.GetIsError() || res.GetError().GetCode() != "BRIDGE_DISCONNECTED" {
-		t.Fatalf("editor without a peer: %v", res)
+	_, err = callErr(s, "echo", "editor", map[string]string{"text": "get_scene_tree"})
+	if e := asError(t, err, "BRIDGE_DISCONNECTED"); e.Source != sdk.SourcePlugin || e.Toolset != "echo" {
+		t.Fatalf("editor without a peer: %+v", e)
 	}
 
 	_, err = callErr(s, "echo", "no_such_tool", struct{}{})
-	asError(t, err, CodePluginError)
+	asError(t, err, sdk.CodePluginError)
 	if s.Status("echo").State != Running {
 		t.Fatal("an unknown tool must not take the plugin down")
 	}
@@ -215,7 +224,7 @@ func TestEditorService(t *testing.T) {
 	s := newSupervisor(t, Options{Editor: fakeEditor{}})
 	start(t, s, entry(t, "echo", "echo"))
 	res := call(t, s, "echo", "editor", map[string]string{"text": "get_scene_tree"})
-	if res.GetIsError() || !strings.Contains(string(res.GetStructuredContentJson()), "get_scene_tree") {
+	if res.IsError || !strings.Contains(string(structured(res)), "get_scene_tree") {
 		t.Fatalf("editor: %v", res)
 	}
 }
@@ -227,7 +236,7 @@ func TestPanicIsReportedAndRestarted(t *testing.T) {
 	first := s.Status("echo").PID
 
 	_, err := callErr(s, "echo", "panic", struct{}{})
-	se := asError(t, err, CodeCrashed)
+	se := asError(t, err, sdk.CodePluginCrashed)
 	t.Logf("the error a caller sees: %v", se)
 	if !strings.Contains(se.Message, panicMessage) {
 		t.Errorf("message lacks the panic text: %q", se.Message)
@@ -271,13 +280,13 @@ func TestCrashLoop(t *testing.T) {
 	start(t, s, e)
 	for i := 1; i <= crashLoopCount; i++ {
 		_, err := callErr(s, "echo", "panic", struct{}{})
-		asError(t, err, CodeCrashed)
+		asError(t, err, sdk.CodePluginCrashed)
 	}
 	if st := s.Status("echo"); st.State != Failed {
 		t.Fatalf("after %d crashes: %+v", crashLoopCount, st)
 	}
 	_, err := callErr(s, "echo", "echo", map[string]string{"text": "x"})
-	se := asError(t, err, CodeCrashLoop)
+	se := asError(t, err, sdk.CodeCrashLoop)
 	if !strings.Contains(se.Hint, "disable and re-enable") || !strings.Contains(se.Message, panicMessage) {
 		t.Fatalf("crash loop error: %v", se)
 	}
@@ -301,7 +310,7 @@ func TestHungCallHonoursDeadlineAndStopKills(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	_, err := s.Call(ctx, "echo", CallRequest{Tool: "hang", Args: json.RawMessage(`{}`)}, nil)
 	cancel()
-	se := asError(t, err, CodeCancelled)
+	se := asError(t, err, sdk.CodeCallCancelled)
 	if !errors.Is(se, context.DeadlineExceeded) {
 		t.Fatalf("error does not unwrap to DeadlineExceeded: %v", err)
 	}
@@ -314,7 +323,7 @@ func TestHungCallHonoursDeadlineAndStopKills(t *testing.T) {
 	ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
 	_, err = s.Call(ctx, "echo", CallRequest{Tool: "hang", Args: json.RawMessage(`{"ignore_term":true,"ignore_cancel":true}`)}, nil)
 	cancel()
-	asError(t, err, CodeCancelled)
+	asError(t, err, sdk.CodeCallCancelled)
 
 	stopped := make(chan error, 1)
 	go func() { stopped <- s.Stop(context.Background(), "echo") }()
@@ -344,7 +353,7 @@ func TestStopDuringCall(t *testing.T) {
 	if err := s.Stop(context.Background(), "echo"); err != nil {
 		t.Fatal(err)
 	}
-	asError(t, <-errc, CodeNotRunning)
+	asError(t, <-errc, sdk.CodePluginNotRunning)
 	if s.Status("echo").State != Stopped {
 		t.Fatal("a stop must not be taken for a crash")
 	}
@@ -354,7 +363,7 @@ func TestNoisyPluginIsRefused(t *testing.T) {
 	s := newSupervisor(t, Options{})
 	e := entry(t, "noisy", "noisy")
 	err := s.Start(context.Background(), e)
-	se := asError(t, err, CodeStartFailed)
+	se := asError(t, err, sdk.CodePluginStartFailed)
 	t.Logf("the error an operator sees: %v", se)
 	for _, want := range []string{`"noisy"`, e.Path, "stdout"} {
 		if !strings.Contains(se.Message, want) {
@@ -396,7 +405,7 @@ func TestTamperedBinaryIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = s.Start(context.Background(), e)
-	se := asError(t, err, CodeUntrusted)
+	se := asError(t, err, sdk.CodePluginUntrusted)
 	if !strings.Contains(se.Message, path) || !strings.Contains(se.Message, "godot-mcp plugins lock") {
 		t.Fatalf("error %q should name the binary and the lock command", se.Message)
 	}
@@ -412,7 +421,7 @@ func TestStartTimeout(t *testing.T) {
 	}
 	s := newSupervisor(t, Options{StartTimeout: 500 * time.Millisecond, StopGrace: 200 * time.Millisecond})
 	err := s.Start(context.Background(), catalog.Entry{Name: "mute", Path: path})
-	se := asError(t, err, CodeStartFailed)
+	se := asError(t, err, sdk.CodePluginStartFailed)
 	if !strings.Contains(se.Message, "did not become ready") {
 		t.Errorf("message %q should say the plugin did not become ready", se.Message)
 	}
@@ -516,7 +525,7 @@ func TestShutdownStopsAll(t *testing.T) {
 		}
 	}
 	err := s.Start(context.Background(), entry(t, "a", "echo"))
-	asError(t, err, CodeShutdown)
+	asError(t, err, sdk.CodeHostShuttingDown)
 }
 
 func TestConcurrentCallsAndRestarts(t *testing.T) {
@@ -525,7 +534,7 @@ func TestConcurrentCallsAndRestarts(t *testing.T) {
 	// Crash once so that the calls below race to restart the plugin: only
 	// one restart may happen.
 	_, err := callErr(s, "echo", "panic", struct{}{})
-	asError(t, err, CodeCrashed)
+	asError(t, err, sdk.CodePluginCrashed)
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for i := range 8 {
@@ -581,7 +590,7 @@ func TestStartSupersedesRestartBackoff(t *testing.T) {
 	// Two crashes: the next restart waits 250ms after the second one.
 	for range 2 {
 		_, err := callErr(s, "echo", "panic", struct{}{})
-		asError(t, err, CodeCrashed)
+		asError(t, err, sdk.CodePluginCrashed)
 	}
 	done := make(chan error, 1)
 	go func() {

@@ -31,14 +31,15 @@ func main() {
 		os.Exit(1)
 	}
 	res, err := sup.Call(ctx, os.Args[1], supervisor.CallRequest{Tool: "spawn", Args: []byte("{}")}, nil)
-	if err != nil || res.GetIsError() {
+	if err != nil || res.IsError {
 		fmt.Fprintln(os.Stderr, "spawn:", err, res)
 		os.Exit(1)
 	}
 	var child struct {
 		PID int `json:"pid"`
 	}
-	if err := json.Unmarshal(res.GetStructuredContentJson(), &child); err != nil {
+	b, _ := json.Marshal(res.Structured)
+	if err := json.Unmarshal(b, &child); err != nil {
 		fmt.Fprintln(os.Stderr, "spawn result:", err)
 		os.Exit(1)
 	}

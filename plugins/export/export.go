@@ -18,7 +18,7 @@ type exportArgs struct {
 	Preset         string `json:"preset" jsonschema:"name of the export preset, as list_presets shows it"`
 	Output         string `json:"output,omitempty" jsonschema:"file to write, a res:// or project-relative path whose directory exists; default: the preset's export_path (with .pck for mode pack)"`
 	Mode           string `json:"mode,omitempty" jsonschema:"release (default), debug, or pack: only the .pck (or .zip), which needs no export templates"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"deadline in seconds (default 300, at most 1800)"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" default:"300" minimum:"1" maximum:"1800" jsonschema:"deadline in seconds (default 300, at most 1800)"`
 }
 
 type exportResult struct {

@@ -46,8 +46,7 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("export_project", "Export the project with a preset using a real Godot binary: mode release (default), debug, "+
 				"or pack (only the .pck/.zip; needs no export templates). Writes the output file inside the project; "+
 				"dry_run reports the command without running it.",
-				sdk.Mutating, exportProject, sdk.WithTitle("Export the project"), sdk.WithOutputSchema[exportResult](),
-				sdk.WithArgRange("timeout_seconds", 1, maxExportTimeout)),
+				sdk.Mutating, exportProject, sdk.WithTitle("Export the project"), sdk.WithOutputSchema[exportResult]()),
 		},
 	}
 }

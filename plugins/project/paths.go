@@ -15,7 +15,7 @@ import (
 func resolve(p *sdk.Project, arg string) (string, error) {
 	abs, err := p.Resolve(arg)
 	if e, ok := errors.AsType[*sdk.Error](err); ok && e.Code == sdk.CodeNotFound {
-		e.Hint = "list the project with get_filesystem_tree to find the right path"
+		e.Hint = "list the project with godot_project_get_filesystem_tree to find the right path"
 	}
 	return abs, err
 }

@@ -20,9 +20,9 @@ const (
 )
 
 type treeArgs struct {
-	Path          string `json:"path,omitempty" jsonschema:"res:// directory to start at (default res://)"`
-	Depth         int    `json:"depth,omitempty" jsonschema:"how many directory levels to list (default 3, at most 20)"`
-	Limit         int    `json:"limit,omitempty" jsonschema:"maximum number of entries (default 500, at most 10000)"`
+	Path          string `json:"path,omitempty" jsonschema:"res:// directory to start at" default:"res://"`
+	Depth         int    `json:"depth,omitempty" jsonschema:"how many directory levels to list" default:"3" minimum:"1" maximum:"20"`
+	Limit         int    `json:"limit,omitempty" jsonschema:"maximum number of entries" default:"500" minimum:"1" maximum:"10000"`
 	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"also list entries whose name starts with a dot; .godot/ is never listed"`
 }
 
@@ -193,7 +193,10 @@ func bounded[N int | int64](name string, v, def, max N) (N, error) {
 	case v == 0:
 		return def, nil
 	case v > max:
-		return max, nil
+		// The schema says the maximum, and the host refuses more before
+		// the call gets here; a caller without the host gets the same.
+		return 0, sdk.Errorf(sdk.CodeInvalidArgument, fmt.Sprintf("omit %s or pass a number from 1 to %d", name, max),
+			"%s must be between 1 and %d, got %d", name, max, v)
 	}
 	return v, nil
 }

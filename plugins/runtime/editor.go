@@ -109,17 +109,17 @@ type playArgs struct {
 
 type outputArgs struct {
 	SinceSeq       int `json:"since_seq,omitempty" jsonschema:"only entries after this sequence number (pass the previous answer's next_seq)"`
-	TimeoutSeconds int `json:"timeout_seconds,omitempty" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
+	TimeoutSeconds int `json:"timeout_seconds,omitempty" default:"10" minimum:"1" maximum:"60" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
 }
 
 type waitArgs struct {
-	TimeoutSeconds int `json:"timeout_seconds,omitempty" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
+	TimeoutSeconds int `json:"timeout_seconds,omitempty" default:"10" minimum:"1" maximum:"60" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
 }
 
 type monitorArgs struct {
 	NodePath     string   `json:"node_path" jsonschema:"path of the node in the running game, relative to the scene root"`
 	Property     string   `json:"property" jsonschema:"property to sample, such as position"`
-	Samples      int      `json:"samples,omitempty" jsonschema:"how many samples to keep (default 30, at most 300)"`
+	Samples      int      `json:"samples,omitempty" default:"30" minimum:"1" maximum:"300" jsonschema:"how many samples to keep (default 30, at most 300)"`
 	OnChangeOnly *bool    `json:"on_change_only,omitempty" jsonschema:"record only changes (default true)"`
 	Epsilon      *float64 `json:"epsilon,omitempty" jsonschema:"smallest change of a float that counts (default 0.0001)"`
 }
@@ -128,7 +128,7 @@ type findUIArgs struct {
 	NameContains   string `json:"name_contains,omitempty" jsonschema:"substring of the Control's name"`
 	ClassFilter    string `json:"class_filter,omitempty" jsonschema:"only Controls of this class, such as Button"`
 	VisibleOnly    bool   `json:"visible_only,omitempty" jsonschema:"only visible Controls"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" default:"10" minimum:"1" maximum:"60" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
 }
 
 // passthrough is a tool that forwards its arguments as the command's params
@@ -145,7 +145,6 @@ func passthrough[In any](command string, params func(In) map[string]any) sdk.Han
 
 func editorTools() []sdk.Tool {
 	none := func(noArgs) map[string]any { return map[string]any{} }
-	wait := sdk.WithArgRange("timeout_seconds", 1, maxEditorWait)
 	return []sdk.Tool{
 		sdk.NewTool("play_scene", "Editor only: play the main scene, or the given scene, in the attached Godot editor.",
 			sdk.Runtime, passthrough("cmd_play_scene", func(in playArgs) map[string]any {
@@ -158,9 +157,9 @@ func editorTools() []sdk.Tool {
 		sdk.NewTool("get_game_scene_tree", "Editor only: the node tree of the game playing in the editor (needs the addon's runtime probe autoload in the game).",
 			sdk.ReadOnly, passthrough("cmd_get_game_scene_tree", none)),
 		sdk.NewTool("get_game_output", "Editor only: what the game playing in the editor printed, from since_seq on; pass next_seq back to read only what is new.",
-			sdk.ReadOnly, getGameOutput, wait),
+			sdk.ReadOnly, getGameOutput),
 		sdk.NewTool("capture_game_screenshot", "Editor only: a PNG screenshot of the game playing in the editor.",
-			sdk.ReadOnly, captureGameScreenshot, wait),
+			sdk.ReadOnly, captureGameScreenshot),
 		sdk.NewTool("monitor_property", "Editor only: start sampling a property of a node in the running game; read the samples with get_property_samples.",
 			sdk.Runtime, passthrough("cmd_monitor_property", func(in monitorArgs) map[string]any {
 				p := map[string]any{"node_path": in.NodePath, "property": in.Property}
@@ -174,7 +173,7 @@ func editorTools() []sdk.Tool {
 					p["epsilon"] = *in.Epsilon
 				}
 				return p
-			}), sdk.WithArgRange("samples", 1, 300)),
+			})),
 		sdk.NewTool("get_property_samples", "Editor only: the samples monitor_property has collected, waiting until the first batch arrives.",
 			sdk.ReadOnly, func(ctx context.Context, call *sdk.Call, in waitArgs) (sdk.Result, error) {
 				out, err := poll(ctx, call, "cmd_get_property_samples", map[string]any{}, waitFor(in.TimeoutSeconds))
@@ -182,7 +181,7 @@ func editorTools() []sdk.Tool {
 					return sdk.Result{}, err
 				}
 				return sdk.JSON(out), nil
-			}, wait),
+			}),
 		sdk.NewTool("find_ui_elements", "Editor only: the Controls of the running game, filtered by name, class and visibility, with their rectangles.",
 			sdk.ReadOnly, func(ctx context.Context, call *sdk.Call, in findUIArgs) (sdk.Result, error) {
 				out, err := poll(ctx, call, "cmd_find_ui_elements", map[string]any{
@@ -193,7 +192,7 @@ func editorTools() []sdk.Tool {
 					return sdk.Result{}, err
 				}
 				return sdk.JSON(out), nil
-			}, wait),
+			}),
 	}
 }
 

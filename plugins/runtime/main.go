@@ -51,9 +51,7 @@ func Toolset() *sdk.Toolset {
 					"The whole process tree is killed at the deadline; pass expected_timeout for a game that never quits on its own.",
 				sdk.Runtime, runAndCapture,
 				sdk.WithTitle("Run the game and capture errors"),
-				sdk.WithOutputSchema[runResult](),
-				sdk.WithArgRange("timeout_seconds", 1, maxTimeout),
-				sdk.WithArgRange("max_output_bytes", 1024, maxOutputLimit)),
+				sdk.WithOutputSchema[runResult]()),
 			sdk.NewTool("get_parse_errors",
 				"Check one GDScript file, or every .gd file of the project, for parse errors with Godot's --check-only, "+
 					"and return them with res:// file and line. Needs a Godot binary, not an editor.",

@@ -14,9 +14,9 @@ import (
 
 type runArgs struct {
 	Scene           string `json:"scene,omitempty" jsonschema:"res:// path of the .tscn/.scn scene to run; default: the project's main scene"`
-	TimeoutSeconds  int    `json:"timeout_seconds,omitempty" jsonschema:"deadline in seconds (default 30, at most 600); the whole process tree is killed when it passes"`
+	TimeoutSeconds  int    `json:"timeout_seconds,omitempty" default:"30" minimum:"1" maximum:"600" jsonschema:"deadline in seconds (default 30, at most 600); the whole process tree is killed when it passes"`
 	ExpectedTimeout bool   `json:"expected_timeout,omitempty" jsonschema:"the game is not expected to quit on its own: reaching the deadline counts as a clean run"`
-	MaxOutputBytes  int    `json:"max_output_bytes,omitempty" jsonschema:"how much of the output to return (default 65536, at most 1048576); the start and the end are kept, errors are found in all of it"`
+	MaxOutputBytes  int    `json:"max_output_bytes,omitempty" default:"65536" minimum:"1024" maximum:"1048576" jsonschema:"how much of the output to return (default 65536, at most 1048576); the start and the end are kept, errors are found in all of it"`
 }
 
 type runResult struct {

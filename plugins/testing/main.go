@@ -35,8 +35,7 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("run_tests",
 				"Run the project's GUT tests (addons/gut) headless and return the totals, every failing test with its message "+
 					"and line, and the script errors Godot printed. Uses .gutconfig.json when the project has one.",
-				sdk.Runtime, runTests, sdk.WithTitle("Run GUT tests"), sdk.WithOutputSchema[testResult](),
-				sdk.WithArgRange("timeout_seconds", 1, maxTestTimeout)),
+				sdk.Runtime, runTests, sdk.WithTitle("Run GUT tests"), sdk.WithOutputSchema[testResult]()),
 		},
 	}
 }

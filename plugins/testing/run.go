@@ -17,7 +17,7 @@ type testArgs struct {
 	Dirs           []string `json:"dirs,omitempty" jsonschema:"res:// directories holding test scripts; default: .gutconfig.json's, else res://test and res://tests"`
 	Script         string   `json:"script,omitempty" jsonschema:"run only test scripts whose name contains this (GUT -gselect)"`
 	Test           string   `json:"test,omitempty" jsonschema:"run only tests whose name contains this (GUT -gunit_test_name)"`
-	TimeoutSeconds int      `json:"timeout_seconds,omitempty" jsonschema:"deadline in seconds (default 120, at most 1800)"`
+	TimeoutSeconds int      `json:"timeout_seconds,omitempty" default:"120" minimum:"1" maximum:"1800" jsonschema:"deadline in seconds (default 120, at most 1800)"`
 }
 
 type testResult struct {

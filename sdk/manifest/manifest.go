@@ -19,6 +19,11 @@ import (
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
+// CoreToolset is the name of the host's own toolset (godot_list_toolsets,
+// godot_enable_toolset, …): always enabled, never a plugin. It is the one
+// spelling of "core"; the host's packages refer to it.
+const CoreToolset = "core"
+
 // SafetyClass says what a tool may do. The host derives MCP annotations,
 // confirm and dry_run handling and policy decisions from it.
 type SafetyClass string
@@ -103,14 +108,16 @@ var ReservedArguments = []string{"confirm", "dry_run"}
 
 // Validate checks everything the host relies on. It reports all problems at
 // once, each naming the field and how to fix it.
+//
+// CoreToolset is reserved.
 func (m *Manifest) Validate() error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if !nameRE.MatchString(m.Name) {
 		add("toolset name %q is invalid: use 1-48 lower-case letters, digits and '_', starting with a letter", m.Name)
 	}
-	if m.Name == "core" {
-		add("toolset name \"core\" is reserved for the host's own tools")
+	if m.Name == CoreToolset {
+		add("toolset name %q is reserved for the host's own tools", CoreToolset)
 	}
 	if m.Version == "" {
 		add("toolset %q has no version: set a semantic version such as \"1.0.0\"", m.Name)

@@ -281,7 +281,7 @@ func fillResult(res *Result, r *pb.CallResult) {
 	res.IsError = r.GetIsError()
 	if te := r.GetError(); te != nil {
 		res.ErrorCode = te.GetCode()
-		res.Error = &sdk.Error{Code: te.GetCode(), Message: te.GetMessage(), Hint: te.GetHint(), Required: te.GetRequired()}
+		res.Error = sdk.ErrorFromWire(te)
 	}
 	if b := r.GetStructuredContentJson(); len(b) > 0 {
 		res.StructuredJSON = json.RawMessage(b)

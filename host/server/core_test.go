@@ -1,0 +1,40 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/host/exposure"
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
+)
+
+// The core tools are one list (coreDefs): six tools of toolset core, the
+// two toggles mutating and the rest read-only, every one passing the bare
+// classification layer, named as ExposedName composes them, with a schema
+// derived from its arguments type.
+func TestCoreTools(t *testing.T) {
+	core := CoreTools()
+	if len(core) != 6 {
+		t.Fatalf("%d core tools", len(core))
+	}
+	for _, ct := range core {
+		if ok, layer := exposure.Compose().Check(exposure.Caller{}, ct); !ok {
+			t.Errorf("core tool %s withheld by %s", ct.Name, layer)
+		}
+		mutating := ct.Name == "godot_enable_toolset" || ct.Name == "godot_disable_toolset"
+		if (ct.Class == manifest.Mutating) != mutating || ct.Toolset != exposure.CoreToolset {
+			t.Errorf("core tool %+v", ct)
+		}
+		if exposure.ExposedName(exposure.CoreToolset, strings.TrimPrefix(ct.Name, "godot_")) != ct.Name {
+			t.Errorf("ExposedName does not compose %s", ct.Name)
+		}
+		if !isCore(ct.Name) {
+			t.Errorf("isCore(%s) = false", ct.Name)
+		}
+	}
+	for _, d := range coreDefs {
+		if _, err := d.schema(); err != nil {
+			t.Errorf("%s: schema: %v", d.name, err)
+		}
+	}
+}
