@@ -385,7 +385,33 @@ func toolError(t testing.TB, res *mcp.CallToolResult) sdk.Error {
 		t.Fatalf("want an error result, got %s", text(res))
 	}
 	var te sdk.Error
+	if res.StructuredContent == nil {
+		// A tool with an output schema carries its error in the text only
+		// (structured content would break the schema): CODE: message, then
+		// Hint: and Required: lines.
+		return errorFromText(t, text(res))
+	}
 	decode(t, res, &te)
+	return te
+}
+
+// errorFromText reads the one text format of every godot-mcp error.
+func errorFromText(t testing.TB, txt string) sdk.Error {
+	t.Helper()
+	var te sdk.Error
+	lines := strings.Split(txt, "\n")
+	code, msg, ok := strings.Cut(lines[0], ": ")
+	if !ok || code == "" || strings.ToUpper(code) != code {
+		t.Fatalf("error text does not start with its code: %q", txt)
+	}
+	te.Code, te.Message = code, msg
+	for _, l := range lines[1:] {
+		if h, ok := strings.CutPrefix(l, "Hint: "); ok {
+			te.Hint = h
+		} else if r, ok := strings.CutPrefix(l, "Required: "); ok {
+			te.Required = r
+		}
+	}
 	return te
 }
 
