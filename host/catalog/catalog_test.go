@@ -84,6 +84,10 @@ func describeCounter(t *testing.T) func() int {
 
 func open(t *testing.T, opts Options) *Catalog {
 	t.Helper()
+	if opts.PassEnv == nil {
+		// The describe counter reaches the plugin only when passed by name.
+		opts.PassEnv = func(string) []string { return []string{testplugins.DescribeLogEnv} }
+	}
 	c, err := Open(opts)
 	if err != nil {
 		t.Fatal(err)
