@@ -24,6 +24,9 @@ const (
 	// CodeCancelled: the caller cancelled the call or its deadline passed.
 	// The error unwraps to context.Canceled or context.DeadlineExceeded.
 	CodeCancelled = "CALL_CANCELLED"
+	// CodeResultTooLarge: the plugin sent a message (a result or a progress
+	// event) larger than Options.MaxResultBytes; the host refused it unread.
+	CodeResultTooLarge = "RESULT_TOO_LARGE"
 	// CodeShutdown: the supervisor is shutting down.
 	CodeShutdown = "HOST_SHUTTING_DOWN"
 )

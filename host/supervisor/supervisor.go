@@ -50,6 +50,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/catalog"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
 
 // Crash-loop policy. A plugin that crashes crashLoopCount times within
@@ -94,7 +95,32 @@ type Options struct {
 	// 0700 directory no other local user can enter, and mTLS makes every
 	// start several times slower (docs/supervisor.md has the numbers).
 	AutoMTLS bool
+
+	// PassEnv returns the names of host environment variables the plugin of
+	// the named toolset gets besides the allow list of host/pluginenv (the
+	// operator's plugins.pass_env). Nil: none.
+	PassEnv func(toolset string) []string
+	// SecretEnv names variables never passed to any plugin, whatever
+	// PassEnv says (the host's bearer tokens).
+	SecretEnv []string
+	// MemoryLimit returns the data-memory limit in bytes of the named
+	// toolset's plugin (RLIMIT_DATA, Linux only); 0 or a nil func: none.
+	MemoryLimit func(toolset string) int64
+	// MaxResultBytes bounds one message a plugin sends the host (a result
+	// or a progress event). A larger one fails the call with
+	// RESULT_TOO_LARGE before the host reads it. Default 16 MiB; at most
+	// wire.MaxMessageBytes.
+	MaxResultBytes int
+	// MaxConcurrentCalls bounds the calls in flight to one plugin; further
+	// calls wait for a slot (their context bounds the wait). Default 8.
+	MaxConcurrentCalls int
 }
+
+// Defaults of the plugin limits; docs/supervisor.md explains them.
+const (
+	DefaultMaxResultBytes     = 16 << 20
+	DefaultMaxConcurrentCalls = 8
+)
 
 // State is the lifecycle state of a toolset's plugin.
 type State string
@@ -179,6 +205,13 @@ func New(opts Options) *Supervisor {
 	}
 	if opts.Editor == nil {
 		opts.Editor = disconnectedEditor{}
+	}
+	if opts.MaxResultBytes <= 0 {
+		opts.MaxResultBytes = DefaultMaxResultBytes
+	}
+	opts.MaxResultBytes = min(opts.MaxResultBytes, wire.MaxMessageBytes)
+	if opts.MaxConcurrentCalls <= 0 {
+		opts.MaxConcurrentCalls = DefaultMaxConcurrentCalls
 	}
 	return &Supervisor{opts: opts, log: opts.Logger, toolsets: map[string]*toolset{}}
 }

@@ -1,0 +1,56 @@
+// Package proctree finds and kills the descendants of a process, including
+// those that left its process group (setsid, double fork): the part of
+// process containment a process group cannot do. The host uses it when it
+// stops a plugin; sdk.Serve uses it when the host is gone.
+//
+//	_ = proctree.SetSubreaper()          // orphans of descendants stay ours (Linux)
+//	...
+//	proctree.KillDescendants(os.Getpid(), nil) // freeze the whole tree, then SIGKILL it
+//
+// It reads /proc and works on Linux only; elsewhere every function does
+// nothing and Supported is false. A descendant that is already orphaned to
+// init (its parent died before anyone looked, and no subreaper adopted it)
+// is no longer a descendant and cannot be found: SetSubreaper in the
+// ancestor is what prevents that.
+package proctree
+
+import "syscall"
+
+// maxRounds bounds how often KillDescendants re-reads the tree while new
+// descendants keep appearing (a fork bomb racing it).
+const maxRounds = 50
+
+// KillDescendants stops every descendant of pid with SIGSTOP, re-reading
+// the tree until no new descendant appears (a stopped process cannot fork,
+// and the children of a process killed later cannot escape to init before
+// it dies), then SIGKILLs them all. pid itself is not signalled. Descendants
+// for which skip (may be nil) returns true are left alone, though their own
+// descendants are not. It returns the pids it killed.
+func KillDescendants(pid int, skip func(pid int) bool) []int {
+	if !Supported {
+		return nil
+	}
+	seen := map[int]bool{}
+	var all []int
+	for range maxRounds {
+		fresh := 0
+		for _, d := range Descendants(pid) {
+			if !seen[d] {
+				seen[d] = true
+				if skip != nil && skip(d) {
+					continue
+				}
+				all = append(all, d)
+				_ = syscall.Kill(d, syscall.SIGSTOP)
+				fresh++
+			}
+		}
+		if fresh == 0 {
+			break
+		}
+	}
+	for _, d := range all {
+		_ = syscall.Kill(d, syscall.SIGKILL)
+	}
+	return all
+}
