@@ -26,17 +26,41 @@ const (
 	secEditable
 )
 
+// span is a piece of the document's source: n bytes from off. Raw texts
+// are kept as spans rather than slices (8 bytes instead of 24, for every
+// statement and header field of a file), which is what a large scene costs
+// per statement. The zero span is "no text": a real statement or field is
+// never empty.
+type span struct{ off, n int32 }
+
+// spanOf is the span of src[start:end].
+func spanOf(start, end int) span { return span{off: int32(start), n: int32(end - start)} }
+
+// has reports whether the span holds text.
+func (s span) has() bool { return s.n != 0 }
+
+// text returns the source bytes of sp (nil for the zero span).
+func (d *document) text(sp span) []byte {
+	if sp.n == 0 {
+		return nil
+	}
+	return d.src[sp.off : sp.off+sp.n : sp.off+sp.n]
+}
+
+// maxSource is the largest source a document can hold: spans are 32-bit.
+const maxSource = 1<<31 - 1
+
 // field is one name=value pair of a section header.
 type field struct {
 	name  string
 	value Value
-	raw   []byte // source text "name=value"; nil once edited
+	raw   span // source text "name=value"; zero once edited
 }
 
 // entry is one property assignment.
 type entry struct {
 	pre     []byte // trivia before the statement
-	raw     []byte // source text "key = value"; nil for entries created by edits
+	raw     span   // source text "key = value"; zero for entries created by edits
 	headLen int32  // length of the "key = " prefix of raw
 	dirty   bool   // value edited: render raw[:headLen] (or the key) + canonical value
 	key     string
@@ -64,7 +88,7 @@ type Section struct {
 	doc        *document
 	kind       sectionKind
 	pre        []byte
-	raw        []byte // header source text; nil for a headerless or edited section
+	raw        span // header source text; zero for a headerless or edited section
 	headerless bool   // the ConfigFile pseudo-section "" holding keys before any [section]
 	tag        string
 	fields     []field
@@ -110,6 +134,9 @@ type docHooks struct {
 // parse_tag_assign_eof loop). src must not be modified afterwards: raw spans
 // alias it.
 func parseDocument(name string, src []byte, config bool, p *valueParser, h docHooks) (*document, *parseError) {
+	if len(src) > maxSource {
+		return nil, errAt(0, "the file is larger than 2 GiB, more than any Godot file can be")
+	}
 	d := &document{name: name, src: src, config: config, nl: "\n"}
 	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
 		d.nl = "\r\n"
@@ -119,10 +146,12 @@ func parseDocument(name string, src []byte, config bool, p *valueParser, h docHo
 	// cheap estimates, instead of one allocation per statement. Each
 	// section's slices are capped (full slice expressions) so a later append
 	// by an edit reallocates instead of overwriting the next section.
-	nsec := bytes.Count(src, []byte("\n[")) + 1
+	nsec, nent := countStatements(src)
 	secSlab := make([]Section, 0, nsec)
-	fieldSlab := make([]field, 0, 4*nsec)
-	entrySlab := make([]entry, 0, bytes.Count(src, []byte{'\n'})-nsec+2)
+	// Most headers have two to four fields ([node name type parent]); the
+	// slab is topped up in chunks when a file has more (fieldChunk).
+	fieldSlab := make([]field, 0, 3*nsec+fieldChunk)
+	entrySlab := make([]entry, 0, nent)
 	d.sections = make([]*Section, 0, nsec)
 	pos := 0
 	if bytes.HasPrefix(src, utf8BOM) {
@@ -157,6 +186,10 @@ func parseDocument(name string, src []byte, config bool, p *valueParser, h docHo
 			if config {
 				end, err = d.parseSimpleTag(sec, i)
 			} else {
+				if cap(fieldSlab)-len(fieldSlab) < fieldChunk {
+					// A new chunk: the sections before keep theirs.
+					fieldSlab = make([]field, 0, 4*fieldChunk)
+				}
 				fstart := len(fieldSlab)
 				end, err = d.parseTag(p, sec, i, &fieldSlab)
 				sec.fields = fieldSlab[fstart:len(fieldSlab):len(fieldSlab)]
@@ -195,6 +228,36 @@ func parseDocument(name string, src []byte, config bool, p *valueParser, h docHo
 		}
 		pos, triviaStart = end, end
 	}
+}
+
+// fieldChunk is the least room left in the field slab before a header is
+// parsed into it; a header with more fields reallocates only its own.
+const fieldChunk = 16
+
+// countStatements estimates, in one cheap pass, how many sections and
+// property entries src holds: lines starting with '[' and other non-blank
+// lines. Continuation lines of multi-line values count as entries, so the
+// entry estimate is high for such files but never low for ordinary ones;
+// blank lines (one per section in saved files) are not counted, so the
+// entry slab is not a section's worth too large per section.
+func countStatements(src []byte) (sections, entries int) {
+	sections = 1
+	entries = 1
+	for i := 0; i < len(src); {
+		switch src[i] {
+		case '[':
+			sections++
+		case '\n', '\r':
+		default:
+			entries++
+		}
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return sections, entries
 }
 
 // parseEntry reads "key = value" starting at a non-trivia byte that is not
@@ -267,7 +330,7 @@ func (d *document) parseEntry(p *valueParser, start int, e *entry) (int, *parseE
 		return 0, err
 	}
 	end := p.lx.pos
-	e.raw, e.headLen, e.key, e.value = src[start:end], int32(tok.pos-start), key, v
+	e.raw, e.headLen, e.key, e.value = spanOf(start, end), int32(tok.pos-start), key, v
 	return end, nil
 }
 
@@ -329,10 +392,10 @@ func (d *document) parseTag(p *valueParser, sec *Section, start int, fields *[]f
 		if err != nil {
 			return 0, err
 		}
-		*fields = append(*fields, field{name: fname, value: v, raw: src[fstart:p.lx.pos]})
+		*fields = append(*fields, field{name: fname, value: v, raw: spanOf(fstart, p.lx.pos)})
 	}
 	sec.tag = name
-	sec.raw = src[start:p.lx.pos]
+	sec.raw = spanOf(start, p.lx.pos)
 	return p.lx.pos, nil
 }
 
@@ -362,7 +425,7 @@ func (d *document) parseSimpleTag(sec *Section, start int) (int, *parseError) {
 	if bytes.Contains(name, []byte(`\]`)) {
 		sec.tag = string(bytes.ReplaceAll(name, []byte(`\]`), []byte("]")))
 	}
-	sec.raw = src[start : i+1]
+	sec.raw = spanOf(start, i+1)
 	return i + 1, nil
 }
 
@@ -384,8 +447,8 @@ func (d *document) appendTo(dst []byte) []byte {
 	for _, s := range d.sections {
 		dst = append(dst, s.pre...)
 		if !s.headerless {
-			if s.raw != nil {
-				dst = append(dst, s.raw...)
+			if s.raw.has() {
+				dst = append(dst, d.text(s.raw)...)
 			} else {
 				dst = s.appendHeader(dst, w)
 			}
@@ -394,7 +457,7 @@ func (d *document) appendTo(dst []byte) []byte {
 			e := &s.entries[i]
 			dst = append(dst, e.pre...)
 			if !e.dirty {
-				dst = append(dst, e.raw...)
+				dst = append(dst, d.text(e.raw)...)
 				continue
 			}
 			dst = d.appendEntry(dst, w, e)
@@ -404,8 +467,8 @@ func (d *document) appendTo(dst []byte) []byte {
 }
 
 func (d *document) appendEntry(dst []byte, w writer, e *entry) []byte {
-	if e.raw != nil {
-		dst = append(dst, e.raw[:e.headLen]...)
+	if e.raw.has() {
+		dst = append(dst, d.text(e.raw)[:e.headLen]...)
 	} else {
 		dst = appendKey(dst, e.key)
 		if d.config {
@@ -432,8 +495,8 @@ func (s *Section) appendHeader(dst []byte, w writer) []byte {
 	for i := range s.fields {
 		f := &s.fields[i]
 		dst = append(dst, ' ')
-		if f.raw != nil {
-			dst = append(dst, f.raw...)
+		if f.raw.has() {
+			dst = append(dst, s.doc.text(f.raw)...)
 			continue
 		}
 		dst = append(dst, f.name...)
@@ -708,7 +771,7 @@ func (s *Section) Set(key string, v Value) {
 	if i := s.find(key); i >= 0 {
 		e := &s.entries[i]
 		w := d.writer()
-		if !e.dirty && bytes.Equal(e.raw[e.headLen:], w.append(nil, v)) {
+		if !e.dirty && bytes.Equal(s.doc.text(e.raw)[e.headLen:], w.append(nil, v)) {
 			e.value = v
 			return
 		}
@@ -778,11 +841,11 @@ func (s *Section) setField(name string, v Value, order []string) {
 	for i := len(s.fields) - 1; i >= 0; i-- {
 		if s.fields[i].name == name {
 			f := &s.fields[i]
-			if f.raw != nil && Equal(f.value, v) {
+			if f.raw.has() && Equal(f.value, v) {
 				return
 			}
-			f.value, f.raw = v, nil
-			s.raw = nil
+			f.value, f.raw = v, span{}
+			s.raw = span{}
 			s.doc.edited = true
 			return
 		}
@@ -800,7 +863,7 @@ func (s *Section) setField(name string, v Value, order []string) {
 		}
 	}
 	s.fields = slices.Insert(s.fields, at, field{name: name, value: v})
-	s.raw = nil
+	s.raw = span{}
 	s.doc.edited = true
 }
 
@@ -811,7 +874,7 @@ func (s *Section) removeField(name string) bool {
 	if len(s.fields) == n {
 		return false
 	}
-	s.raw = nil
+	s.raw = span{}
 	s.doc.edited = true
 	return true
 }
@@ -829,9 +892,9 @@ func (s *Section) markDirty(pred func(Value) bool) {
 		return found
 	}
 	for i := range s.fields {
-		if s.fields[i].raw != nil && has(s.fields[i].value) {
-			s.fields[i].raw = nil
-			s.raw = nil
+		if s.fields[i].raw.has() && has(s.fields[i].value) {
+			s.fields[i].raw = span{}
+			s.raw = span{}
 		}
 	}
 	for i := range s.entries {
