@@ -89,7 +89,7 @@ type Section struct {
 	kind       sectionKind
 	pre        []byte
 	raw        span // header source text; zero for a headerless or edited section
-	headerless bool   // the ConfigFile pseudo-section "" holding keys before any [section]
+	headerless bool // the ConfigFile pseudo-section "" holding keys before any [section]
 	tag        string
 	fields     []field
 	entries    []entry
