@@ -25,11 +25,12 @@ const (
 	secEditable
 )
 
-// span is a piece of the document's source: n bytes from off. Raw texts
-// are kept as spans rather than slices (8 bytes instead of 24, for every
-// statement and header field of a file), which is what a large scene costs
-// per statement. The zero span is "no text": a real statement or field is
-// never empty.
+// span is a piece of the document's text: n bytes from off in the source,
+// or, when off is negative, the bytes d.owned[-off-1] (trivia rewritten by
+// an edit). Raw texts and trivia are kept as spans rather than slices
+// (8 bytes instead of 24, for every statement and header field of a file),
+// which is what a large scene costs per statement. The zero span is "no
+// text": a real statement or field is never empty.
 type span struct{ off, n int32 }
 
 // spanOf is the span of src[start:end].
@@ -38,12 +39,26 @@ func spanOf(start, end int) span { return span{off: int32(start), n: int32(end -
 // has reports whether the span holds text.
 func (s span) has() bool { return s.n != 0 }
 
-// text returns the source bytes of sp (nil for the zero span).
+// text returns the bytes of sp (nil for an empty span).
 func (d *document) text(sp span) []byte {
-	if sp.n == 0 {
+	switch {
+	case sp.n == 0:
 		return nil
+	case sp.off < 0:
+		return d.owned[-sp.off-1]
 	}
 	return d.src[sp.off : sp.off+sp.n : sp.off+sp.n]
+}
+
+// own keeps b (trivia an edit computed) in the document and returns its
+// span. Edits are few, so what a later edit replaces is simply left in
+// d.owned until the document goes.
+func (d *document) own(b []byte) span {
+	if len(b) == 0 {
+		return span{}
+	}
+	d.owned = append(d.owned, b[:len(b):len(b)])
+	return span{off: -int32(len(d.owned)), n: int32(len(b))}
 }
 
 // maxSource is the largest source a document can hold: spans are 32-bit.
@@ -58,10 +73,10 @@ type field struct {
 
 // entry is one property assignment.
 type entry struct {
-	pre     []byte // trivia before the statement
-	raw     span   // source text "key = value"; zero for entries created by edits
-	headLen int32  // length of the "key = " prefix of raw
-	dirty   bool   // value edited: render raw[:headLen] (or the key) + canonical value
+	pre     span  // trivia before the statement
+	raw     span  // source text "key = value"; zero for entries created by edits
+	headLen int32 // length of the "key = " prefix of raw
+	dirty   bool  // value edited: render raw[:headLen] (or the key) + canonical value
 	key     string
 	value   Value
 }
@@ -86,7 +101,7 @@ type Property struct {
 type Section struct {
 	doc        *document
 	kind       sectionKind
-	pre        []byte
+	pre        span // trivia before the header
 	raw        span // header source text; zero for a headerless or edited section
 	headerless bool // the ConfigFile pseudo-section "" holding keys before any [section]
 	tag        string
@@ -102,7 +117,8 @@ type document struct {
 	config   bool   // ConfigFile syntax: simple tags, key=value without spaces
 	nl       string // line ending used for inserted statements
 	sections []*Section
-	tail     []byte // trivia after the last statement
+	tail     span     // trivia after the last statement
+	owned    [][]byte // trivia rewritten by edits; see span
 	edited   bool
 
 	// mode returns how edited values spell byte arrays (resource files
@@ -169,10 +185,10 @@ func parseDocument(name string, src []byte, config bool, p *valueParser, h docHo
 		i := skipTrivia(src, pos)
 		if i >= len(src) {
 			closeSection()
-			d.tail = src[triviaStart:]
+			d.tail = spanOf(triviaStart, len(src))
 			return d, nil
 		}
-		pre := src[triviaStart:i]
+		pre := spanOf(triviaStart, i)
 		if src[i] == '[' {
 			closeSection()
 			if len(secSlab) == cap(secSlab) {

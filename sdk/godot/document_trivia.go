@@ -47,29 +47,29 @@ func joinPre(removed, next []byte, nextIsTail bool) []byte {
 // insertPre returns the trivia for a statement inserted right before a
 // statement whose trivia is *next, and fixes *next up: if *next starts with a
 // trailing comment of the previous line, that comment stays on that line.
-func (d *document) insertPre(defaultPre string, next *[]byte) []byte {
-	lt, own := splitPre(*next)
+func (d *document) insertPre(defaultPre string, next *span) span {
+	lt, own := splitPre(d.text(*next))
 	if len(lt) == 0 || string(lt) == d.nl || string(lt) == "\n" {
-		return []byte(defaultPre)
+		return d.own([]byte(defaultPre))
 	}
 	if lt[len(lt)-1] != '\n' {
 		// The trivia has no line break at all (say, a final comment without a
 		// newline): the new statement must start on a line of its own.
 		pre := append(slices.Clone(lt), defaultPre...)
-		*next = nil
-		return pre
+		*next = span{}
+		return d.own(pre)
 	}
 	// *next starts with a trailing comment of the previous line; it stays on
 	// that line, ahead of the new statement.
 	pre := append(slices.Clone(lt), defaultPre[len(d.nl):]...)
-	*next = append([]byte(d.nl), own...)
-	return pre
+	*next = d.own(append([]byte(d.nl), own...))
+	return d.own(pre)
 }
 
 // followingPre returns the trivia slot of the statement after entry ei of
 // section si (ei == -1 means after the header), and whether it is the file's
 // tail.
-func (d *document) followingPre(si, ei int) (*[]byte, bool) {
+func (d *document) followingPre(si, ei int) (*span, bool) {
 	s := d.sections[si]
 	if ei+1 < len(s.entries) {
 		return &s.entries[ei+1].pre, false
@@ -102,10 +102,10 @@ func (d *document) removeSection(s *Section) {
 	next, tail := d.followingPre(si, len(s.entries)-1)
 	if s.headerless {
 		if len(s.entries) > 0 {
-			*next = joinPre(s.entries[0].pre, *next, tail)
+			*next = d.own(joinPre(d.text(s.entries[0].pre), d.text(*next), tail))
 		}
 	} else {
-		*next = joinPre(s.pre, *next, tail)
+		*next = d.own(joinPre(d.text(s.pre), d.text(*next), tail))
 	}
 	d.sections = slices.Delete(d.sections, si, si+1)
 	d.edited = true
@@ -114,7 +114,7 @@ func (d *document) removeSection(s *Section) {
 // insertSection inserts s before index si (len(d.sections) appends).
 // defaultPre is the trivia it should get in a well-formed file.
 func (d *document) insertSection(si int, s *Section, defaultPre string) {
-	var next *[]byte
+	var next *span
 	if si < len(d.sections) {
 		n := d.sections[si]
 		if n.headerless && len(n.entries) > 0 {
@@ -129,15 +129,14 @@ func (d *document) insertSection(si int, s *Section, defaultPre string) {
 		// Nothing precedes the new statement: the trivia that led the file
 		// (typically its comment block) stays at the top, ahead of it, and
 		// must end with a line break so it cannot swallow the statement.
-		lead := *next
-		if len(lead) > 0 && lead[len(lead)-1] != '\n' {
-			lead = append(slices.Clone(lead), d.nl...)
+		s.pre = *next
+		if lead := d.text(*next); len(lead) > 0 && lead[len(lead)-1] != '\n' {
+			s.pre = d.own(append(slices.Clone(lead), d.nl...))
 		}
-		s.pre = lead
 		if len(d.sections) > 0 {
-			*next = []byte(defaultPre)
+			*next = d.own([]byte(defaultPre))
 		} else {
-			*next = []byte(d.nl) // the new statement is the whole file
+			*next = d.own([]byte(d.nl)) // the new statement is the whole file
 		}
 	} else {
 		s.pre = d.insertPre(defaultPre, next)

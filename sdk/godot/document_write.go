@@ -21,7 +21,7 @@ func (d *document) appendTo(dst []byte) []byte {
 	}
 	w := d.writer()
 	for _, s := range d.sections {
-		dst = append(dst, s.pre...)
+		dst = append(dst, d.text(s.pre)...)
 		if !s.headerless {
 			if s.raw.has() {
 				dst = append(dst, d.text(s.raw)...)
@@ -31,7 +31,7 @@ func (d *document) appendTo(dst []byte) []byte {
 		}
 		for i := range s.entries {
 			e := &s.entries[i]
-			dst = append(dst, e.pre...)
+			dst = append(dst, d.text(e.pre)...)
 			if !e.dirty {
 				dst = append(dst, d.text(e.raw)...)
 				continue
@@ -39,7 +39,7 @@ func (d *document) appendTo(dst []byte) []byte {
 			dst = d.appendEntry(dst, w, e)
 		}
 	}
-	return append(dst, d.tail...)
+	return append(dst, d.text(d.tail)...)
 }
 
 func (d *document) appendEntry(dst []byte, w writer, e *entry) []byte {

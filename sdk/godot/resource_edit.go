@@ -107,12 +107,12 @@ func (f *File) AddExtResource(typ, path, uid string) (ExtResource, error) {
 		at = d.indexOf(e.s) + 1
 	}
 	switch {
-	case before != nil && len(f.exts) > 0 && before == f.exts[0].s && isBlank(before.pre):
+	case before != nil && len(f.exts) > 0 && before == f.exts[0].s && isBlank(d.text(before.pre)):
 		// New first line of the group: it takes over the blank line after
 		// the header.
 		at = d.indexOf(before)
 		d.insertSection(at, s, nl)
-		s.pre, before.pre = before.pre, []byte(nl)
+		s.pre, before.pre = before.pre, d.own([]byte(nl))
 	case len(f.exts) == 0:
 		d.insertSection(at, s, nl+nl)
 	default:

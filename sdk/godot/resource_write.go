@@ -142,7 +142,7 @@ func (f *File) orderSubResources() {
 	}
 	d := f.doc
 	slots := make([]int, len(subs))
-	pres := make([][]byte, len(subs))
+	pres := make([]span, len(subs))
 	for k, s := range subs {
 		slots[k] = d.indexOf(s.Section)
 		pres[k] = s.pre

@@ -115,12 +115,12 @@ func (s *Section) Set(key string, v Value) {
 	if si >= 0 {
 		next, _ := d.followingPre(si, len(s.entries)-1)
 		if len(s.entries) == 0 && s.headerless {
-			e.pre = []byte(pre)
+			e.pre = d.own([]byte(pre))
 		} else {
 			e.pre = d.insertPre(pre, next)
 		}
 	} else {
-		e.pre = []byte(pre)
+		e.pre = d.own([]byte(pre))
 	}
 	s.entries = append(s.entries, e)
 	d.edited = true
@@ -140,7 +140,7 @@ func (s *Section) Clear(key string) bool {
 		removed = append(removed, s.entries[i].value)
 		if si >= 0 {
 			next, tail := d.followingPre(si, i)
-			*next = joinPre(s.entries[i].pre, *next, tail)
+			*next = d.own(joinPre(d.text(s.entries[i].pre), d.text(*next), tail))
 		}
 		s.entries = slices.Delete(s.entries, i, i+1)
 	}
