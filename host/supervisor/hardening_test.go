@@ -62,7 +62,7 @@ func TestPluginEnvironmentIsAllowListed(t *testing.T) {
 	}
 	for k := range env {
 		known := slices.Contains([]string{"PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "TZ", "GODOT_MCP_TEST_PASSED"}, k) ||
-			strings.HasPrefix(k, "LC_") || strings.HasPrefix(k, "PLUGIN_") || k == "GODOT_MCP_TOOLSET_PLUGIN"
+			strings.HasPrefix(k, "LC_") || strings.HasPrefix(k, "PLUGIN_") || k == "GODOT_MCP_TOOLSET_PLUGIN" || k == "GODOT_MCP_INSTANCE"
 		if !known {
 			t.Errorf("plugin got %s, which is neither allow-listed nor passed", k)
 		}
@@ -181,6 +181,20 @@ func TestStopKillsDetachedGrandchild(t *testing.T) {
 	}
 	if !waitDead(gc, 2*time.Second) {
 		t.Fatalf("detached grandchild %d alive after Stop", gc)
+	}
+}
+
+// A detached grandchild of a plugin that crashes dies too: found by the
+// run's marker in its environment, since its ancestry is gone.
+func TestCrashKillsDetachedGrandchild(t *testing.T) {
+	s := newSupervisor(t, Options{})
+	start(t, s, entry(t, "echo", "echo"))
+	gc := pidOf(t, call(t, s, "echo", "spawn_setsid", struct{}{}))
+	defer syscall.Kill(gc, syscall.SIGKILL)
+	_, err := callErr(s, "echo", "panic", struct{}{})
+	asError(t, err, CodeCrashed)
+	if !waitDead(gc, 2*time.Second) {
+		t.Fatalf("detached grandchild %d alive after its plugin crashed", gc)
 	}
 }
 

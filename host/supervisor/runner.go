@@ -4,6 +4,8 @@ package supervisor
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -68,6 +70,9 @@ type procRunner struct {
 	// output receives the plugin's stderr lines (crash tail and a
 	// rate-limited share of the host log).
 	output *outputLog
+	// marker is this run's wire.InstanceEnv entry ("NAME=random"); every
+	// process still carrying it once the plugin is gone is killed.
+	marker string
 	// goroutine starts reap; the supervisor passes its own tracked launcher
 	// so that Shutdown can wait for it.
 	goroutine func(func())
@@ -117,7 +122,10 @@ func (r *procRunner) prepare(spec *exec.Cmd) {
 	env := make([]string, 0, len(r.env)+len(spec.Env)+1)
 	env = append(env, r.env...)
 	env = append(env, spec.Env...)
-	cmd.Env = append(env, wire.LifelineFDEnv+"="+strconv.Itoa(lifelineFD))
+	var id [12]byte
+	_, _ = rand.Read(id[:])
+	r.marker = wire.InstanceEnv + "=" + hex.EncodeToString(id[:])
+	cmd.Env = append(env, wire.LifelineFDEnv+"="+strconv.Itoa(lifelineFD), r.marker)
 	cmd.Stdin = nil // /dev/null: never the host's MCP stream
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	r.cmd = cmd
@@ -238,6 +246,10 @@ func (r *procRunner) reap() {
 		r.mu.Unlock()
 	}
 	_ = r.lifeline.Close()
+	// Descendants that left the group and were re-parented when the plugin
+	// died (a crash gives no chance to find them by ancestry) still carry
+	// the run's marker in their environment.
+	proctree.KillMarked(r.marker)
 	close(r.exited)
 
 	timer := time.NewTimer(drainWait)

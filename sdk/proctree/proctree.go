@@ -54,3 +54,36 @@ func KillDescendants(pid int, skip func(pid int) bool) []int {
 	}
 	return all
 }
+
+// KillMarked stops and then SIGKILLs every process (other than the caller)
+// whose environment holds the exact entry kv ("NAME=value"), re-reading
+// until no new one appears, like KillDescendants. A process inherits its
+// parent's environment, so a marker given to a process at start finds its
+// descendants even after they were orphaned and re-parented away from it;
+// only processes that scrub their environment escape. It returns the pids
+// it killed. Processes of other users cannot be read and are never found.
+func KillMarked(kv string) []int {
+	if !Supported || kv == "" {
+		return nil
+	}
+	seen := map[int]bool{}
+	var all []int
+	for range maxRounds {
+		fresh := 0
+		for _, p := range Marked(kv) {
+			if !seen[p] {
+				seen[p] = true
+				all = append(all, p)
+				_ = syscall.Kill(p, syscall.SIGSTOP)
+				fresh++
+			}
+		}
+		if fresh == 0 {
+			break
+		}
+	}
+	for _, p := range all {
+		_ = syscall.Kill(p, syscall.SIGKILL)
+	}
+	return all
+}

@@ -1,6 +1,7 @@
 package proctree
 
 import (
+	"bytes"
 	"os"
 	"strconv"
 	"strings"
@@ -53,6 +54,52 @@ func Descendants(pid int) []int {
 		}
 	}
 	return out
+}
+
+// Marked returns the live processes, other than the caller, whose
+// environment (/proc/<pid>/environ, as it was at exec) holds the exact
+// entry kv.
+func Marked(kv string) []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	self := os.Getpid()
+	want := []byte(kv)
+	var out []int
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil || p == self {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil || !hasEntry(data, want) {
+			continue
+		}
+		if _, state, ok := stat(p); ok && state != 'Z' && state != 'X' {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// hasEntry reports whether the NUL-separated environment block env holds
+// the entry kv exactly.
+func hasEntry(env, kv []byte) bool {
+	for len(env) > 0 {
+		i := bytes.IndexByte(env, 0)
+		if i < 0 {
+			i = len(env)
+		}
+		if bytes.Equal(env[:i], kv) {
+			return true
+		}
+		if i == len(env) {
+			break
+		}
+		env = env[i+1:]
+	}
+	return false
 }
 
 // stat reads the parent pid and state of p from /proc/p/stat. The command

@@ -78,3 +78,39 @@ func TestKillDescendantsReachesSetsid(t *testing.T) {
 		t.Fatal("KillDescendants killed the ancestor itself")
 	}
 }
+
+// A marker in the environment finds a process however it was re-parented.
+func TestKillMarked(t *testing.T) {
+	if !Supported {
+		t.Skip("no process tree on this system")
+	}
+	marker := "PROCTREE_TEST_MARK=" + strconv.Itoa(os.Getpid())
+	cmd := exec.Command("sh", "-c", "setsid sleep 300 >/dev/null 2>&1 </dev/null & echo $!")
+	cmd.Env = append(os.Environ(), marker)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("shell printed %q", out)
+	}
+	defer syscall.Kill(gc, syscall.SIGKILL)
+	// The shell is gone; the sleep was orphaned to init (or a subreaper).
+	if got := Marked(marker); !slices.Contains(got, gc) {
+		t.Fatalf("Marked(%q) = %v, want %d among them", marker, got, gc)
+	}
+	if got := Marked(marker + "0"); slices.Contains(got, gc) {
+		t.Fatal("a longer marker matched")
+	}
+	if killed := KillMarked(marker); !slices.Contains(killed, gc) {
+		t.Fatalf("KillMarked killed %v", killed)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(gc) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d alive after KillMarked", gc)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
