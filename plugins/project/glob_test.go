@@ -102,3 +102,43 @@ func TestReadFileHonoursCancellation(t *testing.T) {
 		t.Fatal("a cancelled content search matched")
 	}
 }
+
+// refGlob is the obvious recursive matcher (exponential in the number of
+// "**"), kept as the reference the linear one must agree with.
+func refGlob(pat, segs []string) bool {
+	if len(pat) == 0 {
+		return len(segs) == 0
+	}
+	if pat[0] == "**" {
+		for i := 0; i <= len(segs); i++ {
+			if refGlob(pat[1:], segs[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return len(segs) > 0 && segmentMatch(pat[0], segs[0]) && refGlob(pat[1:], segs[1:])
+}
+
+func TestGlobMatchAgreesWithReference(t *testing.T) {
+	patAtoms := []string{"**", "a", "b", "*", "?", "[ab]"}
+	segAtoms := []string{"a", "b", "c", "ab"}
+	rng := uint64(1)
+	next := func(n int) int {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return int((rng >> 33) % uint64(n))
+	}
+	for range 20000 {
+		pat := make([]string, 1+next(5))
+		for i := range pat {
+			pat[i] = patAtoms[next(len(patAtoms))]
+		}
+		segs := make([]string, 1+next(6))
+		for i := range segs {
+			segs[i] = segAtoms[next(len(segAtoms))]
+		}
+		if got, want := globMatch(pat, segs), refGlob(pat, segs); got != want {
+			t.Fatalf("globMatch(%q, %q) = %v, reference says %v", pat, segs, got, want)
+		}
+	}
+}
