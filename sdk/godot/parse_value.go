@@ -32,6 +32,11 @@ type valueParser struct {
 	// items once instead of the doubling garbage of growing it by append.
 	vals  []Value
 	dents []DictEntry
+	// toBytes makes numList append integers as bytes to bout, allocated at
+	// its final size, instead of to the int64 scratch buffer: a large
+	// PackedByteArray then costs its bytes, not 8 bytes per element.
+	toBytes bool
+	bout    []byte
 }
 
 // parserPool recycles parsers so their scratch buffers (sized by the largest
@@ -501,8 +506,8 @@ func (p *valueParser) numList(ctor token, asInts bool) *parseError {
 	if _, err := p.expect(tokLParen, "'('", "after %s", name); err != nil {
 		return err
 	}
-	fs, is := p.scratch[:0], p.iscr[:0]
-	defer func() { p.scratch, p.iscr = fs, is }()
+	fs, is, bs := p.scratch[:0], p.iscr[:0], []byte(nil)
+	defer func() { p.scratch, p.iscr, p.bout = fs, is, bs }()
 	i := skipTrivia(src, lx.pos)
 	if i < len(src) && src[i] == ')' {
 		lx.pos = i + 1
@@ -513,9 +518,12 @@ func (p *valueParser) numList(ctor token, asInts bool) *parseError {
 	// packed array would otherwise cost up to twice its size in garbage.
 	if j := bytes.IndexByte(src[i:], ')'); j > 0 {
 		n := bytes.Count(src[i:i+j], []byte{','}) + 1
-		if asInts {
+		switch {
+		case p.toBytes:
+			bs = make([]byte, 0, n)
+		case asInts:
 			is = slices.Grow(is, n)
-		} else {
+		default:
 			fs = slices.Grow(fs, n)
 		}
 	}
@@ -526,6 +534,8 @@ func (p *valueParser) numList(ctor token, asInts bool) *parseError {
 			return err
 		}
 		switch {
+		case tok.kind == tokNumber && p.toBytes && !tok.isFloat:
+			bs = append(bs, byte(tok.i))
 		case tok.kind == tokNumber && asInts && !tok.isFloat:
 			is = append(is, tok.i)
 		case tok.kind == tokNumber && !asInts && tok.isFloat:
@@ -536,10 +546,14 @@ func (p *valueParser) numList(ctor token, asInts bool) *parseError {
 				return errAt(tok.pos, "expected a number in %s(...), found %s", name, lx.describe(tok))
 			}
 			if asInts {
+				v := toI64(f)
 				if tok.kind == tokNumber && !tok.isFloat {
-					is = append(is, tok.i)
+					v = tok.i
+				}
+				if p.toBytes {
+					bs = append(bs, byte(v))
 				} else {
-					is = append(is, toI64(f))
+					is = append(is, v)
 				}
 			} else {
 				fs = append(fs, f)
@@ -924,13 +938,16 @@ func (p *valueParser) parseByteArray(ctor token) (Value, *parseError) {
 		return PackedByteArray{Data: data, Base64: true}, nil
 	}
 	p.lx.pos = save
-	ints, err := p.ints(ctor)
+	p.toBytes = true
+	err = p.numList(ctor, true)
+	p.toBytes = false
+	data := p.bout
+	p.bout = nil
 	if err != nil {
 		return nil, err
 	}
-	data := make([]byte, len(ints))
-	for i, v := range ints {
-		data[i] = byte(v)
+	if data == nil {
+		data = []byte{}
 	}
 	if len(data) > 64 {
 		p.format4 = true
