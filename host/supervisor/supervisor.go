@@ -23,9 +23,20 @@
 // the host's stdin, which is the MCP stream. A plugin runs with stdin from
 // /dev/null, in its own process group, with a lifeline pipe on fd 3 that
 // tells it when the host is gone, and with a private 0700 directory for its
-// Unix socket. Its stdout carries only the go-plugin handshake; its stderr
-// goes to the host's logger named after the toolset, and the last lines are
-// kept to explain a crash. docs/supervisor.md gives the reasons and numbers.
+// Unix socket. Its environment is an allow list (host/pluginenv) plus what
+// the operator passes by name: never the host's tokens. Its stdout carries
+// only the go-plugin handshake; its stderr goes, rate-limited, to the host's
+// logger named after the toolset, and the last lines are kept to explain a
+// crash. Processes it detaches (setsid) are killed with it.
+//
+// # Limits
+//
+// A message from a plugin above MaxResultBytes fails the call with
+// RESULT_TOO_LARGE before the host reads it; at most MaxConcurrentCalls
+// calls per plugin are in flight; MemoryLimit caps its data memory
+// (RLIMIT_DATA, Linux). Before Configure, the manifest the plugin serves is
+// compared with the cataloged one and a difference refuses the start.
+// docs/supervisor.md gives the reasons and numbers.
 //
 // # Crashes
 //
