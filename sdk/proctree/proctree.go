@@ -68,6 +68,10 @@ func KillMarked(kv string) []int {
 	}
 	seen := map[int]bool{}
 	var all []int
+	// A process in the middle of an exec can have an unreadable
+	// environment for a moment, so the tree counts as settled only after
+	// two quiet rounds.
+	quiet := 0
 	for range maxRounds {
 		fresh := 0
 		for _, p := range Marked(kv) {
@@ -78,7 +82,11 @@ func KillMarked(kv string) []int {
 				fresh++
 			}
 		}
-		if fresh == 0 {
+		if fresh > 0 {
+			quiet = 0
+			continue
+		}
+		if quiet++; quiet == 2 {
 			break
 		}
 	}

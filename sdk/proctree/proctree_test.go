@@ -97,8 +97,14 @@ func TestKillMarked(t *testing.T) {
 	}
 	defer syscall.Kill(gc, syscall.SIGKILL)
 	// The shell is gone; the sleep was orphaned to init (or a subreaper).
-	if got := Marked(marker); !slices.Contains(got, gc) {
-		t.Fatalf("Marked(%q) = %v, want %d among them", marker, got, gc)
+	// It may still be between fork and exec, when its environment cannot
+	// be read for a moment: poll.
+	deadline := time.Now().Add(5 * time.Second)
+	for got := Marked(marker); !slices.Contains(got, gc); got = Marked(marker) {
+		if time.Now().After(deadline) {
+			t.Fatalf("Marked(%q) = %v, want %d among them", marker, got, gc)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	if got := Marked(marker + "0"); slices.Contains(got, gc) {
 		t.Fatal("a longer marker matched")
@@ -106,7 +112,7 @@ func TestKillMarked(t *testing.T) {
 	if killed := KillMarked(marker); !slices.Contains(killed, gc) {
 		t.Fatalf("KillMarked killed %v", killed)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline = time.Now().Add(5 * time.Second)
 	for alive(gc) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d alive after KillMarked", gc)
