@@ -30,6 +30,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
+	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/host/server"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -103,14 +104,24 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	for _, w := range cfg.Warnings {
 		log.Warn("policy config", "warning", w)
 	}
-	cat, err := catalog.Open(catalog.Options{Dir: opts.PluginsDir, Logger: log.Named("catalog"), CacheDir: opts.CatalogCacheDir})
+	// Plugins get the allow-listed environment plus what the operator
+	// names (plugins.pass_env, $GODOT_MCP_PLUGIN_PASS_ENV), never a secret.
+	passEnv := func(toolset string) []string {
+		return append(cfg.PluginPassEnv(toolset), pluginenv.FromEnv(os.Getenv)...)
+	}
+	cat, err := catalog.Open(catalog.Options{Dir: opts.PluginsDir, Logger: log.Named("catalog"), CacheDir: opts.CatalogCacheDir,
+		PassEnv: passEnv, SecretEnv: cfg.SecretEnv(), RefuseUnsafe: cfg.Plugins.RefuseUnsafePermissions,
+		Reserved: server.CoreToolNames()})
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range cat.Problems() {
 		log.Warn("plugin refused", "problem", p)
 	}
-	entries := withoutNameClashes(cat.Entries(), log)
+	for _, w := range cat.Warnings() {
+		log.Warn("plugin permissions", "warning", w)
+	}
+	entries := cat.Entries() // name clashes are already resolved by the catalog
 	manifests := make([]*manifest.Manifest, 0, len(entries))
 	candidates := server.CoreTools()
 	for _, e := range entries {
@@ -155,6 +166,12 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		GodotVersion: version.String,
 		Verify:       cat.Verify,
 		OnEvent:      pluginEvent(bus),
+		PassEnv:      passEnv,
+		SecretEnv:    cfg.SecretEnv(),
+		MemoryLimit:  cfg.PluginMemoryLimit,
+
+		MaxResultBytes:     cfg.Plugins.MaxResultMB << 20,
+		MaxConcurrentCalls: cfg.Plugins.MaxConcurrentCalls,
 	})
 	tools := server.NewTools(server.ToolsOptions{
 		Version:  opts.Version,
@@ -290,45 +307,6 @@ func (p plugins) Start(ctx context.Context, name string) error {
 }
 
 func (p plugins) Stop(ctx context.Context, name string) error { return p.sup.Stop(ctx, name) }
-
-// withoutNameClashes drops every toolset one of whose tools would be exposed
-// under a name another toolset (or the host's core) already gives a tool:
-// "scene" with a tool "edit_add_node" and "scene_edit" with "add_node" both
-// make godot_scene_edit_add_node. Keeping either would let a policy written
-// for one toolset's name govern the other's tool, so neither is loaded, and
-// the log says which names clash and how to fix it. A clash with a core tool
-// drops only the plugin.
-func withoutNameClashes(entries []catalog.Entry, log hclog.Logger) []catalog.Entry {
-	owner := map[string]string{}
-	for _, t := range server.CoreTools() {
-		owner[t.Name] = t.Toolset
-	}
-	bad := map[string]bool{}
-	for _, e := range entries {
-		for _, t := range e.Manifest.Tools {
-			name := exposure.ExposedName(e.Name, t.Name)
-			prev, taken := owner[name]
-			switch {
-			case !taken:
-				owner[name] = e.Name
-			case prev != e.Name:
-				bad[e.Name] = true
-				if prev != gate.Core {
-					bad[prev] = true
-				}
-				log.Error("toolsets refused: two tools would share one exposed name; rename a toolset or the tool and reinstall",
-					"name", name, "toolset", e.Name, "tool", t.Name, "clashes_with", prev)
-			}
-		}
-	}
-	kept := make([]catalog.Entry, 0, len(entries))
-	for _, e := range entries {
-		if !bad[e.Name] {
-			kept = append(kept, e)
-		}
-	}
-	return kept
-}
 
 // ProjectGodotVersion reads the Godot version a project was saved with from
 // the config/features key of its project.godot ("4.7"), or "3" for a Godot

@@ -6,11 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/hashicorp/go-hclog"
-
-	"github.com/godot-mcp/godot-mcp/host/catalog"
-	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
 func TestProjectGodotVersion(t *testing.T) {
@@ -49,35 +44,5 @@ func TestProjectGodotVersion(t *testing.T) {
 	}
 	if _, err := FindProject(t.TempDir()); !errors.Is(err, ErrNoProject) {
 		t.Errorf("FindProject on an empty dir: %v", err)
-	}
-}
-
-func TestToolsetsWithClashingExposedNamesAreBothRefused(t *testing.T) {
-	entry := func(name string, tools ...string) catalog.Entry {
-		m := &manifest.Manifest{Name: name}
-		for _, tl := range tools {
-			m.Tools = append(m.Tools, manifest.Tool{Name: tl})
-		}
-		return catalog.Entry{Name: name, Manifest: m}
-	}
-	var logs strings.Builder
-	log := hclog.New(&hclog.LoggerOptions{Output: &logs})
-	got := withoutNameClashes([]catalog.Entry{
-		entry("scene", "edit_add_node"), // godot_scene_edit_add_node ...
-		entry("scene_edit", "add_node"), // ... clashes with this one
-		entry("list", "toolsets"),       // godot_list_toolsets is a core tool
-		entry("tilemap", "paint"),       // innocent
-	}, log)
-	var names []string
-	for _, e := range got {
-		names = append(names, e.Name)
-	}
-	if strings.Join(names, ",") != "tilemap" {
-		t.Fatalf("kept %v, want only tilemap", names)
-	}
-	for _, want := range []string{"godot_scene_edit_add_node", "godot_list_toolsets", "rename"} {
-		if !strings.Contains(logs.String(), want) {
-			t.Errorf("log does not mention %q:\n%s", want, logs.String())
-		}
 	}
 }

@@ -59,6 +59,9 @@ const (
 	// CodePluginBadResult: a plugin's result broke the result contract (its
 	// structured content is not a JSON object).
 	CodePluginBadResult = "PLUGIN_BAD_RESULT"
+	// CodeResultTooLarge: the plugin sent a message (a result or a
+	// progress event) larger than the host accepts; it was refused unread.
+	CodeResultTooLarge = "RESULT_TOO_LARGE"
 	// CodeCallCancelled: the host cancelled the call because its caller
 	// gave up or its deadline passed.
 	CodeCallCancelled = "CALL_CANCELLED"

@@ -3,6 +3,8 @@
 package sdk
 
 import (
+	"github.com/godot-mcp/godot-mcp/sdk/proctree"
+
 	"fmt"
 	"os"
 	"syscall"
@@ -14,8 +16,14 @@ import (
 // language server) do not outlive a host that was killed too abruptly to
 // stop them itself. A plugin that is not a group leader (started by hand or by
 // another host) must not signal a group it does not own, so it only exits.
+//
+// Processes that left the group (setsid, a daemonizing double fork) are
+// found through the process tree instead (Linux): Serve made the plugin a
+// child subreaper, so they stay its descendants even when their own parent
+// is gone.
 func exitHostGone() {
 	if pid := os.Getpid(); syscall.Getpgrp() == pid {
+		proctree.KillDescendants(pid, nil)
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 	}
 	os.Exit(0)

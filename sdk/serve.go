@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/godot-mcp/godot-mcp/sdk/proctree"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
 
@@ -71,6 +72,12 @@ func run(ts *Toolset, args []string, getenv func(string) string, stdout, stderr 
 		Output:     stderr,
 		JSONFormat: true, // the host's go-plugin client parses levels from JSON lines
 	})
+	// Descendants that detach (setsid, double fork) are re-parented to the
+	// plugin rather than to init, so the host (when it stops the plugin)
+	// and exitHostGone can still find and kill them.
+	if err := proctree.SetSubreaper(); err != nil {
+		logger.Debug("cannot become a child subreaper; detached descendants may outlive the plugin", "error", err)
+	}
 	if fd := getenv(wire.LifelineFDEnv); fd != "" {
 		// The number means something in this process only; a process the
 		// plugin starts must not take some fd of its own for a lifeline.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"unicode/utf8"
 
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
@@ -44,11 +47,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("check", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	roundtrip := fset.Bool("roundtrip", false, "also verify that writing each file back reproduces it byte for byte")
+	maxMB := fset.Int("max-file-mb", defaultCheckMaxMB, "skip files larger than this many MiB (with a note)")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: godot-mcp check [--roundtrip] PATH...")
 		fmt.Fprintln(stderr, "\nParses every .tscn, .tres, project.godot and .cfg file under the given files or")
 		fmt.Fprintln(stderr, "directories (skipping .godot/ and .import/ directories) and prints each problem as")
 		fmt.Fprintln(stderr, "file:line:col: message. Exits 1 if any file fails.")
+		fmt.Fprintln(stderr, "\nOnly regular files are read: symbolic links met while walking a directory,")
+		fmt.Fprintln(stderr, "devices, FIFOs and sockets are skipped, and so are files above --max-file-mb and")
+		fmt.Fprintln(stderr, ".cfg files that are not Godot config (JSON, binary); each skip is noted on stderr.")
 		fmt.Fprintln(stderr, "\nFlags:")
 		fset.PrintDefaults()
 	}
@@ -62,8 +69,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fset.Usage()
 		return 2
 	}
+	if *maxMB <= 0 {
+		fmt.Fprintln(stderr, "godot-mcp check: --max-file-mb must be positive")
+		return 2
+	}
+	limit := int64(*maxMB) << 20
 
-	var files []string
+	var files, skips []string
 	for _, root := range fset.Args() {
 		st, err := os.Stat(root)
 		if err != nil {
@@ -75,6 +87,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "godot-mcp check: %s: not a .tscn, .tres, project.godot or .cfg file\n", root)
 				return 2
 			}
+			// A path named on the command line may be a symbolic link
+			// (os.Stat followed it); what it points to must still be a
+			// regular file, which readCheckFile verifies on the open file.
 			files = append(files, root)
 			continue
 		}
@@ -89,9 +104,17 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && checkKindOf(p) != kindNone {
-				files = append(files, p)
+			if checkKindOf(p) == kindNone {
+				return nil
 			}
+			if !d.Type().IsRegular() {
+				// Symbolic links are not followed inside a tree: one
+				// committed as "level.tscn -> /dev/zero" would be read
+				// forever.
+				skips = append(skips, skipNote(p, "not a regular file ("+fileTypeName(d.Type())+"); check reads only regular files"))
+				return nil
+			}
+			files = append(files, p)
 			return nil
 		})
 		if err != nil {
@@ -100,28 +123,66 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	failed := 0
+	for _, n := range skips {
+		fmt.Fprintln(stderr, n)
+	}
+	failed, skipped := 0, len(skips)
 	for _, p := range files {
-		if !checkFile(p, *roundtrip, stderr) {
+		switch checkFile(p, *roundtrip, limit, stderr) {
+		case checkFailed:
 			failed++
+		case checkSkipped:
+			skipped++
 		}
 	}
-	fmt.Fprintf(stdout, "checked %d files: %d ok, %d failed\n", len(files), len(files)-failed, failed)
+	checked := len(files) - (skipped - len(skips))
+	if skipped > 0 {
+		fmt.Fprintf(stdout, "checked %d files: %d ok, %d failed, %d skipped\n", checked, checked-failed, failed, skipped)
+	} else {
+		fmt.Fprintf(stdout, "checked %d files: %d ok, %d failed\n", checked, checked-failed, failed)
+	}
 	if failed > 0 {
 		return 1
 	}
 	return 0
 }
 
-// checkFile parses one file, printing any problem to w, and reports success.
-func checkFile(path string, roundtrip bool, w io.Writer) bool {
-	data, err := os.ReadFile(path)
-	if err != nil {
+// checkOutcome is what became of one file.
+type checkOutcome int
+
+const (
+	checkOK checkOutcome = iota
+	checkFailed
+	checkSkipped
+)
+
+// checkFile parses one file, printing any problem or the reason it was
+// skipped to w.
+func checkFile(path string, roundtrip bool, limit int64, w io.Writer) checkOutcome {
+	data, skip, err := readCheckFile(path, limit)
+	switch {
+	case err != nil:
 		fmt.Fprintf(w, "%s: %v\n", path, err)
-		return false
+		return checkFailed
+	case skip != "":
+		fmt.Fprintln(w, skipNote(path, skip))
+		return checkSkipped
+	}
+	kind := checkKindOf(path)
+	if kind == kindConfig && filepath.Ext(path) == ".cfg" {
+		// Many tools keep their own settings in .cfg files; those are
+		// not Godot's to judge.
+		if what := foreignConfig(data); what != "" {
+			fmt.Fprintln(w, skipNote(path, "not a Godot config file ("+what+")"))
+			return checkSkipped
+		}
+	}
+	if err := checkText(path, data); err != nil {
+		fmt.Fprintln(w, err)
+		return checkFailed
 	}
 	var out interface{ Bytes() []byte }
-	switch checkKindOf(path) {
+	switch kind {
 	case kindResource:
 		out, err = godot.ParseFile(path, data)
 	case kindProject:
@@ -132,16 +193,16 @@ func checkFile(path string, roundtrip bool, w io.Writer) bool {
 	if err != nil {
 		// Syntax errors already read "file:line:col: message".
 		fmt.Fprintln(w, err)
-		return false
+		return checkFailed
 	}
 	if roundtrip {
 		if got := out.Bytes(); !bytes.Equal(got, data) {
 			line, want, have := firstDifferingLine(data, got)
 			fmt.Fprintf(w, "%s:%d:1: round-trip differs: want %q, got %q\n", path, line, want, have)
-			return false
+			return checkFailed
 		}
 	}
-	return true
+	return checkOK
 }
 
 // firstDifferingLine returns the 1-based number of the first line that
@@ -173,4 +234,111 @@ func lineAt(b []byte, start int) string {
 		return string(rest[:77]) + "..."
 	}
 	return string(rest)
+}
+
+// defaultCheckMaxMB is the default --max-file-mb: far above any real scene
+// (the largest in the test corpus is under 1 MiB), far below what would
+// hurt a CI runner.
+const defaultCheckMaxMB = 64
+
+// skipNote is the line printed for a file that was not checked.
+func skipNote(path, why string) string { return fmt.Sprintf("%s: skipped: %s", path, why) }
+
+// readCheckFile reads path if it is a regular file of at most limit bytes.
+// It opens without blocking (a FIFO would otherwise wait for a writer
+// forever) and decides on the opened file, so that a file swapped for a
+// device or FIFO after the walk is still refused. skip says why a file was
+// not read; err is a failure to read one that should have been.
+func readCheckFile(path string, limit int64) (data []byte, skip string, err error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, "", err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, "not a regular file (" + fileTypeName(st.Mode().Type()) + "); check reads only regular files", nil
+	}
+	if st.Size() > limit {
+		return nil, fmt.Sprintf("%d MiB is larger than --max-file-mb %d", st.Size()>>20, limit>>20), nil
+	}
+	// The size can change between Stat and the read; never read more than
+	// the limit whatever happens.
+	data, err = io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, "", err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Sprintf("grew beyond --max-file-mb %d while being read", limit>>20), nil
+	}
+	return data, "", nil
+}
+
+// fileTypeName names a non-regular file type for a skip note.
+func fileTypeName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "directory"
+	}
+	return "special file"
+}
+
+// foreignConfig tells a .cfg file that is not a Godot ConfigFile: "JSON"
+// for a JSON document, "binary" for content with NUL bytes in its first
+// 8 KiB (the heuristic git uses). "" means it should be a Godot config.
+func foreignConfig(data []byte) string {
+	head := data[:min(len(data), 8<<10)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "binary"
+	}
+	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid(t) {
+		return "JSON"
+	}
+	return ""
+}
+
+// checkText reports the first NUL byte or invalid UTF-8 sequence as
+// file:line:col (column in characters, like the parser's errors): Godot
+// reads its text formats as UTF-8 and refuses both.
+func checkText(path string, data []byte) error {
+	for off := 0; off < len(data); {
+		c := data[off]
+		if c == 0 {
+			line, col := textPosition(data, off)
+			return fmt.Errorf("%s:%d:%d: NUL byte; Godot text files cannot contain one (is this file binary or corrupted?)", path, line, col)
+		}
+		if c < utf8.RuneSelf {
+			off++
+			continue
+		}
+		r, n := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && n <= 1 {
+			line, col := textPosition(data, off)
+			return fmt.Errorf("%s:%d:%d: invalid UTF-8 (byte 0x%02x); Godot reads text files as UTF-8: re-save the file as UTF-8", path, line, col, c)
+		}
+		off += n
+	}
+	return nil
+}
+
+// textPosition converts a byte offset into a 1-based line and character
+// column.
+func textPosition(data []byte, off int) (line, col int) {
+	head := data[:off]
+	line = 1 + bytes.Count(head, []byte{'\n'})
+	start := bytes.LastIndexByte(head, '\n') + 1
+	return line, utf8.RuneCount(head[start:]) + 1
 }

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // fixturesDir finds the shared Godot 4 corpus ($GODOT_MCP_FIXTURES or
@@ -126,5 +128,95 @@ func TestCheckUsage(t *testing.T) {
 		if code != tt.code || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, errOut, tt.code, tt.want)
 		}
+	}
+}
+
+// check reads only regular files: a committed symlink to /dev/zero and a
+// FIFO are skipped with a reason, not read forever.
+func TestCheckSkipsSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "ok.tres", "[gd_resource type=\"Resource\" format=3]\n\n[resource]\n")
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.tscn")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.tres"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var code int
+	var out, errOut string
+	go func() {
+		defer close(done)
+		code, out, errOut = runCheckCapture(dir)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("check hangs on a special file")
+	}
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"zero.tscn: skipped: not a regular file (symbolic link)", "pipe.tres: skipped: not a regular file (FIFO)"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if out != "checked 1 files: 1 ok, 0 failed, 2 skipped\n" {
+		t.Errorf("summary %q", out)
+	}
+	// Named directly, the FIFO is opened without blocking and skipped.
+	code, _, errOut = runCheckCapture(filepath.Join(dir, "pipe.tres"), filepath.Join(dir, "zero.tscn"))
+	if code != 0 || !strings.Contains(errOut, "(FIFO)") || !strings.Contains(errOut, "(character device)") {
+		t.Fatalf("named special files: exit %d\n%s", code, errOut)
+	}
+}
+
+func TestCheckSizeCap(t *testing.T) {
+	dir := t.TempDir()
+	big := "[gd_resource type=\"Resource\" format=3]\n\n[resource]\ndata = \"" + strings.Repeat("x", 2<<20) + "\"\n"
+	writeFile(t, dir, "big.tres", big)
+	code, out, errOut := runCheckCapture("--max-file-mb", "1", dir)
+	if code != 0 || !strings.Contains(errOut, "big.tres: skipped: 2 MiB is larger than --max-file-mb 1") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCheckCapture(dir); code != 0 || errOut != "" {
+		t.Fatalf("under the default cap: exit %d %s", code, errOut)
+	}
+}
+
+// Invalid UTF-8 and NUL bytes are errors with file:line:col.
+func TestCheckRejectsInvalidText(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "nul.tscn", "[gd_scene format=3]\n\n[node name=\"A\x00\" type=\"Node\"]\n")
+	code, _, errOut := runCheckCapture(p)
+	if code != 1 || !strings.Contains(errOut, p+":3:14: NUL byte") {
+		t.Fatalf("NUL: exit %d %s", code, errOut)
+	}
+	p = writeFile(t, dir, "latin1.tscn", "[gd_scene format=3]\n\n[node name=\"é\xe9\" type=\"Node\"]\n")
+	code, _, errOut = runCheckCapture(p)
+	if code != 1 || !strings.Contains(errOut, p+":3:14: invalid UTF-8 (byte 0xe9)") {
+		t.Fatalf("invalid UTF-8: exit %d %s", code, errOut)
+	}
+}
+
+// .cfg files that are not Godot config (JSON, binary) are skipped with a
+// note instead of failing the repository; a broken Godot .cfg still fails.
+func TestCheckSkipsForeignCfg(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "tool.cfg", `{"editor": {"tabs": 4}}`)
+	writeFile(t, dir, "blob.cfg", "\x00\x01\x02binary")
+	writeFile(t, dir, "export_presets.cfg", "[preset.0]\nname=\"Linux\"\n")
+	code, out, errOut := runCheckCapture(dir)
+	if code != 0 || !strings.Contains(errOut, "tool.cfg: skipped: not a Godot config file (JSON)") ||
+		!strings.Contains(errOut, "blob.cfg: skipped: not a Godot config file (binary)") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if out != "checked 1 files: 1 ok, 0 failed, 2 skipped\n" {
+		t.Errorf("summary %q", out)
+	}
+	writeFile(t, dir, "broken.cfg", "[section\nkey=1\n")
+	if code, _, errOut := runCheckCapture(dir); code != 1 || !strings.Contains(errOut, "broken.cfg:") {
+		t.Fatalf("a broken Godot .cfg: exit %d %s", code, errOut)
 	}
 }

@@ -6,12 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/godot-mcp/godot-mcp/host/catalog"
+	"github.com/godot-mcp/godot-mcp/host/pluginenv"
+	"github.com/godot-mcp/godot-mcp/host/server"
 )
 
 const pluginsUsage = `Usage: godot-mcp plugins <list|lock|verify> [flags]
@@ -94,6 +97,11 @@ type pluginList struct {
 	Locked   bool            `json:"locked"`
 	Toolsets []listedToolset `json:"toolsets"`
 	Problems []listedProblem `json:"problems"`
+	// Ignored are files with the toolset prefix but no valid toolset name
+	// (backups, editor files); they are never run.
+	Ignored []string `json:"ignored"`
+	// Warnings are unsafe permissions that did not refuse a binary.
+	Warnings []string `json:"warnings"`
 }
 
 type listedToolset struct {
@@ -110,11 +118,18 @@ type listedProblem struct {
 	Kind    string `json:"kind"`
 	Name    string `json:"name,omitempty"`
 	Path    string `json:"path,omitempty"`
+	Clash   string `json:"clashes_with,omitempty"`
 	Message string `json:"message"`
 }
 
+// openPluginCatalog opens the catalog for the plugins commands. They never
+// run a binary anyone on the machine could have written (NoExecUnsafe), and
+// --describe gets the plugin environment, with what
+// $GODOT_MCP_PLUGIN_PASS_ENV names.
 func openPluginCatalog(o *pluginsOptions, ignoreLock bool, stderr io.Writer) (*catalog.Catalog, bool) {
-	c, err := catalog.Open(catalog.Options{Dir: o.dir, IgnoreLock: ignoreLock})
+	pass := pluginenv.FromEnv(os.Getenv)
+	c, err := catalog.Open(catalog.Options{Dir: o.dir, IgnoreLock: ignoreLock, NoExecUnsafe: true,
+		PassEnv: func(string) []string { return pass }, Reserved: server.CoreToolNames()})
 	if err != nil {
 		fmt.Fprintf(stderr, "godot-mcp plugins: %v\n", err)
 		return nil, false
@@ -128,7 +143,7 @@ func listProblems(c *catalog.Catalog) []listedProblem {
 		lp := listedProblem{Message: err.Error()}
 		var p *catalog.Problem
 		if errors.As(err, &p) {
-			lp.Kind, lp.Name, lp.Path = string(p.Kind), p.Name, p.Path
+			lp.Kind, lp.Name, lp.Path, lp.Clash = string(p.Kind), p.Name, p.Path, p.Clash
 		}
 		out = append(out, lp)
 	}
@@ -140,7 +155,8 @@ func pluginsList(o *pluginsOptions, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	l := pluginList{Dir: c.Dir(), LockFile: c.LockPath(), Locked: c.Locked(), Toolsets: []listedToolset{}, Problems: listProblems(c)}
+	l := pluginList{Dir: c.Dir(), LockFile: c.LockPath(), Locked: c.Locked(), Toolsets: []listedToolset{}, Problems: listProblems(c),
+		Ignored: append([]string{}, c.Ignored()...), Warnings: append([]string{}, c.Warnings()...)}
 	for _, e := range c.Entries() {
 		t := listedToolset{Name: e.Name, Version: e.Manifest.Version, Godot: e.Manifest.Godot, Pinned: e.Pinned, Path: e.Path, SHA256: e.SHA256, Tools: []string{}}
 		for _, tool := range e.Manifest.Tools {
@@ -185,8 +201,18 @@ func pluginsList(o *pluginsOptions, stdout, stderr io.Writer) int {
 	if len(l.Problems) > 0 {
 		fmt.Fprintf(stdout, "\nRefused binaries (%d):\n", len(l.Problems))
 		for _, p := range l.Problems {
-			fmt.Fprintf(stdout, "  - %s\n", p.Message)
+			fmt.Fprintf(stdout, "  - %s: %s\n", p.Kind, p.Message)
 		}
+	}
+	if len(l.Warnings) > 0 {
+		fmt.Fprintf(stdout, "\nWarnings (%d):\n", len(l.Warnings))
+		for _, w := range l.Warnings {
+			fmt.Fprintf(stdout, "  - %s\n", w)
+		}
+	}
+	if len(l.Ignored) > 0 {
+		fmt.Fprintf(stdout, "\nIgnored (not %s<name> with a valid toolset name, never run): %s\n",
+			catalog.BinaryPrefix, strings.Join(l.Ignored, ", "))
 	}
 	return 0
 }

@@ -172,3 +172,56 @@ func TestPluginsUsage(t *testing.T) {
 		}
 	}
 }
+
+// A clash of exposed names refuses one toolset, visibly; a backup copy is
+// ignored with a note; a world-writable binary is not run by list.
+func TestPluginsListShowsRefusals(t *testing.T) {
+	dir := pluginsDir(t)
+	m := func(name, tool string) string {
+		return `{"name":"` + name + `","version":"1.0.0","description":"d","tools":[{"name":"` + tool + `","description":"d","input_schema":{"type":"object"},"safety_class":"read_only"}]}`
+	}
+	put := func(file, body string, mode os.FileMode) {
+		path := filepath.Join(dir, file)
+		if err := os.WriteFile(path, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	marker := filepath.Join(t.TempDir(), "ran")
+	put(catalog.BinaryPrefix+"project", "#!/bin/sh\necho '"+m("project", "get_x")+"'\n", 0o755)
+	put(catalog.BinaryPrefix+"project_get", "#!/bin/sh\necho '"+m("project_get", "x")+"'\n", 0o755)
+	put(catalog.BinaryPrefix+"project.bak", "#!/bin/sh\necho '"+m("project", "get_x")+"'\n", 0o755)
+	put(catalog.BinaryPrefix+"loose", "#!/bin/sh\ntouch '"+marker+"'\necho '"+m("loose", "y")+"'\n", 0o777)
+
+	code, out, errOut := runPluginsCmd(t, "list", "--plugins-dir", dir)
+	if code != 0 {
+		t.Fatalf("list: exit %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{"clash:", `toolset "project_get" is refused`, "godot_project_get_x", "unsafe:", "Ignored", catalog.BinaryPrefix + "project.bak"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("plugins list ran a world-writable binary")
+	}
+	code, out, _ = runPluginsCmd(t, "list", "--plugins-dir", dir, "--json")
+	var l pluginList
+	if err := json.Unmarshal([]byte(out), &l); err != nil || code != 0 {
+		t.Fatalf("list --json: %v\n%s", err, out)
+	}
+	if len(l.Toolsets) != 1 || l.Toolsets[0].Name != "project" {
+		t.Fatalf("toolsets %+v, want project kept", l.Toolsets)
+	}
+	found := false
+	for _, p := range l.Problems {
+		if p.Kind == "clash" && p.Name == "project_get" && p.Clash == "project" {
+			found = true
+		}
+	}
+	if !found || len(l.Ignored) != 1 {
+		t.Fatalf("problems %+v ignored %v", l.Problems, l.Ignored)
+	}
+}

@@ -165,7 +165,7 @@ func runPolicyExplain(args []string, stdout, stderr io.Writer) int {
 	if dir == "" {
 		dir = catalog.DefaultDir()
 	}
-	cat, err := catalog.Open(catalog.Options{Dir: dir})
+	cat, err := catalog.Open(catalog.Options{Dir: dir, Reserved: server.CoreToolNames()})
 	switch {
 	case err != nil && o.pluginsDir != "":
 		return fail("%v", err)

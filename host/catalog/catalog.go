@@ -38,6 +38,30 @@
 // Two binaries claiming one toolset name are both refused: which one an
 // operator meant cannot be guessed.
 //
+// # Names
+//
+// Only files named exactly godot-mcp-toolset-<name>, where <name> is a valid
+// toolset name (manifest.CheckName), are candidates. Anything else with the
+// prefix (a backup "….bak", an editor's "…~", "….old") is ignored without
+// being run, and listed once in Ignored; it never knocks out the real
+// binary.
+//
+// Two toolsets whose tools would be exposed under one MCP name ("project"
+// with "get_filesystem_tree" and "project_get" with "filesystem_tree" both
+// make godot_project_get_filesystem_tree) cannot both be served. The one the
+// lock file pins wins; without a pin, the one whose name sorts first. The
+// other is refused with a ProblemClash naming the tool, the exposed name and
+// the toolset it clashes with. A toolset clashing with a core tool of the
+// host is always refused.
+//
+// # Permissions
+//
+// A binary, or a plugins directory, that any local user can write is
+// unsafe: whoever can write it can run code as the operator. Such binaries
+// are reported in Warnings, or refused (ProblemUnsafe) with
+// Options.RefuseUnsafe. With Options.NoExecUnsafe they are never run with
+// --describe; their manifest may still come from the lock file or the cache.
+//
 // Problems with one binary never affect the others; they are collected in
 // Problems. Open fails only when the directory or the lock file cannot be
 // read.
@@ -52,6 +76,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -59,6 +84,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/godot-mcp/godot-mcp/host/exposure"
+	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -89,6 +116,22 @@ type Options struct {
 	// exists. It is how `godot-mcp plugins lock` sees the binaries it is
 	// about to pin; never use it to serve.
 	IgnoreLock bool
+	// PassEnv names host environment variables a --describe run gets
+	// besides the allow list of host/pluginenv; a function of the toolset
+	// name (taken from the file name), like the supervisor's. Nil: none.
+	PassEnv func(toolset string) []string
+	// SecretEnv names variables never passed to a binary.
+	SecretEnv []string
+	// RefuseUnsafe refuses binaries that any local user can write (or
+	// that live in such a directory) instead of only warning about them.
+	RefuseUnsafe bool
+	// NoExecUnsafe never runs an unsafe binary with --describe; `plugins
+	// list` and `plugins lock` set it, so that listing plugins does not
+	// execute a file someone else may have planted.
+	NoExecUnsafe bool
+	// Reserved are exposed tool names the host keeps for itself (its core
+	// tools); a toolset whose tool would take one is refused.
+	Reserved []string
 }
 
 // Entry is a trusted toolset binary.
@@ -109,6 +152,8 @@ type Catalog struct {
 	entries  []Entry
 	byName   map[string]Entry
 	problems []error
+	ignored  []string
+	warnings []string
 }
 
 // DefaultDir returns $GODOT_MCP_PLUGINS_DIR if set, else the directory of the
@@ -168,9 +213,23 @@ func Open(opts Options) (*Catalog, error) {
 
 	var names []string
 	for _, f := range files {
-		if strings.HasPrefix(f.Name(), BinaryPrefix) {
+		suffix, ok := strings.CutPrefix(f.Name(), BinaryPrefix)
+		switch {
+		case !ok:
+		case manifest.CheckName(suffix) != nil:
+			c.ignored = append(c.ignored, f.Name())
+		default:
 			names = append(names, f.Name())
 		}
+	}
+	if len(c.ignored) > 0 {
+		opts.Logger.Info("ignoring files in the plugins directory that are not named "+BinaryPrefix+"<name> with a valid toolset name",
+			"dir", dir, "files", c.ignored)
+	}
+	dirUnsafe := false
+	if info, err := os.Stat(dir); err == nil && info.Mode().Perm()&0o002 != 0 {
+		dirUnsafe = true
+		c.warnings = append(c.warnings, fmt.Sprintf("the plugins directory %s is writable by every local user (mode %v), so anyone on this machine can plant a toolset; run chmod o-w on it", dir, info.Mode().Perm()))
 	}
 	cache := newCache(opts.CacheDir, opts.Logger)
 	results := make([]scanned, len(names))
@@ -182,7 +241,7 @@ func Open(opts Options) (*Catalog, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			results[i] = scan(dir, name, lock, cache, opts)
+			results[i] = scan(dir, name, lock, cache, opts, dirUnsafe)
 		}()
 	}
 	wg.Wait()
@@ -207,9 +266,19 @@ func Open(opts Options) (*Catalog, error) {
 				Err: fmt.Errorf("%s describes toolset %q, but its file name says %q; rename it to %s%s",
 					r.entry.Path, r.entry.Name, r.suffix, BinaryPrefix, r.entry.Name)})
 		default:
+			if r.warning != "" {
+				c.warnings = append(c.warnings, r.warning)
+			}
 			c.entries = append(c.entries, r.entry)
-			c.byName[r.entry.Name] = r.entry
 		}
+	}
+	kept, clashes := ResolveClashes(c.entries, opts.Reserved)
+	c.entries = kept
+	for _, p := range clashes {
+		c.problems = append(c.problems, p)
+	}
+	for _, e := range c.entries {
+		c.byName[e.Name] = e
 	}
 	if lock != nil {
 		present := map[string]bool{}
@@ -226,10 +295,66 @@ func Open(opts Options) (*Catalog, error) {
 	}
 	sort.Slice(c.entries, func(i, j int) bool { return c.entries[i].Name < c.entries[j].Name })
 	sort.SliceStable(c.problems, func(i, j int) bool { return problemPath(c.problems[i]) < problemPath(c.problems[j]) })
-	for _, p := range c.problems {
-		opts.Logger.Warn("toolset binary refused", "problem", p)
-	}
+	sort.Strings(c.warnings)
+	// Problems and warnings are not logged here: the caller reports them
+	// (the host logs each once, `plugins list` prints them).
 	return c, nil
+}
+
+// ResolveClashes keeps, of every set of toolsets whose tools would share an
+// exposed MCP name, only one: the pinned one, or else the one whose name
+// sorts first; a toolset whose tool would take a core tool's name is always
+// refused (reserved lists those names). The refused are returned as ProblemClash problems naming the tool,
+// the exposed name, the toolset kept and the fix. kept is sorted by name.
+func ResolveClashes(entries []Entry, reserved []string) (kept []Entry, refused []*Problem) {
+	order := slices.Clone(entries)
+	sort.SliceStable(order, func(i, j int) bool {
+		if order[i].Pinned != order[j].Pinned {
+			return order[i].Pinned
+		}
+		return order[i].Name < order[j].Name
+	})
+	owner := map[string]string{}
+	for _, name := range reserved {
+		owner[name] = manifest.CoreToolset
+	}
+	pinned := map[string]bool{}
+	for _, e := range order {
+		if e.Manifest == nil {
+			kept = append(kept, e)
+			continue
+		}
+		var clash *Problem
+		for _, t := range e.Manifest.Tools {
+			name := exposure.ExposedName(e.Name, t.Name)
+			prev, taken := owner[name]
+			if !taken || prev == e.Name {
+				continue
+			}
+			why := "its name sorts first"
+			switch {
+			case prev == exposure.CoreToolset:
+				why = "core tools of the host always win"
+			case pinned[prev]:
+				why = "it is pinned in the lock file"
+			}
+			clash = &Problem{Kind: ProblemClash, Name: e.Name, Path: e.Path, Clash: prev,
+				Err: fmt.Errorf("toolset %q is refused: its tool %q would be exposed as %s, which toolset %q already provides (kept because %s); rename the toolset or the tool and reinstall, or remove one of the binaries",
+					e.Name, t.Name, name, prev, why)}
+			break
+		}
+		if clash != nil {
+			refused = append(refused, clash)
+			continue
+		}
+		for _, t := range e.Manifest.Tools {
+			owner[exposure.ExposedName(e.Name, t.Name)] = e.Name
+		}
+		pinned[e.Name] = e.Pinned
+		kept = append(kept, e)
+	}
+	sort.Slice(kept, func(i, j int) bool { return kept[i].Name < kept[j].Name })
+	return kept, refused
 }
 
 func problemPath(err error) string {
@@ -245,9 +370,10 @@ type scanned struct {
 	entry   Entry
 	suffix  string // the toolset name the file name claims
 	problem *Problem
+	warning string // unsafe permissions, when not refused
 }
 
-func scan(dir, file string, lock *Lock, cache *cache, opts Options) scanned {
+func scan(dir, file string, lock *Lock, cache *cache, opts Options, dirUnsafe bool) scanned {
 	path := filepath.Join(dir, file)
 	suffix := strings.TrimPrefix(file, BinaryPrefix)
 	refuse := func(kind ProblemKind, format string, args ...any) scanned {
@@ -262,6 +388,16 @@ func scan(dir, file string, lock *Lock, cache *cache, opts Options) scanned {
 	}
 	if info.Mode().Perm()&0o111 == 0 {
 		return refuse(ProblemFile, "%s is not executable; run chmod +x on it", path)
+	}
+	unsafe := ""
+	switch {
+	case info.Mode().Perm()&0o002 != 0:
+		unsafe = fmt.Sprintf("%s is writable by every local user (mode %v), so anyone on this machine can replace the code the host runs; run chmod o-w on it", path, info.Mode().Perm())
+	case dirUnsafe:
+		unsafe = fmt.Sprintf("%s lies in a plugins directory every local user can write, so anyone on this machine can replace it; run chmod o-w on %s", path, dir)
+	}
+	if unsafe != "" && opts.RefuseUnsafe {
+		return refuse(ProblemUnsafe, "%s; refused because the policy sets plugins.refuse_unsafe_permissions", unsafe)
 	}
 	sum, err := HashFile(path)
 	if err != nil {
@@ -284,8 +420,15 @@ func scan(dir, file string, lock *Lock, cache *cache, opts Options) scanned {
 			return refuse(ProblemManifest, "the lock file's manifest for %s is invalid: %v; run \"godot-mcp plugins lock\" to rebuild it", path, err)
 		}
 		m, pinned = lp.Manifest, true
-	} else {
-		m, err = cache.manifest(path, sum, opts.DescribeTimeout)
+	} else if m = cache.get(sum); m == nil && unsafe != "" && opts.NoExecUnsafe {
+		return refuse(ProblemUnsafe, "%s; it was not run to read its manifest", unsafe)
+	} else if m == nil {
+		var pass []string
+		if opts.PassEnv != nil {
+			pass = opts.PassEnv(suffix)
+		}
+		env := pluginenv.Build(os.Environ(), pluginenv.Options{Pass: pass, Secret: opts.SecretEnv})
+		m, err = cache.manifest(path, sum, opts.DescribeTimeout, env)
 		if err != nil {
 			return refuse(ProblemManifest, "%s: %v", path, err)
 		}
@@ -293,7 +436,7 @@ func scan(dir, file string, lock *Lock, cache *cache, opts Options) scanned {
 	// The file name is checked against the manifest only after duplicate
 	// names are found, so that a copy under another file name still makes
 	// its twin ambiguous.
-	return scanned{entry: Entry{Name: m.Name, Path: path, SHA256: sum, Manifest: m, Pinned: pinned}, suffix: suffix}
+	return scanned{entry: Entry{Name: m.Name, Path: path, SHA256: sum, Manifest: m, Pinned: pinned}, suffix: suffix, warning: unsafe}
 }
 
 // Dir returns the scanned plugins directory (absolute).
@@ -317,6 +460,29 @@ func (c *Catalog) Lookup(name string) (Entry, bool) {
 // Problems returns the binaries refused at scan, each a *Problem whose
 // message names the binary and says how to fix it.
 func (c *Catalog) Problems() []error { return append([]error(nil), c.problems...) }
+
+// Refused returns the refused binaries as data (kind, toolset name, path,
+// message), for tools that show them (godot_list_toolsets,
+// godot_health_check, `plugins list`): the same problems as Problems.
+func (c *Catalog) Refused() []*Problem {
+	out := make([]*Problem, 0, len(c.problems))
+	for _, err := range c.problems {
+		var p *Problem
+		if errors.As(err, &p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Ignored returns the file names in the plugins directory that start with
+// BinaryPrefix but are not a valid toolset binary name (backups, editor
+// files), sorted. They were not run.
+func (c *Catalog) Ignored() []string { return append([]string(nil), c.ignored...) }
+
+// Warnings returns problems that did not refuse a binary, each saying how
+// to fix it: unsafe permissions of binaries or of the directory.
+func (c *Catalog) Warnings() []string { return append([]string(nil), c.warnings...) }
 
 // Verify re-hashes e's binary and fails if it changed since it was
 // cataloged. The supervisor calls it before every start, so a binary

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -48,12 +49,12 @@ func newCache(dir string, log hclog.Logger) *cache {
 }
 
 // manifest returns the binary's manifest from the cache, or runs
-// --describe and caches the result.
-func (c *cache) manifest(path, sum string, timeout time.Duration) (*manifest.Manifest, error) {
+// --describe with environment env and caches the result.
+func (c *cache) manifest(path, sum string, timeout time.Duration, env []string) (*manifest.Manifest, error) {
 	if m := c.get(sum); m != nil {
 		return m, nil
 	}
-	m, err := Describe(context.Background(), path, timeout)
+	m, err := Describe(context.Background(), path, timeout, env)
 	if err != nil {
 		return nil, err
 	}
@@ -98,11 +99,18 @@ func (c *cache) put(sum string, m *manifest.Manifest) {
 
 // Describe runs the binary with --describe and returns its validated
 // manifest. The process gets /dev/null as stdin, runs in its own process
-// group (killed as a whole on timeout) and may print at most 4 MiB.
-func Describe(ctx context.Context, path string, timeout time.Duration) (*manifest.Manifest, error) {
+// group (killed as a whole on timeout) and may print at most 4 MiB. Its
+// environment is env, which should come from host/pluginenv like a running
+// plugin's; nil means the bare allow list (never the host's whole
+// environment, which holds its secrets).
+func Describe(ctx context.Context, path string, timeout time.Duration, env []string) (*manifest.Manifest, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if env == nil {
+		env = pluginenv.Build(os.Environ(), pluginenv.Options{})
+	}
 	cmd := exec.CommandContext(ctx, path, "--describe")
+	cmd.Env = env
 	stdout := &boundedBuffer{max: maxManifestBytes, fail: true, onOverflow: cancel}
 	stderr := &boundedBuffer{max: maxDescribeStderr}
 	cmd.Stdin = nil

@@ -27,7 +27,7 @@ echo '{"name":"bg","version":"1.0.0","description":"Backgrounds a child.","tools
 	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Describe(context.Background(), bin, 10*time.Second); err != nil {
+	if _, err := Describe(context.Background(), bin, 10*time.Second, nil); err != nil {
 		t.Fatalf("Describe: %v", err)
 	}
 	data, err := os.ReadFile(pidFile)

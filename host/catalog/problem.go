@@ -20,6 +20,13 @@ const (
 	// ProblemFile: the file cannot be read, is not a regular file, or is not
 	// executable.
 	ProblemFile ProblemKind = "file"
+	// ProblemClash: a tool of this toolset would be exposed under the same
+	// MCP name as a tool of another toolset (Problem.Clash), which was kept.
+	ProblemClash ProblemKind = "clash"
+	// ProblemUnsafe: the binary or its directory is writable by every local
+	// user, and the operator refuses such binaries (or it was not run to
+	// read its manifest).
+	ProblemUnsafe ProblemKind = "unsafe"
 )
 
 // Problem is a binary the catalog refused. Its message names the binary and
@@ -30,7 +37,9 @@ type Problem struct {
 	Name string
 	// Path is the binary's path.
 	Path string
-	Err  error
+	// Clash is, for ProblemClash, the toolset that was kept instead.
+	Clash string
+	Err   error
 }
 
 // Error implements error.

@@ -125,9 +125,77 @@ type Config struct {
 	// Transport maps a transport key (see Transports) to its ceiling.
 	Transport map[string]Ceiling `toml:"transport" json:"transport,omitempty"`
 
+	// Plugins is what the host grants toolset plugin processes: extra
+	// environment variables, limits, and how strictly binaries are checked.
+	Plugins PluginsConfig `toml:"plugins" json:"plugins"`
+
 	// Warnings are problems that do not stop startup, each saying how to
 	// fix it. The host logs them.
 	Warnings []string `toml:"-" json:"warnings,omitempty"`
+}
+
+// AuthTokenEnv names the variable holding the operator's HTTP bearer token
+// (the same name host/server reads). It is never passed to a plugin.
+const AuthTokenEnv = "GODOT_MCP_AUTH_TOKEN"
+
+// PluginsConfig is the [plugins] table:
+//
+//	[plugins]
+//	pass_env = ["GODOT_BIN"]          # host variables every plugin gets
+//	refuse_unsafe_permissions = true  # refuse world-writable binaries instead of warning
+//	memory_limit_mb = 2048            # address-space limit of every plugin (Linux)
+//	max_result_mb = 16                # largest result a plugin may return
+//	max_concurrent_calls = 8          # calls in flight per plugin
+//
+//	[plugins.toolsets.runtime]        # per toolset, added to / replacing the above
+//	pass_env = ["DISPLAY"]
+//	memory_limit_mb = 4096
+//
+// Zero values mean the host's defaults (docs/supervisor.md).
+type PluginsConfig struct {
+	PassEnv                 []string                  `toml:"pass_env" json:"pass_env,omitempty"`
+	RefuseUnsafePermissions bool                      `toml:"refuse_unsafe_permissions" json:"refuse_unsafe_permissions,omitempty"`
+	MemoryLimitMB           int                       `toml:"memory_limit_mb" json:"memory_limit_mb,omitempty"`
+	MaxResultMB             int                       `toml:"max_result_mb" json:"max_result_mb,omitempty"`
+	MaxConcurrentCalls      int                       `toml:"max_concurrent_calls" json:"max_concurrent_calls,omitempty"`
+	Toolsets                map[string]PluginSettings `toml:"toolsets" json:"toolsets,omitempty"`
+}
+
+// PluginSettings are the per-toolset settings of [plugins.toolsets.<name>].
+type PluginSettings struct {
+	// PassEnv is added to plugins.pass_env for this toolset.
+	PassEnv []string `toml:"pass_env" json:"pass_env,omitempty"`
+	// MemoryLimitMB replaces plugins.memory_limit_mb for this toolset.
+	MemoryLimitMB int `toml:"memory_limit_mb" json:"memory_limit_mb,omitempty"`
+}
+
+// PluginPassEnv returns the names of the host variables passed to the
+// plugin of toolset (beyond the allow list of host/pluginenv).
+func (c *Config) PluginPassEnv(toolset string) []string {
+	out := slices.Clone(c.Plugins.PassEnv)
+	return append(out, c.Plugins.Toolsets[toolset].PassEnv...)
+}
+
+// PluginMemoryLimit returns the memory limit in bytes of toolset's plugin;
+// 0 means none.
+func (c *Config) PluginMemoryLimit(toolset string) int64 {
+	mb := c.Plugins.MemoryLimitMB
+	if s, ok := c.Plugins.Toolsets[toolset]; ok && s.MemoryLimitMB > 0 {
+		mb = s.MemoryLimitMB
+	}
+	return int64(mb) << 20
+}
+
+// SecretEnv names the variables that hold secrets of this host: the
+// operator's token and every token_env. Plugins never get them.
+func (c *Config) SecretEnv() []string {
+	out := []string{AuthTokenEnv}
+	for _, t := range c.Tokens {
+		if t.TokenEnv != "" {
+			out = append(out, t.TokenEnv)
+		}
+	}
+	return out
 }
 
 // OperatorLists are the allow and deny lists of the [operator] table. See the
@@ -479,8 +547,47 @@ func (c *Config) validate(getenv func(string) string, o LoadOptions) error {
 			}
 		}
 	}
+	c.validatePlugins(add)
 	return errors.Join(errs...)
 }
+
+// validatePlugins checks the [plugins] table: variable names, no secret
+// passed on, and limits that are not negative.
+func (c *Config) validatePlugins(add func(key, format string, args ...any)) {
+	secrets := c.SecretEnv()
+	checkEnv := func(key string, names []string) {
+		for i, n := range names {
+			k := fmt.Sprintf("%s[%d]", key, i)
+			switch {
+			case !envNameRE.MatchString(n):
+				add(k, "%q is not an environment variable name; use letters, digits and '_', not starting with a digit (no patterns)", n)
+			case slices.Contains(secrets, n):
+				add(k, "%s holds a secret of this host (its bearer token); a plugin must never get it, so remove it from pass_env", n)
+			}
+		}
+	}
+	nonNegative := func(key string, v int) {
+		if v < 0 {
+			add(key, "must not be negative; use 0 for the default")
+		}
+	}
+	checkEnv("plugins.pass_env", c.Plugins.PassEnv)
+	nonNegative("plugins.memory_limit_mb", c.Plugins.MemoryLimitMB)
+	nonNegative("plugins.max_result_mb", c.Plugins.MaxResultMB)
+	nonNegative("plugins.max_concurrent_calls", c.Plugins.MaxConcurrentCalls)
+	for _, name := range sortedKeys(c.Plugins.Toolsets) {
+		key := "plugins.toolsets." + name
+		if err := manifest.CheckName(name); err != nil {
+			add(key, "%v", err)
+		}
+		s := c.Plugins.Toolsets[name]
+		checkEnv(key+".pass_env", s.PassEnv)
+		nonNegative(key+".memory_limit_mb", s.MemoryLimitMB)
+	}
+}
+
+// envNameRE is a portable environment variable name.
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // checkLists validates the entries of one allow/deny pair for what can be
 // checked without the catalog: emptiness, class names and pattern syntax.

@@ -25,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
+	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -121,7 +122,9 @@ func hostEnv(callLog string, extra ...string) []string {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "XDG_CACHE_HOME="+cacheDir, callLogEnv+"="+callLog)
+	// Plugins see only allow-listed variables; the call log is passed by
+	// name, the way an operator passes one.
+	env = append(env, "XDG_CACHE_HOME="+cacheDir, callLogEnv+"="+callLog, pluginenv.PassEnvVar+"="+callLogEnv)
 	return append(env, extra...)
 }
 

@@ -109,6 +109,16 @@ func CoreTools() []exposure.Tool {
 	return out
 }
 
+// CoreToolNames are the exposed names of the core tools, which no toolset
+// may take (catalog.Options.Reserved).
+func CoreToolNames() []string {
+	out := make([]string, len(coreDefs))
+	for i, d := range coreDefs {
+		out[i] = d.name
+	}
+	return out
+}
+
 // isCore reports whether name is a core tool's: core tools are registered
 // after the toolsets (they need the server), yet their names are theirs.
 func isCore(name string) bool {

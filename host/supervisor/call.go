@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
@@ -118,12 +119,27 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 	stopInst := context.AfterFunc(inst.ctx, cancel)
 	defer stopInst()
 
+	// At most MaxConcurrentCalls calls per plugin are in flight: each may
+	// hold a result of up to MaxResultBytes, and its rendering for MCP.
+	select {
+	case inst.calls <- struct{}{}:
+		defer func() { <-inst.calls }()
+	case <-callCtx.Done():
+		// The caller gave up (callError tells), or the plugin went away
+		// while the call waited, which callError reports like a broken
+		// connection: stopped or crashed.
+		return nil, s.callError(ctx, inst, req, status.Error(codes.Canceled, "the plugin went away while the call waited for a slot"))
+	}
+
+	// The receive limit is checked against each message's length prefix,
+	// before the message is read: an oversized result costs the host the
+	// transport's flow-control window, not its size.
 	stream, err := inst.rpc.Call(callCtx, &pb.CallRequest{
 		Tool:          req.Tool,
 		ArgumentsJson: req.Args,
 		DryRun:        req.DryRun,
 		CallId:        req.CallID,
-	})
+	}, grpc.MaxCallRecvMsgSize(s.opts.MaxResultBytes))
 	if err != nil {
 		return nil, s.callError(ctx, inst, req, err)
 	}
@@ -168,6 +184,13 @@ func (s *Supervisor) callError(ctx context.Context, inst *instance, req CallRequ
 		return &sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: inst.name,
 			Message: fmt.Sprintf("toolset %q was stopped while call %q ran", inst.name, req.Tool),
 			Hint:    hintNotRunning, Err: err}
+	}
+	if st := status.Convert(err); st.Code() == codes.ResourceExhausted && strings.Contains(st.Message(), "larger than max") {
+		return &sdk.Error{Code: sdk.CodeResultTooLarge, Toolset: inst.name,
+			Message: fmt.Sprintf("toolset %q answered call %q with more than the host accepts from a plugin (%d MiB): %s",
+				inst.name, req.Tool, s.opts.MaxResultBytes>>20, st.Message()),
+			Hint: "ask for less (a narrower path, a lower limit, a smaller image), or have the operator raise plugins.max_result_mb in the policy config",
+			Err:  err}
 	}
 	switch status.Code(err) {
 	case codes.Unavailable, codes.Canceled:

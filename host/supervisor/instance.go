@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -17,7 +16,9 @@ import (
 	"google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/godot-mcp/godot-mcp/host/catalog"
+	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
@@ -36,6 +37,8 @@ type instance struct {
 	rpc    pb.ToolsetClient
 	health grpc_health_v1.HealthClient // go-plugin's health service on the same connection
 	stderr *tail
+	// calls holds one token per call in flight (MaxConcurrentCalls).
+	calls chan struct{}
 
 	// ctx is cancelled when the process is gone or being stopped; every
 	// call in flight derives from it, so none outlives the process.
@@ -73,8 +76,19 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 		}
 	}
 	log := s.log.Named(ts.name)
-	inst := &instance{name: ts.name, path: e.Path, stderr: newTail(), done: make(chan struct{})}
-	inst.runner = newProcRunner(ts.name, e.Path, s.opts.StopGrace, s.goroutine)
+	inst := &instance{name: ts.name, path: e.Path, stderr: newTail(), done: make(chan struct{}),
+		calls: make(chan struct{}, s.opts.MaxConcurrentCalls)}
+	var pass []string
+	if s.opts.PassEnv != nil {
+		pass = s.opts.PassEnv(ts.name)
+	}
+	env := pluginenv.Build(os.Environ(), pluginenv.Options{Pass: pass, Secret: s.opts.SecretEnv})
+	var memLimit int64
+	if s.opts.MemoryLimit != nil {
+		memLimit = s.opts.MemoryLimit(ts.name)
+	}
+	output := newOutputLog(log, inst.stderr)
+	inst.runner = newProcRunner(ts.name, e.Path, s.opts.StopGrace, env, memLimit, output, s.goroutine)
 	timeout := s.opts.StartTimeout
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = time.Until(dl)
@@ -90,14 +104,18 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		GRPCDialOptions:  wire.GRPCDialOptions(),
 		StartTimeout:     timeout,
-		// Raw stderr lines (panics!) are kept for the crash report; go-plugin
-		// logs them too, to Logger.Named(runner.Name()) = the toolset logger.
-		Stderr: inst.stderr.writer(),
+		// The plugin gets none of the host's environment from go-plugin;
+		// the runner adds the allow-listed part (prepare).
+		SkipHostEnv: true,
+		// The runner reads the plugin's stderr itself (pumpStderr): raw
+		// lines (panics!) are kept for the crash report and a rate-limited
+		// share is logged to the toolset logger.
+		//
 		// What the plugin writes to os.Stdout/os.Stderr after the handshake
-		// arrives over go-plugin's stdio stream. It must never reach the
-		// host's stdout, which is the MCP stream.
-		SyncStdout: log.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Info}),
-		SyncStderr: io.MultiWriter(inst.stderr.writer(), log.StandardWriter(&hclog.StandardLoggerOptions{InferLevels: true})),
+		// arrives over go-plugin's stdio stream and takes the same way. It
+		// must never reach the host's stdout, which is the MCP stream.
+		SyncStdout: output.writer(),
+		SyncStderr: output.writer(),
 		Logger:     s.log,
 		AutoMTLS:   s.opts.AutoMTLS,
 	})
@@ -164,6 +182,25 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 	godot := ""
 	if s.opts.GodotVersion != nil {
 		godot = s.opts.GodotVersion()
+	}
+	// The manifest the host cataloged (from --describe or the lock file)
+	// decides gating, safety classes and exposure; the plugin must serve
+	// the same one, or it could declare a tool read-only and run it as
+	// destructive.
+	if e.Manifest != nil {
+		served, err := inst.rpc.Describe(ctx, &pb.DescribeRequest{})
+		if err != nil {
+			return fail(fmt.Errorf("describe: %w", err))
+		}
+		if diff := manifestDiff(e.Manifest, manifest.FromProto(served)); diff != "" {
+			_, err := fail(fmt.Errorf("the manifest it serves differs from the one it printed with --describe: %s", diff))
+			var se *sdk.Error
+			if errors.As(err, &se) && se.Code == sdk.CodePluginStartFailed {
+				se.Code = sdk.CodePluginError
+				se.Hint = "the toolset is refused because it declares one thing and serves another; report this to the toolset's author, and do not use this binary"
+			}
+			return nil, err
+		}
 	}
 	if _, err := inst.rpc.Configure(ctx, &pb.ConfigureRequest{
 		HostVersion:          s.opts.HostVersion,

@@ -4,18 +4,22 @@ package supervisor
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-plugin/runner"
 
+	"github.com/godot-mcp/godot-mcp/sdk/proctree"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
 
@@ -58,6 +62,17 @@ type procRunner struct {
 	name  string // toolset name: go-plugin names the stderr logger after it
 	path  string
 	grace time.Duration
+	// env is the part of the plugin's environment taken from the host's
+	// (host/pluginenv); go-plugin's variables and the lifeline are added.
+	env []string
+	// memLimit is the plugin's address-space limit in bytes; 0 for none.
+	memLimit int64
+	// output receives the plugin's stderr lines (crash tail and a
+	// rate-limited share of the host log).
+	output *outputLog
+	// marker is this run's wire.InstanceEnv entry ("NAME=random"); every
+	// process still carrying it once the plugin is gone is killed.
+	marker string
 	// goroutine starts reap; the supervisor passes its own tracked launcher
 	// so that Shutdown can wait for it.
 	goroutine func(func())
@@ -83,11 +98,14 @@ type procRunner struct {
 
 var _ runner.Runner = (*procRunner)(nil)
 
-func newProcRunner(name, path string, grace time.Duration, goroutine func(func())) *procRunner {
+func newProcRunner(name, path string, grace time.Duration, env []string, memLimit int64, output *outputLog, goroutine func(func())) *procRunner {
 	return &procRunner{
 		name:      name,
 		path:      path,
 		grace:     grace,
+		env:       env,
+		memLimit:  memLimit,
+		output:    output,
 		goroutine: goroutine,
 		exited:    make(chan struct{}),
 		done:      make(chan struct{}),
@@ -95,11 +113,19 @@ func newProcRunner(name, path string, grace time.Duration, goroutine func(func()
 }
 
 // prepare takes the environment go-plugin computed (magic cookie, protocol
-// versions, socket directory, AutoMTLS certificate) from spec. Everything else
-// in spec (its Stdin in particular) is deliberately ignored.
+// versions, socket directory, AutoMTLS certificate) from spec, which holds
+// none of the host's own variables (ClientConfig.SkipHostEnv), and adds the
+// allow-listed host variables in r.env and the lifeline. Everything else in
+// spec (its Stdin in particular) is deliberately ignored.
 func (r *procRunner) prepare(spec *exec.Cmd) {
 	cmd := exec.Command(r.path)
-	cmd.Env = append(spec.Env[:len(spec.Env):len(spec.Env)], wire.LifelineFDEnv+"="+strconv.Itoa(lifelineFD))
+	env := make([]string, 0, len(r.env)+len(spec.Env)+1)
+	env = append(env, r.env...)
+	env = append(env, spec.Env...)
+	var id [12]byte
+	_, _ = rand.Read(id[:])
+	r.marker = wire.InstanceEnv + "=" + hex.EncodeToString(id[:])
+	cmd.Env = append(env, wire.LifelineFDEnv+"="+strconv.Itoa(lifelineFD), r.marker)
 	cmd.Stdin = nil // /dev/null: never the host's MCP stream
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	r.cmd = cmd
@@ -161,8 +187,36 @@ func (r *procRunner) Start(_ context.Context) (err error) {
 	r.stdout = newPipeReader(outR)
 	r.stderr = newPipeReader(errR)
 	r.lifeline = lifeW
+	r.goroutine(r.pumpStderr)
 	r.goroutine(r.reap)
+	if r.memLimit > 0 {
+		// The plugin is still in its runtime's start-up or waiting for
+		// the handshake: nothing it does before this can be large.
+		if err := setMemoryLimit(r.pid, r.memLimit); err != nil {
+			r.abort()
+			return fmt.Errorf("supervisor: setting the memory limit of %s to %d MiB: %w", r.name, r.memLimit>>20, err)
+		}
+	}
 	return nil
+}
+
+// pumpStderr copies the plugin's stderr, line by line, to its outputLog.
+// go-plugin gets an empty stderr (Stderr), so that every line goes through
+// the rate limit and is logged at the level docs/plugin-protocol.md promises.
+func (r *procRunner) pumpStderr() {
+	w := r.output.writer()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.stderr.Read(buf)
+		if n > 0 {
+			_, _ = w.Write(buf[:n])
+		}
+		if err != nil {
+			break
+		}
+	}
+	_ = w.Close()
+	r.output.flush()
 }
 
 // reap waits for the process, kills what is left of its group, and closes the
@@ -192,6 +246,10 @@ func (r *procRunner) reap() {
 		r.mu.Unlock()
 	}
 	_ = r.lifeline.Close()
+	// Descendants that left the group and were re-parented when the plugin
+	// died (a crash gives no chance to find them by ancestry) still carry
+	// the run's marker in their environment.
+	proctree.KillMarked(r.marker)
 	close(r.exited)
 
 	timer := time.NewTimer(drainWait)
@@ -213,6 +271,24 @@ func (r *procRunner) signal(sig syscall.Signal) {
 	if r.pid > 0 && !r.reaped {
 		_ = syscall.Kill(-r.pid, sig)
 	}
+}
+
+// killDetached kills the plugin's descendants that left its process group
+// (setsid, a daemonizing double fork), which the group signals cannot reach.
+// It must run while the plugin is alive: once it exits its orphans are
+// re-parented and no longer found (docs/supervisor.md, "Containment").
+// Descendants still in the group are left to the group's SIGTERM.
+func (r *procRunner) killDetached() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pid <= 0 || r.reaped {
+		return
+	}
+	pid := r.pid
+	proctree.KillDescendants(pid, func(d int) bool {
+		pg, err := syscall.Getpgid(d)
+		return err == nil && pg == pid
+	})
 }
 
 // getPID returns the pid, 0 before Start.
@@ -242,6 +318,7 @@ func (r *procRunner) Kill(ctx context.Context) error {
 	r.mu.Lock()
 	r.killed = true
 	r.mu.Unlock()
+	r.killDetached()
 	r.signal(syscall.SIGTERM)
 	grace := time.NewTimer(r.grace)
 	defer grace.Stop()
@@ -281,8 +358,10 @@ func (r *procRunner) Wait(ctx context.Context) error {
 // Stdout implements runner.Runner; go-plugin reads the handshake line from it.
 func (r *procRunner) Stdout() io.ReadCloser { return r.stdout }
 
-// Stderr implements runner.Runner; go-plugin logs it line by line.
-func (r *procRunner) Stderr() io.ReadCloser { return r.stderr }
+// Stderr implements runner.Runner. go-plugin would log every line it reads
+// here without a rate limit; pumpStderr reads the real pipe instead, so
+// go-plugin gets a stream that is empty from the start.
+func (r *procRunner) Stderr() io.ReadCloser { return io.NopCloser(strings.NewReader("")) }
 
 // Name implements runner.Runner. go-plugin names the plugin's stderr logger
 // after it, so the toolset name makes plugin logs read "<host>.<toolset>".

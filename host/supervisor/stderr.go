@@ -2,8 +2,13 @@ package supervisor
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"golang.org/x/time/rate"
 )
 
 // stderrLines is how many of a plugin's last stderr lines are kept. A Go
@@ -56,11 +61,22 @@ func (t *tail) Lines() []string {
 
 // writer returns an io.Writer that splits what it is given into lines and
 // adds them. Not safe for concurrent use; every source gets its own.
-func (t *tail) writer() *lineWriter { return &lineWriter{t: t} }
+func (t *tail) writer() *lineWriter { return &lineWriter{add: t.add} }
 
+// lineWriter splits what it is given into lines (each cut to maxLineBytes)
+// and passes them to add. Not safe for concurrent use.
 type lineWriter struct {
-	t       *tail
+	add     func(string)
 	partial []byte
+}
+
+// Close passes on a last line that had no newline.
+func (w *lineWriter) Close() error {
+	if len(w.partial) > 0 {
+		w.add(strings.TrimRight(string(w.partial), "\r"))
+		w.partial = w.partial[:0]
+	}
+	return nil
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
@@ -76,7 +92,7 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 		if room := maxLineBytes - len(w.partial); room > 0 {
 			w.partial = append(w.partial, p[:min(i, room+1)]...)
 		}
-		w.t.add(strings.TrimRight(string(w.partial), "\r"))
+		w.add(strings.TrimRight(string(w.partial), "\r"))
 		w.partial = w.partial[:0]
 		p = p[i+1:]
 	}
@@ -121,4 +137,99 @@ func panicReport(lines []string) string {
 		frames++
 	}
 	return strings.Join(out, "\n")
+}
+
+// Plugin output logging limits. A plugin may write as much as it likes to
+// stderr; the host log gets at most stderrRate bytes a second of it (after a
+// burst of stderrBurst), each line cut to maxLineBytes. What is dropped is
+// counted and reported in one summary line once logging resumes and when
+// the plugin exits, so a flood costs the log a few lines, not its volume.
+const (
+	stderrRate  = 64 << 10
+	stderrBurst = 256 << 10
+)
+
+// outputLog is where one plugin instance's stderr (and anything it writes
+// to stdout after the handshake) goes: every line into the crash tail, and
+// a rate-limited share into the host log. Lines in hclog's JSON format keep
+// their level; all other lines are logged at debug level
+// (docs/plugin-protocol.md §7).
+type outputLog struct {
+	log  hclog.Logger
+	tail *tail
+
+	mu           sync.Mutex
+	limit        *rate.Limiter
+	droppedLines int
+	droppedBytes int
+}
+
+func newOutputLog(log hclog.Logger, t *tail) *outputLog {
+	return &outputLog{log: log, tail: t, limit: rate.NewLimiter(stderrRate, stderrBurst)}
+}
+
+// writer returns a line splitter feeding o; every source gets its own.
+func (o *outputLog) writer() *lineWriter { return &lineWriter{add: o.line} }
+
+// line takes one complete line (without its newline).
+func (o *outputLog) line(s string) {
+	o.tail.add(s)
+	if len(s) > maxLineBytes {
+		s = s[:maxLineBytes] + "…"
+	}
+	o.mu.Lock()
+	if !o.limit.AllowN(time.Now(), len(s)+1) {
+		o.droppedLines++
+		o.droppedBytes += len(s) + 1
+		o.mu.Unlock()
+		return
+	}
+	lines, bytes := o.droppedLines, o.droppedBytes
+	o.droppedLines, o.droppedBytes = 0, 0
+	o.mu.Unlock()
+	if lines > 0 {
+		o.summary(lines, bytes)
+	}
+	o.emit(s)
+}
+
+// flush reports what was dropped since the last summary; called when the
+// plugin's output ends.
+func (o *outputLog) flush() {
+	o.mu.Lock()
+	lines, bytes := o.droppedLines, o.droppedBytes
+	o.droppedLines, o.droppedBytes = 0, 0
+	o.mu.Unlock()
+	if lines > 0 {
+		o.summary(lines, bytes)
+	}
+}
+
+func (o *outputLog) summary(lines, bytes int) {
+	o.log.Warn("plugin output rate-limited: lines dropped from the log (the crash report still keeps the last lines)",
+		"dropped_lines", lines, "dropped_bytes", bytes, "limit_bytes_per_second", stderrRate)
+}
+
+// emit logs one line: hclog JSON at its own level (never above warn for
+// info-or-lower, and error only when the plugin says error), anything else
+// at debug.
+func (o *outputLog) emit(s string) {
+	if strings.HasPrefix(s, "{") {
+		var entry map[string]any
+		if json.Unmarshal([]byte(s), &entry) == nil {
+			msg, _ := entry["@message"].(string)
+			lvl, _ := entry["@level"].(string)
+			if level := hclog.LevelFromString(lvl); msg != "" && level != hclog.NoLevel {
+				args := make([]any, 0, 2*len(entry))
+				for k, v := range entry {
+					if !strings.HasPrefix(k, "@") {
+						args = append(args, k, v)
+					}
+				}
+				o.log.Log(level, msg, args...)
+				return
+			}
+		}
+	}
+	o.log.Debug(s)
 }

@@ -23,9 +23,20 @@
 // the host's stdin, which is the MCP stream. A plugin runs with stdin from
 // /dev/null, in its own process group, with a lifeline pipe on fd 3 that
 // tells it when the host is gone, and with a private 0700 directory for its
-// Unix socket. Its stdout carries only the go-plugin handshake; its stderr
-// goes to the host's logger named after the toolset, and the last lines are
-// kept to explain a crash. docs/supervisor.md gives the reasons and numbers.
+// Unix socket. Its environment is an allow list (host/pluginenv) plus what
+// the operator passes by name: never the host's tokens. Its stdout carries
+// only the go-plugin handshake; its stderr goes, rate-limited, to the host's
+// logger named after the toolset, and the last lines are kept to explain a
+// crash. Processes it detaches (setsid) are killed with it.
+//
+// # Limits
+//
+// A message from a plugin above MaxResultBytes fails the call with
+// RESULT_TOO_LARGE before the host reads it; at most MaxConcurrentCalls
+// calls per plugin are in flight; MemoryLimit caps its data memory
+// (RLIMIT_DATA, Linux). Before Configure, the manifest the plugin serves is
+// compared with the cataloged one and a difference refuses the start.
+// docs/supervisor.md gives the reasons and numbers.
 //
 // # Crashes
 //
@@ -51,6 +62,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/catalog"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
 
 // Crash-loop policy. A plugin that crashes crashLoopCount times within
@@ -95,7 +107,32 @@ type Options struct {
 	// 0700 directory no other local user can enter, and mTLS makes every
 	// start several times slower (docs/supervisor.md has the numbers).
 	AutoMTLS bool
+
+	// PassEnv returns the names of host environment variables the plugin of
+	// the named toolset gets besides the allow list of host/pluginenv (the
+	// operator's plugins.pass_env). Nil: none.
+	PassEnv func(toolset string) []string
+	// SecretEnv names variables never passed to any plugin, whatever
+	// PassEnv says (the host's bearer tokens).
+	SecretEnv []string
+	// MemoryLimit returns the data-memory limit in bytes of the named
+	// toolset's plugin (RLIMIT_DATA, Linux only); 0 or a nil func: none.
+	MemoryLimit func(toolset string) int64
+	// MaxResultBytes bounds one message a plugin sends the host (a result
+	// or a progress event). A larger one fails the call with
+	// RESULT_TOO_LARGE before the host reads it. Default 16 MiB; at most
+	// wire.MaxMessageBytes.
+	MaxResultBytes int
+	// MaxConcurrentCalls bounds the calls in flight to one plugin; further
+	// calls wait for a slot (their context bounds the wait). Default 8.
+	MaxConcurrentCalls int
 }
+
+// Defaults of the plugin limits; docs/supervisor.md explains them.
+const (
+	DefaultMaxResultBytes     = 16 << 20
+	DefaultMaxConcurrentCalls = 8
+)
 
 // State is the lifecycle state of a toolset's plugin.
 type State string
@@ -180,6 +217,13 @@ func New(opts Options) *Supervisor {
 	}
 	if opts.Editor == nil {
 		opts.Editor = disconnectedEditor{}
+	}
+	if opts.MaxResultBytes <= 0 {
+		opts.MaxResultBytes = DefaultMaxResultBytes
+	}
+	opts.MaxResultBytes = min(opts.MaxResultBytes, wire.MaxMessageBytes)
+	if opts.MaxConcurrentCalls <= 0 {
+		opts.MaxConcurrentCalls = DefaultMaxConcurrentCalls
 	}
 	return &Supervisor{opts: opts, log: opts.Logger, toolsets: map[string]*toolset{}}
 }

@@ -4,7 +4,10 @@
 // waits to be killed. Tests SIGKILL it to check that neither the plugin nor
 // what the plugin spawned outlives it.
 //
-//	testhost NAME PATH
+//	testhost NAME PATH [TOOL]
+//
+// TOOL is the spawning tool, "spawn" by default ("spawn_setsid" starts the
+// grandchild in a new session).
 package main
 
 import (
@@ -20,9 +23,13 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: testhost NAME PATH")
+	if len(os.Args) != 3 && len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: testhost NAME PATH [TOOL]")
 		os.Exit(2)
+	}
+	tool := "spawn"
+	if len(os.Args) == 4 {
+		tool = os.Args[3]
 	}
 	sup := supervisor.New(supervisor.Options{})
 	ctx := context.Background()
@@ -30,7 +37,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	res, err := sup.Call(ctx, os.Args[1], supervisor.CallRequest{Tool: "spawn", Args: []byte("{}")}, nil)
+	res, err := sup.Call(ctx, os.Args[1], supervisor.CallRequest{Tool: tool, Args: []byte("{}")}, nil)
 	if err != nil || res.IsError {
 		fmt.Fprintln(os.Stderr, "spawn:", err, res)
 		os.Exit(1)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -21,6 +22,8 @@ const (
 	maxMaxFileSize     = 16 << 20
 	maxLineText        = 200
 	searchProgressStep = 200
+	maxPatternLen      = 1024
+	maxPatternSegments = 64
 )
 
 type searchArgs struct {
@@ -58,6 +61,10 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 			"nothing to search for")
 	}
 	pattern := strings.TrimPrefix(in.Pattern, "res://")
+	if len(pattern) > maxPatternLen || strings.Count(pattern, "/") >= maxPatternSegments {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, fmt.Sprintf("use a pattern of at most %d characters and %d segments", maxPatternLen, maxPatternSegments),
+			"pattern is too long")
+	}
 	if _, err := path.Match(strings.ReplaceAll(pattern, "**", "*"), ""); err != nil {
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "use *, ?, [a-z] and ** in the pattern; escape a literal [ as \\[",
 			"pattern %q is malformed", in.Pattern)
@@ -121,7 +128,7 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 				out.SkippedLarge++
 				return nil
 			}
-			line, text, ok := findInFile(abs, needle, in.IgnoreCase)
+			line, text, ok := findInFile(ctx, abs, needle, in.IgnoreCase, maxSize)
 			if !ok {
 				return nil
 			}
@@ -163,37 +170,87 @@ func nameMatches(pattern, nameSub, rel, name string) bool {
 
 // globMatch matches path segments against pattern segments, where a "**"
 // segment matches any number of segments (including none).
+//
+// It runs in O(len(pat) × len(segs)) segment comparisons whatever the
+// pattern: "**" behaves like "*" in wildcard matching over segments, and
+// the classic greedy algorithm only ever backtracks to the most recent "**"
+// (an earlier one can absorb nothing the later one could not). A recursive
+// matcher tries every split for every "**" and is exponential in their
+// number: "**/a/**/a/**/a/…/b" against a deep tree pinned a CPU.
 func globMatch(pat, segs []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for len(pat) > 0 && pat[0] == "**" {
-				pat = pat[1:]
-			}
-			if len(pat) == 0 {
-				return true
-			}
-			for i := range len(segs) + 1 {
-				if globMatch(pat, segs[i:]) {
-					return true
-				}
-			}
-			return false
+	ok, _ := globMatchSteps(pat, segs)
+	return ok
+}
+
+// globMatchSteps is globMatch, also returning how many segment
+// comparisons it made (for the complexity test).
+func globMatchSteps(pat, segs []string) (bool, int) {
+	steps := 0
+	p, s := 0, 0
+	star, starS := -1, 0 // the last "**" seen and the segment it was tried from
+	for s < len(segs) {
+		steps++
+		switch {
+		case p < len(pat) && pat[p] == "**":
+			star, starS = p, s
+			p++
+		case p < len(pat) && segmentMatch(pat[p], segs[s]):
+			p++
+			s++
+		case star >= 0:
+			// Let the last "**" absorb one more segment and retry.
+			starS++
+			p, s = star+1, starS
+		default:
+			return false, steps
 		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], segs[0]); !ok {
-			return false
-		}
-		pat, segs = pat[1:], segs[1:]
 	}
-	return len(segs) == 0
+	for p < len(pat) && pat[p] == "**" {
+		p++
+	}
+	return p == len(pat), steps
+}
+
+// segmentMatch matches one path segment with path.Match, which handles *,
+// ? and classes within a segment without exponential backtracking (it
+// retries only the last '*').
+func segmentMatch(pattern, seg string) bool {
+	ok, _ := path.Match(pattern, seg)
+	return ok
+}
+
+// readChunk is how much findInFile reads between cancellation checks.
+const readChunk = 1 << 20
+
+// readFileCtx reads at most limit bytes of a regular file, checking ctx
+// between chunks, so a cancelled search stops within one chunk.
+func readFileCtx(ctx context.Context, abs string, limit int64) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	r := io.LimitReader(f, limit)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		n, err := io.CopyN(&buf, r, readChunk)
+		if err == io.EOF || (err == nil && n < readChunk) {
+			return buf.Bytes(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // findInFile returns the first line of the file containing needle. Files
-// that look binary (a NUL byte near the start) never match.
-func findInFile(abs string, needle []byte, ignoreCase bool) (int, string, bool) {
-	data, err := os.ReadFile(abs)
+// that look binary (a NUL byte near the start) never match. It reads at
+// most limit bytes (the caller checked the size; the file may have grown).
+func findInFile(ctx context.Context, abs string, needle []byte, ignoreCase bool, limit int64) (int, string, bool) {
+	data, err := readFileCtx(ctx, abs, limit)
 	if err != nil {
 		return 0, "", false
 	}

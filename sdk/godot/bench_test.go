@@ -110,9 +110,9 @@ func BenchmarkWriteCanonical(b *testing.B) {
 	for _, d := range docs {
 		d.edited = true
 		for _, s := range d.sections {
-			s.raw = nil
+			s.raw = span{}
 			for i := range s.fields {
-				s.fields[i].raw = nil
+				s.fields[i].raw = span{}
 			}
 			for i := range s.entries {
 				s.entries[i].dirty = true

@@ -115,7 +115,7 @@ func (c *ConfigFile) Set(section, key string, v Value) {
 		d.insertSection(0, s, d.nl+d.nl)
 		return
 	}
-	s.entries = []entry{{pre: []byte(d.nl + d.nl), key: key, value: v, dirty: true}}
+	s.entries = []entry{{pre: d.own([]byte(d.nl + d.nl)), key: key, value: v, dirty: true}}
 	at := len(d.sections)
 	if c.sortedSections {
 		for i, o := range d.sections {

@@ -1,6 +1,7 @@
 package godot
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"math"
@@ -25,6 +26,17 @@ type valueParser struct {
 	format4 bool      // saw a PackedVector4Array or a PackedByteArray > 64 bytes
 	scratch []float64 // reused buffer for packed float arrays
 	iscr    []int64   // reused buffer for packed int arrays
+	// vals and dents are stacks of the items of the arrays and dictionaries
+	// being parsed (a nested one pushes above its parent's). Each finished
+	// array is copied out at its exact size, so a large array costs its
+	// items once instead of the doubling garbage of growing it by append.
+	vals  []Value
+	dents []DictEntry
+	// toBytes makes numList append integers as bytes to bout, allocated at
+	// its final size, instead of to the int64 scratch buffer: a large
+	// PackedByteArray then costs its bytes, not 8 bytes per element.
+	toBytes bool
+	bout    []byte
 }
 
 // parserPool recycles parsers so their scratch buffers (sized by the largest
@@ -135,7 +147,11 @@ func (p *valueParser) enter(tok token) *parseError {
 
 // parseArrayBody parses the items after '['. A trailing comma is tolerated.
 func (p *valueParser) parseArrayBody(open token) ([]Value, *parseError) {
-	var items []Value
+	base := len(p.vals)
+	defer func() {
+		clear(p.vals[base:]) // the pool must not keep values alive
+		p.vals = p.vals[:base]
+	}()
 	needComma := false
 	for {
 		tok, err := p.lx.next()
@@ -144,7 +160,10 @@ func (p *valueParser) parseArrayBody(open token) ([]Value, *parseError) {
 		}
 		switch {
 		case tok.kind == tokRBracket:
-			return items, nil
+			if len(p.vals) == base {
+				return nil, nil
+			}
+			return slices.Clone(p.vals[base:]), nil
 		case tok.kind == tokEOF:
 			return nil, errAt(tok.pos, "unexpected end of file in array opened at %s, expected ']'", p.where(open.pos))
 		case needComma:
@@ -158,7 +177,7 @@ func (p *valueParser) parseArrayBody(open token) ([]Value, *parseError) {
 		if err != nil {
 			return nil, err
 		}
-		items = append(items, v)
+		p.vals = append(p.vals, v)
 		needComma = true
 	}
 }
@@ -166,6 +185,11 @@ func (p *valueParser) parseArrayBody(open token) ([]Value, *parseError) {
 // parseDictBody parses the entries after '{'. A trailing comma is tolerated.
 func (p *valueParser) parseDictBody(open token) (Dictionary, *parseError) {
 	var d Dictionary
+	base := len(p.dents)
+	defer func() {
+		clear(p.dents[base:])
+		p.dents = p.dents[:base]
+	}()
 	needComma := false
 	for {
 		tok, err := p.lx.next()
@@ -174,6 +198,9 @@ func (p *valueParser) parseDictBody(open token) (Dictionary, *parseError) {
 		}
 		switch {
 		case tok.kind == tokRBrace:
+			if len(p.dents) > base {
+				d.Entries = slices.Clone(p.dents[base:])
+			}
 			return d, nil
 		case tok.kind == tokEOF:
 			return d, errAt(tok.pos, "unexpected end of file in dictionary opened at %s, expected '}'", p.where(open.pos))
@@ -199,7 +226,7 @@ func (p *valueParser) parseDictBody(open token) (Dictionary, *parseError) {
 		if err != nil {
 			return d, err
 		}
-		d.Entries = append(d.Entries, DictEntry{Key: key, Value: val})
+		p.dents = append(p.dents, DictEntry{Key: key, Value: val})
 		needComma = true
 	}
 }
@@ -479,12 +506,26 @@ func (p *valueParser) numList(ctor token, asInts bool) *parseError {
 	if _, err := p.expect(tokLParen, "'('", "after %s", name); err != nil {
 		return err
 	}
-	fs, is := p.scratch[:0], p.iscr[:0]
-	defer func() { p.scratch, p.iscr = fs, is }()
+	fs, is, bs := p.scratch[:0], p.iscr[:0], []byte(nil)
+	defer func() { p.scratch, p.iscr, p.bout = fs, is, bs }()
 	i := skipTrivia(src, lx.pos)
 	if i < len(src) && src[i] == ')' {
 		lx.pos = i + 1
 		return nil
+	}
+	// Size the buffer once from the commas before the closing parenthesis
+	// (a memchr-speed pass) instead of growing it by doubling: a large
+	// packed array would otherwise cost up to twice its size in garbage.
+	if j := bytes.IndexByte(src[i:], ')'); j > 0 {
+		n := bytes.Count(src[i:i+j], []byte{','}) + 1
+		switch {
+		case p.toBytes:
+			bs = make([]byte, 0, n)
+		case asInts:
+			is = slices.Grow(is, n)
+		default:
+			fs = slices.Grow(fs, n)
+		}
 	}
 	for {
 		lx.pos = i
@@ -493,6 +534,8 @@ func (p *valueParser) numList(ctor token, asInts bool) *parseError {
 			return err
 		}
 		switch {
+		case tok.kind == tokNumber && p.toBytes && !tok.isFloat:
+			bs = append(bs, byte(tok.i))
 		case tok.kind == tokNumber && asInts && !tok.isFloat:
 			is = append(is, tok.i)
 		case tok.kind == tokNumber && !asInts && tok.isFloat:
@@ -503,10 +546,14 @@ func (p *valueParser) numList(ctor token, asInts bool) *parseError {
 				return errAt(tok.pos, "expected a number in %s(...), found %s", name, lx.describe(tok))
 			}
 			if asInts {
+				v := toI64(f)
 				if tok.kind == tokNumber && !tok.isFloat {
-					is = append(is, tok.i)
+					v = tok.i
+				}
+				if p.toBytes {
+					bs = append(bs, byte(v))
 				} else {
-					is = append(is, toI64(f))
+					is = append(is, v)
 				}
 			} else {
 				fs = append(fs, f)
@@ -891,13 +938,16 @@ func (p *valueParser) parseByteArray(ctor token) (Value, *parseError) {
 		return PackedByteArray{Data: data, Base64: true}, nil
 	}
 	p.lx.pos = save
-	ints, err := p.ints(ctor)
+	p.toBytes = true
+	err = p.numList(ctor, true)
+	p.toBytes = false
+	data := p.bout
+	p.bout = nil
 	if err != nil {
 		return nil, err
 	}
-	data := make([]byte, len(ints))
-	for i, v := range ints {
-		data[i] = byte(v)
+	if data == nil {
+		data = []byte{}
 	}
 	if len(data) > 64 {
 		p.format4 = true

@@ -466,7 +466,7 @@ func (f *File) MoveNode(path, newParent string) error {
 	d := f.doc
 	pres := make([][]byte, len(moved))
 	for i, m := range moved {
-		_, own := splitPre(m.Section.pre)
+		_, own := splitPre(d.text(m.Section.pre))
 		pres[i] = own
 		d.removeSection(m.Section)
 	}
@@ -568,7 +568,7 @@ func (f *File) DuplicateNode(path, newName string) (*Node, error) {
 	for i, c := range clones {
 		pre := d.nl + d.nl
 		if i > 0 {
-			if _, own := splitPre(c.pre); !isBlank(own) {
+			if _, own := splitPre(d.text(c.pre)); !isBlank(own) {
 				pre = d.nl + string(own)
 			}
 		}

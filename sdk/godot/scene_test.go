@@ -38,7 +38,7 @@ func TestSetPropertyChangesOnlyThatLine(t *testing.T) {
 			f := mustParseFile(t, c.rel, string(c.data))
 			node := f.Nodes()[ni]
 			i := node.find(key)
-			oldText := string(node.entries[i].raw)
+			oldText := string(node.doc.text(node.entries[i].raw))
 			node.Set(key, Int(123456789))
 			out := string(f.Bytes())
 			removed, added := lineDiff(string(c.data), out) // one contiguous change expected

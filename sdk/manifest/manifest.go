@@ -102,6 +102,20 @@ func (m *Manifest) Tool(name string) (Tool, bool) {
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,47}$`)
 
+// CheckName returns an error unless name is a valid toolset name: 1-48
+// lower-case letters, digits and '_', starting with a letter, and not the
+// reserved "core". The catalog uses it to decide which file names can be
+// toolset binaries at all.
+func CheckName(name string) error {
+	if !nameRE.MatchString(name) {
+		return fmt.Errorf("toolset name %q is invalid: use 1-48 lower-case letters, digits and '_', starting with a letter", name)
+	}
+	if name == CoreToolset {
+		return fmt.Errorf("toolset name %q is reserved for the host's own tools", CoreToolset)
+	}
+	return nil
+}
+
 // ReservedArguments are added to tool schemas by the host; a tool must not
 // declare them itself.
 var ReservedArguments = []string{"confirm", "dry_run"}
@@ -113,11 +127,8 @@ var ReservedArguments = []string{"confirm", "dry_run"}
 func (m *Manifest) Validate() error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if !nameRE.MatchString(m.Name) {
-		add("toolset name %q is invalid: use 1-48 lower-case letters, digits and '_', starting with a letter", m.Name)
-	}
-	if m.Name == CoreToolset {
-		add("toolset name %q is reserved for the host's own tools", CoreToolset)
+	if err := CheckName(m.Name); err != nil {
+		errs = append(errs, err)
 	}
 	if m.Version == "" {
 		add("toolset %q has no version: set a semantic version such as \"1.0.0\"", m.Name)

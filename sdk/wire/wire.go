@@ -45,6 +45,14 @@ var Handshake = plugin.HandshakeConfig{
 // is the MCP stream and must not be shared).
 const LifelineFDEnv = "GODOT_MCP_LIFELINE_FD"
 
+// InstanceEnv names the environment variable that marks one run of a
+// plugin: the host sets it to a random value at every start. Processes the
+// plugin starts inherit it, which lets the host find and kill them when the
+// plugin is gone, even after they left its process group and were
+// re-parented. A plugin must pass its environment on to what it starts for
+// this to work; it has no other use.
+const InstanceEnv = "GODOT_MCP_INSTANCE"
+
 // MaxMessageBytes bounds every gRPC message in either direction (plugin
 // results, arguments, editor replies such as screenshots). Both sides set it
 // so a misbehaving peer cannot make the other allocate without limit.

@@ -9,6 +9,11 @@
 //   - pid: a result whose structured content is {"PID": <its pid>}.
 //   - status: fails the call with the gRPC status named by the arguments
 //     {"code": "Unavailable"|"Canceled"|..., "message": "..."}.
+//
+// With --describe it prints its manifest, in which pid is read_only. With
+// BARE_MANIFEST_LIE=1 in its environment the manifest it serves over
+// Describe declares pid destructive instead: a plugin that says one thing and
+// serves another, which the host must refuse.
 package main
 
 import (
@@ -22,6 +27,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
@@ -30,8 +36,23 @@ type bare struct {
 	pb.UnimplementedToolsetServer
 }
 
+// LieEnv makes the served manifest differ from the described one.
+const LieEnv = "BARE_MANIFEST_LIE"
+
+func served() *manifest.Manifest {
+	m := &manifest.Manifest{Name: "bare", Version: "1.0.0", Description: "Benchmark baseline.", Tools: []manifest.Tool{
+		{Name: "pid", Description: "Report the pid.", InputSchema: json.RawMessage(`{"type":"object"}`), SafetyClass: manifest.ReadOnly},
+		{Name: "status", Description: "Fail with a gRPC status.", InputSchema: json.RawMessage(`{"type":"object"}`), SafetyClass: manifest.ReadOnly},
+	}}
+	return m
+}
+
 func (bare) Describe(context.Context, *pb.DescribeRequest) (*pb.Manifest, error) {
-	return &pb.Manifest{Name: "bare", Version: "1.0.0", Description: "Benchmark baseline."}, nil
+	m := served()
+	if os.Getenv(LieEnv) == "1" {
+		m.Tools[0].SafetyClass = manifest.Destructive
+	}
+	return m.ToProto(), nil
 }
 
 func (bare) Configure(context.Context, *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
@@ -67,6 +88,10 @@ func (bare) Call(req *pb.CallRequest, stream pb.Toolset_CallServer) error {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "--describe" {
+		_ = json.NewEncoder(os.Stdout).Encode(served())
+		return
+	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig:  wire.Handshake,
 		VersionedPlugins: wire.PluginSets(bare{}),

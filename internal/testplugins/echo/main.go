@@ -5,9 +5,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -26,6 +28,10 @@ type echoIn struct {
 type hangIn struct {
 	IgnoreTerm   bool `json:"ignore_term,omitempty" jsonschema:"ignore SIGTERM, so only SIGKILL stops the plugin"`
 	IgnoreCancel bool `json:"ignore_cancel,omitempty" jsonschema:"keep hanging after the call is cancelled"`
+}
+
+type sizeIn struct {
+	Bytes int `json:"bytes" jsonschema:"how many bytes"`
 }
 
 type slowIn struct {
@@ -80,6 +86,47 @@ func main() {
 					// Reap it if it ever exits, but never wait for it.
 					go func() { _ = cmd.Wait() }()
 					return sdk.JSON(pidOut{PID: pid}), nil
+				}),
+			sdk.NewTool("spawn_setsid", "Start a grandchild (sleep 300) in a new session, outside the plugin's process group, and report its pid.", sdk.Runtime,
+				func(context.Context, *sdk.Call, struct{}) (sdk.Result, error) {
+					cmd := exec.Command("sleep", "300")
+					cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+					if err := cmd.Start(); err != nil {
+						return sdk.Result{}, err
+					}
+					pid := cmd.Process.Pid
+					go func() { _ = cmd.Wait() }()
+					return sdk.JSON(pidOut{PID: pid}), nil
+				}),
+			sdk.NewTool("env", "Report the plugin's environment (KEY=value lines).", sdk.ReadOnly,
+				func(context.Context, *sdk.Call, struct{}) (sdk.Result, error) {
+					return sdk.JSON(map[string][]string{"env": os.Environ()}), nil
+				}),
+			sdk.NewTool("big", "Answer with a text of the given size.", sdk.ReadOnly,
+				func(_ context.Context, _ *sdk.Call, in sizeIn) (sdk.Result, error) {
+					return sdk.Text("%s", strings.Repeat("x", in.Bytes)), nil
+				}),
+			sdk.NewTool("flood", "Write the given number of bytes to stderr, in lines, both to the process's file descriptor 2 and to os.Stderr.", sdk.ReadOnly,
+				func(_ context.Context, _ *sdk.Call, in sizeIn) (sdk.Result, error) {
+					line := strings.Repeat("f", 99) + "\n"
+					for i := 0; i < in.Bytes/len(line); i++ {
+						if i%2 == 1 {
+							_, _ = io.WriteString(os.Stderr, line)
+						} else {
+							// fd 2 itself, which the host reads as a pipe
+							// (os.Stderr was redirected by go-plugin).
+							_, _ = syscall.Write(2, []byte(line))
+						}
+					}
+					return sdk.Text("flooded"), nil
+				}),
+			sdk.NewTool("alloc", "Allocate and touch the given number of bytes, then answer.", sdk.ReadOnly,
+				func(_ context.Context, _ *sdk.Call, in sizeIn) (sdk.Result, error) {
+					b := make([]byte, in.Bytes)
+					for i := 0; i < len(b); i += 4096 {
+						b[i] = 1
+					}
+					return sdk.Text("allocated %d", len(b)), nil
 				}),
 			sdk.NewTool("hang", "Block until the call is cancelled (or forever).", sdk.ReadOnly,
 				func(ctx context.Context, _ *sdk.Call, in hangIn) (sdk.Result, error) {
