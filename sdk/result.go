@@ -78,6 +78,8 @@ const (
 	CodeBridgeDisconnected = "BRIDGE_DISCONNECTED"
 	// CodeCancelled: the caller gave up before the tool finished.
 	CodeCancelled = "CANCELLED"
+	// CodeTimeout: the work did not finish within its deadline.
+	CodeTimeout = "TIMEOUT"
 )
 
 // Error is a tool failure with a machine-readable code and a hint on how to
