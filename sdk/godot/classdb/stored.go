@@ -219,10 +219,10 @@ func storedClass(sc *StoredClass) *Class {
 		Name: sc.Name, Inherits: sc.Parent, APIType: APIType(sc.API),
 		Instantiable: sc.Instantiable, Disabled: sc.Disabled,
 		Constants: sc.Constants, overrides: sc.Overrides,
-		methods:   make(map[string]int, len(sc.Methods)),
-		props:     make(map[string]int, len(sc.Properties)),
-		enums:     make(map[string]int, len(sc.Enums)),
-		signals:   make(map[string]int, len(sc.Signals)),
+		methods: make(map[string]int, len(sc.Methods)),
+		props:   make(map[string]int, len(sc.Properties)),
+		enums:   make(map[string]int, len(sc.Enums)),
+		signals: make(map[string]int, len(sc.Signals)),
 	}
 	for _, p := range sc.Properties {
 		prop := Property{
