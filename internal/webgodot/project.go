@@ -45,3 +45,20 @@ const (
 	mainScene  = "webgodot/main.tscn"
 	mainScript = "webgodot/main.gd"
 )
+
+// CheckerScene returns the scene and script files of a main scene that
+// runs script, for packs whose project.godot is the user's own: pair it
+// with an override.cfg from MainSceneOverride.
+func CheckerScene(script string) []PackFile {
+	files := ScriptProject(script)
+	return files[2:] // the scene and the script
+}
+
+// MainSceneOverride is an override.cfg that makes the CheckerScene the
+// main scene, whatever the project.godot next to it says.
+func MainSceneOverride() string {
+	return fmt.Sprintf("[application]\n\nrun/main_scene=\"res://%s\"\n", mainScene)
+}
+
+// MinimalProject is the project.godot of ScriptProject.
+func MinimalProject() string { return string(ScriptProject("")[0].Data) }

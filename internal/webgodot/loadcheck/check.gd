@@ -1,0 +1,231 @@
+extends Node
+# Loads the files listed in res://webgodot/manifest.json the way a game
+# would and prints one JSON line per file ("R {...}") with every engine
+# error logged while loading it and every silent loss found by comparing
+# the file with what the engine built. Driven by godot-mcp's
+# internal/webgodot/loadcheck; the Go side maps results to file:line.
+
+var current := ""        # the file being checked; errors go to it
+var captured := {}       # path -> Array of {message, file, line}
+var stray := []          # errors logged outside any file
+
+class Capture extends Logger:
+	var owner_node
+	func _log_error(function: String, file: String, line: int, code: String, rationale: String, _editor_notify: bool, error_type: int, _script_backtraces: Array) -> void:
+		var msg := rationale if rationale != "" else code
+		owner_node.record({"message": msg, "file": file, "line": line, "function": function, "type": error_type})
+	func _log_message(_message: String, _error: bool) -> void:
+		pass
+
+func record(e: Dictionary) -> void:
+	if current == "":
+		stray.append(e)
+	else:
+		captured[current].append(e)
+
+func _ready() -> void:
+	var capture := Capture.new()
+	capture.owner_node = self
+	OS.add_logger(capture)
+	var manifest: Dictionary = JSON.parse_string(FileAccess.get_file_as_string("res://webgodot/manifest.json"))
+	# Inverted-looking but observed: with true, a missing dependency is
+	# logged and the reference left null instead of failing the whole load.
+	ResourceLoader.set_abort_on_missing_resources(bool(manifest.get("allow_missing", false)))
+	print("BEGIN")
+	for f in manifest.files:
+		current = f.path
+		captured[current] = []
+		var r := {"path": f.path, "kind": f.kind, "loaded": false, "problems": []}
+		match f.kind:
+			"scene":
+				check_scene(f, r)
+			"resource":
+				check_resource(f, r)
+			"script":
+				check_script(f.path, r)
+			"project":
+				check_project(f.path, r)
+		r.errors = captured[current]
+		current = ""
+		print("R ", JSON.stringify(r))
+	print("STRAY ", JSON.stringify(stray))
+	print("DONE ", manifest.files.size())
+	OS.remove_logger(capture)
+	get_tree().quit()
+
+func check_script(path: String, r: Dictionary) -> void:
+	if ResourceLoader.has_cached(path):
+		# Another script preloaded it; its errors were logged then, with
+		# this file's path and line.
+		var cached = ResourceLoader.get_cached_ref(path)
+		r.loaded = cached is Script and cached.can_instantiate()
+		if not r.loaded:
+			r.problems.append({"kind": "load_failed", "message": "the script does not compile"})
+		return
+	var s := GDScript.new()
+	s.source_code = FileAccess.get_file_as_string(path)
+	s.resource_path = path
+	var err := s.reload()
+	r.loaded = err == OK
+	if err != OK:
+		r.problems.append({"kind": "load_failed", "message": "the script does not compile (%s)" % error_string(err)})
+
+func check_project(path: String, r: Dictionary) -> void:
+	var cfg := ConfigFile.new()
+	var err := cfg.load(path)
+	r.loaded = err == OK
+	if err != OK:
+		r.problems.append({"kind": "load_failed", "message": "project.godot does not parse (%s)" % error_string(err)})
+
+func check_resource(f: Dictionary, r: Dictionary) -> void:
+	var res := ResourceLoader.load(f.path, "", ResourceLoader.CACHE_MODE_IGNORE)
+	if res == null:
+		r.problems.append({"kind": "load_failed", "message": "ResourceLoader.load failed"})
+		return
+	r.loaded = true
+	r.type = res.get_class()
+	var known := {}
+	for p in res.get_property_list():
+		known[p.name] = true
+	for name in f.get("main", []):
+		if not known.has(name) and not name.begins_with("metadata/"):
+			r.problems.append({"kind": "unknown_property", "property": name, "section": "resource",
+				"message": "%s has no property %s; Godot ignored it" % [res.get_class(), name]})
+	var found := {}
+	collect(res, found, {})
+	check_subs(f, found, r)
+
+func check_scene(f: Dictionary, r: Dictionary) -> void:
+	var res := ResourceLoader.load(f.path, "", ResourceLoader.CACHE_MODE_IGNORE)
+	if res == null:
+		r.problems.append({"kind": "load_failed", "message": "ResourceLoader.load failed"})
+		return
+	if not res is PackedScene:
+		r.problems.append({"kind": "load_failed", "message": "loaded as %s, not a PackedScene" % res.get_class()})
+		return
+	var inst: Node = res.instantiate()
+	if inst == null:
+		r.problems.append({"kind": "load_failed", "message": "PackedScene.instantiate() failed"})
+		return
+	r.loaded = true
+	var st: SceneState = res.get_state()
+	compare(st, inst, r)
+	var found := {}
+	var seen := {}
+	for i in st.get_node_count():
+		for j in st.get_node_property_count(i):
+			collect(st.get_node_property_value(i, j), found, seen)
+	check_subs(f, found, r)
+	inst.free()
+
+# collect finds the sub-resources reachable from a value, by the id the
+# file gave them (Resource.resource_scene_unique_id).
+func collect(v, found: Dictionary, seen: Dictionary) -> void:
+	match typeof(v):
+		TYPE_OBJECT:
+			if v is Resource and not seen.has(v):
+				seen[v] = true
+				if v.resource_scene_unique_id != "":
+					found[v.resource_scene_unique_id] = v
+				for p in v.get_property_list():
+					if p.usage & PROPERTY_USAGE_STORAGE and p.type in [TYPE_OBJECT, TYPE_ARRAY, TYPE_DICTIONARY]:
+						collect(v.get(p.name), found, seen)
+		TYPE_ARRAY:
+			for e in v:
+				collect(e, found, seen)
+		TYPE_DICTIONARY:
+			for k in v:
+				collect(k, found, seen)
+				collect(v[k], found, seen)
+
+# check_subs reports [sub_resource] properties the resource does not
+# have: the loader sets them and the resource ignores them silently (a
+# Godot 3 name such as RectangleShape2D's extents).
+func check_subs(f: Dictionary, found: Dictionary, r: Dictionary) -> void:
+	for sub in f.get("subs", []):
+		var res = found.get(sub.id)
+		if res == null:
+			continue # unused, or failed to load (logged)
+		var known := {}
+		for p in res.get_property_list():
+			known[p.name] = true
+		for name in sub.props:
+			if not known.has(name) and not name.begins_with("metadata/"):
+				r.problems.append({"kind": "unknown_property", "property": name, "sub": sub.id,
+					"message": "%s (sub_resource %s) has no property %s; Godot ignored it" % [res.get_class(), sub.id, name]})
+
+# The variant types Godot converts between when a setter gets another
+# type; any other mismatch makes the setter refuse the value silently.
+const GROUPS := [
+	[TYPE_BOOL, TYPE_INT, TYPE_FLOAT],
+	[TYPE_STRING, TYPE_STRING_NAME, TYPE_NODE_PATH],
+	[TYPE_VECTOR2, TYPE_VECTOR2I], [TYPE_VECTOR3, TYPE_VECTOR3I],
+	[TYPE_VECTOR4, TYPE_VECTOR4I], [TYPE_RECT2, TYPE_RECT2I],
+	[TYPE_BASIS, TYPE_QUATERNION],
+	[TYPE_ARRAY, TYPE_PACKED_BYTE_ARRAY, TYPE_PACKED_INT32_ARRAY, TYPE_PACKED_INT64_ARRAY,
+		TYPE_PACKED_FLOAT32_ARRAY, TYPE_PACKED_FLOAT64_ARRAY, TYPE_PACKED_STRING_ARRAY,
+		TYPE_PACKED_VECTOR2_ARRAY, TYPE_PACKED_VECTOR3_ARRAY, TYPE_PACKED_COLOR_ARRAY,
+		TYPE_PACKED_VECTOR4_ARRAY],
+]
+
+func compatible(have: int, want: int) -> bool:
+	if have == want or want == TYPE_NIL:
+		return true
+	for g in GROUPS:
+		if g.has(have) and g.has(want):
+			return true
+	return false
+
+# compare walks the scene's nodes as the file lists them and looks each
+# one up in the instantiated tree: a node whose parent does not exist is
+# dropped without a word, and a property the node does not have, or a
+# value of a type the property cannot take, is ignored without a word.
+func compare(st: SceneState, inst: Node, r: Dictionary) -> void:
+	for i in st.get_node_count():
+		var node_path := st.get_node_path(i)
+		var node: Node = inst if String(node_path) == "." else inst.get_node_or_null(node_path)
+		var path := String(node_path).trim_prefix("./")  # as shown in messages
+		var where := {"node": path, "index": i}
+		if node == null:
+			r.problems.append(merge(where, {"kind": "dropped_node",
+				"message": "node %s is not in the instantiated scene: its parent %s does not exist, so Godot dropped it" % [path, String(st.get_node_path(i, true)).trim_prefix("./")]}))
+			continue
+		var typ := st.get_node_type(i)
+		if typ != &"" and not ClassDB.class_exists(typ):
+			r.problems.append(merge(where, {"kind": "unknown_type",
+				"message": "node %s has type %s, which this engine does not know; Godot made a placeholder" % [path, typ]}))
+			continue
+		var known := {}
+		for p in node.get_property_list():
+			known[p.name] = p.type
+		# A node whose script did not load (missing, or failed to compile)
+		# lacks the script's variables; those cannot be checked.
+		var script_missing := false
+		for j in st.get_node_property_count(i):
+			if st.get_node_property_name(i, j) == &"script" and node.get_script() == null:
+				script_missing = true
+		for j in st.get_node_property_count(i):
+			var name := String(st.get_node_property_name(i, j))
+			var value = st.get_node_property_value(i, j)
+			var pw := merge(where, {"property": name})
+			if not known.has(name):
+				if script_missing or name.begins_with("metadata/"):
+					continue
+				r.problems.append(merge(pw, {"kind": "unknown_property",
+					"message": "%s has no property %s (%s); Godot ignored it" % [path, name, node.get_class()]}))
+				continue
+			var want: int = known[name]
+			var have := typeof(value)
+			if have == TYPE_OBJECT or value == null:
+				if want != TYPE_OBJECT and want != TYPE_NIL and value != null:
+					r.problems.append(merge(pw, {"kind": "ignored_value",
+						"message": "%s.%s takes %s, the file gives %s; Godot ignored the value" % [path, name, type_string(want), value.get_class()]}))
+				continue
+			if not compatible(have, want):
+				r.problems.append(merge(pw, {"kind": "ignored_value",
+					"message": "%s.%s takes %s, the file gives %s %s; Godot ignored the value" % [path, name, type_string(want), type_string(have), var_to_str(value).left(60)]}))
+
+func merge(a: Dictionary, b: Dictionary) -> Dictionary:
+	var out := a.duplicate()
+	out.merge(b)
+	return out
