@@ -8,6 +8,8 @@ extends Node
 var current := ""        # the file being checked; errors go to it
 var captured := {}       # path -> Array of {message, file, line}
 var stray := []          # errors logged outside any file
+var allow_missing := false
+var placeholders := {}   # res:// paths of imported files replaced by placeholders
 
 class Capture extends Logger:
 	var owner_node
@@ -30,7 +32,10 @@ func _ready() -> void:
 	var manifest: Dictionary = JSON.parse_string(FileAccess.get_file_as_string("res://webgodot/manifest.json"))
 	# Inverted-looking but observed: with true, a missing dependency is
 	# logged and the reference left null instead of failing the whole load.
-	ResourceLoader.set_abort_on_missing_resources(bool(manifest.get("allow_missing", false)))
+	allow_missing = bool(manifest.get("allow_missing", false))
+	ResourceLoader.set_abort_on_missing_resources(allow_missing)
+	for pth in manifest.get("placeholders", []):
+		placeholders[pth] = true
 	print("BEGIN")
 	for f in manifest.files:
 		current = f.path
@@ -77,7 +82,10 @@ func check_project(path: String, r: Dictionary) -> void:
 	if err != OK:
 		r.problems.append({"kind": "load_failed", "message": "project.godot does not parse (%s)" % error_string(err)})
 
+var current_file := ""
+
 func check_resource(f: Dictionary, r: Dictionary) -> void:
+	current_file = f.path
 	var res := ResourceLoader.load(f.path, "", ResourceLoader.CACHE_MODE_IGNORE)
 	if res == null:
 		r.problems.append({"kind": "load_failed", "message": "ResourceLoader.load failed"})
@@ -96,6 +104,7 @@ func check_resource(f: Dictionary, r: Dictionary) -> void:
 	check_subs(f, found, r)
 
 func check_scene(f: Dictionary, r: Dictionary) -> void:
+	current_file = f.path
 	var res := ResourceLoader.load(f.path, "", ResourceLoader.CACHE_MODE_IGNORE)
 	if res == null:
 		r.problems.append({"kind": "load_failed", "message": "ResourceLoader.load failed"})
@@ -125,8 +134,13 @@ func collect(v, found: Dictionary, seen: Dictionary) -> void:
 		TYPE_OBJECT:
 			if v is Resource and not seen.has(v):
 				seen[v] = true
-				if v.resource_scene_unique_id != "":
-					found[v.resource_scene_unique_id] = v
+				# Only this file's own sub-resources ("res://a.tscn::id");
+				# other files' resources are checked as those files.
+				var rp: String = v.resource_path
+				if rp != "" and rp != current_file and not rp.begins_with(current_file + "::"):
+					return
+				if rp.begins_with(current_file + "::"):
+					found[rp.trim_prefix(current_file + "::")] = v
 				for p in v.get_property_list():
 					if p.usage & PROPERTY_USAGE_STORAGE and p.type in [TYPE_OBJECT, TYPE_ARRAY, TYPE_DICTIONARY]:
 						collect(v.get(p.name), found, seen)
@@ -204,12 +218,24 @@ func compare(st: SceneState, inst: Node, r: Dictionary) -> void:
 		for j in st.get_node_property_count(i):
 			if st.get_node_property_name(i, j) == &"script" and node.get_script() == null:
 				script_missing = true
+		# An instanced scene's root gets its script from that scene; when
+		# dependencies may be missing, that script may be one of them.
+		if allow_missing and node.get_script() == null and (st.get_node_instance(i) != null or typ == &""):
+			script_missing = true
+		# Properties such as surface_material_override/0 exist only when a
+		# resource (the mesh) provides them; a placeholder or missing one
+		# does not.
+		var weak := false
+		for j in st.get_node_property_count(i):
+			var v = st.get_node_property_value(i, j)
+			if (v == null and allow_missing) or (v is Resource and placeholders.has(v.resource_path)):
+				weak = true
 		for j in st.get_node_property_count(i):
 			var name := String(st.get_node_property_name(i, j))
 			var value = st.get_node_property_value(i, j)
 			var pw := merge(where, {"property": name})
 			if not known.has(name):
-				if script_missing or name.begins_with("metadata/"):
+				if script_missing or name.begins_with("metadata/") or (weak and "/" in name):
 					continue
 				r.problems.append(merge(pw, {"kind": "unknown_property",
 					"message": "%s has no property %s (%s); Godot ignored it" % [path, name, node.get_class()]}))

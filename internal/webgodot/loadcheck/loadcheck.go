@@ -88,6 +88,9 @@ type FileResult struct {
 	File   string
 	Kind   Kind
 	Loaded bool
+	// Unverifiable is set under Options.AllowMissing for a file that did
+	// not load because something it depends on is missing.
+	Unverifiable bool
 }
 
 // Report is the outcome of one check.
@@ -177,8 +180,11 @@ var resLineRe = regexp.MustCompile(`res://([^\s:"']+?):(\d+)`)
 // noise are engine messages that are artifacts of checking outside the
 // editor, not problems of the files.
 var noise = []string{
-	"invalid UID", // no uid cache: the loader falls back to the path, as it should
+	// No uid cache (the editor writes it): the loader falls back to the
+	// path, as it should, and a uid:// setting cannot be resolved.
+	"invalid UID",
 	"using text path instead",
+	"Unrecognized UID",
 }
 
 func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Options) (*Report, error) {
@@ -186,6 +192,7 @@ func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Optio
 	idx := newLineIndex(files)
 	begun, done := false, false
 	var startup []string
+	var results []rawResult
 	for _, l := range res.Lines {
 		if l.Stream == webgodot.Stdout {
 			tag, body, _ := strings.Cut(l.Text, " ")
@@ -197,7 +204,7 @@ func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Optio
 				if err := json.Unmarshal([]byte(body), &rr); err != nil {
 					return nil, fmt.Errorf("loadcheck: reading the engine's result line: %w", err)
 				}
-				rep.add(rr, p, idx, opts)
+				results = append(results, rr)
 			case "DONE":
 				done = true
 			}
@@ -207,8 +214,31 @@ func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Optio
 			startup = append(startup, strings.TrimPrefix(l.Text, "ERROR: "))
 		}
 	}
+	// Under AllowMissing, a file that failed to load and depends on a
+	// missing file (directly or through another) cannot be verified; its
+	// errors, and other files' errors about it, are consequences.
+	if opts.AllowMissing {
+		for _, rr := range results {
+			file := strings.TrimPrefix(rr.Path, "res://")
+			if m := p.missingUnder(file); !rr.Loaded && len(m) > 0 {
+				p.unverifiable[rr.Path] = true
+				rep.Notes = append(rep.Notes, fmt.Sprintf("not checked: %s depends on missing %s", file, strings.Join(m, ", ")))
+			}
+		}
+	}
+	for _, rr := range results {
+		if p.unverifiable[rr.Path] {
+			rep.Files = append(rep.Files, FileResult{File: strings.TrimPrefix(rr.Path, "res://"), Kind: rr.Kind, Loaded: false, Unverifiable: true})
+			continue
+		}
+		rep.add(rr, p, idx, files, opts)
+	}
 	// Errors before the checker started come from reading project.godot.
 	for _, s := range startup {
+		if slices.ContainsFunc(noise, func(n string) bool { return strings.Contains(s, n) }) ||
+			opts.AllowMissing && p.mentionsMissing(s, files) {
+			continue
+		}
 		if _, ok := files["project.godot"]; ok {
 			file, line := "project.godot", 0
 			if m := resLineRe.FindStringSubmatch(s); m != nil {
@@ -251,17 +281,10 @@ func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
 	}
 }
 
-func (rep *Report) add(rr rawResult, p *packPlan, idx *lineIndex, opts Options) {
+func (rep *Report) add(rr rawResult, p *packPlan, idx *lineIndex, files map[string][]byte, opts Options) {
 	file := strings.TrimPrefix(rr.Path, "res://")
 	rep.Files = append(rep.Files, FileResult{File: file, Kind: rr.Kind, Loaded: rr.Loaded})
-	mentionsMissing := func(msg string) bool {
-		for m := range p.missing {
-			if strings.Contains(msg, m) {
-				return true
-			}
-		}
-		return false
-	}
+	mentionsMissing := func(msg string) bool { return p.mentionsMissing(msg, files) }
 	for _, e := range rr.Errors {
 		msg := strings.TrimSpace(e.Message)
 		if slices.ContainsFunc(noise, func(n string) bool { return strings.Contains(msg, n) }) {
@@ -284,9 +307,16 @@ func (rep *Report) add(rr rawResult, p *packPlan, idx *lineIndex, opts Options) 
 			}
 			kind = "missing_dependency"
 		}
+		// A signal a missing script would declare.
+		if opts.AllowMissing && len(p.missing) > 0 && strings.Contains(msg, "nonexistent signal") {
+			continue
+		}
 		rep.Problems = append(rep.Problems, Problem{File: pf, Line: line, Kind: kind, Message: msg})
 	}
 	for _, pr := range rr.Problems {
+		if p.underOpaque(file, pr.Node) {
+			continue
+		}
 		if pr.Kind == "load_failed" && opts.AllowMissing && rr.Kind == KindScene && len(rr.Errors) > 0 && allMissing(rr.Errors, mentionsMissing) {
 			continue
 		}
@@ -418,4 +448,37 @@ func (x *lineIndex) keyedLine(file, key, prop string) int {
 		return l
 	}
 	return s.line
+}
+
+var resPathRe = regexp.MustCompile(`res://[^\s:"'()\[\],]+`)
+
+// mentionsMissing reports whether msg names a res:// file that is neither
+// among the files nor a placeholder: an error about a missing dependency.
+func (p *packPlan) mentionsMissing(msg string, files map[string][]byte) bool {
+	for _, m := range resPathRe.FindAllString(msg, -1) {
+		m = strings.TrimRight(m, ".'")
+		rel := strings.TrimPrefix(m, "res://")
+		if slices.Contains(p.stubbed, m) || strings.HasPrefix(rel, "webgodot/") || strings.HasPrefix(rel, ".godot/") {
+			continue
+		}
+		if _, ok := files[rel]; ok && !p.unverifiable[m] {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// underOpaque reports whether a node path lies inside an instance the
+// check cannot see into.
+func (p *packPlan) underOpaque(file, node string) bool {
+	if node == "" {
+		return false
+	}
+	for _, o := range p.opaque[file] {
+		if o == "." || node == o || strings.HasPrefix(node, o+"/") {
+			return true
+		}
+	}
+	return false
 }

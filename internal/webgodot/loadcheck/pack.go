@@ -63,7 +63,9 @@ func IsImportable(p string) bool { return importable[strings.ToLower(path.Ext(p)
 func stubResource(typ, file string) string {
 	switch typ {
 	case "Texture2D", "Texture", "CompressedTexture2D", "ImageTexture", "":
-		return "[gd_resource type=\"PlaceholderTexture2D\" format=3]\n\n[resource]\nsize = Vector2(16, 16)\n"
+		// Large, so that tile atlases find their tiles inside it; a
+		// placeholder has no pixels, so the size costs nothing.
+		return "[gd_resource type=\"PlaceholderTexture2D\" format=3]\n\n[resource]\nsize = Vector2(8192, 8192)\n"
 	case "Texture3D", "CompressedTexture3D":
 		return "[gd_resource type=\"PlaceholderTexture3D\" format=3]\n\n[resource]\n"
 	case "TextureLayered", "Texture2DArray", "CompressedTexture2DArray":
@@ -91,6 +93,7 @@ func stubResource(typ, file string) string {
 // manifest is what check.gd reads.
 type manifest struct {
 	AllowMissing bool           `json:"allow_missing"`
+	Placeholders []string       `json:"placeholders"`
 	Files        []manifestFile `json:"files"`
 }
 
@@ -118,6 +121,16 @@ type packPlan struct {
 	missing map[string]bool
 	// stubbed are imported files replaced by placeholders.
 	stubbed []string
+	// opaque maps a scene file to the paths of its nodes that instance a
+	// scene the check cannot see into (a placeholder for an imported
+	// model, or a missing file): nodes and properties under them are not
+	// verifiable.
+	opaque map[string][]string
+	// deps maps a scene or resource file to the res:// paths it references.
+	deps map[string][]string
+	// unverifiable are res:// paths of present files that did not load
+	// because of a missing dependency (filled after the run).
+	unverifiable map[string]bool
 }
 
 var (
@@ -128,7 +141,7 @@ var (
 
 // plan builds the pack for files (keys are paths relative to res://).
 func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
-	p := &packPlan{missing: map[string]bool{}}
+	p := &packPlan{missing: map[string]bool{}, opaque: map[string][]string{}, deps: map[string][]string{}, unverifiable: map[string]bool{}}
 	names := make([]string, 0, len(files))
 	for name := range files {
 		name = strings.TrimPrefix(name, "res://")
@@ -177,6 +190,13 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 					}
 					mf.Subs = append(mf.Subs, ms)
 				}
+				for _, n := range f.Nodes() {
+					if inst, ok := n.Instance(); ok {
+						if e := f.ExtResource(inst.ID); e != nil && (IsImportable(e.Path()) || !have(e.Path())) {
+							p.opaque[name] = append(p.opaque[name], strings.TrimPrefix(n.Path(), "./"))
+						}
+					}
+				}
 				if main := f.Resource(); main != nil {
 					for _, pr := range main.Properties() {
 						mf.Main = append(mf.Main, pr.Key)
@@ -184,6 +204,7 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 				}
 				for _, e := range f.ExtResources() {
 					ep := e.Path()
+					p.deps[name] = append(p.deps[name], ep)
 					switch {
 					case ep == "" || !strings.HasPrefix(ep, "res://"):
 					case IsImportable(ep):
@@ -251,7 +272,7 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 	// second copy of a cached resource.
 	order := map[Kind]int{KindProject: 0, KindScript: 1, KindResource: 2, KindScene: 3}
 	slices.SortStableFunc(p.checked, func(a, b manifestFile) int { return order[a.Kind] - order[b.Kind] })
-	m, err := json.Marshal(manifest{AllowMissing: allowMissing, Files: p.checked})
+	m, err := json.Marshal(manifest{AllowMissing: allowMissing, Files: p.checked, Placeholders: p.stubbed})
 	if err != nil {
 		return nil, err
 	}
@@ -290,4 +311,27 @@ func withoutAutoloads(src []byte) []byte {
 		}
 	}
 	return bytes.Join(lines, nil)
+}
+
+// missingUnder returns the missing files name depends on, directly or
+// through other files, sorted.
+func (p *packPlan) missingUnder(name string) []string {
+	seen := map[string]bool{}
+	out := map[string]bool{}
+	var walk func(string)
+	walk = func(n string) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
+		for _, d := range p.deps[n] {
+			if p.missing[d] {
+				out[d] = true
+			} else {
+				walk(strings.TrimPrefix(d, "res://"))
+			}
+		}
+	}
+	walk(name)
+	return slices.Sorted(mapKeys(out))
 }
