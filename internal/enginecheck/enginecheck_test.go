@@ -181,4 +181,3 @@ func TestProject(t *testing.T) {
 func itoa(n int) string {
 	return strconv.Itoa(n)
 }
-
