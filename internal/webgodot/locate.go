@@ -3,6 +3,7 @@ package webgodot
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -64,7 +65,7 @@ func Locate() (Setup, error) {
 	switch {
 	case rerr != nil && cerr != nil:
 		return Setup{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "chromium,godot_web_runtime",
-			Message: "the engine check needs Chromium and the Godot web runtime; neither was found",
+			Message: "the engine check needs Chromium and the Godot web runtime; neither was found: " + message(cerr) + "; " + message(rerr),
 			Hint:    SetupHint}
 	case rerr != nil:
 		return Setup{}, rerr
@@ -189,4 +190,12 @@ func fileSHA256(path string) (string, error) {
 func isFile(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode().IsRegular()
+}
+
+func message(err error) string {
+	var se *sdk.Error
+	if errors.As(err, &se) {
+		return se.Message
+	}
+	return err.Error()
 }
