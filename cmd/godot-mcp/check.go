@@ -44,8 +44,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("check", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	roundtrip := fset.Bool("roundtrip", false, "also verify that writing each file back reproduces it byte for byte")
+	engine := fset.Bool("engine", false, "have the real Godot 4.6 engine (web runtime in headless Chromium) load the files; see docs/engine.md")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: godot-mcp check [--roundtrip] PATH...")
+		fmt.Fprintln(stderr, "Usage: godot-mcp check [--roundtrip | --engine] PATH...")
 		fmt.Fprintln(stderr, "\nParses every .tscn, .tres, project.godot and .cfg file under the given files or")
 		fmt.Fprintln(stderr, "directories (skipping .godot/ and .import/ directories) and prints each problem as")
 		fmt.Fprintln(stderr, "file:line:col: message. Exits 1 if any file fails.")
@@ -61,6 +62,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if fset.NArg() == 0 {
 		fset.Usage()
 		return 2
+	}
+	if *engine {
+		return runEngineCheck(fset.Args(), stdout, stderr)
 	}
 
 	var files []string

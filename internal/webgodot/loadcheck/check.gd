@@ -199,6 +199,8 @@ func compare(st: SceneState, inst: Node, r: Dictionary) -> void:
 		var node_path := st.get_node_path(i)
 		var node: Node = inst if String(node_path) == "." else inst.get_node_or_null(node_path)
 		var path := String(node_path).trim_prefix("./")  # as shown in messages
+		if path == ".":
+			path = String(inst.name)
 		var where := {"node": path, "index": i}
 		if node == null:
 			r.problems.append(merge(where, {"kind": "dropped_node",
