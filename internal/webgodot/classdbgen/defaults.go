@@ -73,8 +73,7 @@ func resolveDefaults(raw *Raw, st *classdb.Stored) {
 	}
 	// effective is what a DB lookup answers for prop on the chain that
 	// starts at name, given the overrides recorded so far.
-	var effective func(name, prop string) (string, bool)
-	effective = func(name, prop string) (string, bool) {
+	effective := func(name, prop string) (string, bool) {
 		for n := name; n != ""; {
 			c, ok := idx[n]
 			if !ok {
