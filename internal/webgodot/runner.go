@@ -264,8 +264,8 @@ func (r *Runner) Close() error {
 //
 // The error is nil when the engine exited (whatever its code) and an
 // *sdk.Error with code TIMEOUT when ctx ended first; the Result then holds
-// what was printed until then. A run that timed out costs a browser
-// restart on the next Run, since the engine may still be spinning.
+// what was printed until then. The run's tab is closed either way, which
+// stops an engine that still spins.
 func (r *Runner) Run(ctx context.Context, files []PackFile) (*Result, error) {
 	pck, err := BuildPCK(RuntimeVersion, files)
 	if err != nil {
@@ -358,24 +358,25 @@ func (r *Runner) RunPack(ctx context.Context, pck []byte) (*Result, error) {
 	}
 	res.Elapsed = time.Since(start)
 
-	// Close the tab; a tab whose engine still spins may not close, and
-	// then the whole browser goes.
-	closed := make(chan struct{})
+	// Close the tab, which ends its renderer even when the engine still
+	// spins. A tab that does not close in time takes the whole browser
+	// with it (other runs in flight then fail); the next Run starts a new
+	// one.
+	closed := make(chan error, 1)
 	go func() {
 		cctx, cancel := context.WithTimeout(tabCtx, 3*time.Second)
 		defer cancel()
-		_ = chromedp.Cancel(cctx)
-		close(closed)
+		closed <- chromedp.Cancel(cctx)
 	}()
 	select {
-	case <-closed:
+	case err := <-closed:
+		if err != nil && !errors.Is(err, context.Canceled) {
+			r.reset(brCtx)
+		}
 	case <-time.After(4 * time.Second):
 		r.reset(brCtx)
 	}
 	closeTab()
-	if runErr != nil {
-		r.reset(brCtx)
-	}
 
 	mu.Lock()
 	defer mu.Unlock()
