@@ -1,10 +1,12 @@
 package enginecheck_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
@@ -39,7 +41,8 @@ var knownFindings = map[string]string{
 }
 
 // TestCorpusLoads has the engine load every scene and resource of every
-// corpus project, one engine run per project. The corpus has no scripts
+// corpus project, one engine run per project,
+// two at a time. The corpus has no scripts
 // or assets: assets are replaced by placeholders and missing scripts are
 // allowed (their nodes' script variables cannot be checked). Every file
 // whose dependencies are present must load, and the only problems
@@ -49,28 +52,56 @@ func TestCorpusLoads(t *testing.T) {
 		t.Skip("the corpus takes one engine run per project (about a minute); skipped with -short")
 	}
 	dir := corpusDir(t)
-	enginecheck.Runner(t) // skip or fail early when the engine is missing
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Two projects at a time, each in its own tab of the shared browser:
+	// the engine is single-threaded, so two runs keep both cores busy.
+	r := enginecheck.Runner(t)
+	type result struct {
+		name string
+		rep  *loadcheck.Report
+		err  error
+	}
+	var projects []string
+	for _, e := range entries {
+		if e.IsDir() {
+			projects = append(projects, e.Name())
+		}
+	}
+	results := make([]result, len(projects))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, name := range projects {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			files, err := loadcheck.ReadProject(filepath.Join(dir, name))
+			if err == nil {
+				results[i].rep, err = loadcheck.Check(context.Background(), r, files, loadcheck.Options{AllowMissing: true})
+			}
+			results[i].name, results[i].err = name, err
+		}()
+	}
+	wg.Wait()
+
 	scenes, unverifiable := 0, 0
 	found := map[string]bool{}
-	for _, e := range entries {
-		if !e.IsDir() {
+	for _, res := range results {
+		if res.err != nil {
+			t.Errorf("%s: %v", res.name, res.err)
 			continue
 		}
-		files, err := loadcheck.ReadProject(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep := enginecheck.Run(t, files, loadcheck.Options{AllowMissing: true})
+		rep := res.rep
 		for _, f := range rep.Files {
 			switch {
 			case f.Unverifiable:
 				unverifiable++
 			case !f.Loaded:
-				t.Errorf("%s/%s did not load", e.Name(), f.File)
+				t.Errorf("%s/%s did not load", res.name, f.File)
 			case f.Kind == loadcheck.KindScene:
 				scenes++
 			}
@@ -79,17 +110,17 @@ func TestCorpusLoads(t *testing.T) {
 			if p.IsWarning() {
 				continue
 			}
-			key := fmt.Sprintf("%s/%s:%d", e.Name(), p.File, p.Line)
+			key := fmt.Sprintf("%s/%s:%d", res.name, p.File, p.Line)
 			if want, ok := knownFindings[key]; ok && strings.Contains(p.Message, want) {
 				found[key] = true
 				continue
 			}
-			t.Errorf("%s/%s", e.Name(), p)
+			t.Errorf("%s/%s", res.name, p)
 		}
 		if len(rep.Files) == 0 {
-			t.Errorf("%s: no files checked", e.Name())
+			t.Errorf("%s: no files checked", res.name)
 		}
-		t.Logf("%s: %d files; %s", e.Name(), len(rep.Files), strings.Join(rep.Notes, "; "))
+		t.Logf("%s: %d files; %s", res.name, len(rep.Files), strings.Join(rep.Notes, "; "))
 	}
 	for k, v := range knownFindings {
 		if !found[k] {
