@@ -63,8 +63,11 @@ shape = SubResource("r1")
 
 [node name="Other" type="CollisionShape2D" parent="Body"]
 shape = ExtResource("4")
+
+[connection signal="hit" from="Enemy" to="." method="on_hit"]
+[connection signal="ready" from="Icon" to="." method="queue_free"]
 `),
-	"main.gd":  []byte("extends Node2D\n\n@export var speed := 1.0\nvar enemy: Enemy\n"),
+	"main.gd":  []byte("extends Node2D\n\n@export var speed := 1.0\nvar enemy: Enemy\n\nfunc on_hit() -> void:\n\tpass\n"),
 	"enemy.gd": []byte("class_name Enemy\nextends Area2D\n\nsignal hit\n"),
 	"enemy.tscn": []byte(`[gd_scene format=3]
 
@@ -97,6 +100,10 @@ position = Vector3(1, 2, 3)
 shape = SubResource("old")
 
 [node name="Typo" type="Sprite2d" parent="."]
+
+[node name="Button" type="Button" parent="."]
+
+[connection signal="pressed" from="Button" to="." method="on_pressed"]
 `),
 	"garbage.tscn": []byte("[gd_scene format=3]\n\n[node name=\"R\" type=\"Node\"]\nfoo = Vector2(1,\n"),
 	"bad.gd":       []byte("extends Node\n\nfunc f(:\n\tpass\n"),
@@ -128,6 +135,7 @@ func TestGoodAndBroken(t *testing.T) {
 		{"broken.tscn:12", "dropped_node", "Orphan"},
 		{"broken.tscn:4", "unknown_property", "no property extents"},
 		{"broken.tscn:17", "unknown_type", "Sprite2d"},
+		{"broken.tscn:21", "bad_connection", "has no method on_pressed"},
 		{"garbage.tscn:5", "engine_error", "Parse Error"},
 		{"garbage.tscn", "load_failed", ""},
 		{"bad.gd:3", "engine_error", "Expected parameter name"},

@@ -2,6 +2,8 @@ package webgodot
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -85,9 +87,7 @@ type Runner struct {
 
 	srv   *http.Server
 	base  string // http://127.0.0.1:port
-	packs sync.Map
-	next  int64
-	idMu  sync.Mutex
+	packs sync.Map // run id -> pack bytes, while the run lasts
 }
 
 // New returns a Runner using the given parts (see Locate). It starts the
@@ -280,10 +280,11 @@ func (r *Runner) RunPack(ctx context.Context, pck []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.idMu.Lock()
-	r.next++
-	id := strconv.FormatInt(r.next, 10)
-	r.idMu.Unlock()
+	// A random id: the pack holds the user's files, and other local
+	// processes can reach 127.0.0.1 too.
+	var idb [16]byte
+	_, _ = rand.Read(idb[:])
+	id := hex.EncodeToString(idb[:])
 	r.packs.Store(id, pck)
 	defer r.packs.Delete(id)
 

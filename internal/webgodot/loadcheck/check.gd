@@ -119,6 +119,7 @@ func check_scene(f: Dictionary, r: Dictionary) -> void:
 	r.loaded = true
 	var st: SceneState = res.get_state()
 	compare(st, inst, r)
+	check_connections(st, inst, r)
 	var found := {}
 	var seen := {}
 	for i in st.get_node_count():
@@ -252,6 +253,34 @@ func compare(st: SceneState, inst: Node, r: Dictionary) -> void:
 			if not compatible(have, want):
 				r.problems.append(merge(pw, {"kind": "ignored_value",
 					"message": "%s.%s takes %s, the file gives %s %s; Godot ignored the value" % [path, name, type_string(want), type_string(have), var_to_str(value).left(60)]}))
+
+# check_connections reports [connection] entries whose target has no such
+# method: Godot connects them without a word and fails only when the
+# signal is emitted. A target whose script did not load is skipped.
+func check_connections(st: SceneState, inst: Node, r: Dictionary) -> void:
+	for c in st.get_connection_count():
+		var tp := st.get_connection_target(c)
+		var target: Node = inst if String(tp) == "." else inst.get_node_or_null(tp)
+		var method := String(st.get_connection_method(c))
+		if target == null:
+			r.problems.append({"kind": "bad_connection", "connection": c,
+				"message": "connection of %s to %s: the target node %s does not exist" % [st.get_connection_signal(c), method, tp]})
+			continue
+		if target.get_script() == null and (allow_missing or st_node_has_script(st, tp)):
+			continue
+		if not target.has_method(method):
+			r.problems.append({"kind": "bad_connection", "connection": c,
+				"message": "connection of signal %s to %s.%s: %s has no method %s; the signal would fail when emitted" % [st.get_connection_signal(c), String(tp).trim_prefix("./"), method, target.get_class(), method]})
+
+# st_node_has_script reports whether the file gives the node at path a
+# script (which then failed to load; that error is reported already).
+func st_node_has_script(st: SceneState, path: NodePath) -> bool:
+	for i in st.get_node_count():
+		if st.get_node_path(i) == path:
+			for j in st.get_node_property_count(i):
+				if st.get_node_property_name(i, j) == &"script":
+					return true
+	return false
 
 func merge(a: Dictionary, b: Dictionary) -> Dictionary:
 	var out := a.duplicate()

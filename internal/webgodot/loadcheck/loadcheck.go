@@ -9,7 +9,9 @@
 //   - a value of a type the property cannot take is ignored;
 //   - an unknown node type becomes a placeholder;
 //   - a resource property the class does not have (a Godot 3 name such as
-//     RectangleShape2D's extents) is set aside.
+//     RectangleShape2D's extents) is set aside;
+//   - a [connection] to a method the target does not have is made anyway
+//     and fails only when the signal is emitted.
 //
 // Many files are checked in one engine run (see internal/webgodot for the
 // runtime and its cost):
@@ -63,8 +65,8 @@ type Problem struct {
 	// Line is 1-based; 0 when unknown.
 	Line int
 	// Kind is "engine_error", "engine_warning", "load_failed",
-	// "dropped_node", "unknown_property", "ignored_value", "unknown_type"
-	// or "missing_dependency".
+	// "dropped_node", "unknown_property", "ignored_value", "unknown_type",
+	// "bad_connection" or "missing_dependency".
 	Kind    string
 	Message string
 	// Node and Property locate scene problems, when they apply.
@@ -171,8 +173,9 @@ type rawProblem struct {
 	Node     string `json:"node"`
 	Index    *int   `json:"index"`
 	Property string `json:"property"`
-	Sub      string `json:"sub"`
-	Section  string `json:"section"`
+	Sub        string `json:"sub"`
+	Section    string `json:"section"`
+	Connection *int   `json:"connection"`
 }
 
 var resLineRe = regexp.MustCompile(`res://([^\s:"']+?):(\d+)`)
@@ -326,6 +329,8 @@ func (rep *Report) add(rr rawResult, p *packPlan, idx *lineIndex, files map[stri
 			line = idx.propertyLine(file, *pr.Index, pr.Property)
 		case pr.Index != nil:
 			line = idx.nodeLine(file, *pr.Index)
+		case pr.Connection != nil:
+			line = idx.connectionLine(file, *pr.Connection)
 		case pr.Sub != "":
 			line = idx.keyedLine(file, "sub:"+pr.Sub, pr.Property)
 		case pr.Section == "resource":
@@ -353,7 +358,8 @@ type lineIndex struct {
 }
 
 type fileLines struct {
-	nodes []section
+	nodes       []section
+	connections []int // header lines of [connection], in file order
 	keyed map[string]section // "sub:ID", "resource"
 }
 
@@ -401,6 +407,9 @@ func (x *lineIndex) scan(file string) *fileLines {
 				}
 			case strings.HasPrefix(t, "[resource]"):
 				curKey = "resource"
+			case strings.HasPrefix(t, "[connection "):
+				fl.connections = append(fl.connections, n)
+				cur = nil
 			default:
 				cur = nil
 			}
@@ -481,4 +490,14 @@ func (p *packPlan) underOpaque(file, node string) bool {
 		}
 	}
 	return false
+}
+
+// connectionLine is the line of the i-th [connection] (SceneState keeps
+// the file's order).
+func (x *lineIndex) connectionLine(file string, i int) int {
+	c := x.scan(file).connections
+	if i < 0 || i >= len(c) {
+		return 0
+	}
+	return c[i]
 }
