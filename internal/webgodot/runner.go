@@ -3,8 +3,8 @@ package webgodot
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,7 +86,7 @@ type Runner struct {
 	closed      bool
 
 	srv   *http.Server
-	base  string // http://127.0.0.1:port
+	base  string   // http://127.0.0.1:port
 	packs sync.Map // run id -> pack bytes, while the run lasts
 }
 

@@ -168,11 +168,11 @@ type rawError struct {
 }
 
 type rawProblem struct {
-	Kind     string `json:"kind"`
-	Message  string `json:"message"`
-	Node     string `json:"node"`
-	Index    *int   `json:"index"`
-	Property string `json:"property"`
+	Kind       string `json:"kind"`
+	Message    string `json:"message"`
+	Node       string `json:"node"`
+	Index      *int   `json:"index"`
+	Property   string `json:"property"`
 	Sub        string `json:"sub"`
 	Section    string `json:"section"`
 	Connection *int   `json:"connection"`
@@ -359,8 +359,8 @@ type lineIndex struct {
 
 type fileLines struct {
 	nodes       []section
-	connections []int // header lines of [connection], in file order
-	keyed map[string]section // "sub:ID", "resource"
+	connections []int              // header lines of [connection], in file order
+	keyed       map[string]section // "sub:ID", "resource"
 }
 
 type section struct {
