@@ -108,7 +108,7 @@ shape = SubResource("old")
 	"garbage.tscn": []byte("[gd_scene format=3]\n\n[node name=\"R\" type=\"Node\"]\nfoo = Vector2(1,\n"),
 	"bad.gd":       []byte("extends Node\n\nfunc f(:\n\tpass\n"),
 	"typed.gd":     []byte("extends Node\n\nfunc f():\n\tvar x: int = \"text\"\n"),
-	"shape.tres":   []byte("[gd_resource type=\"CircleShape2D\" format=3]\n\n[resource]\nradius = 3.0\nradios = 4.0\n"),
+	"shape.tres":   []byte("[gd_resource type=\"CircleShape2D\" format=3]\n\n[resource]\nradius = 3.0\nradios = 4.0\ncustom_solver_bias = Vector2(1, 1)\n"),
 	"missing.tscn": []byte("[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://nowhere.gd\" id=\"1\"]\n\n[node name=\"R\" type=\"Node\"]\nscript = ExtResource(\"1\")\n"),
 }
 
@@ -141,6 +141,7 @@ func TestGoodAndBroken(t *testing.T) {
 		{"bad.gd:3", "engine_error", "Expected parameter name"},
 		{"typed.gd:4", "engine_error", `Cannot assign a value of type "String"`},
 		{"shape.tres:5", "unknown_property", "no property radios"},
+		{"shape.tres:6", "ignored_value", "custom_solver_bias takes float, the file gives Vector2"},
 		{"missing.tscn", "missing_dependency", "res://nowhere.gd"},
 	}
 	for _, w := range want {

@@ -92,13 +92,7 @@ func check_resource(f: Dictionary, r: Dictionary) -> void:
 		return
 	r.loaded = true
 	r.type = res.get_class()
-	var known := {}
-	for p in res.get_property_list():
-		known[p.name] = true
-	for name in f.get("main", []):
-		if not known.has(name) and not name.begins_with("metadata/"):
-			r.problems.append({"kind": "unknown_property", "property": name, "section": "resource",
-				"message": "%s has no property %s; Godot ignored it" % [res.get_class(), name]})
+	check_props(res, f.get("main", []), f.get("main_kinds", []), {"section": "resource"}, res.get_class(), r)
 	var found := {}
 	collect(res, found, {})
 	check_subs(f, found, r)
@@ -161,13 +155,8 @@ func check_subs(f: Dictionary, found: Dictionary, r: Dictionary) -> void:
 		var res = found.get(sub.id)
 		if res == null:
 			continue # unused, or failed to load (logged)
-		var known := {}
-		for p in res.get_property_list():
-			known[p.name] = true
-		for name in sub.props:
-			if not known.has(name) and not name.begins_with("metadata/"):
-				r.problems.append({"kind": "unknown_property", "property": name, "sub": sub.id,
-					"message": "%s (sub_resource %s) has no property %s; Godot ignored it" % [res.get_class(), sub.id, name]})
+		check_props(res, sub.props, sub.get("kinds", []), {"sub": sub.id},
+			"%s (sub_resource %s)" % [res.get_class(), sub.id], r)
 
 # The variant types Godot converts between when a setter gets another
 # type; any other mismatch makes the setter refuse the value silently.
@@ -281,6 +270,38 @@ func st_node_has_script(st: SceneState, path: NodePath) -> bool:
 				if st.get_node_property_name(i, j) == &"script":
 					return true
 	return false
+
+# check_props compares a resource section's properties (names and the
+# Variant types of the values as written) with the loaded resource.
+func check_props(res: Resource, names: Array, kinds: Array, where: Dictionary, what: String, r: Dictionary) -> void:
+	var known := {}
+	for p in res.get_property_list():
+		known[p.name] = p.type
+	# Types are compared only for properties the class binds and shows in
+	# the inspector: internal and dynamic ones (Curve's _data, an
+	# Animation's tracks/0/keys) take other types through _set.
+	var typed := {}
+	for p in ClassDB.class_get_property_list(res.get_class()):
+		if p.usage & PROPERTY_USAGE_STORAGE and p.usage & PROPERTY_USAGE_EDITOR:
+			typed[p.name] = true
+	for k in names.size():
+		var name: String = names[k]
+		if name.begins_with("metadata/"):
+			continue
+		var pw := merge(where, {"property": name})
+		if not known.has(name):
+			r.problems.append(merge(pw, {"kind": "unknown_property",
+				"message": "%s has no property %s; Godot ignored it" % [what, name]}))
+			continue
+		if k >= kinds.size() or not typed.has(name):
+			continue
+		var have: int = kinds[k]
+		var want: int = known[name]
+		if have == TYPE_NIL or (have == TYPE_OBJECT and want == TYPE_OBJECT):
+			continue
+		if not compatible(have, want):
+			r.problems.append(merge(pw, {"kind": "ignored_value",
+				"message": "%s.%s takes %s, the file gives %s; Godot ignored the value" % [what, name, type_string(want), type_string(have)]}))
 
 func merge(a: Dictionary, b: Dictionary) -> Dictionary:
 	var out := a.duplicate()

@@ -105,12 +105,17 @@ type manifestFile struct {
 	// engine ignored.
 	Subs []manifestSub `json:"subs,omitempty"`
 	Main []string      `json:"main,omitempty"`
+	// MainKinds are the Variant types of Main's values, as written.
+	MainKinds []int `json:"main_kinds,omitempty"`
 }
 
 type manifestSub struct {
 	ID    string   `json:"id"`
 	Type  string   `json:"type"`
 	Props []string `json:"props"`
+	// Kinds are the Variant types of the values as written (godot.Kind
+	// numbers Variant.Type the way the engine does).
+	Kinds []int `json:"kinds"`
 }
 
 // packPlan is the pack and what the Go side needs to read the results.
@@ -184,9 +189,10 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 			mf := manifestFile{Path: "res://" + name, Kind: kind}
 			if f, err := godot.ParseFile(name, src); err == nil {
 				for _, sub := range f.SubResources() {
-					ms := manifestSub{ID: sub.ID(), Type: sub.Type(), Props: []string{}}
+					ms := manifestSub{ID: sub.ID(), Type: sub.Type(), Props: []string{}, Kinds: []int{}}
 					for _, pr := range sub.Properties() {
 						ms.Props = append(ms.Props, pr.Key)
+						ms.Kinds = append(ms.Kinds, int(pr.Value.Kind()))
 					}
 					mf.Subs = append(mf.Subs, ms)
 				}
@@ -200,6 +206,7 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 				if main := f.Resource(); main != nil {
 					for _, pr := range main.Properties() {
 						mf.Main = append(mf.Main, pr.Key)
+						mf.MainKinds = append(mf.MainKinds, int(pr.Value.Kind()))
 					}
 				}
 				for _, e := range f.ExtResources() {
