@@ -37,7 +37,7 @@ func runEngineCheck(paths []string, stdout, stderr io.Writer) int {
 	for _, p := range paths {
 		root, err := loadcheck.ProjectRoot(p)
 		if err != nil {
-			fmt.Fprintf(stderr, "godot-mcp check --engine: %v\n", err)
+			printEngineErr(stderr, err)
 			return 2
 		}
 		abs, _ := filepath.Abs(p)
@@ -60,7 +60,7 @@ func runEngineCheck(paths []string, stdout, stderr io.Writer) int {
 	for _, s := range scopes {
 		project, err := loadcheck.ReadProject(s.root)
 		if err != nil {
-			fmt.Fprintf(stderr, "godot-mcp check --engine: %v\n", err)
+			printEngineErr(stderr, err)
 			return 2
 		}
 		if v := projectVersion(project); v != "" && !strings.HasPrefix(v, "4.6") {

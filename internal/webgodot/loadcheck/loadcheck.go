@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 //go:embed check.gd
@@ -205,7 +206,9 @@ func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Optio
 			case "R":
 				var rr rawResult
 				if err := json.Unmarshal([]byte(body), &rr); err != nil {
-					return nil, fmt.Errorf("loadcheck: reading the engine's result line: %w", err)
+					return nil, &sdk.Error{Code: sdk.CodeToolError,
+						Message: fmt.Sprintf("the engine's result line does not decode: %v", err),
+						Hint:    "this is a defect of the checker; report it with the file that was checked"}
 				}
 				results = append(results, rr)
 			case "DONE":
@@ -260,7 +263,9 @@ func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Optio
 		for _, l := range tail {
 			fmt.Fprintf(&b, "\n  [%s] %s", l.Stream, l.Text)
 		}
-		return rep, fmt.Errorf("loadcheck: the engine stopped before checking every file (exit %v %d); last lines:%s", res.Exited, res.ExitCode, b.String())
+		return rep, &sdk.Error{Code: sdk.CodeToolError,
+			Message: fmt.Sprintf("the engine stopped before checking every file (%d of %d done; exit %v %d); last lines:%s", len(results), len(p.checked), res.Exited, res.ExitCode, b.String()),
+			Hint:    "a file made the engine crash or quit: check the files after the last one reported, one at a time"}
 	}
 	for _, m := range slices.Sorted(mapKeys(p.missing)) {
 		if opts.AllowMissing {

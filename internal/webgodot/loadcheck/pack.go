@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 )
@@ -151,7 +152,9 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 	for name := range files {
 		name = strings.TrimPrefix(name, "res://")
 		if strings.HasPrefix(name, "webgodot/") {
-			return nil, fmt.Errorf("loadcheck: %s: the webgodot/ folder is reserved for the checker", name)
+			return nil, &sdk.Error{Code: sdk.CodeInvalidArgument,
+				Message: fmt.Sprintf("%s: the webgodot/ folder is reserved for the checker's own files", name),
+				Hint:    "rename the folder; the check packs its scene and script under res://webgodot/"}
 		}
 		names = append(names, name)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 // projectText lists the extensions ReadProject takes: the files a check
@@ -50,7 +52,9 @@ func ReadProject(dir string) (map[string][]byte, error) {
 			return err
 		}
 		if info.Size() > maxProjectFile {
-			return fmt.Errorf("loadcheck: %s is %d bytes, over the %d MB a checked file may have", p, info.Size(), maxProjectFile>>20)
+			return &sdk.Error{Code: sdk.CodeInvalidArgument,
+				Message: fmt.Sprintf("%s is %d bytes, over the %d MB a checked text file may have", p, info.Size(), maxProjectFile>>20),
+				Hint:    "add a .gdignore to its folder if the engine need not load it"}
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -90,7 +94,9 @@ func ProjectRoot(path string) (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("no project.godot at or above %s; the engine check loads files as res:// paths of a project", path)
+			return "", &sdk.Error{Code: sdk.CodeNotFound,
+				Message: fmt.Sprintf("no project.godot at or above %s", path),
+				Hint:    "give a path inside a Godot project: the engine loads files as res:// paths of their project"}
 		}
 		dir = parent
 	}
