@@ -169,7 +169,7 @@ func (r *Runner) browser(ctx context.Context) (context.Context, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
-		return nil, errors.New("webgodot: the runner is closed")
+		return nil, &sdk.Error{Code: sdk.CodePreconditionFailed, Message: "the engine runner is closed", Hint: "create a new Runner with webgodot.New"}
 	}
 	if r.browserCtx != nil {
 		return r.browserCtx, nil
@@ -346,7 +346,8 @@ func (r *Runner) RunPack(ctx context.Context, pck []byte) (*Result, error) {
 	case <-exited:
 	case err := <-navErr:
 		if err != nil {
-			runErr = fmt.Errorf("webgodot: opening the engine page: %w", err)
+			runErr = &sdk.Error{Code: sdk.CodeToolError, Message: fmt.Sprintf("Chromium could not open the engine page: %v", err),
+				Hint: "run again; if it repeats, check that Chromium runs headless here: " + r.setup.Chromium + " --headless --no-sandbox --dump-dom about:blank"}
 			break
 		}
 		select {
@@ -383,7 +384,10 @@ func (r *Runner) RunPack(ctx context.Context, pck []byte) (*Result, error) {
 	defer mu.Unlock()
 	out := &Result{Lines: res.Lines, Exited: res.Exited, ExitCode: res.ExitCode, Elapsed: res.Elapsed}
 	if runErr != nil {
-		if errors.Is(runErr, context.DeadlineExceeded) || errors.Is(runErr, context.Canceled) {
+		if errors.Is(runErr, context.Canceled) {
+			return out, &sdk.Error{Code: sdk.CodeCancelled, Message: "the engine run was cancelled", Hint: "run it again when needed"}
+		}
+		if errors.Is(runErr, context.DeadlineExceeded) {
 			return out, &sdk.Error{Code: sdk.CodeTimeout,
 				Message: fmt.Sprintf("the engine run did not finish within its deadline (%s, %d lines printed)", res.Elapsed.Round(time.Millisecond), len(res.Lines)),
 				Hint:    "give it more time, or check the script for a loop that never ends or a missing get_tree().quit()"}
