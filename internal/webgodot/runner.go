@@ -228,18 +228,34 @@ func (r *Runner) reset(brCtx context.Context) {
 	cancelBr, cancelAlloc := r.cancelBr, r.cancelAlloc
 	r.browserCtx, r.cancelBr, r.cancelAlloc = nil, nil, nil
 	r.mu.Unlock()
-	stopBrowser(cancelBr, cancelAlloc)
+	stopBrowser(brCtx, cancelBr, cancelAlloc)
 }
 
 // stopBrowser cancels the browser and its allocator, which kills Chromium
-// and every child that used its profile directory. Cancelling the
-// allocator does not wait on a graceful browser close, which can hang.
-func stopBrowser(cancelBr, cancelAlloc context.CancelFunc) {
+// and every child that used its profile directory, and waits (up to a
+// few seconds) until the allocator has reaped them and removed the
+// profile. Cancelling does not wait on a graceful browser close, which
+// can hang.
+func stopBrowser(brCtx context.Context, cancelBr, cancelAlloc context.CancelFunc) {
 	cancelBr()
 	cancelAlloc()
+	c := chromedp.FromContext(brCtx)
+	if c == nil || c.Allocator == nil {
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		c.Allocator.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
 }
 
-// Close stops the browser and the HTTP server. It is safe to call twice.
+// Close stops the browser and the HTTP server, and returns once Chromium
+// and its children are gone. It is safe to call twice.
 func (r *Runner) Close() error {
 	r.mu.Lock()
 	if r.closed {
@@ -247,11 +263,11 @@ func (r *Runner) Close() error {
 		return nil
 	}
 	r.closed = true
-	cancelBr, cancelAlloc := r.cancelBr, r.cancelAlloc
+	brCtx, cancelBr, cancelAlloc := r.browserCtx, r.cancelBr, r.cancelAlloc
 	r.browserCtx = nil
 	r.mu.Unlock()
 	if cancelBr != nil {
-		stopBrowser(cancelBr, cancelAlloc)
+		stopBrowser(brCtx, cancelBr, cancelAlloc)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

@@ -159,7 +159,7 @@ func _ready():
 	}
 	// No process of either browser may be left.
 	procs = append(procs, newPID)
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Second) // Close waits; allow for reaping by init
 	for {
 		var left []int
 		for _, p := range procs {
