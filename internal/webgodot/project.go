@@ -17,10 +17,6 @@ func ScriptProject(script string) []PackFile {
 
 config/name="godot-mcp engine run"
 run/main_scene="res://%s"
-
-[debug]
-
-gdscript/warnings/enable=false
 `, mainScene)
 	scene := fmt.Sprintf(`[gd_scene load_steps=2 format=3]
 

@@ -125,13 +125,14 @@ func dump_settings() -> Array:
 		if p.usage & (PROPERTY_USAGE_GROUP | PROPERTY_USAGE_SUBGROUP | PROPERTY_USAGE_CATEGORY):
 			continue
 		var name: String = p.name
+		if not "/" in name:
+			continue  # Object's own properties (script), not settings
 		var value = ProjectSettings.get_setting(name)
 		if ProjectSettings.property_can_revert(name):
 			value = ProjectSettings.property_get_revert(name)
 		out.append({
 			"name": name, "type": p.type, "hint": p.hint, "hint_string": p.hint_string,
 			"usage": p.usage, "default": var_to_str(value),
-			"basic": ProjectSettings.has_setting(name),
 		})
 	return out
 
