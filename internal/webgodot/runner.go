@@ -141,7 +141,7 @@ func (r *Runner) handler() http.Handler {
 	})
 }
 
-// browserArgs are the Chromium flags that work headless as root in a
+// allocatorOptions are the Chromium flags that work headless as root in a
 // container; without the background-networking ones Chromium makes
 // outgoing connections that fail in bulk on a closed network.
 func (r *Runner) allocatorOptions() []chromedp.ExecAllocatorOption {

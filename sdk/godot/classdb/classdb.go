@@ -259,10 +259,10 @@ type Property struct {
 	fromEngine bool // Usage is known
 }
 
-// Stored reports whether the engine saves the property in scenes and
+// Saved reports whether the engine saves the property in scenes and
 // resources (PROPERTY_USAGE_STORAGE). Always true for databases loaded
 // from extension_api.json, which does not say.
-func (p Property) Stored() bool { return !p.fromEngine || p.Usage&UsageStorage != 0 }
+func (p Property) Saved() bool { return !p.fromEngine || p.Usage&UsageStorage != 0 }
 
 // Signal is a signal a class declares.
 type Signal struct {

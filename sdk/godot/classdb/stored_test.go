@@ -79,7 +79,7 @@ func TestEmbeddedLookups(t *testing.T) {
 		}
 	}
 	// Not stored: no default, and Stored says so.
-	if p, ok := db.Property("Node2D", "global_position"); !ok || p.Stored() || p.HasDefault {
+	if p, ok := db.Property("Node2D", "global_position"); !ok || p.Saved() || p.HasDefault {
 		t.Errorf("global_position: %+v, %v; want a known, unstored property without default", p, ok)
 	}
 	if s := db.SuggestProperty("Sprite2D", "postion"); s != "position" {
