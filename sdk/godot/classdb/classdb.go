@@ -17,6 +17,9 @@
 //
 //	db := classdb.MustEmbedded()
 //	d, _ := db.Default("Button", "focus_mode") // "2": Button changes Control's 0
+//	if db.IsDefault("Node2D", "position", godot.Vector2{}) {
+//		// Godot would leave position out of the saved scene
+//	}
 //	if _, ok := db.Setting(name); !ok {
 //		fmt.Printf("unknown setting; did you mean %q?\n", db.SuggestSetting(name))
 //	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/fixtures"
 )
 
@@ -275,4 +276,48 @@ func BenchmarkEmbeddedDecode(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/load")
 	})
+}
+
+// TestEmbeddedDefaultsParse: every default the engine gave is valid .tscn
+// value syntax for sdk/godot's parser, which ties the two together.
+func TestEmbeddedDefaultsParse(t *testing.T) {
+	db := testEmbedded(t)
+	n, bad := 0, 0
+	for _, name := range db.Classes() {
+		for _, p := range db.Properties(name) {
+			if !p.HasDefault {
+				continue
+			}
+			n++
+			if _, ok := db.DefaultValue(name, p.Name); !ok {
+				if bad++; bad <= 10 {
+					t.Errorf("%s.%s: default %q does not parse", name, p.Name, p.Default)
+				}
+			}
+		}
+	}
+	t.Logf("%d defaults parsed", n)
+}
+
+func TestIsDefault(t *testing.T) {
+	db := testEmbedded(t)
+	for _, tt := range []struct {
+		class, prop string
+		v           godot.Value
+		want        bool
+	}{
+		{"Node2D", "position", godot.Vector2{}, true},
+		{"Node2D", "position", godot.Vector2{X: 1}, false},
+		{"Node2D", "rotation", godot.Int(0), true}, // written as an int
+		{"Node2D", "rotation", godot.Float(0.5), false},
+		{"Button", "focus_mode", godot.Int(2), true},
+		{"Control", "focus_mode", godot.Int(2), false},
+		{"Sprite2D", "texture", godot.Nil{}, true},
+		{"Label", "text", godot.String(""), true},
+		{"Label", "nope", godot.String(""), false},
+	} {
+		if got := db.IsDefault(tt.class, tt.prop, tt.v); got != tt.want {
+			t.Errorf("IsDefault(%s, %s, %v) = %v, want %v", tt.class, tt.prop, tt.v, got, tt.want)
+		}
+	}
 }
