@@ -48,8 +48,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	roundtrip := fset.Bool("roundtrip", false, "also verify that writing each file back reproduces it byte for byte")
 	maxMB := fset.Int("max-file-mb", defaultCheckMaxMB, "skip files larger than this many MiB (with a note)")
+	engine := fset.Bool("engine", false, "have the real Godot 4.6 engine (web runtime in headless Chromium) load the files; see docs/engine.md")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: godot-mcp check [--roundtrip] PATH...")
+		fmt.Fprintln(stderr, "Usage: godot-mcp check [--roundtrip | --engine] PATH...")
 		fmt.Fprintln(stderr, "\nParses every .tscn, .tres, project.godot and .cfg file under the given files or")
 		fmt.Fprintln(stderr, "directories (skipping .godot/ and .import/ directories) and prints each problem as")
 		fmt.Fprintln(stderr, "file:line:col: message. Exits 1 if any file fails.")
@@ -68,6 +69,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if fset.NArg() == 0 {
 		fset.Usage()
 		return 2
+	}
+	if *engine {
+		return runEngineCheck(fset.Args(), stdout, stderr)
 	}
 	if *maxMB <= 0 {
 		fmt.Fprintln(stderr, "godot-mcp check: --max-file-mb must be positive")

