@@ -78,6 +78,14 @@ const (
 	CodeBridgeDisconnected = "BRIDGE_DISCONNECTED"
 	// CodeCancelled: the caller gave up before the tool finished.
 	CodeCancelled = "CANCELLED"
+	// CodeConflict: a workspace write was based on a version of a file that
+	// is no longer the one on disk (another toolset or the user's editor
+	// changed it since it was read), or an undo/redo found a file changed
+	// since the action. Nothing was written; read again and re-apply.
+	CodeConflict = "CONFLICT"
+	// CodeInternalError: the host or the tool failed in a way the caller
+	// cannot fix (an I/O error mid-write, a broken invariant).
+	CodeInternalError = "INTERNAL_ERROR"
 )
 
 // Error is a tool failure with a machine-readable code and a hint on how to
