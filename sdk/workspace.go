@@ -29,12 +29,12 @@ type File struct {
 
 // FileInfo describes a path in the project.
 type FileInfo struct {
-	Path    string    `json:"path"`
-	Exists  bool      `json:"exists"`
-	IsDir   bool      `json:"is_dir"`
-	Size    int64     `json:"size"`
-	Version FileVersion   `json:"version,omitempty"`
-	ModTime time.Time `json:"mod_time"`
+	Path    string      `json:"path"`
+	Exists  bool        `json:"exists"`
+	IsDir   bool        `json:"is_dir"`
+	Size    int64       `json:"size"`
+	Version FileVersion `json:"version,omitempty"`
+	ModTime time.Time   `json:"mod_time"`
 }
 
 // DirEntry is one entry of [Workspace.List].
@@ -53,10 +53,10 @@ const (
 
 // FileChange is what a commit did, or in a dry run would do, to one file.
 type FileChange struct {
-	Path          string  `json:"path"`
-	Change        string  `json:"change"` // ChangeCreated, ChangeModified or ChangeDeleted
-	BytesBefore   int64   `json:"bytes_before"`
-	BytesAfter    int64   `json:"bytes_after"`
+	Path          string      `json:"path"`
+	Change        string      `json:"change"` // ChangeCreated, ChangeModified or ChangeDeleted
+	BytesBefore   int64       `json:"bytes_before"`
+	BytesAfter    int64       `json:"bytes_after"`
 	VersionBefore FileVersion `json:"version_before,omitempty"`
 	VersionAfter  FileVersion `json:"version_after,omitempty"`
 	// Diff is a short unified-diff-style preview: one hunk from the first

@@ -93,14 +93,14 @@ func (w *Workspace) oversizeLocked(a *action) []string {
 // would_undo_next}; a real one {undone, requested, last_action, dry_run,
 // nothing_to_undo}. Files lists the files restored (headless only).
 type UndoResult struct {
-	DryRun        bool
-	Requested     int
-	Done          int    // actions undone (or redone)
-	LastAction    string // the last action undone, "" if none
-	Has           bool   // dry run: there is something to undo
-	WouldNext     string // dry run: the next action's name
-	Files         []string
-	redo          bool
+	DryRun     bool
+	Requested  int
+	Done       int    // actions undone (or redone)
+	LastAction string // the last action undone, "" if none
+	Has        bool   // dry run: there is something to undo
+	WouldNext  string // dry run: the next action's name
+	Files      []string
+	redo       bool
 }
 
 // MarshalJSON writes the addon's field names.
