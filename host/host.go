@@ -32,6 +32,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/server"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/host/workspace"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
@@ -80,6 +81,7 @@ type Host struct {
 	Policy     *exposure.Chain
 	Gate       *gate.Gate
 	Server     *server.Server
+	Workspace  *workspace.Host
 
 	log hclog.Logger
 }
@@ -147,7 +149,12 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	h.Bus.Subscribe(h.Ring)
 	h.Bus.Subscribe(events.LogSink{Log: log.Named("event")})
 
+	if h.Workspace, err = workspace.New(opts.ProjectDir, workspace.Options{}); err != nil {
+		log.Warn("no headless workspace: file writes and undo are unavailable", "error", err)
+		h.Workspace, _ = workspace.New("", workspace.Options{})
+	}
 	h.Supervisor = supervisor.New(supervisor.Options{
+		Workspace:    h.Workspace,
 		Logger:       log.Named("plugin"),
 		HostVersion:  opts.Version,
 		ProjectDir:   opts.ProjectDir,
@@ -175,6 +182,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		LocalProfile:   cfg.Stdio.Profile,
 		ProjectDir:     opts.ProjectDir,
 		Problems:       cat.Problems,
+		Workspace:      h.Workspace,
 	})
 	if err != nil {
 		h.Close(ctx)

@@ -98,11 +98,20 @@ func (s *Server) addCoreTools() {
 		"godot_get_server_info":            coreHandler(s.serverInfo),
 		"godot_health_check":               coreHandler(s.healthCheck),
 		"godot_list_tools_by_safety_class": coreHandler(s.toolsByClass),
+		"godot_undo":                       coreHandler(s.undo),
+		"godot_redo":                       coreHandler(s.redo),
+		"godot_list_history":               coreHandler(s.listHistory),
 	}
 	for _, ref := range exposure.CoreTools {
-		def := coreTools[ref.Name]
+		def, ok := coreTools[ref.Name]
+		if !ok {
+			def, ok = historyTools[ref.Name]
+		}
+		if !ok {
+			panic("core tool " + ref.Name + " has no description") // a bug in this package
+		}
 		ann := annotations(ref.Class)
-		ann.IdempotentHint = true // every core tool is: listing, and toggles to a state
+		ann.IdempotentHint = !nonIdempotent[ref.Name] // listing, and toggles to a state
 		t := &mcp.Tool{
 			Name:        ref.Name,
 			Description: def.description,
