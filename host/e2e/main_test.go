@@ -44,6 +44,7 @@ var (
 	bin        string // the godot-mcp binary
 	plainBin   string // the benchmark baseline: a plain go-sdk server
 	pluginsDir string // holds gatetest and inspection
+	wsDir      string // holds wsedit (the workspace tests' own plugins dir)
 	cacheDir   string // XDG_CACHE_HOME for the catalog's manifest cache
 )
 
@@ -63,6 +64,7 @@ func run(m *testing.M) int {
 		testplugins.Module + "/cmd/godot-mcp":                   "godot-mcp",
 		testplugins.Module + "/internal/testplugins/gatetest":   "godot-mcp-toolset-gatetest",
 		testplugins.Module + "/internal/testplugins/inspection": "godot-mcp-toolset-inspection",
+		testplugins.Module + "/internal/testplugins/wsedit":     "godot-mcp-toolset-wsedit",
 		testplugins.Module + "/host/e2e/internal/plainserver":   "plainserver",
 	})
 	if err != nil {
@@ -73,7 +75,8 @@ func run(m *testing.M) int {
 	plainBin = paths[testplugins.Module+"/host/e2e/internal/plainserver"]
 	pluginsDir = filepath.Join(dir, "plugins")
 	cacheDir = filepath.Join(dir, "cache")
-	for _, p := range []string{pluginsDir, cacheDir} {
+	wsDir = filepath.Join(dir, "wsplugins")
+	for _, p := range []string{pluginsDir, cacheDir, wsDir} {
 		if err := os.Mkdir(p, 0o700); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -85,6 +88,11 @@ func run(m *testing.M) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
+	}
+	ws := paths[testplugins.Module+"/internal/testplugins/wsedit"]
+	if err := os.Rename(ws, filepath.Join(wsDir, filepath.Base(ws))); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	code := m.Run()
 	if code == 0 {
