@@ -19,6 +19,8 @@ package workspace
 
 import (
 	"context"
+	"fmt"
+	"os"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
@@ -37,8 +39,16 @@ type (
 	History    = sw.History
 )
 
+// SyncEnv names the environment variable that sets the durability of
+// workspace commits when Options.Sync is not set: "file" (default), "full"
+// or "none" (see sdk/workspace.SyncMode).
+const SyncEnv = "GODOT_MCP_WORKSPACE_SYNC"
+
 // Options configure the host's workspace.
 type Options struct {
+	// Sync is the commits' durability; nil means $GODOT_MCP_WORKSPACE_SYNC,
+	// else sw.SyncFile.
+	Sync *sw.SyncMode
 	// Journal bounds; zero values take sdk/workspace's defaults
 	// (100 actions, 64 MiB of file content).
 	MaxActions int
@@ -59,13 +69,25 @@ func New(dir string, opts Options) (*Host, error) {
 	if dir == "" {
 		return h, nil
 	}
-	ws, err := sw.Open(dir, sw.Options{MaxActions: opts.MaxActions, MaxBytes: opts.MaxBytes})
+	mode := sw.SyncFile
+	if opts.Sync != nil {
+		mode = *opts.Sync
+	} else if v := os.Getenv(SyncEnv); v != "" {
+		m, ok := syncModes[v]
+		if !ok {
+			return nil, fmt.Errorf("%s=%q: want file, full or none", SyncEnv, v)
+		}
+		mode = m
+	}
+	ws, err := sw.Open(dir, sw.Options{MaxActions: opts.MaxActions, MaxBytes: opts.MaxBytes, Sync: mode})
 	if err != nil {
 		return nil, err
 	}
 	h.ws = ws
 	return h, nil
 }
+
+var syncModes = map[string]sw.SyncMode{"file": sw.SyncFile, "full": sw.SyncFull, "none": sw.SyncNone}
 
 // Workspace returns the engine, nil without a project.
 func (h *Host) Workspace() *sw.Workspace { return h.ws }

@@ -168,7 +168,7 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 	if err := ctx.Err(); err != nil {
 		return sdk.CommitResult{}, cancelled(err)
 	}
-	if err := apply(changed); err != nil {
+	if err := apply(changed, w.opts.Sync); err != nil {
 		return sdk.CommitResult{}, err
 	}
 	w.version++
@@ -296,7 +296,7 @@ var (
 // state back and the error is returned. Missing directories of a file are
 // created; when a file goes away, the empty directories its action created
 // go too.
-func apply(files []*file) error {
+func apply(files []*file, sync SyncMode) error {
 	temps := make([]string, len(files))
 	cleanup := func() {
 		for _, t := range temps {
@@ -315,7 +315,7 @@ func apply(files []*file) error {
 				return writeError(f.res, err)
 			}
 		}
-		t, err := writeTemp(f.abs, f.after)
+		t, err := writeTemp(f.abs, f.after, sync != SyncNone)
 		if err != nil {
 			cleanup()
 			return writeError(f.res, err)
@@ -338,7 +338,7 @@ func apply(files []*file) error {
 		}
 		if err != nil {
 			cleanup()
-			rollback(files[:i])
+			rollback(files[:i], sync != SyncNone)
 			return writeError(f.res, err)
 		}
 	}
@@ -346,18 +346,20 @@ func apply(files []*file) error {
 		if !f.after.exists {
 			removeEmptyDirs(f.dirs)
 		}
-		syncDir(filepath.Dir(f.abs))
+		if sync == SyncFull {
+			syncDir(filepath.Dir(f.abs))
+		}
 	}
 	return nil
 }
 
 // rollback restores the before state of files already changed, newest
 // first, best effort (each restore is itself atomic).
-func rollback(files []*file) {
+func rollback(files []*file, fsync bool) {
 	for i := len(files) - 1; i >= 0; i-- {
 		f := files[i]
 		if f.before.exists {
-			if t, err := writeTemp(f.abs, f.before); err == nil {
+			if t, err := writeTemp(f.abs, f.before, fsync); err == nil {
 				if os.Rename(t, f.abs) != nil {
 					_ = os.Remove(t)
 				}
@@ -369,9 +371,9 @@ func rollback(files []*file) {
 	}
 }
 
-// writeTemp writes c to a new temporary file beside abs, fsynced, with c's
-// mode, and returns its path.
-func writeTemp(abs string, c content) (string, error) {
+// writeTemp writes c to a new temporary file beside abs, with c's mode,
+// fsynced if asked, and returns its path.
+func writeTemp(abs string, c content, fsync bool) (string, error) {
 	tf, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".godot-mcp-*")
 	if err != nil {
 		return "", err
@@ -381,7 +383,7 @@ func writeTemp(abs string, c content) (string, error) {
 	if err == nil {
 		err = tf.Chmod(c.mode)
 	}
-	if err == nil {
+	if err == nil && fsync {
 		err = tf.Sync()
 	}
 	if cerr := tf.Close(); err == nil {

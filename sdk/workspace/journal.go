@@ -270,7 +270,7 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 	}
 	var touched []*file
 	for _, step := range steps {
-		if err := apply(step); err != nil {
+		if err := apply(step, w.opts.Sync); err != nil {
 			return res, err
 		}
 		a := (*from)[len(*from)-1]

@@ -83,8 +83,32 @@ type Editor interface {
 	Reload(ctx context.Context, paths []string) error
 }
 
+// SyncMode says how hard a commit makes its files durable. Every mode is
+// atomic for readers and for a crash of the host (a reader or a restarted
+// host sees the old bytes or the new ones, never a mix); they differ on
+// power loss and kernel crashes, and in cost (docs/PERFORMANCE.md: on a
+// VM's ext4 each fsync costs about 1.5 ms, so SyncFile is ~2x and SyncFull
+// ~4x the cost of SyncNone for a small file).
+type SyncMode int
+
+const (
+	// SyncFile (the default) fsyncs each new content before renaming it
+	// into place: after a power loss a file holds its old bytes or its new
+	// ones, never an empty or torn file. The rename itself may be lost,
+	// leaving the previous (complete) version.
+	SyncFile SyncMode = iota
+	// SyncFull also fsyncs the directory after the renames, so a commit
+	// that returned survives a power loss.
+	SyncFull
+	// SyncNone never fsyncs, like the Godot editor's own saves: atomic for
+	// readers and process crashes only. For CI and throwaway checkouts.
+	SyncNone
+)
+
 // Options configure a Workspace.
 type Options struct {
+	// Sync is the durability of commits; the zero value is SyncFile.
+	Sync SyncMode
 	// MaxActions bounds the number of undoable plus redoable actions;
 	// 0 means DefaultMaxActions.
 	MaxActions int

@@ -17,7 +17,7 @@ import (
 
 var bg = context.Background()
 
-func newWS(t *testing.T, opts Options) (*Workspace, string) {
+func newWS(t testing.TB, opts Options) (*Workspace, string) {
 	t.Helper()
 	dir := t.TempDir()
 	w, err := Open(dir, opts)
