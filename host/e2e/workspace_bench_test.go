@@ -16,9 +16,15 @@ import (
 //
 //	go test ./host/e2e -run '^$' -bench WorkspaceWrite -benchtime 300x
 func BenchmarkWorkspaceWrite(b *testing.B) {
+	for _, mode := range []string{"file", "none"} {
+		b.Run("sync="+mode, func(b *testing.B) { benchWorkspaceWrite(b, mode) })
+	}
+}
+
+func benchWorkspaceWrite(b *testing.B, mode string) {
 	dir := b.TempDir()
 	writeFile(b, dir+"/project.godot", "config_version=5\n")
-	s := stdioHost(b, legacy, "--project", dir, "--plugins-dir", wsDir, "--log-level", "warn")
+	s := stdioHostEnv(b, legacy, []string{"GODOT_MCP_WORKSPACE_SYNC=" + mode}, "--project", dir, "--plugins-dir", wsDir, "--log-level", "warn")
 	s.ok(b, "godot_enable_toolset", map[string]any{"toolsets": []string{"wsedit"}}, nil)
 	bodies := [2]string{strings.Repeat("a", 1023) + "\n", strings.Repeat("b", 1023) + "\n"}
 	s.ok(b, "godot_wsedit_write", map[string]any{"name": "seed", "files": []map[string]any{{"path": "res://bench.txt", "content": bodies[1]}}}, nil)
