@@ -37,6 +37,9 @@ func clean(arg string) (res, rel string, err error) {
 		return "res://", "", nil
 	}
 	c := path.Clean(rel)
+	if c == "." { // "a/.." is the root
+		return "res://", "", nil
+	}
 	if !filepath.IsLocal(filepath.FromSlash(c)) {
 		return "", "", sdk.Errorf(sdk.CodeInvalidArgument, hintResPath, "path %q leaves the project", arg)
 	}
