@@ -87,6 +87,7 @@ type Host struct {
 	logs []LogLine
 
 	ws      *workspace.Workspace // nil without a project
+	wsErr   error                // why ws is nil
 	calls   workspace.Calls
 	callSeq atomic.Uint64
 
@@ -110,13 +111,12 @@ func New(t testing.TB, ts *sdk.Toolset, opts Options) *Host {
 	client, server := plugin.TestPluginGRPCConn(t, false, wire.PluginSets(impl)[wire.ProtocolVersion])
 	h := &Host{t: t, opts: opts, name: ts.Name}
 	if opts.ProjectDir != "" {
-		h.ws, err = workspace.Open(opts.ProjectDir, opts.Workspace)
-		if err != nil {
-			_ = client.Close()
-			server.Stop()
-			t.Fatalf("sdktest: workspace: %v", err)
+		// A directory that does not exist is allowed (tests of tools that
+		// never touch files pass a made-up one); the workspace then
+		// answers as a host without a project would.
+		if h.ws, h.wsErr = workspace.Open(opts.ProjectDir, opts.Workspace); h.wsErr == nil {
+			h.ws.SetEditor(opts.WorkspaceEditor)
 		}
-		h.ws.SetEditor(opts.WorkspaceEditor)
 	}
 
 	raw, err := client.Dispense(wire.PluginName)
@@ -175,7 +175,7 @@ func New(t testing.TB, ts *sdk.Toolset, opts Options) *Host {
 func (h *Host) Workspace() *workspace.Workspace {
 	h.t.Helper()
 	if h.ws == nil {
-		h.t.Fatal("sdktest: no workspace: set Options.ProjectDir")
+		h.t.Fatalf("sdktest: no workspace: set Options.ProjectDir to an existing directory (%v)", h.wsErr)
 	}
 	return h.ws
 }
