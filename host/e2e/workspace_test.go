@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -133,5 +134,49 @@ func TestWorkspaceUndoRedo(t *testing.T) {
 	s.ok(t, "godot_undo", nil, &u)
 	if got, _ := readFile(t, dir+"/main.tscn"); !strings.Contains(got, "Player") {
 		t.Fatalf("undo of the delete = %q", got)
+	}
+}
+
+// TestWorkspaceHistoryAcrossProcesses: an edit made by one `godot-mcp call`
+// is undone by the next one, and a running server sees both: the journal
+// lives on disk (under the user's cache directory) and is shared.
+func TestWorkspaceHistoryAcrossProcesses(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/project.godot", "config_version=5\n")
+	writeFile(t, dir+"/main.tscn", "v1\n")
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, append([]string{"call"}, append(args, "--project", dir, "--plugins-dir", wsDir)...)...)
+		cmd.Env = hostEnv(t.TempDir() + "/calls")
+		var stdout, stderr syncBuffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("godot-mcp call %v: %v\n%s\n%s", args, err, stdout.String(), stderr.String())
+		}
+		return stdout.String()
+	}
+	server := stdioHost(t, legacy, "--project", dir, "--plugins-dir", wsDir)
+
+	run("godot_wsedit_write", "--args", `{"name":"Edit from the CLI","files":[{"path":"res://main.tscn","content":"v2\n"}]}`)
+	if got, _ := readFile(t, dir+"/main.tscn"); got != "v2\n" {
+		t.Fatalf("main.tscn = %q", got)
+	}
+	var hist struct {
+		CurrentAction string `json:"current_action"`
+	}
+	server.ok(t, "godot_list_history", nil, &hist)
+	if hist.CurrentAction != "Edit from the CLI" {
+		t.Fatalf("the server does not see the CLI's action: %+v", hist)
+	}
+	if out := run("godot_undo"); !strings.Contains(out, `"last_action": "Edit from the CLI"`) {
+		t.Fatalf("undo from a second call: %s", out)
+	}
+	if got, _ := readFile(t, dir+"/main.tscn"); got != "v1\n" {
+		t.Fatalf("main.tscn after undo = %q", got)
+	}
+	var u map[string]any
+	server.ok(t, "godot_redo", nil, &u)
+	if got, _ := readFile(t, dir+"/main.tscn"); got != "v2\n" || u["redone"] != 1.0 {
+		t.Fatalf("redo in the server after an undo in the CLI: %v, file %q", u, got)
 	}
 }

@@ -19,8 +19,11 @@ package workspace
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
@@ -44,8 +47,18 @@ type (
 // or "none" (see sdk/workspace.SyncMode).
 const SyncEnv = "GODOT_MCP_WORKSPACE_SYNC"
 
+// JournalEnv names the environment variable that says where the undo
+// journal lives when Options.JournalDir is not set: a directory, or
+// "memory" to keep it in the host's memory only. Unset: a directory per
+// project under the user's cache directory
+// ($XDG_CACHE_HOME/godot-mcp/journal/<hash of the project path>).
+const JournalEnv = "GODOT_MCP_WORKSPACE_JOURNAL"
+
 // Options configure the host's workspace.
 type Options struct {
+	// JournalDir keeps the journal on disk there (see JournalEnv for the
+	// default); "memory" keeps it in memory.
+	JournalDir string
 	// Sync is the commits' durability; nil means $GODOT_MCP_WORKSPACE_SYNC,
 	// else sw.SyncFile.
 	Sync *sw.SyncMode
@@ -79,12 +92,44 @@ func New(dir string, opts Options) (*Host, error) {
 		}
 		mode = m
 	}
-	ws, err := sw.Open(dir, sw.Options{MaxActions: opts.MaxActions, MaxBytes: opts.MaxBytes, Sync: mode})
+	jdir, err := journalDir(dir, opts.JournalDir)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := sw.Open(dir, sw.Options{MaxActions: opts.MaxActions, MaxBytes: opts.MaxBytes, Sync: mode, JournalDir: jdir})
 	if err != nil {
 		return nil, err
 	}
 	h.ws = ws
 	return h, nil
+}
+
+// journalDir picks where the journal of the project at dir lives; "" means
+// in memory.
+func journalDir(dir, opt string) (string, error) {
+	if opt == "" {
+		opt = os.Getenv(JournalEnv)
+	}
+	switch opt {
+	case "memory":
+		return "", nil
+	case "":
+	default:
+		return opt, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory for the undo journal (%v); set %s to a directory or to \"memory\"", err, JournalEnv)
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err == nil {
+		root, err = filepath.Abs(root)
+	}
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(cache, "godot-mcp", "journal", hex.EncodeToString(sum[:8])), nil
 }
 
 var syncModes = map[string]sw.SyncMode{"file": sw.SyncFile, "full": sw.SyncFull, "none": sw.SyncNone}

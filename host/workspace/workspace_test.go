@@ -54,7 +54,7 @@ func TestEditorAttached(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := New(dir, Options{})
+	h, err := New(dir, Options{JournalDir: "memory"})
 	if err != nil {
 		t.Fatal(err)
 	}

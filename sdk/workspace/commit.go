@@ -55,8 +55,10 @@ type action struct {
 	name    string
 	toolset string
 	callID  string
+	session string // the Workspace that made it: call ids are unique per process only
 	at      time.Time
 	files   []*file
+	saved   bool // written to the journal directory as it is now
 }
 
 func (a *action) size() int64 {
@@ -124,8 +126,8 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 		return sdk.CommitResult{}, cancelled(err)
 	}
 
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	release, unlock := w.lockJournal()
+	defer unlock()
 	// Compare and swap: read every file and check its version.
 	var conflicts []string
 	changed := files[:0:0]
@@ -174,6 +176,9 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 	w.version++
 	w.forgetDeletedLocked(changed)
 	res.ActionID, res.Warnings = w.journalLocked(name, ch, changed)
+	if warn := release(); warn != "" {
+		res.Warnings = append(res.Warnings, warn)
+	}
 	res.Warnings = append(res.Warnings, w.reloadLocked(ctx, changed)...)
 	return res, nil
 }

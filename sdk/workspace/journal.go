@@ -15,17 +15,19 @@ import (
 // action id and any warning (an action too large to keep).
 func (w *Workspace) journalLocked(name string, ch Change, files []*file) (uint64, []string) {
 	w.dropRedoLocked()
+	w.dirty = true
 	if n := len(w.undo); n > 0 && ch.CallID != "" {
 		top := w.undo[n-1]
-		if top.callID == ch.CallID && top.toolset == ch.Toolset {
+		if top.callID == ch.CallID && top.toolset == ch.Toolset && top.session == w.session {
 			w.bytes -= top.size()
+			top.saved = false
 			merge(top, files)
 			w.bytes += top.size()
 			w.trimLocked()
 			return top.id, w.oversizeLocked(top)
 		}
 	}
-	a := &action{id: w.nextID, name: name, toolset: ch.Toolset, callID: ch.CallID, at: time.Now(), files: files}
+	a := &action{id: w.nextID, name: name, toolset: ch.Toolset, callID: ch.CallID, session: w.session, at: time.Now(), files: files}
 	w.nextID++
 	w.undo = append(w.undo, a)
 	w.bytes += a.size()
@@ -157,8 +159,8 @@ const recentMax = 20
 
 // History describes the journal.
 func (w *Workspace) History() History {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	_, unlock := w.lockJournal()
+	defer unlock()
 	h := History{Version: w.version, HasUndo: len(w.undo) > 0, HasRedo: len(w.redo) > 0,
 		Depth: len(w.undo), RedoDepth: len(w.redo), JournalBytes: w.bytes, Recent: []HistoryEntry{}}
 	h.CanRedo = h.HasRedo
@@ -201,8 +203,8 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 	if err := ctx.Err(); err != nil {
 		return res, cancelled(err)
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	release, unlock := w.lockJournal()
+	defer unlock()
 	from := &w.undo
 	verb := "undo"
 	if redo {
@@ -281,6 +283,7 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 			w.redo = append(w.redo, a)
 		}
 		w.version++
+		w.dirty = true
 		res.Done++
 		res.LastAction = a.name
 		w.forgetDeletedLocked(step)
@@ -295,6 +298,7 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 			res.Files = append(res.Files, f.res)
 		}
 	}
+	_ = release() // a failure to save only loses cross-process history
 	w.reloadLocked(ctx, uniq)
 	return res, nil
 }

@@ -33,10 +33,9 @@
 //     created ones), redo re-applies them; either refuses with CONFLICT a
 //     file changed on disk since the action. The journal holds at most
 //     [Options.MaxActions] actions and [Options.MaxBytes] bytes of saved
-//     content, dropping the oldest first. It lives in memory and ends with
-//     the host: an undo across host restarts would restore bytes the user
-//     may long have replaced by other means, and the Godot editor's own
-//     history does not survive a restart either.
+//     content, dropping the oldest first. It lives in memory, or with
+//     [Options.JournalDir] on disk, shared by every process that opens the
+//     project with that directory (see persist.go).
 //   - Editor. With an [Editor] attached, a write to a scene that has unsaved
 //     changes in the editor is refused (PRECONDITION_FAILED, required
 //     scene_saved), and the editor is asked to reload what changed.
@@ -44,6 +43,7 @@ package workspace
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -115,6 +115,11 @@ type Options struct {
 	// MaxBytes bounds the file content the journal keeps (before and after
 	// bytes of every action); 0 means DefaultMaxBytes.
 	MaxBytes int64
+	// JournalDir, when set, keeps the journal on disk there, so that the
+	// history survives the process and is shared by every process that
+	// opens the same project with the same JournalDir (a server and a
+	// one-shot `godot-mcp call`). Empty keeps it in memory.
+	JournalDir string
 }
 
 // Workspace is one project's editing state. It is safe for concurrent use:
@@ -123,15 +128,19 @@ type Workspace struct {
 	root string
 	opts Options
 
-	mu      sync.Mutex // serialises changes and guards what follows
-	editor  Editor
-	undo    []*action // oldest first
-	redo    []*action // next redo last
-	bytes   int64     // content held by undo and redo
-	nextID  uint64
-	version int64 // bumped by every commit, undo and redo
-	open    []string
-	active  string
+	mu       sync.Mutex // serialises changes and guards what follows
+	editor   Editor
+	undo     []*action // oldest first
+	redo     []*action // next redo last
+	bytes    int64     // content held by undo and redo
+	nextID   uint64
+	version  int64 // bumped by every commit, undo and redo
+	open     []string
+	active   string
+	session  string // random, tells this Workspace's actions from other processes'
+	store    *store // nil: the journal is in memory only
+	storeErr string // why the journal directory could not be used (reported once)
+	dirty    bool   // the journal changed since it was last saved
 }
 
 // Open returns the workspace of the project at root.
@@ -153,7 +162,30 @@ func Open(root string, opts Options) (*Workspace, error) {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
-	return &Workspace{root: r, opts: opts, nextID: 1}, nil
+	var nonce [8]byte
+	_, _ = rand.Read(nonce[:])
+	w := &Workspace{root: r, opts: opts, nextID: 1, session: hex.EncodeToString(nonce[:])}
+	if opts.JournalDir != "" {
+		w.store = &store{dir: opts.JournalDir}
+	}
+	return w, nil
+}
+
+// lockJournal takes the workspace lock and brings the journal up to date
+// with the disk. release saves what changed (returning a warning if that
+// failed) and may be called early; unlock releases everything.
+func (w *Workspace) lockJournal() (release func() string, unlock func()) {
+	w.mu.Lock()
+	w.syncInLocked()
+	released := false
+	release = func() string {
+		if released {
+			return ""
+		}
+		released = true
+		return w.syncOutLocked()
+	}
+	return release, func() { release(); w.mu.Unlock() }
 }
 
 func errNoProject() *sdk.Error {
