@@ -17,14 +17,20 @@ import (
 //	go test ./host/e2e -run '^$' -bench WorkspaceWrite -benchtime 300x
 func BenchmarkWorkspaceWrite(b *testing.B) {
 	for _, mode := range []string{"file", "none"} {
-		b.Run("sync="+mode, func(b *testing.B) { benchWorkspaceWrite(b, mode) })
+		for _, journal := range []string{"disk", "memory"} {
+			b.Run("sync="+mode+"/journal="+journal, func(b *testing.B) { benchWorkspaceWrite(b, mode, journal) })
+		}
 	}
 }
 
-func benchWorkspaceWrite(b *testing.B, mode string) {
+func benchWorkspaceWrite(b *testing.B, mode, journal string) {
 	dir := b.TempDir()
 	writeFile(b, dir+"/project.godot", "config_version=5\n")
-	s := stdioHostEnv(b, legacy, []string{"GODOT_MCP_WORKSPACE_SYNC=" + mode}, "--project", dir, "--plugins-dir", wsDir, "--log-level", "warn")
+	env := []string{"GODOT_MCP_WORKSPACE_SYNC=" + mode}
+	if journal == "memory" {
+		env = append(env, "GODOT_MCP_WORKSPACE_JOURNAL=memory")
+	}
+	s := stdioHostEnv(b, legacy, env, "--project", dir, "--plugins-dir", wsDir, "--log-level", "warn")
 	s.ok(b, "godot_enable_toolset", map[string]any{"toolsets": []string{"wsedit"}}, nil)
 	bodies := [2]string{strings.Repeat("a", 1023) + "\n", strings.Repeat("b", 1023) + "\n"}
 	s.ok(b, "godot_wsedit_write", map[string]any{"name": "seed", "files": []map[string]any{{"path": "res://bench.txt", "content": bodies[1]}}}, nil)

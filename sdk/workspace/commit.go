@@ -58,7 +58,6 @@ type action struct {
 	session string // the Workspace that made it: call ids are unique per process only
 	at      time.Time
 	files   []*file
-	saved   bool // written to the journal directory as it is now
 }
 
 func (a *action) size() int64 {

@@ -15,14 +15,13 @@ import (
 // action id and any warning (an action too large to keep).
 func (w *Workspace) journalLocked(name string, ch Change, files []*file) (uint64, []string) {
 	w.dropRedoLocked()
-	w.dirty = true
 	if n := len(w.undo); n > 0 && ch.CallID != "" {
 		top := w.undo[n-1]
 		if top.callID == ch.CallID && top.toolset == ch.Toolset && top.session == w.session {
 			w.bytes -= top.size()
-			top.saved = false
 			merge(top, files)
 			w.bytes += top.size()
+			w.record(entry{Kind: entryExtend, Action: toRecord(top)})
 			w.trimLocked()
 			return top.id, w.oversizeLocked(top)
 		}
@@ -31,6 +30,7 @@ func (w *Workspace) journalLocked(name string, ch Change, files []*file) (uint64
 	w.nextID++
 	w.undo = append(w.undo, a)
 	w.bytes += a.size()
+	w.record(entry{Kind: entryAction, Action: toRecord(a)})
 	w.trimLocked()
 	return a.id, w.oversizeLocked(a)
 }
@@ -283,7 +283,11 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 			w.redo = append(w.redo, a)
 		}
 		w.version++
-		w.dirty = true
+		if redo {
+			w.record(entry{Kind: entryRedo, N: 1})
+		} else {
+			w.record(entry{Kind: entryUndo, N: 1})
+		}
 		res.Done++
 		res.LastAction = a.name
 		w.forgetDeletedLocked(step)

@@ -2,37 +2,52 @@ package workspace
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/gob"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 )
 
-// The journal on disk (Options.JournalDir): one file per action
-// ("a-<id>.gob": its metadata and the before and after bytes of its files,
-// written once, rewritten only when a later commit of the same call extends
-// it) and "index.json", the order of the undo and redo stacks with a
-// generation number. Every change takes an exclusive lock on "lock" for its
-// whole duration and first reloads the journal if another process moved
-// the generation, so several hosts on one project (a server and a
-// `godot-mcp call`) share one history without losing each other's
-// actions. Files are written to a temporary name and renamed; the index is
-// written last, so a crash leaves at worst an orphan action file, removed
-// at the next change.
+// The journal on disk (Options.JournalDir) is one append-only log,
+// "journal.log": a sequence of entries, each a 4-byte big-endian length and
+// a gob-encoded entry: an action committed (with the before and after bytes
+// of its files), an action extended by a later commit of the same call, or
+// n actions undone or redone. Replaying the log from the start rebuilds
+// the journal, bounds included.
+//
+// Every change takes an exclusive lock on "lock" for its whole duration.
+// It first replays whatever other processes appended since this one last
+// read (the log's size is the generation), then appends its own entries
+// with one write. So several hosts on one project (a server and a
+// `godot-mcp call`) share one history in one order and none loses the
+// other's actions. When the log grows past twice the journal's content
+// plus 1 MiB it is rewritten from the current state (temp file + rename);
+// other processes notice the new file and read it whole.
+//
+// A torn last entry (a crash mid-append) ends the replay there and is cut
+// off at the next append; an unreadable log is dropped. Either way only the
+// ability to undo is lost, never a project file.
 
-type index struct {
-	Root    string   `json:"root"`
-	Gen     uint64   `json:"gen"`
-	NextID  uint64   `json:"next_id"`
-	Version int64    `json:"version"`
-	Undo    []uint64 `json:"undo"`
-	Redo    []uint64 `json:"redo"`
+const logName = "journal.log"
+
+// entry kinds.
+const (
+	entryAction = iota + 1 // push Action (a commit)
+	entryExtend            // replace the newest action with Action (same call)
+	entryUndo              // move N actions from undo to redo
+	entryRedo              // move N actions from redo to undo
+)
+
+type entry struct {
+	Kind    int
+	Action  *record
+	N       int
+	Version int64 // the workspace version after this entry
 }
 
 // record is an action as stored.
@@ -59,9 +74,12 @@ type contentRecord struct {
 }
 
 type store struct {
-	dir  string
-	lock *os.File
-	gen  uint64 // generation this process last saw or wrote
+	dir   string
+	fsync bool // SyncFull: fsync every append
+	lock  *os.File
+	log   *os.File    // open for append; nil until first use or after a rewrite
+	seen  fs.FileInfo // the log file this process has read
+	off   int64       // how far this process has read it
 }
 
 // open creates the journal directory and its lock file on first use, so a
@@ -81,39 +99,8 @@ func (s *store) open() error {
 	return nil
 }
 
-func (s *store) actionPath(id uint64) string {
-	return filepath.Join(s.dir, "a-"+strconv.FormatUint(id, 10)+".gob")
-}
-
-func (s *store) readIndex() (index, error) {
-	b, err := os.ReadFile(filepath.Join(s.dir, "index.json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return index{}, nil
-	}
-	if err != nil {
-		return index{}, err
-	}
-	var idx index
-	if err := json.Unmarshal(b, &idx); err != nil {
-		return index{}, fmt.Errorf("journal index: %w", err)
-	}
-	return idx, nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	t, err := writeTemp(path, content{exists: true, data: data, mode: 0o600}, true)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(t, path); err != nil {
-		_ = os.Remove(t)
-		return err
-	}
-	return nil
-}
-
-func toRecord(a *action) record {
-	r := record{ID: a.id, Name: a.name, Toolset: a.toolset, CallID: a.callID, Session: a.session, At: a.at}
+func toRecord(a *action) *record {
+	r := &record{ID: a.id, Name: a.name, Toolset: a.toolset, CallID: a.callID, Session: a.session, At: a.at}
 	for _, f := range a.files {
 		r.Files = append(r.Files, fileRecord{Res: f.res, Abs: f.abs, Dirs: f.dirs,
 			Before: contentRecord{f.before.exists, f.before.data, f.before.mode},
@@ -122,8 +109,8 @@ func toRecord(a *action) record {
 	return r
 }
 
-func fromRecord(r record) *action {
-	a := &action{id: r.ID, name: r.Name, toolset: r.Toolset, callID: r.CallID, session: r.Session, at: r.At, saved: true}
+func fromRecord(r *record) *action {
+	a := &action{id: r.ID, name: r.Name, toolset: r.Toolset, callID: r.CallID, session: r.Session, at: r.At}
 	for _, f := range r.Files {
 		a.files = append(a.files, &file{res: f.Res, abs: f.Abs, dirs: f.Dirs,
 			before: content{f.Before.Exists, f.Before.Data, f.Before.Mode},
@@ -132,30 +119,59 @@ func fromRecord(r record) *action {
 	return a
 }
 
-func (s *store) saveAction(a *action) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(toRecord(a)); err != nil {
+func encodeEntry(buf *bytes.Buffer, e entry) error {
+	start := buf.Len()
+	buf.Write([]byte{0, 0, 0, 0})
+	if err := gob.NewEncoder(buf).Encode(e); err != nil {
+		buf.Truncate(start)
 		return err
 	}
-	return writeFileAtomic(s.actionPath(a.id), buf.Bytes())
+	binary.BigEndian.PutUint32(buf.Bytes()[start:], uint32(buf.Len()-start-4))
+	return nil
 }
 
-func (s *store) loadAction(id uint64) (*action, error) {
-	b, err := os.ReadFile(s.actionPath(id))
-	if err != nil {
-		return nil, err
+// record notes a journal change to append at the next syncOut.
+func (w *Workspace) record(e entry) {
+	if w.store == nil {
+		return
 	}
-	var r record
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&r); err != nil {
-		return nil, fmt.Errorf("journal action %d: %w", id, err)
-	}
-	return fromRecord(r), nil
+	e.Version = w.version
+	w.pending = append(w.pending, e)
 }
 
-// syncInLocked takes the journal's file lock and, if another process
-// changed the journal since this one last saw it, reloads it. A journal
-// that cannot be read is dropped (with its history): the files themselves
-// are never at stake, only the ability to undo.
+// replay applies one entry to the in-memory journal.
+func (w *Workspace) replay(e entry) {
+	switch e.Kind {
+	case entryAction:
+		a := fromRecord(e.Action)
+		w.dropRedoLocked()
+		w.undo = append(w.undo, a)
+		w.bytes += a.size()
+		w.nextID = max(w.nextID, a.id+1)
+		w.trimLocked()
+	case entryExtend:
+		a := fromRecord(e.Action)
+		if n := len(w.undo); n > 0 && w.undo[n-1].id == a.id {
+			w.bytes += a.size() - w.undo[n-1].size()
+			w.undo[n-1] = a
+			w.trimLocked()
+		}
+	case entryUndo, entryRedo:
+		from, to := &w.undo, &w.redo
+		if e.Kind == entryRedo {
+			from, to = &w.redo, &w.undo
+		}
+		for range min(e.N, len(*from)) {
+			a := (*from)[len(*from)-1]
+			*from = (*from)[:len(*from)-1]
+			*to = append(*to, a)
+		}
+	}
+	w.version = e.Version
+}
+
+// syncInLocked takes the journal's file lock and replays what other
+// processes appended since this one last read the log.
 func (w *Workspace) syncInLocked() {
 	s := w.store
 	if s == nil {
@@ -168,53 +184,62 @@ func (w *Workspace) syncInLocked() {
 		return
 	}
 	lockFile(s.lock)
-	idx, err := s.readIndex()
-	if err != nil || (idx.Root != "" && idx.Root != w.root) {
-		w.resetStoreLocked()
-		return
-	}
-	if idx.Gen == s.gen {
-		return
-	}
-	loaded := map[uint64]*action{}
-	for _, a := range append(append([]*action{}, w.undo...), w.redo...) {
-		loaded[a.id] = a
-	}
-	load := func(ids []uint64) ([]*action, bool) {
-		out := make([]*action, 0, len(ids))
-		for _, id := range ids {
-			a, err := s.loadAction(id)
-			if err != nil {
-				return nil, false
-			}
-			out = append(out, a)
+	path := filepath.Join(s.dir, logName)
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if s.seen != nil { // another process dropped the log
+			w.undo, w.redo, w.bytes = nil, nil, 0
 		}
-		return out, true
-	}
-	undo, ok1 := load(idx.Undo)
-	redo, ok2 := load(idx.Redo)
-	if !ok1 || !ok2 {
-		w.resetStoreLocked()
+		s.seen, s.off = nil, 0
 		return
 	}
-	w.undo, w.redo = undo, redo
-	w.nextID, w.version, s.gen = max(idx.NextID, 1), idx.Version, idx.Gen
-	w.bytes = 0
-	for _, a := range append(append([]*action{}, undo...), redo...) {
-		w.bytes += a.size()
+	if err != nil {
+		return
 	}
-	w.trimLocked()
+	if s.seen == nil || !os.SameFile(s.seen, fi) {
+		// A new log (first read, or another process rewrote it): read it
+		// all, from an empty journal.
+		w.undo, w.redo, w.bytes = nil, nil, 0
+		s.off = 0
+		if s.log != nil {
+			_ = s.log.Close()
+			s.log = nil
+		}
+	}
+	s.seen = fi
+	if fi.Size() == s.off {
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if _, err := f.Seek(s.off, io.SeekStart); err != nil {
+		return
+	}
+	data, err := io.ReadAll(io.LimitReader(f, fi.Size()-s.off))
+	if err != nil {
+		return
+	}
+	for len(data) >= 4 {
+		n := int(binary.BigEndian.Uint32(data))
+		if n > len(data)-4 {
+			break // torn tail: cut at the next append
+		}
+		var e entry
+		if gob.NewDecoder(bytes.NewReader(data[4:4+n])).Decode(&e) != nil {
+			break
+		}
+		w.replay(e)
+		data = data[4+n:]
+		s.off += int64(4 + n)
+	}
 }
 
-// resetStoreLocked forgets an unreadable journal.
-func (w *Workspace) resetStoreLocked() {
-	w.undo, w.redo, w.bytes = nil, nil, 0
-	w.store.gen = ^uint64(0) // force a rewrite
-	w.dirty = true
-}
-
-// syncOutLocked writes what changed and releases the file lock. A failure
-// to persist loses history, not files; it is returned as a warning.
+// syncOutLocked appends this process's entries to the log (or rewrites it
+// when it has grown too large) and releases the file lock. A failure loses
+// cross-process history, not files; it is returned as a warning.
 func (w *Workspace) syncOutLocked() (warning string) {
 	s := w.store
 	if s == nil {
@@ -223,51 +248,104 @@ func (w *Workspace) syncOutLocked() (warning string) {
 		return warn
 	}
 	defer unlockFile(s.lock)
-	if !w.dirty {
+	if len(w.pending) == 0 {
 		return ""
 	}
-	w.dirty = false
-	keep := map[string]bool{"lock": true, "index.json": true}
-	idx := index{Root: w.root, NextID: w.nextID, Version: w.version}
+	pending := w.pending
+	w.pending = nil
 	var err error
-	for _, a := range w.undo {
-		idx.Undo = append(idx.Undo, a.id)
-	}
-	for _, a := range w.redo {
-		idx.Redo = append(idx.Redo, a.id)
-	}
-	for _, a := range append(append([]*action{}, w.undo...), w.redo...) {
-		keep[filepath.Base(s.actionPath(a.id))] = true
-		if !a.saved && err == nil {
-			if err = s.saveAction(a); err == nil {
-				a.saved = true
-			}
-		}
-	}
-	if err == nil {
-		prev, _ := s.readIndex()
-		idx.Gen = max(prev.Gen, s.gen) + 1
-		if s.gen == ^uint64(0) {
-			idx.Gen = prev.Gen + 1
-		}
-		var b []byte
-		if b, err = json.Marshal(idx); err == nil {
-			if err = writeFileAtomic(filepath.Join(s.dir, "index.json"), b); err == nil {
-				s.gen = idx.Gen
-			}
-		}
-	}
-	// Drop the files of forgotten actions (and temporary leftovers).
-	if ents, rerr := os.ReadDir(s.dir); rerr == nil && err == nil {
-		for _, e := range ents {
-			if !keep[e.Name()] && (strings.HasPrefix(e.Name(), "a-") || strings.HasPrefix(e.Name(), ".")) {
-				_ = os.Remove(filepath.Join(s.dir, e.Name()))
-			}
-		}
+	if s.off > 2*w.bytes+(1<<20) {
+		err = w.rewriteLocked()
+	} else {
+		err = w.appendLocked(pending)
 	}
 	if err != nil {
-		s.gen = ^uint64(0)
-		return "the undo history could not be saved to " + s.dir + ": " + err.Error() + "; the change is written, but another godot-mcp process may not be able to undo it"
+		// Read the log afresh next time rather than trust a half-known state.
+		s.seen = nil
+		return "the undo history could not be saved to " + s.dir + ": " + err.Error() +
+			"; the change is written, but another godot-mcp process may not be able to undo it"
 	}
 	return ""
+}
+
+func (w *Workspace) appendLocked(pending []entry) error {
+	s := w.store
+	var buf bytes.Buffer
+	for _, e := range pending {
+		if err := encodeEntry(&buf, e); err != nil {
+			return err
+		}
+	}
+	path := filepath.Join(s.dir, logName)
+	if s.log == nil {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return err
+		}
+		s.log = f
+	}
+	// Cut a torn tail, then write at the end of what was read.
+	if err := s.log.Truncate(s.off); err != nil {
+		return err
+	}
+	if _, err := s.log.WriteAt(buf.Bytes(), s.off); err != nil {
+		return err
+	}
+	if s.fsync {
+		if err := s.log.Sync(); err != nil {
+			return err
+		}
+	}
+	s.off += int64(buf.Len())
+	fi, err := s.log.Stat()
+	if err != nil {
+		return err
+	}
+	s.seen = fi
+	return nil
+}
+
+// rewriteLocked replaces the log with the current journal: every action
+// pushed in order (the redo stack too, next redo last), then one undo entry
+// that moves the redo actions back.
+func (w *Workspace) rewriteLocked() error {
+	s := w.store
+	var buf bytes.Buffer
+	push := func(a *action) error {
+		return encodeEntry(&buf, entry{Kind: entryAction, Action: toRecord(a), Version: w.version})
+	}
+	for _, a := range w.undo {
+		if err := push(a); err != nil {
+			return err
+		}
+	}
+	for i := len(w.redo) - 1; i >= 0; i-- {
+		if err := push(w.redo[i]); err != nil {
+			return err
+		}
+	}
+	if len(w.redo) > 0 {
+		if err := encodeEntry(&buf, entry{Kind: entryUndo, N: len(w.redo), Version: w.version}); err != nil {
+			return err
+		}
+	}
+	path := filepath.Join(s.dir, logName)
+	t, err := writeTemp(path, content{exists: true, data: buf.Bytes(), mode: 0o600}, s.fsync)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(t, path); err != nil {
+		_ = os.Remove(t)
+		return err
+	}
+	if s.log != nil {
+		_ = s.log.Close()
+		s.log = nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	s.seen, s.off = fi, int64(buf.Len())
+	return nil
 }

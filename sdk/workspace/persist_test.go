@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,42 +62,75 @@ func TestJournalSharedAcrossProcessesAndRestarts(t *testing.T) {
 	}
 }
 
-func TestJournalFilesAreBoundedAndCorruptionIsSurvived(t *testing.T) {
+func TestJournalLogIsCompactedAndSurvivesDamage(t *testing.T) {
 	dir, jdir := t.TempDir(), t.TempDir()
-	w, err := Open(dir, Options{JournalDir: jdir, MaxActions: 2})
+	logPath := filepath.Join(jdir, logName)
+	w, err := Open(dir, Options{JournalDir: jdir, MaxActions: 2, MaxBytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []string{"a", "b", "c", "d"} {
-		if _, err := w.Commit(bg, Change{Name: n, Ops: []Op{{Path: n, Data: []byte(n)}}}); err != nil {
+	// 8 commits of 300 KB: the journal keeps 2 actions (~600 KB of
+	// content); the log is rewritten before it passes 2x that plus 1 MiB.
+	big := make([]byte, 300<<10)
+	for i := range 8 {
+		big[0] = byte(i)
+		if _, err := w.Commit(bg, Change{Name: "big", Ops: []Op{{Path: fmt.Sprintf("f%d", i), Data: big}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ents, _ := os.ReadDir(jdir)
-	var actions []string
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "a-") {
-			actions = append(actions, e.Name())
-		}
-	}
-	if len(actions) != 2 {
-		t.Fatalf("journal files %v, want the 2 kept actions", actions)
-	}
-	if err := os.WriteFile(filepath.Join(jdir, "index.json"), []byte("{garbage"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	w2, err := Open(dir, Options{JournalDir: jdir})
+	fi, err := os.Stat(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := w2.History(); h.Depth != 0 {
-		t.Fatalf("a corrupt journal should read as empty: %+v", h)
+	if fi.Size() > 2*(600<<10)+(1<<20)+(400<<10) {
+		t.Fatalf("log is %d bytes: not compacted", fi.Size())
 	}
-	if _, err := w2.Commit(bg, Change{Name: "after", Ops: []Op{{Path: "e", Data: []byte("e")}}}); err != nil {
+	if _, err := w.Undo(bg, 1, false); err != nil {
 		t.Fatal(err)
 	}
-	if h := w.History(); h.Depth != 1 || h.CurrentAction != "after" {
-		t.Fatalf("the rewritten journal: %+v", h)
+	// Another process reads the compacted log: same state.
+	w2, err := Open(dir, Options{JournalDir: jdir, MaxActions: 2, MaxBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := w2.History(); h.Depth != 1 || h.RedoDepth != 1 {
+		t.Fatalf("after compaction: %+v", h)
+	}
+
+	// A torn last entry (a crash mid-append) is cut off; the rest stands.
+	if _, err := w2.Commit(bg, Change{Name: "small", Ops: []Op{{Path: "s", Data: []byte("s")}}}); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ = os.Stat(logPath)
+	if err := os.Truncate(logPath, fi.Size()-3); err != nil {
+		t.Fatal(err)
+	}
+	w3, _ := Open(dir, Options{JournalDir: jdir, MaxActions: 2, MaxBytes: 1 << 20})
+	if h := w3.History(); h.CurrentAction != "big" || h.Depth != 1 {
+		t.Fatalf("after a torn tail: %+v", h)
+	}
+	if _, err := w3.Commit(bg, Change{Name: "after", Ops: []Op{{Path: "t", Data: []byte("t")}}}); err != nil {
+		t.Fatal(err)
+	}
+	w4, _ := Open(dir, Options{JournalDir: jdir, MaxActions: 2, MaxBytes: 1 << 20})
+	if h := w4.History(); h.CurrentAction != "after" || h.Depth != 2 {
+		t.Fatalf("an append after a torn tail: %+v", h)
+	}
+
+	// Garbage reads as an empty journal and is replaced by the next change.
+	if err := os.WriteFile(logPath, []byte("\x00\x00\x00\x05garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w5, _ := Open(dir, Options{JournalDir: jdir})
+	if h := w5.History(); h.Depth != 0 {
+		t.Fatalf("garbage log: %+v", h)
+	}
+	if _, err := w5.Commit(bg, Change{Name: "fresh", Ops: []Op{{Path: "u", Data: []byte("u")}}}); err != nil {
+		t.Fatal(err)
+	}
+	w6, _ := Open(dir, Options{JournalDir: jdir})
+	if h := w6.History(); h.Depth != 1 || h.CurrentAction != "fresh" {
+		t.Fatalf("after garbage: %+v", h)
 	}
 }
 

@@ -137,10 +137,10 @@ type Workspace struct {
 	version  int64 // bumped by every commit, undo and redo
 	open     []string
 	active   string
-	session  string // random, tells this Workspace's actions from other processes'
-	store    *store // nil: the journal is in memory only
-	storeErr string // why the journal directory could not be used (reported once)
-	dirty    bool   // the journal changed since it was last saved
+	session  string  // random, tells this Workspace's actions from other processes'
+	store    *store  // nil: the journal is in memory only
+	storeErr string  // why the journal directory could not be used (reported once)
+	pending  []entry // journal changes not yet appended to the log
 }
 
 // Open returns the workspace of the project at root.
@@ -166,7 +166,7 @@ func Open(root string, opts Options) (*Workspace, error) {
 	_, _ = rand.Read(nonce[:])
 	w := &Workspace{root: r, opts: opts, nextID: 1, session: hex.EncodeToString(nonce[:])}
 	if opts.JournalDir != "" {
-		w.store = &store{dir: opts.JournalDir}
+		w.store = &store{dir: opts.JournalDir, fsync: opts.Sync == SyncFull}
 	}
 	return w, nil
 }
