@@ -237,6 +237,15 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 		a := (*from)[len(*from)-1-i]
 		var conflicts []string
 		for _, f := range step {
+			// The path must still lead where it did: a directory swapped
+			// for a link since the action (or a tampered journal) must
+			// not make an undo write outside the project.
+			if t, err := w.resolveWrite(f.res); err != nil || t.abs != f.abs {
+				return res, &sdk.Error{Code: sdk.CodeConflict,
+					Message: fmt.Sprintf("cannot %s %q: %s no longer resolves to the file the action changed; nothing was %s",
+						verb, a.name, f.res, verb+"ne"),
+					Hint: "a directory on the path was moved or replaced by a link; restore it, or make the change you want as a new edit"}
+			}
 			cur, ok := expect[f.abs]
 			if !ok {
 				c, err := load(f.abs)

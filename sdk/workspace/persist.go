@@ -222,19 +222,39 @@ func (w *Workspace) syncInLocked() {
 	if err != nil {
 		return
 	}
+	s.off += w.replayLog(data)
+}
+
+// replayLog applies the whole entries at the start of data and returns how
+// many bytes they took; it stops at a torn or unreadable entry, which the
+// next append cuts off.
+func (w *Workspace) replayLog(data []byte) int64 {
+	var used int64
 	for len(data) >= 4 {
 		n := int(binary.BigEndian.Uint32(data))
 		if n > len(data)-4 {
-			break // torn tail: cut at the next append
+			break
 		}
 		var e entry
-		if gob.NewDecoder(bytes.NewReader(data[4:4+n])).Decode(&e) != nil {
+		if gob.NewDecoder(bytes.NewReader(data[4:4+n])).Decode(&e) != nil || !e.valid() {
 			break
 		}
 		w.replay(e)
 		data = data[4+n:]
-		s.off += int64(4 + n)
+		used += int64(4 + n)
 	}
+	return used
+}
+
+// valid rejects entries no version of this code writes.
+func (e entry) valid() bool {
+	switch e.Kind {
+	case entryAction, entryExtend:
+		return e.Action != nil
+	case entryUndo, entryRedo:
+		return e.N >= 0
+	}
+	return false
 }
 
 // syncOutLocked appends this process's entries to the log (or rewrites it

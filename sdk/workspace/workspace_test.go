@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -657,5 +658,68 @@ func TestPreviewBinaryAndBounds(t *testing.T) {
 	p := preview(nil, []byte(big.String()))
 	if !strings.HasPrefix(p, "@@ -1,0 +1,100 @@") || !strings.Contains(p, "(0 lines removed, 100 added in all)") {
 		t.Fatal(p)
+	}
+}
+
+// Two toolsets edit one file from the same read at the same time: exactly
+// one wins, the other gets CONFLICT, and the file holds the winner's bytes
+// (no lost update, no mix).
+func TestConcurrentWritersNoLostUpdate(t *testing.T) {
+	w, dir := newWS(t, Options{})
+	put(t, dir, "shared.tscn", "base")
+	for round := range 20 {
+		f := mustRead(t, w, "shared.tscn")
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = w.Commit(bg, Change{Name: "edit", Toolset: []string{"a", "b"}[i], CallID: "c",
+					Ops: []Op{{Path: "shared.tscn", Data: []byte(fmt.Sprintf("round %d by %d", round, i)), Base: f.Version}}})
+			}()
+		}
+		wg.Wait()
+		won := -1
+		for i, err := range errs {
+			switch code(err) {
+			case "":
+				if won >= 0 {
+					t.Fatalf("round %d: both writers won", round)
+				}
+				won = i
+			case sdk.CodeConflict:
+			default:
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		if won < 0 {
+			t.Fatalf("round %d: nobody won", round)
+		}
+		if s, _ := get(t, dir, "shared.tscn"); s != fmt.Sprintf("round %d by %d", round, won) {
+			t.Fatalf("round %d: file = %q, want the winner's", round, s)
+		}
+	}
+}
+
+// A directory swapped for a link to outside the project after an action:
+// the undo must not follow it.
+func TestUndoDoesNotFollowASwappedDirectory(t *testing.T) {
+	w, dir := newWS(t, Options{})
+	outside := t.TempDir()
+	if _, err := w.Commit(bg, Change{Name: "create", Ops: []Op{{Path: "sub/f.txt", Data: []byte("x")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	put(t, outside, "f.txt", "x") // same bytes: only the path check can refuse
+	if err := os.Symlink(outside, filepath.Join(dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := w.Undo(bg, 1, false)
+	wantCode(t, err, sdk.CodeConflict)
+	if _, ok := get(t, outside, "f.txt"); !ok {
+		t.Fatal("undo deleted a file outside the project")
 	}
 }
