@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,6 +35,42 @@ import (
 // ability to undo is lost, never a project file.
 
 const logName = "journal.log"
+
+// scenesName holds the headless open and active scenes, shared by the
+// processes like the journal (read at every lock, written when changed).
+const scenesName = "scenes.json"
+
+type sceneState struct {
+	Active string   `json:"active"`
+	Open   []string `json:"open"`
+}
+
+// loadScenesLocked takes the shared open and active scenes, if any were
+// saved; an unreadable file leaves this process's own.
+func (w *Workspace) loadScenesLocked() {
+	b, err := os.ReadFile(filepath.Join(w.store.dir, scenesName))
+	if err != nil {
+		return
+	}
+	var st sceneState
+	if json.Unmarshal(b, &st) != nil {
+		return
+	}
+	w.active, w.open = st.Active, st.Open
+}
+
+// writeFileAtomic replaces a small state file by temp file and rename.
+func writeFileAtomic(path string, data []byte, fsync bool) error {
+	t, err := writeTemp(path, content{exists: true, data: data, mode: 0o600}, fsync)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(t, path); err != nil {
+		_ = os.Remove(t)
+		return err
+	}
+	return nil
+}
 
 // entry kinds.
 const (
@@ -184,6 +221,7 @@ func (w *Workspace) syncInLocked() {
 		return
 	}
 	lockFile(s.lock)
+	w.loadScenesLocked()
 	path := filepath.Join(s.dir, logName)
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -268,7 +306,16 @@ func (w *Workspace) syncOutLocked() (warning string) {
 		return warn
 	}
 	defer unlockFile(s.lock)
+	var sceneErr error
+	if w.scenesDirty {
+		w.scenesDirty = false
+		b, _ := json.Marshal(sceneState{Active: w.active, Open: w.open})
+		sceneErr = writeFileAtomic(filepath.Join(s.dir, scenesName), b, s.fsync)
+	}
 	if len(w.pending) == 0 {
+		if sceneErr != nil {
+			return "the open scenes could not be saved to " + s.dir + ": " + sceneErr.Error()
+		}
 		return ""
 	}
 	pending := w.pending

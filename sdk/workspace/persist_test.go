@@ -153,3 +153,30 @@ func TestUnusableJournalDirFallsBackToMemory(t *testing.T) {
 		t.Fatal("in-memory undo after the fallback failed")
 	}
 }
+
+// With a journal directory, the headless open and active scenes are shared
+// too: `godot-mcp call open_scene` then another call's edit of "the active
+// scene" must mean the same scene.
+func TestScenesSharedAcrossProcesses(t *testing.T) {
+	dir, jdir := t.TempDir(), t.TempDir()
+	put(t, dir, "a.tscn", "a")
+	put(t, dir, "b.tscn", "b")
+	a, _ := Open(dir, Options{JournalDir: jdir})
+	if _, err := a.SetActiveScene(bg, "res://a.tscn"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Open(dir, Options{JournalDir: jdir})
+	if sc := b.Scenes(); sc.Active != "res://a.tscn" {
+		t.Fatalf("B sees %+v", sc)
+	}
+	if _, err := b.SetActiveScene(bg, "res://b.tscn"); err != nil {
+		t.Fatal(err)
+	}
+	f := mustRead(t, b, "a.tscn")
+	if _, err := b.Commit(bg, Change{Name: "rm", Ops: []Op{{Path: "a.tscn", Delete: true, Base: f.Version}}}); err != nil {
+		t.Fatal(err)
+	}
+	if sc := a.Scenes(); sc.Active != "res://b.tscn" || len(sc.Open) != 1 {
+		t.Fatalf("A sees %+v after B opened b and deleted a", sc)
+	}
+}

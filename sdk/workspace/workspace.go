@@ -141,6 +141,9 @@ type Workspace struct {
 	store    *store  // nil: the journal is in memory only
 	storeErr string  // why the journal directory could not be used (reported once)
 	pending  []entry // journal changes not yet appended to the log
+	// scenesDirty: open or active changed since they were last saved
+	// (with a journal directory, the scenes are shared like the journal).
+	scenesDirty bool
 }
 
 // Open returns the workspace of the project at root.
@@ -347,8 +350,8 @@ func (w *Workspace) List(ctx context.Context, dir string) ([]sdk.DirEntry, error
 
 // Scenes returns the headless open scenes and the active one.
 func (w *Workspace) Scenes() sdk.Scenes {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	_, unlock := w.lockJournal()
+	defer unlock()
 	return w.scenesLocked()
 }
 
@@ -371,12 +374,13 @@ func (w *Workspace) SetActiveScene(ctx context.Context, p string) (sdk.Scenes, e
 	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
 		return sdk.Scenes{}, sdk.Errorf(sdk.CodeNotFound, "check the path", "%s is not a file", res)
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	_, unlock := w.lockJournal()
+	defer unlock()
 	if !slices.Contains(w.open, res) {
 		w.open = append(w.open, res)
 	}
 	w.active = res
+	w.scenesDirty = true
 	return w.scenesLocked(), nil
 }
 
@@ -386,8 +390,8 @@ func (w *Workspace) CloseScene(ctx context.Context, p string) (sdk.Scenes, error
 	if err := ctx.Err(); err != nil {
 		return sdk.Scenes{}, cancelled(err)
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	_, unlock := w.lockJournal()
+	defer unlock()
 	res := w.active
 	if p != "" {
 		r, _, err := clean(p)
@@ -409,6 +413,7 @@ func (w *Workspace) CloseScene(ctx context.Context, p string) (sdk.Scenes, error
 }
 
 func (w *Workspace) closeLocked(res string) {
+	w.scenesDirty = true
 	w.open = slices.DeleteFunc(w.open, func(s string) bool { return s == res })
 	if w.active == res {
 		w.active = ""
