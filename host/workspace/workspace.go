@@ -119,7 +119,10 @@ func journalDir(dir, opt string) (string, error) {
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no cache directory for the undo journal (%v); set %s to a directory or to \"memory\"", err, JournalEnv)
+		// No home or cache directory (a bare container): the history then
+		// lives in this process, which is what a server needs; only
+		// one-shot `godot-mcp call`s lose the shared history.
+		return "", nil
 	}
 	root, err := filepath.EvalSymlinks(dir)
 	if err == nil {
