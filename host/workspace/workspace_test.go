@@ -131,3 +131,31 @@ func TestNoProject(t *testing.T) {
 	}
 	h.SetEditor(nil) // no panic without a project
 }
+
+func TestJournalDirChoice(t *testing.T) {
+	dir := t.TempDir()
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv(JournalEnv, "")
+	got, err := journalDir(dir, "")
+	if err != nil || !strings.HasPrefix(got, filepath.Join(cache, "godot-mcp", "journal")+string(filepath.Separator)) {
+		t.Fatalf("default = %q, %v", got, err)
+	}
+	if again, _ := journalDir(dir+"/", ""); again != got {
+		t.Fatalf("the same project maps to %q and %q", got, again)
+	}
+	if other, _ := journalDir(t.TempDir(), ""); other == got {
+		t.Fatal("two projects share a journal")
+	}
+	t.Setenv(JournalEnv, "memory")
+	if got, _ := journalDir(dir, ""); got != "" {
+		t.Fatalf("memory = %q", got)
+	}
+	if got, _ := journalDir(dir, "/somewhere"); got != "/somewhere" {
+		t.Fatalf("explicit = %q", got)
+	}
+	t.Setenv(SyncEnv, "fast")
+	if _, err := New(dir, Options{}); err == nil || !strings.Contains(err.Error(), SyncEnv) {
+		t.Fatalf("a bad %s: %v", SyncEnv, err)
+	}
+}
