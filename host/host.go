@@ -33,6 +33,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/host/server"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/host/workspace"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
@@ -81,6 +82,7 @@ type Host struct {
 	Policy     *exposure.Chain
 	Gate       *gate.Gate
 	Server     *server.Server
+	Workspace  *workspace.Host
 
 	log hclog.Logger
 }
@@ -159,7 +161,13 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	bus.Subscribe(ring)
 	bus.Subscribe(events.LogSink{Log: log.Named("event")})
 	version := gate.NewVersion(godot, source)
+	ws, err := workspace.New(opts.ProjectDir, workspace.Options{})
+	if err != nil {
+		log.Warn("no headless workspace: file writes and undo are unavailable", "error", err)
+		ws, _ = workspace.New("", workspace.Options{})
+	}
 	sup := supervisor.New(supervisor.Options{
+		Workspace:    ws,
 		Logger:       log.Named("plugin"),
 		HostVersion:  opts.Version,
 		ProjectDir:   opts.ProjectDir,
@@ -200,6 +208,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		LocalProfile:   cfg.Stdio.Profile,
 		ProjectDir:     opts.ProjectDir,
 		Problems:       cat.Problems,
+		Workspace:      ws,
 	})
 	if err != nil {
 		sup.Shutdown(ctx)
@@ -207,7 +216,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		return nil, err
 	}
 	bus.Subscribe(srv.LoggingSink())
-	h := &Host{Config: cfg, Catalog: cat, Supervisor: sup, Bus: bus, Ring: ring, Policy: chain, Gate: g, Server: srv, log: log}
+	h := &Host{Config: cfg, Catalog: cat, Supervisor: sup, Bus: bus, Ring: ring, Policy: chain, Gate: g, Server: srv, Workspace: ws, log: log}
 	if !opts.NoSeed {
 		by := "startup"
 		if cfg.DefaultToolsets == nil {

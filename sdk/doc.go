@@ -9,8 +9,6 @@
 //
 //	import (
 //		"context"
-//		"os"
-//		"path/filepath"
 //
 //		"github.com/godot-mcp/godot-mcp/sdk"
 //	)
@@ -21,21 +19,21 @@
 //	}
 //
 //	func touch(ctx context.Context, call *sdk.Call, in TouchArgs) (sdk.Result, error) {
-//		if !filepath.IsLocal(in.Path) {
-//			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument,
-//				"use a relative path inside the project", "path %q leaves the project", in.Path)
-//		}
+//		ws := call.Workspace() // the only way to change project files
 //		call.Progress(0, 1, "checking")
-//		dst := filepath.Join(call.Env.ProjectDir, in.Path)
-//		if call.DryRun {
-//			return sdk.Text("would write %d bytes to %s", len(in.Text), in.Path), nil
+//		fi, err := ws.Stat(ctx, in.Path) // confined to the project; its version if it exists
+//		if err != nil {
+//			return sdk.Result{}, err // INVALID_ARGUMENT for a path that leaves the project
 //		}
-//		if err := os.WriteFile(dst, []byte(in.Text), 0o644); err != nil {
-//			return sdk.Result{}, err // a plain error becomes code TOOL_ERROR
+//		res, err := ws.Begin("Touch "+fi.Path).
+//			Write(fi.Path, []byte(in.Text), fi.Version). // compare-and-swap
+//			Commit(ctx) // honours dry_run; one godot_undo step
+//		if err != nil {
+//			return sdk.Result{}, err // CONFLICT if the file changed since the Stat
 //		}
-//		call.Logger().Info("file written", "path", in.Path)
+//		call.Logger().Info("file written", "path", fi.Path, "dry_run", res.DryRun)
 //		call.Progress(1, 1, "done")
-//		return sdk.JSON(map[string]any{"path": in.Path, "bytes": len(in.Text)}), nil
+//		return sdk.JSON(res), nil
 //	}
 //
 //	func main() {
@@ -55,9 +53,14 @@
 // SDK rejects arguments that do not match before the handler runs, with code
 // INVALID_ARGUMENT naming the argument. The host owns confirm and dry_run:
 // it only sets [Call.DryRun] for mutating and destructive tools, and those
-// tools must honour it.
+// tools must honour it ([Tx.Commit] does by itself).
 //
-// Take paths from arguments through [Call.Project]: [Project.Resolve] turns
+// Change project files only through [Call.Workspace]: the host keeps the
+// writes inside the project, atomic, free of lost updates (CONFLICT), undoable
+// as one godot_undo step per call, and visible to an attached editor. A
+// toolset that writes files itself bypasses all of that (docs/workspace.md).
+//
+// To find and read files you may also use [Call.Project]: [Project.Resolve] turns
 // "res://scenes" or "scenes" into a path confined to the project (no "..",
 // no absolute paths, no symbolic links that lead out) and [Project.ResPath]
 // turns it back.

@@ -67,8 +67,15 @@ const (
 	CodeCallCancelled = "CALL_CANCELLED"
 	// CodeHostShuttingDown: the host is shutting down.
 	CodeHostShuttingDown = "HOST_SHUTTING_DOWN"
-	// CodeInternal: a bug in the host; its log has details.
-	CodeInternal = "INTERNAL"
+	// CodeInternalError: the host, the editor or a tool failed in a way the
+	// caller cannot fix (a bug, an I/O error mid-write, a broken
+	// invariant); the log has details. The editor addon uses the same code.
+	CodeInternalError = "INTERNAL_ERROR"
+	// CodeConflict: a workspace write was based on a version of a file that
+	// is no longer the one on disk (another toolset or the user's editor
+	// changed it since it was read), or an undo/redo found a file changed
+	// since the action. Nothing was written; read again and re-apply.
+	CodeConflict = "CONFLICT"
 )
 
 // Values of [Error.Required] the host sets.

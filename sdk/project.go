@@ -13,6 +13,10 @@ import (
 // the project directory. The root has its symbolic links resolved, so
 // "inside the project" is a plain prefix test on resolved paths.
 //
+// Project is for finding and reading files. To change project files use
+// [Call.Workspace]: writes made any other way escape the host's conflict
+// checks, the user's undo and the editor's reload.
+//
 // Get one with [Call.Project].
 type Project struct {
 	root string

@@ -42,7 +42,7 @@ func TestExposedNameClashRefusesOnlyOne(t *testing.T) {
 	toolsetScript(t, dir, "list", "toolsets") // godot_list_toolsets is a core tool
 	toolsetScript(t, dir, "tilemap", "paint")
 
-	c := open(t, Options{Dir: dir, CacheDir: t.TempDir()})
+	c := open(t, Options{Dir: dir, CacheDir: t.TempDir(), Reserved: []string{"godot_list_toolsets"}})
 	if got := entryNames(c); !slices.Equal(got, []string{"project", "tilemap"}) {
 		t.Fatalf("kept %v, want project and tilemap; problems %v", got, c.Problems())
 	}

@@ -45,10 +45,11 @@ var (
 	bin        string // the godot-mcp binary
 	plainBin   string // the benchmark baseline: a plain go-sdk server
 	pluginsDir string // holds gatetest and inspection
-	// projectPluginsDir holds the first-party toolsets (project, and the
-	// todo example), on their own so the tests that count installed
+	// projectPluginsDir holds the first-party toolsets (project, runtime,
+	// export, testing, and the todo example), on their own so the tests that count installed
 	// toolsets are not affected.
 	projectPluginsDir string
+	wsDir             string // holds wsedit (the workspace tests' own plugins dir)
 	cacheDir          string // XDG_CACHE_HOME for the catalog's manifest cache
 )
 
@@ -68,9 +69,13 @@ func run(m *testing.M) int {
 		testplugins.Module + "/cmd/godot-mcp":                   "godot-mcp",
 		testplugins.Module + "/internal/testplugins/gatetest":   "godot-mcp-toolset-gatetest",
 		testplugins.Module + "/internal/testplugins/inspection": "godot-mcp-toolset-inspection",
+		testplugins.Module + "/internal/testplugins/wsedit":     "godot-mcp-toolset-wsedit",
 		testplugins.Module + "/host/e2e/internal/plainserver":   "plainserver",
 		testplugins.Module + "/plugins/project":                 "godot-mcp-toolset-project",
 		testplugins.Module + "/examples/todo-toolset":           "godot-mcp-toolset-todo",
+		testplugins.Module + "/plugins/runtime":                 "godot-mcp-toolset-runtime",
+		testplugins.Module + "/plugins/export":                  "godot-mcp-toolset-export",
+		testplugins.Module + "/plugins/testing":                 "godot-mcp-toolset-testing",
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -81,7 +86,8 @@ func run(m *testing.M) int {
 	pluginsDir = filepath.Join(dir, "plugins")
 	cacheDir = filepath.Join(dir, "cache")
 	projectPluginsDir = filepath.Join(dir, "project-plugins")
-	for _, p := range []string{pluginsDir, cacheDir, projectPluginsDir} {
+	wsDir = filepath.Join(dir, "wsplugins")
+	for _, p := range []string{pluginsDir, cacheDir, projectPluginsDir, wsDir} {
 		if err := os.Mkdir(p, 0o700); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -94,12 +100,17 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
-	for _, p := range []string{"/plugins/project", "/examples/todo-toolset"} {
+	for _, p := range []string{"/plugins/project", "/examples/todo-toolset", "/plugins/runtime", "/plugins/export", "/plugins/testing"} {
 		src := paths[testplugins.Module+p]
 		if err := os.Rename(src, filepath.Join(projectPluginsDir, filepath.Base(src))); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
+	}
+	ws := paths[testplugins.Module+"/internal/testplugins/wsedit"]
+	if err := os.Rename(ws, filepath.Join(wsDir, filepath.Base(ws))); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	code := m.Run()
 	if code == 0 {

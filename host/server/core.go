@@ -42,7 +42,12 @@ func coreTool[In any](name string, class manifest.SafetyClass, description strin
 		description: description,
 		schema:      sdk.SchemaFor[In],
 		bind: func(s *Server) coreRun {
-			return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) *mcp.CallToolResult {
+			return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any, dryRun bool) *mcp.CallToolResult {
+				if dryRun {
+					// The call path takes dry_run out of every call; core
+					// tools that declare it (undo, redo) get it back.
+					args[ArgDryRun] = true
+				}
 				// The arguments passed the schema; decoding them into In
 				// cannot fail for a schema derived from In.
 				var in In
@@ -80,6 +85,8 @@ var coreDefs = []coreDef{
 		"List the tools you may use grouped by safety class (read_only, mutating, destructive, runtime), including tools of toolsets that are not enabled yet. Destructive tools need confirm=true for a real run; mutating and destructive tools accept dry_run=true, which needs no confirm.",
 		(*Server).toolsByClass),
 }
+
+func init() { coreDefs = append(coreDefs, historyDefs...) }
 
 type noArgs struct{}
 
@@ -144,7 +151,7 @@ func (s *Server) addCoreTools() {
 			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err))
 		}
 		ann := annotations(ref.Class)
-		ann.IdempotentHint = true // every core tool is: listing, and toggles to a state
+		ann.IdempotentHint = !nonIdempotent[ref.Name] // listing, and toggles to a state; not undo
 		t := &mcp.Tool{
 			Name:        ref.Name,
 			Description: def.description,

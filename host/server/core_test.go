@@ -8,20 +8,21 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
-// The core tools are one list (coreDefs): six tools of toolset core, the
-// two toggles mutating and the rest read-only, every one passing the bare
+// The core tools are one list (coreDefs): nine tools of toolset core, the
+// two toggles and undo/redo mutating and the rest read-only, every one passing the bare
 // classification layer, named as ExposedName composes them, with a schema
 // derived from its arguments type.
 func TestCoreTools(t *testing.T) {
 	core := CoreTools()
-	if len(core) != 6 {
+	if len(core) != 9 {
 		t.Fatalf("%d core tools", len(core))
 	}
 	for _, ct := range core {
 		if ok, layer := exposure.Compose().Check(exposure.Caller{}, ct); !ok {
 			t.Errorf("core tool %s withheld by %s", ct.Name, layer)
 		}
-		mutating := ct.Name == "godot_enable_toolset" || ct.Name == "godot_disable_toolset"
+		mutating := ct.Name == "godot_enable_toolset" || ct.Name == "godot_disable_toolset" ||
+			ct.Name == "godot_undo" || ct.Name == "godot_redo"
 		if (ct.Class == manifest.Mutating) != mutating || ct.Toolset != exposure.CoreToolset {
 			t.Errorf("core tool %+v", ct)
 		}

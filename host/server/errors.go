@@ -32,7 +32,7 @@ func asError(err error, toolset string) *sdk.Error {
 		return &sdk.Error{Code: sdk.CodeCallCancelled, Message: err.Error(), Toolset: toolset, Err: err,
 			Hint: "the call was cancelled or ran out of time; retry it if the caller still needs the result"}
 	}
-	return &sdk.Error{Code: sdk.CodeInternal, Message: err.Error(), Toolset: toolset, Err: err,
+	return &sdk.Error{Code: sdk.CodeInternalError, Message: err.Error(), Toolset: toolset, Err: err,
 		Hint: "this is a bug in godot-mcp or the toolset; the host log has details"}
 }
 

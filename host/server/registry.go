@@ -32,7 +32,7 @@ const (
 )
 
 // coreRun runs a core tool with validated arguments.
-type coreRun func(ctx context.Context, req *mcp.CallToolRequest, in map[string]any) *mcp.CallToolResult
+type coreRun func(ctx context.Context, req *mcp.CallToolRequest, in map[string]any, dryRun bool) *mcp.CallToolResult
 
 // toolEntry is one tool the host knows, enabled or not: the registry holds
 // every installed toolset's tools so a call to a tool of a disabled toolset

@@ -51,6 +51,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/host/workspace"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -108,6 +109,9 @@ type Options struct {
 	ProjectDir string
 	// Problems reports the catalog's refused binaries for the health check.
 	Problems func() []error
+	// Workspace is the headless undo journal godot_undo, godot_redo and
+	// godot_list_history walk; nil answers them with PRECONDITION_FAILED.
+	Workspace *workspace.Host
 }
 
 // Server is the MCP endpoint. Create it with New.

@@ -290,7 +290,8 @@ func waitFor(t *testing.T, ch <-chan struct{}, what string) {
 
 var coreNames = []string{
 	"godot_disable_toolset", "godot_enable_toolset", "godot_get_server_info",
-	"godot_health_check", "godot_list_tools_by_safety_class", "godot_list_toolsets",
+	"godot_health_check", "godot_list_history", "godot_list_tools_by_safety_class", "godot_list_toolsets",
+	"godot_redo", "godot_undo",
 }
 
 func TestDefaultSurfaceIsCoreAndInspection(t *testing.T) {
@@ -465,7 +466,7 @@ func TestPluginErrorsAreStructured(t *testing.T) {
 	e.plugins.mu.Lock()
 	e.plugins.callErr = errors.New("boom")
 	e.plugins.mu.Unlock()
-	if te = toolErr(t, c.call(t, "godot_inspection_scene_tree", nil)); te.Code != sdk.CodeInternal {
+	if te = toolErr(t, c.call(t, "godot_inspection_scene_tree", nil)); te.Code != sdk.CodeInternalError {
 		t.Errorf("plain error = %+v", te)
 	}
 }

@@ -118,6 +118,12 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 	defer stopCaller()
 	stopInst := context.AfterFunc(inst.ctx, cancel)
 	defer stopInst()
+	if req.CallID == "" {
+		req.CallID = fmt.Sprintf("s%d", s.callSeq.Add(1))
+	}
+	if s.opts.Workspace != nil {
+		defer s.opts.Workspace.BeginCall(inst.name, req.Tool, req.CallID, req.DryRun)()
+	}
 
 	// At most MaxConcurrentCalls calls per plugin are in flight: each may
 	// hold a result of up to MaxResultBytes, and its rendering for MCP.

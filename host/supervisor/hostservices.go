@@ -12,15 +12,18 @@ import (
 )
 
 // newHostServer builds the gRPC server the host offers one plugin over the
-// go-plugin broker: HostLog and HostEditor. opts carries the broker's
+// go-plugin broker: HostLog, HostEditor and HostWorkspace. opts carries the broker's
 // transport credentials (AutoMTLS); the message-size bounds are the same as on
 // every other connection of the product, so a plugin cannot make the host
 // allocate without limit through the broker either.
-func newHostServer(log hclog.Logger, editor pb.HostEditorServer) func([]grpc.ServerOption) *grpc.Server {
+func newHostServer(log hclog.Logger, editor pb.HostEditorServer, ws pb.HostWorkspaceServer) func([]grpc.ServerOption) *grpc.Server {
 	return func(opts []grpc.ServerOption) *grpc.Server {
 		s := grpc.NewServer(append(opts, wire.GRPCServerOptions()...)...)
 		pb.RegisterHostLogServer(s, &hostLog{log: log})
 		pb.RegisterHostEditorServer(s, editor)
+		if ws != nil {
+			pb.RegisterHostWorkspaceServer(s, ws)
+		}
 		return s
 	}
 }

@@ -177,7 +177,11 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 	// The host services live until the broker closes, which happens when
 	// the go-plugin client is killed.
 	brokerID := wc.Broker.NextId()
-	s.goroutine(func() { wc.Broker.AcceptAndServe(brokerID, newHostServer(log, s.opts.Editor)) })
+	var ws pb.HostWorkspaceServer
+	if s.opts.Workspace != nil {
+		ws = s.opts.Workspace.Service(ts.name)
+	}
+	s.goroutine(func() { wc.Broker.AcceptAndServe(brokerID, newHostServer(log, s.opts.Editor, ws)) })
 
 	godot := ""
 	if s.opts.GodotVersion != nil {

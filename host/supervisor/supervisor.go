@@ -95,6 +95,10 @@ type Options struct {
 	// answers BRIDGE_DISCONNECTED. It must honour the request context: a
 	// plugin that dies mid-command cancels it, and Stop waits for it.
 	Editor pb.HostEditorServer
+	// Workspace serves the plugins' HostWorkspace calls and learns which
+	// tool calls are in flight (a commit must belong to one). Nil: the
+	// service is not offered and a plugin's workspace calls fail.
+	Workspace Workspace
 	// Verify is called before every start, including restarts after a
 	// crash; an error refuses the start (catalog.Catalog.Verify re-hashes
 	// the binary).
@@ -133,6 +137,15 @@ const (
 	DefaultMaxResultBytes     = 16 << 20
 	DefaultMaxConcurrentCalls = 8
 )
+
+// Workspace is the host's workspace as the supervisor needs it
+// (host/workspace.Host implements it).
+type Workspace interface {
+	// Service returns the HostWorkspace service for one toolset's plugin.
+	Service(toolset string) pb.HostWorkspaceServer
+	// BeginCall records a tool call in flight; the returned func ends it.
+	BeginCall(toolset, tool, callID string, dryRun bool) (end func())
+}
 
 // State is the lifecycle state of a toolset's plugin.
 type State string
@@ -183,7 +196,7 @@ type CallRequest struct {
 	Tool   string          // bare tool name
 	Args   json.RawMessage // arguments object, validated by the caller
 	DryRun bool
-	CallID string // for logs
+	CallID string // for logs and the workspace journal; "" gets a unique one
 }
 
 // Supervisor runs the plugins of the enabled toolsets. It is safe for
@@ -198,6 +211,9 @@ type Supervisor struct {
 	// mutex, the same one Stop takes to abort them, so no plugin can start
 	// behind Shutdown's back.
 	closed atomic.Bool
+
+	// callSeq numbers calls that come without a call id.
+	callSeq atomic.Uint64
 
 	// wg counts every goroutine the supervisor starts (process reapers,
 	// exit watchers, broker servers); Shutdown waits for all of them.

@@ -2,8 +2,9 @@
 //
 // A toolset is a separate executable started by the host through
 // hashicorp/go-plugin (gRPC transport, protocol version 1). The plugin serves
-// the Toolset service; the host serves the HostLog and HostEditor services on a
-// go-plugin broker connection whose id it passes in Configure.
+// the Toolset service; the host serves the HostLog, HostEditor and
+// HostWorkspace services on a go-plugin broker connection whose id it passes
+// in Configure.
 //
 // Any language with gRPC can implement a toolset: see docs/plugin-protocol.md
 // for the handshake (magic cookie, the stdout handshake line) and the rules a
@@ -386,7 +387,8 @@ type ConfigureRequest struct {
 	// Godot version of the attached editor or project (for example "4.4.1");
 	// empty when unknown.
 	GodotVersion string `protobuf:"bytes,3,opt,name=godot_version,json=godotVersion,proto3" json:"godot_version,omitempty"`
-	// go-plugin broker id on which the host serves HostLog and HostEditor.
+	// go-plugin broker id on which the host serves HostLog, HostEditor and
+	// HostWorkspace.
 	HostServicesBrokerId uint32 `protobuf:"varint,4,opt,name=host_services_broker_id,json=hostServicesBrokerId,proto3" json:"host_services_broker_id,omitempty"`
 	unknownFields        protoimpl.UnknownFields
 	sizeCache            protoimpl.SizeCache
@@ -1310,6 +1312,890 @@ func (x *EditorResponse) GetError() *ToolError {
 	return nil
 }
 
+type WorkspaceReadRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A res:// path ("res://scenes/main.tscn"); a bare relative path is taken
+	// as relative to the project root.
+	Path          string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceReadRequest) Reset() {
+	*x = WorkspaceReadRequest{}
+	mi := &file_toolset_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceReadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceReadRequest) ProtoMessage() {}
+
+func (x *WorkspaceReadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceReadRequest.ProtoReflect.Descriptor instead.
+func (*WorkspaceReadRequest) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *WorkspaceReadRequest) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+type WorkspaceReadResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The normalised res:// path.
+	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	Data []byte `protobuf:"bytes,2,opt,name=data,proto3" json:"data,omitempty"`
+	// The content version ("sha256:<hex>") to pass back as base_version.
+	Version       string     `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
+	Error         *ToolError `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceReadResponse) Reset() {
+	*x = WorkspaceReadResponse{}
+	mi := &file_toolset_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceReadResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceReadResponse) ProtoMessage() {}
+
+func (x *WorkspaceReadResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceReadResponse.ProtoReflect.Descriptor instead.
+func (*WorkspaceReadResponse) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *WorkspaceReadResponse) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *WorkspaceReadResponse) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *WorkspaceReadResponse) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *WorkspaceReadResponse) GetError() *ToolError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+type WorkspaceStatRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceStatRequest) Reset() {
+	*x = WorkspaceStatRequest{}
+	mi := &file_toolset_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceStatRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceStatRequest) ProtoMessage() {}
+
+func (x *WorkspaceStatRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceStatRequest.ProtoReflect.Descriptor instead.
+func (*WorkspaceStatRequest) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *WorkspaceStatRequest) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+type WorkspaceStatResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Path  string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// False when nothing is at the path (not an error).
+	Exists bool  `protobuf:"varint,2,opt,name=exists,proto3" json:"exists,omitempty"`
+	IsDir  bool  `protobuf:"varint,3,opt,name=is_dir,json=isDir,proto3" json:"is_dir,omitempty"`
+	Size   int64 `protobuf:"varint,4,opt,name=size,proto3" json:"size,omitempty"`
+	// Content version of a file; empty for directories and missing paths.
+	Version string `protobuf:"bytes,5,opt,name=version,proto3" json:"version,omitempty"`
+	// Modification time, Unix nanoseconds.
+	ModTimeUnixNano int64      `protobuf:"varint,6,opt,name=mod_time_unix_nano,json=modTimeUnixNano,proto3" json:"mod_time_unix_nano,omitempty"`
+	Error           *ToolError `protobuf:"bytes,7,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *WorkspaceStatResponse) Reset() {
+	*x = WorkspaceStatResponse{}
+	mi := &file_toolset_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceStatResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceStatResponse) ProtoMessage() {}
+
+func (x *WorkspaceStatResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceStatResponse.ProtoReflect.Descriptor instead.
+func (*WorkspaceStatResponse) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *WorkspaceStatResponse) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *WorkspaceStatResponse) GetExists() bool {
+	if x != nil {
+		return x.Exists
+	}
+	return false
+}
+
+func (x *WorkspaceStatResponse) GetIsDir() bool {
+	if x != nil {
+		return x.IsDir
+	}
+	return false
+}
+
+func (x *WorkspaceStatResponse) GetSize() int64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *WorkspaceStatResponse) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *WorkspaceStatResponse) GetModTimeUnixNano() int64 {
+	if x != nil {
+		return x.ModTimeUnixNano
+	}
+	return 0
+}
+
+func (x *WorkspaceStatResponse) GetError() *ToolError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+type WorkspaceListRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Directory to list; "res://" is the project root.
+	Path          string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceListRequest) Reset() {
+	*x = WorkspaceListRequest{}
+	mi := &file_toolset_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceListRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceListRequest) ProtoMessage() {}
+
+func (x *WorkspaceListRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceListRequest.ProtoReflect.Descriptor instead.
+func (*WorkspaceListRequest) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *WorkspaceListRequest) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+type WorkspaceEntry struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	IsDir         bool                   `protobuf:"varint,2,opt,name=is_dir,json=isDir,proto3" json:"is_dir,omitempty"`
+	Size          int64                  `protobuf:"varint,3,opt,name=size,proto3" json:"size,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceEntry) Reset() {
+	*x = WorkspaceEntry{}
+	mi := &file_toolset_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceEntry) ProtoMessage() {}
+
+func (x *WorkspaceEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceEntry.ProtoReflect.Descriptor instead.
+func (*WorkspaceEntry) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *WorkspaceEntry) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *WorkspaceEntry) GetIsDir() bool {
+	if x != nil {
+		return x.IsDir
+	}
+	return false
+}
+
+func (x *WorkspaceEntry) GetSize() int64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+type WorkspaceListResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Entries       []*WorkspaceEntry      `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
+	Error         *ToolError             `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceListResponse) Reset() {
+	*x = WorkspaceListResponse{}
+	mi := &file_toolset_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceListResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceListResponse) ProtoMessage() {}
+
+func (x *WorkspaceListResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceListResponse.ProtoReflect.Descriptor instead.
+func (*WorkspaceListResponse) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *WorkspaceListResponse) GetEntries() []*WorkspaceEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
+func (x *WorkspaceListResponse) GetError() *ToolError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+// WorkspaceOp is one file change of a commit.
+type WorkspaceOp struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Path  string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// Delete the file instead of writing data.
+	Delete bool   `protobuf:"varint,2,opt,name=delete,proto3" json:"delete,omitempty"`
+	Data   []byte `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
+	// The version the change is based on, as Read returned it; empty means the
+	// file must not exist yet (a create). A different current version is a
+	// CONFLICT.
+	BaseVersion string `protobuf:"bytes,4,opt,name=base_version,json=baseVersion,proto3" json:"base_version,omitempty"`
+	// Permission bits for a new file (0 means 0644); an existing file keeps
+	// its mode.
+	Mode          uint32 `protobuf:"varint,5,opt,name=mode,proto3" json:"mode,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceOp) Reset() {
+	*x = WorkspaceOp{}
+	mi := &file_toolset_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceOp) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceOp) ProtoMessage() {}
+
+func (x *WorkspaceOp) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceOp.ProtoReflect.Descriptor instead.
+func (*WorkspaceOp) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *WorkspaceOp) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *WorkspaceOp) GetDelete() bool {
+	if x != nil {
+		return x.Delete
+	}
+	return false
+}
+
+func (x *WorkspaceOp) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *WorkspaceOp) GetBaseVersion() string {
+	if x != nil {
+		return x.BaseVersion
+	}
+	return ""
+}
+
+func (x *WorkspaceOp) GetMode() uint32 {
+	if x != nil {
+		return x.Mode
+	}
+	return 0
+}
+
+type WorkspaceCommitRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The call_id of the tool call this commit belongs to (CallRequest.call_id).
+	// All commits of one call form one journal action.
+	CallId string `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// Action name shown by godot_list_history, e.g. "Create node Player".
+	Name string         `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Ops  []*WorkspaceOp `protobuf:"bytes,3,rep,name=ops,proto3" json:"ops,omitempty"`
+	// Validate and report, write nothing. The host also forces a dry run when
+	// the call itself is one.
+	DryRun        bool `protobuf:"varint,4,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceCommitRequest) Reset() {
+	*x = WorkspaceCommitRequest{}
+	mi := &file_toolset_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceCommitRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceCommitRequest) ProtoMessage() {}
+
+func (x *WorkspaceCommitRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceCommitRequest.ProtoReflect.Descriptor instead.
+func (*WorkspaceCommitRequest) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *WorkspaceCommitRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *WorkspaceCommitRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *WorkspaceCommitRequest) GetOps() []*WorkspaceOp {
+	if x != nil {
+		return x.Ops
+	}
+	return nil
+}
+
+func (x *WorkspaceCommitRequest) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
+	}
+	return false
+}
+
+// WorkspaceFileChange reports what a commit did (or would do) to one file.
+type WorkspaceFileChange struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Path  string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// "created", "modified" or "deleted".
+	Change        string `protobuf:"bytes,2,opt,name=change,proto3" json:"change,omitempty"`
+	BytesBefore   int64  `protobuf:"varint,3,opt,name=bytes_before,json=bytesBefore,proto3" json:"bytes_before,omitempty"`
+	BytesAfter    int64  `protobuf:"varint,4,opt,name=bytes_after,json=bytesAfter,proto3" json:"bytes_after,omitempty"`
+	VersionBefore string `protobuf:"bytes,5,opt,name=version_before,json=versionBefore,proto3" json:"version_before,omitempty"`
+	// Empty for a deleted file.
+	VersionAfter string `protobuf:"bytes,6,opt,name=version_after,json=versionAfter,proto3" json:"version_after,omitempty"`
+	// A short unified-diff-style preview (text files; bounded).
+	Diff          string `protobuf:"bytes,7,opt,name=diff,proto3" json:"diff,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceFileChange) Reset() {
+	*x = WorkspaceFileChange{}
+	mi := &file_toolset_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceFileChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceFileChange) ProtoMessage() {}
+
+func (x *WorkspaceFileChange) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceFileChange.ProtoReflect.Descriptor instead.
+func (*WorkspaceFileChange) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *WorkspaceFileChange) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *WorkspaceFileChange) GetChange() string {
+	if x != nil {
+		return x.Change
+	}
+	return ""
+}
+
+func (x *WorkspaceFileChange) GetBytesBefore() int64 {
+	if x != nil {
+		return x.BytesBefore
+	}
+	return 0
+}
+
+func (x *WorkspaceFileChange) GetBytesAfter() int64 {
+	if x != nil {
+		return x.BytesAfter
+	}
+	return 0
+}
+
+func (x *WorkspaceFileChange) GetVersionBefore() string {
+	if x != nil {
+		return x.VersionBefore
+	}
+	return ""
+}
+
+func (x *WorkspaceFileChange) GetVersionAfter() string {
+	if x != nil {
+		return x.VersionAfter
+	}
+	return ""
+}
+
+func (x *WorkspaceFileChange) GetDiff() string {
+	if x != nil {
+		return x.Diff
+	}
+	return ""
+}
+
+type WorkspaceCommitResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Journal id of the action; 0 for a dry run or when nothing changed.
+	ActionId uint64                 `protobuf:"varint,1,opt,name=action_id,json=actionId,proto3" json:"action_id,omitempty"`
+	DryRun   bool                   `protobuf:"varint,2,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
+	Files    []*WorkspaceFileChange `protobuf:"bytes,3,rep,name=files,proto3" json:"files,omitempty"`
+	// Non-fatal problems after the write, e.g. the editor could not reload.
+	Warnings      []string   `protobuf:"bytes,4,rep,name=warnings,proto3" json:"warnings,omitempty"`
+	Error         *ToolError `protobuf:"bytes,5,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceCommitResponse) Reset() {
+	*x = WorkspaceCommitResponse{}
+	mi := &file_toolset_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceCommitResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceCommitResponse) ProtoMessage() {}
+
+func (x *WorkspaceCommitResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceCommitResponse.ProtoReflect.Descriptor instead.
+func (*WorkspaceCommitResponse) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *WorkspaceCommitResponse) GetActionId() uint64 {
+	if x != nil {
+		return x.ActionId
+	}
+	return 0
+}
+
+func (x *WorkspaceCommitResponse) GetDryRun() bool {
+	if x != nil {
+		return x.DryRun
+	}
+	return false
+}
+
+func (x *WorkspaceCommitResponse) GetFiles() []*WorkspaceFileChange {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *WorkspaceCommitResponse) GetWarnings() []string {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
+}
+
+func (x *WorkspaceCommitResponse) GetError() *ToolError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+type WorkspaceScenesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceScenesRequest) Reset() {
+	*x = WorkspaceScenesRequest{}
+	mi := &file_toolset_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceScenesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceScenesRequest) ProtoMessage() {}
+
+func (x *WorkspaceScenesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceScenesRequest.ProtoReflect.Descriptor instead.
+func (*WorkspaceScenesRequest) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{29}
+}
+
+type WorkspaceSceneRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceSceneRequest) Reset() {
+	*x = WorkspaceSceneRequest{}
+	mi := &file_toolset_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceSceneRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceSceneRequest) ProtoMessage() {}
+
+func (x *WorkspaceSceneRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceSceneRequest.ProtoReflect.Descriptor instead.
+func (*WorkspaceSceneRequest) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *WorkspaceSceneRequest) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+type WorkspaceScenesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The active scene's res:// path; empty when none is active.
+	Active string `protobuf:"bytes,1,opt,name=active,proto3" json:"active,omitempty"`
+	// Open scenes in the order they were opened.
+	Open          []string   `protobuf:"bytes,2,rep,name=open,proto3" json:"open,omitempty"`
+	Error         *ToolError `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceScenesResponse) Reset() {
+	*x = WorkspaceScenesResponse{}
+	mi := &file_toolset_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceScenesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceScenesResponse) ProtoMessage() {}
+
+func (x *WorkspaceScenesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolset_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceScenesResponse.ProtoReflect.Descriptor instead.
+func (*WorkspaceScenesResponse) Descriptor() ([]byte, []int) {
+	return file_toolset_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *WorkspaceScenesResponse) GetActive() string {
+	if x != nil {
+		return x.Active
+	}
+	return ""
+}
+
+func (x *WorkspaceScenesResponse) GetOpen() []string {
+	if x != nil {
+		return x.Open
+	}
+	return nil
+}
+
+func (x *WorkspaceScenesResponse) GetError() *ToolError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
 var File_toolset_proto protoreflect.FileDescriptor
 
 const file_toolset_proto_rawDesc = "" +
@@ -1389,6 +2275,65 @@ const file_toolset_proto_rawDesc = "" +
 	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x1f\n" +
 	"\vresult_json\x18\x02 \x01(\fR\n" +
 	"resultJson\x124\n" +
+	"\x05error\x18\x03 \x01(\v2\x1e.godotmcp.toolset.v1.ToolErrorR\x05error\"*\n" +
+	"\x14WorkspaceReadRequest\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\"\x8f\x01\n" +
+	"\x15WorkspaceReadResponse\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x12\n" +
+	"\x04data\x18\x02 \x01(\fR\x04data\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\tR\aversion\x124\n" +
+	"\x05error\x18\x04 \x01(\v2\x1e.godotmcp.toolset.v1.ToolErrorR\x05error\"*\n" +
+	"\x14WorkspaceStatRequest\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\"\xeb\x01\n" +
+	"\x15WorkspaceStatResponse\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
+	"\x06exists\x18\x02 \x01(\bR\x06exists\x12\x15\n" +
+	"\x06is_dir\x18\x03 \x01(\bR\x05isDir\x12\x12\n" +
+	"\x04size\x18\x04 \x01(\x03R\x04size\x12\x18\n" +
+	"\aversion\x18\x05 \x01(\tR\aversion\x12+\n" +
+	"\x12mod_time_unix_nano\x18\x06 \x01(\x03R\x0fmodTimeUnixNano\x124\n" +
+	"\x05error\x18\a \x01(\v2\x1e.godotmcp.toolset.v1.ToolErrorR\x05error\"*\n" +
+	"\x14WorkspaceListRequest\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\"O\n" +
+	"\x0eWorkspaceEntry\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x15\n" +
+	"\x06is_dir\x18\x02 \x01(\bR\x05isDir\x12\x12\n" +
+	"\x04size\x18\x03 \x01(\x03R\x04size\"\x8c\x01\n" +
+	"\x15WorkspaceListResponse\x12=\n" +
+	"\aentries\x18\x01 \x03(\v2#.godotmcp.toolset.v1.WorkspaceEntryR\aentries\x124\n" +
+	"\x05error\x18\x02 \x01(\v2\x1e.godotmcp.toolset.v1.ToolErrorR\x05error\"\x84\x01\n" +
+	"\vWorkspaceOp\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
+	"\x06delete\x18\x02 \x01(\bR\x06delete\x12\x12\n" +
+	"\x04data\x18\x03 \x01(\fR\x04data\x12!\n" +
+	"\fbase_version\x18\x04 \x01(\tR\vbaseVersion\x12\x12\n" +
+	"\x04mode\x18\x05 \x01(\rR\x04mode\"\x92\x01\n" +
+	"\x16WorkspaceCommitRequest\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x122\n" +
+	"\x03ops\x18\x03 \x03(\v2 .godotmcp.toolset.v1.WorkspaceOpR\x03ops\x12\x17\n" +
+	"\adry_run\x18\x04 \x01(\bR\x06dryRun\"\xe5\x01\n" +
+	"\x13WorkspaceFileChange\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
+	"\x06change\x18\x02 \x01(\tR\x06change\x12!\n" +
+	"\fbytes_before\x18\x03 \x01(\x03R\vbytesBefore\x12\x1f\n" +
+	"\vbytes_after\x18\x04 \x01(\x03R\n" +
+	"bytesAfter\x12%\n" +
+	"\x0eversion_before\x18\x05 \x01(\tR\rversionBefore\x12#\n" +
+	"\rversion_after\x18\x06 \x01(\tR\fversionAfter\x12\x12\n" +
+	"\x04diff\x18\a \x01(\tR\x04diff\"\xe1\x01\n" +
+	"\x17WorkspaceCommitResponse\x12\x1b\n" +
+	"\taction_id\x18\x01 \x01(\x04R\bactionId\x12\x17\n" +
+	"\adry_run\x18\x02 \x01(\bR\x06dryRun\x12>\n" +
+	"\x05files\x18\x03 \x03(\v2(.godotmcp.toolset.v1.WorkspaceFileChangeR\x05files\x12\x1a\n" +
+	"\bwarnings\x18\x04 \x03(\tR\bwarnings\x124\n" +
+	"\x05error\x18\x05 \x01(\v2\x1e.godotmcp.toolset.v1.ToolErrorR\x05error\"\x18\n" +
+	"\x16WorkspaceScenesRequest\"+\n" +
+	"\x15WorkspaceSceneRequest\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\"{\n" +
+	"\x17WorkspaceScenesResponse\x12\x16\n" +
+	"\x06active\x18\x01 \x01(\tR\x06active\x12\x12\n" +
+	"\x04open\x18\x02 \x03(\tR\x04open\x124\n" +
 	"\x05error\x18\x03 \x01(\v2\x1e.godotmcp.toolset.v1.ToolErrorR\x05error*\x9a\x01\n" +
 	"\vSafetyClass\x12\x1c\n" +
 	"\x18SAFETY_CLASS_UNSPECIFIED\x10\x00\x12\x1a\n" +
@@ -1408,7 +2353,16 @@ const file_toolset_proto_rawDesc = "" +
 	"\x03Log\x12\x1f.godotmcp.toolset.v1.LogRequest\x1a .godotmcp.toolset.v1.LogResponse2`\n" +
 	"\n" +
 	"HostEditor\x12R\n" +
-	"\aCommand\x12\".godotmcp.toolset.v1.EditorRequest\x1a#.godotmcp.toolset.v1.EditorResponseB0Z.github.com/godot-mcp/godot-mcp/sdk/proto;protob\x06proto3"
+	"\aCommand\x12\".godotmcp.toolset.v1.EditorRequest\x1a#.godotmcp.toolset.v1.EditorResponse2\xca\x05\n" +
+	"\rHostWorkspace\x12]\n" +
+	"\x04Read\x12).godotmcp.toolset.v1.WorkspaceReadRequest\x1a*.godotmcp.toolset.v1.WorkspaceReadResponse\x12]\n" +
+	"\x04Stat\x12).godotmcp.toolset.v1.WorkspaceStatRequest\x1a*.godotmcp.toolset.v1.WorkspaceStatResponse\x12]\n" +
+	"\x04List\x12).godotmcp.toolset.v1.WorkspaceListRequest\x1a*.godotmcp.toolset.v1.WorkspaceListResponse\x12c\n" +
+	"\x06Commit\x12+.godotmcp.toolset.v1.WorkspaceCommitRequest\x1a,.godotmcp.toolset.v1.WorkspaceCommitResponse\x12c\n" +
+	"\x06Scenes\x12+.godotmcp.toolset.v1.WorkspaceScenesRequest\x1a,.godotmcp.toolset.v1.WorkspaceScenesResponse\x12j\n" +
+	"\x0eSetActiveScene\x12*.godotmcp.toolset.v1.WorkspaceSceneRequest\x1a,.godotmcp.toolset.v1.WorkspaceScenesResponse\x12f\n" +
+	"\n" +
+	"CloseScene\x12*.godotmcp.toolset.v1.WorkspaceSceneRequest\x1a,.godotmcp.toolset.v1.WorkspaceScenesResponseB0Z.github.com/godot-mcp/godot-mcp/sdk/proto;protob\x06proto3"
 
 var (
 	file_toolset_proto_rawDescOnce sync.Once
@@ -1423,28 +2377,42 @@ func file_toolset_proto_rawDescGZIP() []byte {
 }
 
 var file_toolset_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_toolset_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_toolset_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_toolset_proto_goTypes = []any{
-	(SafetyClass)(0),          // 0: godotmcp.toolset.v1.SafetyClass
-	(Scope)(0),                // 1: godotmcp.toolset.v1.Scope
-	(*DescribeRequest)(nil),   // 2: godotmcp.toolset.v1.DescribeRequest
-	(*Manifest)(nil),          // 3: godotmcp.toolset.v1.Manifest
-	(*ToolSpec)(nil),          // 4: godotmcp.toolset.v1.ToolSpec
-	(*ConfigureRequest)(nil),  // 5: godotmcp.toolset.v1.ConfigureRequest
-	(*ConfigureResponse)(nil), // 6: godotmcp.toolset.v1.ConfigureResponse
-	(*CallRequest)(nil),       // 7: godotmcp.toolset.v1.CallRequest
-	(*CallEvent)(nil),         // 8: godotmcp.toolset.v1.CallEvent
-	(*Progress)(nil),          // 9: godotmcp.toolset.v1.Progress
-	(*CallResult)(nil),        // 10: godotmcp.toolset.v1.CallResult
-	(*ToolError)(nil),         // 11: godotmcp.toolset.v1.ToolError
-	(*Content)(nil),           // 12: godotmcp.toolset.v1.Content
-	(*TextContent)(nil),       // 13: godotmcp.toolset.v1.TextContent
-	(*ImageContent)(nil),      // 14: godotmcp.toolset.v1.ImageContent
-	(*AudioContent)(nil),      // 15: godotmcp.toolset.v1.AudioContent
-	(*LogRequest)(nil),        // 16: godotmcp.toolset.v1.LogRequest
-	(*LogResponse)(nil),       // 17: godotmcp.toolset.v1.LogResponse
-	(*EditorRequest)(nil),     // 18: godotmcp.toolset.v1.EditorRequest
-	(*EditorResponse)(nil),    // 19: godotmcp.toolset.v1.EditorResponse
+	(SafetyClass)(0),                // 0: godotmcp.toolset.v1.SafetyClass
+	(Scope)(0),                      // 1: godotmcp.toolset.v1.Scope
+	(*DescribeRequest)(nil),         // 2: godotmcp.toolset.v1.DescribeRequest
+	(*Manifest)(nil),                // 3: godotmcp.toolset.v1.Manifest
+	(*ToolSpec)(nil),                // 4: godotmcp.toolset.v1.ToolSpec
+	(*ConfigureRequest)(nil),        // 5: godotmcp.toolset.v1.ConfigureRequest
+	(*ConfigureResponse)(nil),       // 6: godotmcp.toolset.v1.ConfigureResponse
+	(*CallRequest)(nil),             // 7: godotmcp.toolset.v1.CallRequest
+	(*CallEvent)(nil),               // 8: godotmcp.toolset.v1.CallEvent
+	(*Progress)(nil),                // 9: godotmcp.toolset.v1.Progress
+	(*CallResult)(nil),              // 10: godotmcp.toolset.v1.CallResult
+	(*ToolError)(nil),               // 11: godotmcp.toolset.v1.ToolError
+	(*Content)(nil),                 // 12: godotmcp.toolset.v1.Content
+	(*TextContent)(nil),             // 13: godotmcp.toolset.v1.TextContent
+	(*ImageContent)(nil),            // 14: godotmcp.toolset.v1.ImageContent
+	(*AudioContent)(nil),            // 15: godotmcp.toolset.v1.AudioContent
+	(*LogRequest)(nil),              // 16: godotmcp.toolset.v1.LogRequest
+	(*LogResponse)(nil),             // 17: godotmcp.toolset.v1.LogResponse
+	(*EditorRequest)(nil),           // 18: godotmcp.toolset.v1.EditorRequest
+	(*EditorResponse)(nil),          // 19: godotmcp.toolset.v1.EditorResponse
+	(*WorkspaceReadRequest)(nil),    // 20: godotmcp.toolset.v1.WorkspaceReadRequest
+	(*WorkspaceReadResponse)(nil),   // 21: godotmcp.toolset.v1.WorkspaceReadResponse
+	(*WorkspaceStatRequest)(nil),    // 22: godotmcp.toolset.v1.WorkspaceStatRequest
+	(*WorkspaceStatResponse)(nil),   // 23: godotmcp.toolset.v1.WorkspaceStatResponse
+	(*WorkspaceListRequest)(nil),    // 24: godotmcp.toolset.v1.WorkspaceListRequest
+	(*WorkspaceEntry)(nil),          // 25: godotmcp.toolset.v1.WorkspaceEntry
+	(*WorkspaceListResponse)(nil),   // 26: godotmcp.toolset.v1.WorkspaceListResponse
+	(*WorkspaceOp)(nil),             // 27: godotmcp.toolset.v1.WorkspaceOp
+	(*WorkspaceCommitRequest)(nil),  // 28: godotmcp.toolset.v1.WorkspaceCommitRequest
+	(*WorkspaceFileChange)(nil),     // 29: godotmcp.toolset.v1.WorkspaceFileChange
+	(*WorkspaceCommitResponse)(nil), // 30: godotmcp.toolset.v1.WorkspaceCommitResponse
+	(*WorkspaceScenesRequest)(nil),  // 31: godotmcp.toolset.v1.WorkspaceScenesRequest
+	(*WorkspaceSceneRequest)(nil),   // 32: godotmcp.toolset.v1.WorkspaceSceneRequest
+	(*WorkspaceScenesResponse)(nil), // 33: godotmcp.toolset.v1.WorkspaceScenesResponse
 }
 var file_toolset_proto_depIdxs = []int32{
 	4,  // 0: godotmcp.toolset.v1.Manifest.tools:type_name -> godotmcp.toolset.v1.ToolSpec
@@ -1458,21 +2426,43 @@ var file_toolset_proto_depIdxs = []int32{
 	14, // 8: godotmcp.toolset.v1.Content.image:type_name -> godotmcp.toolset.v1.ImageContent
 	15, // 9: godotmcp.toolset.v1.Content.audio:type_name -> godotmcp.toolset.v1.AudioContent
 	11, // 10: godotmcp.toolset.v1.EditorResponse.error:type_name -> godotmcp.toolset.v1.ToolError
-	2,  // 11: godotmcp.toolset.v1.Toolset.Describe:input_type -> godotmcp.toolset.v1.DescribeRequest
-	5,  // 12: godotmcp.toolset.v1.Toolset.Configure:input_type -> godotmcp.toolset.v1.ConfigureRequest
-	7,  // 13: godotmcp.toolset.v1.Toolset.Call:input_type -> godotmcp.toolset.v1.CallRequest
-	16, // 14: godotmcp.toolset.v1.HostLog.Log:input_type -> godotmcp.toolset.v1.LogRequest
-	18, // 15: godotmcp.toolset.v1.HostEditor.Command:input_type -> godotmcp.toolset.v1.EditorRequest
-	3,  // 16: godotmcp.toolset.v1.Toolset.Describe:output_type -> godotmcp.toolset.v1.Manifest
-	6,  // 17: godotmcp.toolset.v1.Toolset.Configure:output_type -> godotmcp.toolset.v1.ConfigureResponse
-	8,  // 18: godotmcp.toolset.v1.Toolset.Call:output_type -> godotmcp.toolset.v1.CallEvent
-	17, // 19: godotmcp.toolset.v1.HostLog.Log:output_type -> godotmcp.toolset.v1.LogResponse
-	19, // 20: godotmcp.toolset.v1.HostEditor.Command:output_type -> godotmcp.toolset.v1.EditorResponse
-	16, // [16:21] is the sub-list for method output_type
-	11, // [11:16] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	11, // 11: godotmcp.toolset.v1.WorkspaceReadResponse.error:type_name -> godotmcp.toolset.v1.ToolError
+	11, // 12: godotmcp.toolset.v1.WorkspaceStatResponse.error:type_name -> godotmcp.toolset.v1.ToolError
+	25, // 13: godotmcp.toolset.v1.WorkspaceListResponse.entries:type_name -> godotmcp.toolset.v1.WorkspaceEntry
+	11, // 14: godotmcp.toolset.v1.WorkspaceListResponse.error:type_name -> godotmcp.toolset.v1.ToolError
+	27, // 15: godotmcp.toolset.v1.WorkspaceCommitRequest.ops:type_name -> godotmcp.toolset.v1.WorkspaceOp
+	29, // 16: godotmcp.toolset.v1.WorkspaceCommitResponse.files:type_name -> godotmcp.toolset.v1.WorkspaceFileChange
+	11, // 17: godotmcp.toolset.v1.WorkspaceCommitResponse.error:type_name -> godotmcp.toolset.v1.ToolError
+	11, // 18: godotmcp.toolset.v1.WorkspaceScenesResponse.error:type_name -> godotmcp.toolset.v1.ToolError
+	2,  // 19: godotmcp.toolset.v1.Toolset.Describe:input_type -> godotmcp.toolset.v1.DescribeRequest
+	5,  // 20: godotmcp.toolset.v1.Toolset.Configure:input_type -> godotmcp.toolset.v1.ConfigureRequest
+	7,  // 21: godotmcp.toolset.v1.Toolset.Call:input_type -> godotmcp.toolset.v1.CallRequest
+	16, // 22: godotmcp.toolset.v1.HostLog.Log:input_type -> godotmcp.toolset.v1.LogRequest
+	18, // 23: godotmcp.toolset.v1.HostEditor.Command:input_type -> godotmcp.toolset.v1.EditorRequest
+	20, // 24: godotmcp.toolset.v1.HostWorkspace.Read:input_type -> godotmcp.toolset.v1.WorkspaceReadRequest
+	22, // 25: godotmcp.toolset.v1.HostWorkspace.Stat:input_type -> godotmcp.toolset.v1.WorkspaceStatRequest
+	24, // 26: godotmcp.toolset.v1.HostWorkspace.List:input_type -> godotmcp.toolset.v1.WorkspaceListRequest
+	28, // 27: godotmcp.toolset.v1.HostWorkspace.Commit:input_type -> godotmcp.toolset.v1.WorkspaceCommitRequest
+	31, // 28: godotmcp.toolset.v1.HostWorkspace.Scenes:input_type -> godotmcp.toolset.v1.WorkspaceScenesRequest
+	32, // 29: godotmcp.toolset.v1.HostWorkspace.SetActiveScene:input_type -> godotmcp.toolset.v1.WorkspaceSceneRequest
+	32, // 30: godotmcp.toolset.v1.HostWorkspace.CloseScene:input_type -> godotmcp.toolset.v1.WorkspaceSceneRequest
+	3,  // 31: godotmcp.toolset.v1.Toolset.Describe:output_type -> godotmcp.toolset.v1.Manifest
+	6,  // 32: godotmcp.toolset.v1.Toolset.Configure:output_type -> godotmcp.toolset.v1.ConfigureResponse
+	8,  // 33: godotmcp.toolset.v1.Toolset.Call:output_type -> godotmcp.toolset.v1.CallEvent
+	17, // 34: godotmcp.toolset.v1.HostLog.Log:output_type -> godotmcp.toolset.v1.LogResponse
+	19, // 35: godotmcp.toolset.v1.HostEditor.Command:output_type -> godotmcp.toolset.v1.EditorResponse
+	21, // 36: godotmcp.toolset.v1.HostWorkspace.Read:output_type -> godotmcp.toolset.v1.WorkspaceReadResponse
+	23, // 37: godotmcp.toolset.v1.HostWorkspace.Stat:output_type -> godotmcp.toolset.v1.WorkspaceStatResponse
+	26, // 38: godotmcp.toolset.v1.HostWorkspace.List:output_type -> godotmcp.toolset.v1.WorkspaceListResponse
+	30, // 39: godotmcp.toolset.v1.HostWorkspace.Commit:output_type -> godotmcp.toolset.v1.WorkspaceCommitResponse
+	33, // 40: godotmcp.toolset.v1.HostWorkspace.Scenes:output_type -> godotmcp.toolset.v1.WorkspaceScenesResponse
+	33, // 41: godotmcp.toolset.v1.HostWorkspace.SetActiveScene:output_type -> godotmcp.toolset.v1.WorkspaceScenesResponse
+	33, // 42: godotmcp.toolset.v1.HostWorkspace.CloseScene:output_type -> godotmcp.toolset.v1.WorkspaceScenesResponse
+	31, // [31:43] is the sub-list for method output_type
+	19, // [19:31] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_toolset_proto_init() }
@@ -1495,9 +2485,9 @@ func file_toolset_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_toolset_proto_rawDesc), len(file_toolset_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   18,
+			NumMessages:   32,
 			NumExtensions: 0,
-			NumServices:   3,
+			NumServices:   4,
 		},
 		GoTypes:           file_toolset_proto_goTypes,
 		DependencyIndexes: file_toolset_proto_depIdxs,

@@ -2,8 +2,9 @@
 //
 // A toolset is a separate executable started by the host through
 // hashicorp/go-plugin (gRPC transport, protocol version 1). The plugin serves
-// the Toolset service; the host serves the HostLog and HostEditor services on a
-// go-plugin broker connection whose id it passes in Configure.
+// the Toolset service; the host serves the HostLog, HostEditor and
+// HostWorkspace services on a go-plugin broker connection whose id it passes
+// in Configure.
 //
 // Any language with gRPC can implement a toolset: see docs/plugin-protocol.md
 // for the handshake (magic cookie, the stdout handshake line) and the rules a
@@ -449,6 +450,372 @@ var HostEditor_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Command",
 			Handler:    _HostEditor_Command_Handler,
+		},
+	},
+	Streams:  []grpc.StreamDesc{},
+	Metadata: "toolset.proto",
+}
+
+const (
+	HostWorkspace_Read_FullMethodName           = "/godotmcp.toolset.v1.HostWorkspace/Read"
+	HostWorkspace_Stat_FullMethodName           = "/godotmcp.toolset.v1.HostWorkspace/Stat"
+	HostWorkspace_List_FullMethodName           = "/godotmcp.toolset.v1.HostWorkspace/List"
+	HostWorkspace_Commit_FullMethodName         = "/godotmcp.toolset.v1.HostWorkspace/Commit"
+	HostWorkspace_Scenes_FullMethodName         = "/godotmcp.toolset.v1.HostWorkspace/Scenes"
+	HostWorkspace_SetActiveScene_FullMethodName = "/godotmcp.toolset.v1.HostWorkspace/SetActiveScene"
+	HostWorkspace_CloseScene_FullMethodName     = "/godotmcp.toolset.v1.HostWorkspace/CloseScene"
+)
+
+// HostWorkspaceClient is the client API for HostWorkspace service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// HostWorkspace is served by the host on the broker: the one way a plugin
+// reads and writes project files and the headless editing state (active and
+// open scenes). Every write is confined to the project, atomic,
+// compare-and-swap against the version the plugin read, and journaled as one
+// undoable action per tool call (godot_undo walks that journal). A plugin must
+// never write project files any other way. Failures are answered in the
+// response's error field (codes NOT_FOUND, INVALID_ARGUMENT, CONFLICT,
+// PRECONDITION_FAILED, …), never as gRPC statuses; see docs/workspace.md.
+type HostWorkspaceClient interface {
+	// Read returns a file's bytes and version.
+	Read(ctx context.Context, in *WorkspaceReadRequest, opts ...grpc.CallOption) (*WorkspaceReadResponse, error)
+	// Stat describes a file or directory without returning its bytes.
+	Stat(ctx context.Context, in *WorkspaceStatRequest, opts ...grpc.CallOption) (*WorkspaceStatResponse, error)
+	// List returns the entries of a directory, sorted by name.
+	List(ctx context.Context, in *WorkspaceListRequest, opts ...grpc.CallOption) (*WorkspaceListResponse, error)
+	// Commit applies a set of writes and deletes as one action: every version
+	// is checked first, then all files are replaced, or none is.
+	Commit(ctx context.Context, in *WorkspaceCommitRequest, opts ...grpc.CallOption) (*WorkspaceCommitResponse, error)
+	// Scenes returns the headless active scene and open scenes.
+	Scenes(ctx context.Context, in *WorkspaceScenesRequest, opts ...grpc.CallOption) (*WorkspaceScenesResponse, error)
+	// SetActiveScene opens a scene (if it is not open) and makes it active.
+	SetActiveScene(ctx context.Context, in *WorkspaceSceneRequest, opts ...grpc.CallOption) (*WorkspaceScenesResponse, error)
+	// CloseScene closes an open scene; the active scene moves to the last one
+	// opened before it.
+	CloseScene(ctx context.Context, in *WorkspaceSceneRequest, opts ...grpc.CallOption) (*WorkspaceScenesResponse, error)
+}
+
+type hostWorkspaceClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewHostWorkspaceClient(cc grpc.ClientConnInterface) HostWorkspaceClient {
+	return &hostWorkspaceClient{cc}
+}
+
+func (c *hostWorkspaceClient) Read(ctx context.Context, in *WorkspaceReadRequest, opts ...grpc.CallOption) (*WorkspaceReadResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WorkspaceReadResponse)
+	err := c.cc.Invoke(ctx, HostWorkspace_Read_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostWorkspaceClient) Stat(ctx context.Context, in *WorkspaceStatRequest, opts ...grpc.CallOption) (*WorkspaceStatResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WorkspaceStatResponse)
+	err := c.cc.Invoke(ctx, HostWorkspace_Stat_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostWorkspaceClient) List(ctx context.Context, in *WorkspaceListRequest, opts ...grpc.CallOption) (*WorkspaceListResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WorkspaceListResponse)
+	err := c.cc.Invoke(ctx, HostWorkspace_List_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostWorkspaceClient) Commit(ctx context.Context, in *WorkspaceCommitRequest, opts ...grpc.CallOption) (*WorkspaceCommitResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WorkspaceCommitResponse)
+	err := c.cc.Invoke(ctx, HostWorkspace_Commit_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostWorkspaceClient) Scenes(ctx context.Context, in *WorkspaceScenesRequest, opts ...grpc.CallOption) (*WorkspaceScenesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WorkspaceScenesResponse)
+	err := c.cc.Invoke(ctx, HostWorkspace_Scenes_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostWorkspaceClient) SetActiveScene(ctx context.Context, in *WorkspaceSceneRequest, opts ...grpc.CallOption) (*WorkspaceScenesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WorkspaceScenesResponse)
+	err := c.cc.Invoke(ctx, HostWorkspace_SetActiveScene_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostWorkspaceClient) CloseScene(ctx context.Context, in *WorkspaceSceneRequest, opts ...grpc.CallOption) (*WorkspaceScenesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WorkspaceScenesResponse)
+	err := c.cc.Invoke(ctx, HostWorkspace_CloseScene_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// HostWorkspaceServer is the server API for HostWorkspace service.
+// All implementations must embed UnimplementedHostWorkspaceServer
+// for forward compatibility.
+//
+// HostWorkspace is served by the host on the broker: the one way a plugin
+// reads and writes project files and the headless editing state (active and
+// open scenes). Every write is confined to the project, atomic,
+// compare-and-swap against the version the plugin read, and journaled as one
+// undoable action per tool call (godot_undo walks that journal). A plugin must
+// never write project files any other way. Failures are answered in the
+// response's error field (codes NOT_FOUND, INVALID_ARGUMENT, CONFLICT,
+// PRECONDITION_FAILED, …), never as gRPC statuses; see docs/workspace.md.
+type HostWorkspaceServer interface {
+	// Read returns a file's bytes and version.
+	Read(context.Context, *WorkspaceReadRequest) (*WorkspaceReadResponse, error)
+	// Stat describes a file or directory without returning its bytes.
+	Stat(context.Context, *WorkspaceStatRequest) (*WorkspaceStatResponse, error)
+	// List returns the entries of a directory, sorted by name.
+	List(context.Context, *WorkspaceListRequest) (*WorkspaceListResponse, error)
+	// Commit applies a set of writes and deletes as one action: every version
+	// is checked first, then all files are replaced, or none is.
+	Commit(context.Context, *WorkspaceCommitRequest) (*WorkspaceCommitResponse, error)
+	// Scenes returns the headless active scene and open scenes.
+	Scenes(context.Context, *WorkspaceScenesRequest) (*WorkspaceScenesResponse, error)
+	// SetActiveScene opens a scene (if it is not open) and makes it active.
+	SetActiveScene(context.Context, *WorkspaceSceneRequest) (*WorkspaceScenesResponse, error)
+	// CloseScene closes an open scene; the active scene moves to the last one
+	// opened before it.
+	CloseScene(context.Context, *WorkspaceSceneRequest) (*WorkspaceScenesResponse, error)
+	mustEmbedUnimplementedHostWorkspaceServer()
+}
+
+// UnimplementedHostWorkspaceServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedHostWorkspaceServer struct{}
+
+func (UnimplementedHostWorkspaceServer) Read(context.Context, *WorkspaceReadRequest) (*WorkspaceReadResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Read not implemented")
+}
+func (UnimplementedHostWorkspaceServer) Stat(context.Context, *WorkspaceStatRequest) (*WorkspaceStatResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Stat not implemented")
+}
+func (UnimplementedHostWorkspaceServer) List(context.Context, *WorkspaceListRequest) (*WorkspaceListResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method List not implemented")
+}
+func (UnimplementedHostWorkspaceServer) Commit(context.Context, *WorkspaceCommitRequest) (*WorkspaceCommitResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Commit not implemented")
+}
+func (UnimplementedHostWorkspaceServer) Scenes(context.Context, *WorkspaceScenesRequest) (*WorkspaceScenesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Scenes not implemented")
+}
+func (UnimplementedHostWorkspaceServer) SetActiveScene(context.Context, *WorkspaceSceneRequest) (*WorkspaceScenesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetActiveScene not implemented")
+}
+func (UnimplementedHostWorkspaceServer) CloseScene(context.Context, *WorkspaceSceneRequest) (*WorkspaceScenesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CloseScene not implemented")
+}
+func (UnimplementedHostWorkspaceServer) mustEmbedUnimplementedHostWorkspaceServer() {}
+func (UnimplementedHostWorkspaceServer) testEmbeddedByValue()                       {}
+
+// UnsafeHostWorkspaceServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to HostWorkspaceServer will
+// result in compilation errors.
+type UnsafeHostWorkspaceServer interface {
+	mustEmbedUnimplementedHostWorkspaceServer()
+}
+
+func RegisterHostWorkspaceServer(s grpc.ServiceRegistrar, srv HostWorkspaceServer) {
+	// If the following call panics, it indicates UnimplementedHostWorkspaceServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&HostWorkspace_ServiceDesc, srv)
+}
+
+func _HostWorkspace_Read_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WorkspaceReadRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostWorkspaceServer).Read(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HostWorkspace_Read_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostWorkspaceServer).Read(ctx, req.(*WorkspaceReadRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HostWorkspace_Stat_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WorkspaceStatRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostWorkspaceServer).Stat(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HostWorkspace_Stat_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostWorkspaceServer).Stat(ctx, req.(*WorkspaceStatRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HostWorkspace_List_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WorkspaceListRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostWorkspaceServer).List(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HostWorkspace_List_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostWorkspaceServer).List(ctx, req.(*WorkspaceListRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HostWorkspace_Commit_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WorkspaceCommitRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostWorkspaceServer).Commit(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HostWorkspace_Commit_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostWorkspaceServer).Commit(ctx, req.(*WorkspaceCommitRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HostWorkspace_Scenes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WorkspaceScenesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostWorkspaceServer).Scenes(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HostWorkspace_Scenes_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostWorkspaceServer).Scenes(ctx, req.(*WorkspaceScenesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HostWorkspace_SetActiveScene_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WorkspaceSceneRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostWorkspaceServer).SetActiveScene(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HostWorkspace_SetActiveScene_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostWorkspaceServer).SetActiveScene(ctx, req.(*WorkspaceSceneRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _HostWorkspace_CloseScene_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(WorkspaceSceneRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostWorkspaceServer).CloseScene(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HostWorkspace_CloseScene_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostWorkspaceServer).CloseScene(ctx, req.(*WorkspaceSceneRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+// HostWorkspace_ServiceDesc is the grpc.ServiceDesc for HostWorkspace service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var HostWorkspace_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "godotmcp.toolset.v1.HostWorkspace",
+	HandlerType: (*HostWorkspaceServer)(nil),
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "Read",
+			Handler:    _HostWorkspace_Read_Handler,
+		},
+		{
+			MethodName: "Stat",
+			Handler:    _HostWorkspace_Stat_Handler,
+		},
+		{
+			MethodName: "List",
+			Handler:    _HostWorkspace_List_Handler,
+		},
+		{
+			MethodName: "Commit",
+			Handler:    _HostWorkspace_Commit_Handler,
+		},
+		{
+			MethodName: "Scenes",
+			Handler:    _HostWorkspace_Scenes_Handler,
+		},
+		{
+			MethodName: "SetActiveScene",
+			Handler:    _HostWorkspace_SetActiveScene_Handler,
+		},
+		{
+			MethodName: "CloseScene",
+			Handler:    _HostWorkspace_CloseScene_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

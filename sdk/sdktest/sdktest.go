@@ -20,6 +20,16 @@
 //
 // The host side of the connection is shut down when the test ends, and no
 // goroutine is left behind, so tests using go.uber.org/goleak stay clean.
+//
+// The fake host serves the workspace (sdk.Call.Workspace) with the same
+// code the real host runs (package sdk/workspace) on Options.ProjectDir:
+// versions, CONFLICT, atomic commits, dry runs and one journal action per
+// call behave as in production. [Host.Workspace] gives the test the journal
+// to undo, redo and inspect:
+//
+//	res := h.Call(ctx, "create_node", args)
+//	hist := h.Workspace().History()   // one action named by the tool
+//	_, err := h.Workspace().Undo(ctx, 1, false)
 package sdktest
 
 import (
@@ -32,6 +42,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -43,6 +54,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
+	"github.com/godot-mcp/godot-mcp/sdk/workspace"
 )
 
 // Options describe the fake host.
@@ -56,16 +68,28 @@ type Options struct {
 	// Editor answers Call.Editor. nil means no Godot peer is attached: every
 	// command fails with BRIDGE_DISCONNECTED, as with the real host.
 	Editor func(command string, params json.RawMessage) (json.RawMessage, *sdk.Error)
+	// WorkspaceEditor, when set, plays the attached Godot editor for the
+	// workspace: scenes it reports unsaved cannot be written, and it is
+	// told to reload what changed.
+	WorkspaceEditor workspace.Editor
+	// Workspace bounds the journal; the zero value takes the defaults.
+	Workspace workspace.Options
 }
 
 // Host is a fake godot-mcp host with one toolset plugged in.
 type Host struct {
 	t       testing.TB
 	opts    Options
+	name    string
 	toolset pb.ToolsetClient
 
 	mu   sync.Mutex
 	logs []LogLine
+
+	ws      *workspace.Workspace // nil without a project
+	wsErr   error                // why ws is nil
+	calls   workspace.Calls
+	callSeq atomic.Uint64
 
 	closeOnce sync.Once
 	closeFn   func()
@@ -85,7 +109,15 @@ func New(t testing.TB, ts *sdk.Toolset, opts Options) *Host {
 		t.Fatalf("sdktest: %v", err)
 	}
 	client, server := plugin.TestPluginGRPCConn(t, false, wire.PluginSets(impl)[wire.ProtocolVersion])
-	h := &Host{t: t, opts: opts}
+	h := &Host{t: t, opts: opts, name: ts.Name}
+	if opts.ProjectDir != "" {
+		// A directory that does not exist is allowed (tests of tools that
+		// never touch files pass a made-up one); the workspace then
+		// answers as a host without a project would.
+		if h.ws, h.wsErr = workspace.Open(opts.ProjectDir, opts.Workspace); h.wsErr == nil {
+			h.ws.SetEditor(opts.WorkspaceEditor)
+		}
+	}
 
 	raw, err := client.Dispense(wire.PluginName)
 	if err != nil {
@@ -104,6 +136,7 @@ func New(t testing.TB, ts *sdk.Toolset, opts Options) *Host {
 			s := grpc.NewServer(append(o, wire.GRPCServerOptions()...)...)
 			pb.RegisterHostLogServer(s, &logService{h: h})
 			pb.RegisterHostEditorServer(s, &editorService{h: h})
+			pb.RegisterHostWorkspaceServer(s, workspace.NewService(h.ws, ts.Name, &h.calls))
 			return s
 		})
 	}()
@@ -134,6 +167,17 @@ func New(t testing.TB, ts *sdk.Toolset, opts Options) *Host {
 		t.Fatalf("sdktest: configure: %v", err)
 	}
 	return h
+}
+
+// Workspace returns the project's workspace, the one the toolset writes
+// through: read its History, Undo and Redo as godot_undo would. It fails the
+// test when Options.ProjectDir was empty.
+func (h *Host) Workspace() *workspace.Workspace {
+	h.t.Helper()
+	if h.ws == nil {
+		h.t.Fatalf("sdktest: no workspace: set Options.ProjectDir to an existing directory (%v)", h.wsErr)
+	}
+	return h.ws
 }
 
 // Close shuts the connection down. It runs automatically when the test ends;
@@ -238,6 +282,10 @@ func (h *Host) Call(ctx context.Context, tool string, args any, opts ...CallOpti
 	for _, o := range opts {
 		o(req)
 	}
+	if req.CallId == "" {
+		req.CallId = fmt.Sprintf("sdktest-%d", h.callSeq.Add(1))
+	}
+	defer h.calls.Begin(req.CallId, workspace.CallInfo{Toolset: h.name, Tool: tool, DryRun: req.DryRun})()
 	stream, err := h.toolset.Call(ctx, req)
 	if err != nil {
 		return &Result{Err: err}

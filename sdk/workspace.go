@@ -1,0 +1,341 @@
+package sdk
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"google.golang.org/grpc/status"
+
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+)
+
+// FileVersion identifies the content of a project file as the host's workspace
+// read it: "sha256:" and the hex SHA-256 of the bytes. The zero
+// FileVersion means "no file": a write based on it is a create and fails with CONFLICT if
+// the file exists by then.
+type FileVersion string
+
+// File is a project file read through the workspace.
+type File struct {
+	// Path is the normalised res:// path.
+	Path string
+	// Data is the file's content.
+	Data []byte
+	// Version is what to pass to [Tx.Write] or [Tx.Delete] to change it.
+	Version FileVersion
+}
+
+// FileInfo describes a path in the project.
+type FileInfo struct {
+	Path    string      `json:"path"`
+	Exists  bool        `json:"exists"`
+	IsDir   bool        `json:"is_dir"`
+	Size    int64       `json:"size"`
+	Version FileVersion `json:"version,omitempty"`
+	ModTime time.Time   `json:"mod_time"`
+}
+
+// DirEntry is one entry of [Workspace.List].
+type DirEntry struct {
+	Path  string `json:"path"`
+	IsDir bool   `json:"is_dir"`
+	Size  int64  `json:"size"`
+}
+
+// The kinds of [FileChange].
+const (
+	ChangeCreated  = "created"
+	ChangeModified = "modified"
+	ChangeDeleted  = "deleted"
+)
+
+// FileChange is what a commit did, or in a dry run would do, to one file.
+type FileChange struct {
+	Path          string      `json:"path"`
+	Change        string      `json:"change"` // ChangeCreated, ChangeModified or ChangeDeleted
+	BytesBefore   int64       `json:"bytes_before"`
+	BytesAfter    int64       `json:"bytes_after"`
+	VersionBefore FileVersion `json:"version_before,omitempty"`
+	VersionAfter  FileVersion `json:"version_after,omitempty"`
+	// Diff is a short unified-diff-style preview: one hunk from the first
+	// to the last changed line, bounded; binary files are summarised.
+	Diff string `json:"diff,omitempty"`
+}
+
+// CommitResult is the outcome of [Tx.Commit].
+type CommitResult struct {
+	// ActionID is the journal action the change belongs to; 0 for a dry run
+	// or when nothing changed.
+	ActionID uint64 `json:"action_id,omitempty"`
+	DryRun   bool   `json:"dry_run"`
+	// Files lists every file that changed (or would), in commit order.
+	// Writes of identical bytes are no-ops and not listed.
+	Files []FileChange `json:"files"`
+	// Warnings are problems after a successful write, such as an editor
+	// that could not reload a file.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Scenes is the headless editing state: the open scenes and the active one.
+type Scenes struct {
+	Active string   `json:"active"` // "" when no scene is active
+	Open   []string `json:"open"`   // in the order they were opened
+}
+
+// Workspace reads and writes the project's files through the host, for one
+// tool call. It is the only way a toolset may change project files: the
+// host confines every path to the project, writes atomically, refuses a
+// write based on a stale read (CONFLICT), refuses to clobber a scene with
+// unsaved changes in an attached editor, and journals the call's changes as
+// one action that godot_undo reverts. A toolset that writes files itself
+// bypasses all of that, and the user's undo with it.
+//
+//	ws := call.Workspace()
+//	f, err := ws.Read(ctx, "res://scenes/main.tscn")
+//	if err != nil { return sdk.Result{}, err }
+//	tx := ws.Begin("Create node Player")
+//	tx.Write(f.Path, edited(f.Data), f.Version)
+//	res, err := tx.Commit(ctx) // honours the call's dry_run
+//
+// Errors are *[Error] with codes NOT_FOUND, INVALID_ARGUMENT, CONFLICT,
+// PRECONDITION_FAILED (no project, unsaved editor scene) or INTERNAL_ERROR;
+// return them from the handler unchanged.
+type Workspace struct {
+	call *Call
+}
+
+// Workspace returns the call's view of the host's workspace. It is cheap;
+// call it wherever it is needed.
+func (c *Call) Workspace() *Workspace { return &Workspace{call: c} }
+
+func errNoWorkspace(why string) *Error {
+	return &Error{Code: CodePreconditionFailed, Required: "workspace",
+		Message: "the host's workspace service is not available: " + why,
+		Hint:    "run the toolset under a godot-mcp host started with a project directory (in tests, sdktest.Options.ProjectDir)"}
+}
+
+func (w *Workspace) client() (pb.HostWorkspaceClient, error) {
+	if w == nil || w.call == nil || w.call.srv == nil {
+		return nil, errNoWorkspace("this call is not connected to a godot-mcp host")
+	}
+	conn, err := w.call.srv.hostConn()
+	if err != nil {
+		return nil, errNoWorkspace(err.Error())
+	}
+	return pb.NewHostWorkspaceClient(conn), nil
+}
+
+// rpcError turns a failed RPC into an *Error.
+func rpcError(ctx context.Context, what string, err error) error {
+	if ctx.Err() != nil {
+		return &Error{Code: CodeCancelled, Message: fmt.Sprintf("workspace %s: %v", what, ctx.Err())}
+	}
+	return errNoWorkspace(fmt.Sprintf("%s failed: %s", what, status.Convert(err).Message()))
+}
+
+// ToolErrorFromProto converts a wire error; nil stays nil.
+func ToolErrorFromProto(te *pb.ToolError) *Error {
+	if te == nil {
+		return nil
+	}
+	e := &Error{Code: te.GetCode(), Message: te.GetMessage(), Hint: te.GetHint(), Required: te.GetRequired()}
+	if e.Code == "" {
+		e.Code = CodeToolError
+	}
+	return e
+}
+
+// Read returns a file's bytes and version. A missing file is NOT_FOUND.
+func (w *Workspace) Read(ctx context.Context, path string) (File, error) {
+	c, err := w.client()
+	if err != nil {
+		return File{}, err
+	}
+	resp, err := c.Read(ctx, &pb.WorkspaceReadRequest{Path: path})
+	if err != nil {
+		return File{}, rpcError(ctx, "read", err)
+	}
+	if e := ToolErrorFromProto(resp.GetError()); e != nil {
+		return File{}, e
+	}
+	return File{Path: resp.GetPath(), Data: resp.GetData(), Version: FileVersion(resp.GetVersion())}, nil
+}
+
+// Stat describes a path; a missing path is not an error (Exists is false).
+func (w *Workspace) Stat(ctx context.Context, path string) (FileInfo, error) {
+	c, err := w.client()
+	if err != nil {
+		return FileInfo{}, err
+	}
+	resp, err := c.Stat(ctx, &pb.WorkspaceStatRequest{Path: path})
+	if err != nil {
+		return FileInfo{}, rpcError(ctx, "stat", err)
+	}
+	if e := ToolErrorFromProto(resp.GetError()); e != nil {
+		return FileInfo{}, e
+	}
+	fi := FileInfo{Path: resp.GetPath(), Exists: resp.GetExists(), IsDir: resp.GetIsDir(),
+		Size: resp.GetSize(), Version: FileVersion(resp.GetVersion())}
+	if ns := resp.GetModTimeUnixNano(); ns != 0 {
+		fi.ModTime = time.Unix(0, ns)
+	}
+	return fi, nil
+}
+
+// List returns a directory's entries sorted by name; "res://" is the root.
+func (w *Workspace) List(ctx context.Context, dir string) ([]DirEntry, error) {
+	c, err := w.client()
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.List(ctx, &pb.WorkspaceListRequest{Path: dir})
+	if err != nil {
+		return nil, rpcError(ctx, "list", err)
+	}
+	if e := ToolErrorFromProto(resp.GetError()); e != nil {
+		return nil, e
+	}
+	out := make([]DirEntry, 0, len(resp.GetEntries()))
+	for _, e := range resp.GetEntries() {
+		out = append(out, DirEntry{Path: e.GetPath(), IsDir: e.GetIsDir(), Size: e.GetSize()})
+	}
+	return out, nil
+}
+
+// Scenes returns the headless active and open scenes.
+func (w *Workspace) Scenes(ctx context.Context) (Scenes, error) {
+	c, err := w.client()
+	if err != nil {
+		return Scenes{}, err
+	}
+	resp, err := c.Scenes(ctx, &pb.WorkspaceScenesRequest{})
+	return scenesReply(ctx, "scenes", resp, err)
+}
+
+// ActiveScene returns the res:// path of the active scene, "" when none.
+func (w *Workspace) ActiveScene(ctx context.Context) (string, error) {
+	s, err := w.Scenes(ctx)
+	return s.Active, err
+}
+
+// OpenScenes returns the open scenes, in the order they were opened.
+func (w *Workspace) OpenScenes(ctx context.Context) ([]string, error) {
+	s, err := w.Scenes(ctx)
+	return s.Open, err
+}
+
+// SetActiveScene opens a scene file if it is not open and makes it active.
+// The file must exist (NOT_FOUND) and be a .tscn or .scn (INVALID_ARGUMENT).
+// Opening is editing state, not a file change: it is not journaled.
+func (w *Workspace) SetActiveScene(ctx context.Context, path string) (Scenes, error) {
+	c, err := w.client()
+	if err != nil {
+		return Scenes{}, err
+	}
+	resp, err := c.SetActiveScene(ctx, &pb.WorkspaceSceneRequest{Path: path})
+	return scenesReply(ctx, "set active scene", resp, err)
+}
+
+// CloseScene closes an open scene ("" = the active one). A scene that is
+// not open is PRECONDITION_FAILED with Required "open_scene".
+func (w *Workspace) CloseScene(ctx context.Context, path string) (Scenes, error) {
+	c, err := w.client()
+	if err != nil {
+		return Scenes{}, err
+	}
+	resp, err := c.CloseScene(ctx, &pb.WorkspaceSceneRequest{Path: path})
+	return scenesReply(ctx, "close scene", resp, err)
+}
+
+func scenesReply(ctx context.Context, what string, resp *pb.WorkspaceScenesResponse, err error) (Scenes, error) {
+	if err != nil {
+		return Scenes{}, rpcError(ctx, what, err)
+	}
+	if e := ToolErrorFromProto(resp.GetError()); e != nil {
+		return Scenes{}, e
+	}
+	return Scenes{Active: resp.GetActive(), Open: append([]string{}, resp.GetOpen()...)}, nil
+}
+
+// Begin starts a transaction: a set of file changes committed together as
+// one undoable action called name (what godot_list_history shows, e.g.
+// "Create node Player"). Nothing reaches the host before Commit.
+func (w *Workspace) Begin(name string) *Tx {
+	return &Tx{ws: w, name: name}
+}
+
+// Tx collects file changes for one [Tx.Commit]. It is not safe for
+// concurrent use.
+type Tx struct {
+	ws   *Workspace
+	name string
+	ops  []*pb.WorkspaceOp
+	done bool
+}
+
+// Write sets a file's content. base is the version the new content was
+// derived from, as [Workspace.Read] returned it; the zero FileVersion creates a
+// new file (CONFLICT if one exists by commit time). Missing directories are
+// created.
+func (tx *Tx) Write(path string, data []byte, base FileVersion) *Tx {
+	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: path, Data: data, BaseVersion: string(base)})
+	return tx
+}
+
+// WriteMode is Write with the permission bits of a new file (an existing
+// file keeps its own mode).
+func (tx *Tx) WriteMode(path string, data []byte, base FileVersion, mode fs.FileMode) *Tx {
+	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: path, Data: data, BaseVersion: string(base), Mode: uint32(mode.Perm())})
+	return tx
+}
+
+// Delete removes a file whose current version is base.
+func (tx *Tx) Delete(path string, base FileVersion) *Tx {
+	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: path, Delete: true, BaseVersion: string(base)})
+	return tx
+}
+
+// Commit sends the changes to the host, which checks every base version
+// first and then replaces all files or none. In a dry run (the call's
+// dry_run) it validates the same way and reports what would change, writing
+// nothing. All commits of one tool call join the same journal action, so
+// one godot_undo reverts the whole call. A Tx commits at most once.
+func (tx *Tx) Commit(ctx context.Context) (CommitResult, error) {
+	if tx.done {
+		return CommitResult{}, Errorf(CodeInvalidArgument, "begin a new transaction for further changes",
+			"transaction %q was already committed", tx.name)
+	}
+	tx.done = true
+	c, err := tx.ws.client()
+	if err != nil {
+		return CommitResult{}, err
+	}
+	call := tx.ws.call
+	resp, err := c.Commit(ctx, &pb.WorkspaceCommitRequest{
+		CallId: call.CallID, Name: tx.name, Ops: tx.ops, DryRun: call.DryRun,
+	})
+	if err != nil {
+		return CommitResult{}, rpcError(ctx, "commit", err)
+	}
+	if e := ToolErrorFromProto(resp.GetError()); e != nil {
+		return CommitResult{}, e
+	}
+	return CommitResultFromProto(resp), nil
+}
+
+// CommitResultFromProto converts a commit response (without its error).
+func CommitResultFromProto(resp *pb.WorkspaceCommitResponse) CommitResult {
+	out := CommitResult{ActionID: resp.GetActionId(), DryRun: resp.GetDryRun(),
+		Files: make([]FileChange, 0, len(resp.GetFiles())), Warnings: resp.GetWarnings()}
+	for _, f := range resp.GetFiles() {
+		out.Files = append(out.Files, FileChange{
+			Path: f.GetPath(), Change: f.GetChange(),
+			BytesBefore: f.GetBytesBefore(), BytesAfter: f.GetBytesAfter(),
+			VersionBefore: FileVersion(f.GetVersionBefore()), VersionAfter: FileVersion(f.GetVersionAfter()),
+			Diff: f.GetDiff(),
+		})
+	}
+	return out
+}

@@ -1,0 +1,425 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+// Op is one file change of a [Change].
+type Op struct {
+	Path   string
+	Delete bool
+	Data   []byte
+	// Base is the version the change is based on; "" means the file must
+	// not exist yet.
+	Base sdk.FileVersion
+	// Mode is the permission bits of a new file (0: 0644). An existing file
+	// keeps its mode.
+	Mode fs.FileMode
+}
+
+// Change is one commit: the changes of (part of) one tool call.
+type Change struct {
+	// Name is the action's name in the history, e.g. "Create node Player".
+	Name string
+	// Toolset and CallID say whose call this is. Commits with the same
+	// non-empty CallID join one action, while it is the newest.
+	Toolset string
+	CallID  string
+	// DryRun validates and reports without writing.
+	DryRun bool
+	Ops    []Op
+}
+
+// file is one file of an action: its state before and after.
+type file struct {
+	res    string
+	abs    string
+	dirs   []string // directories the action created for it
+	before content
+	after  content
+}
+
+// action is one journal entry.
+type action struct {
+	id      uint64
+	name    string
+	toolset string
+	callID  string
+	session string // the Workspace that made it: call ids are unique per process only
+	at      time.Time
+	files   []*file
+}
+
+func (a *action) size() int64 {
+	var n int64
+	for _, f := range a.files {
+		n += int64(len(f.before.data) + len(f.after.data))
+	}
+	return n
+}
+
+func (a *action) paths() []string {
+	out := make([]string, len(a.files))
+	for i, f := range a.files {
+		out[i] = f.res
+	}
+	return out
+}
+
+const maxNameLen = 200
+
+// Commit applies a change: every path is confined, every base version is
+// checked against the disk, the attached editor is asked about unsaved
+// scenes, and then all files are written or none. See the package doc.
+func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, error) {
+	name := strings.TrimSpace(ch.Name)
+	if name == "" {
+		return sdk.CommitResult{}, sdk.Errorf(sdk.CodeInvalidArgument, `name the action, e.g. ws.Begin("Create node Player")`,
+			"a workspace commit needs an action name")
+	}
+	if len(name) > maxNameLen {
+		name = name[:maxNameLen]
+	}
+	if len(ch.Ops) == 0 {
+		return sdk.CommitResult{}, sdk.Errorf(sdk.CodeInvalidArgument, "add a Write or Delete before Commit",
+			"commit %q changes no file", name)
+	}
+	// Resolve every path first: a bad one refuses the whole commit.
+	files := make([]*file, 0, len(ch.Ops))
+	seen := map[string]string{}
+	for _, op := range ch.Ops {
+		t, err := w.resolveWrite(op.Path)
+		if err != nil {
+			return sdk.CommitResult{}, err
+		}
+		if prev, dup := seen[t.abs]; dup {
+			return sdk.CommitResult{}, sdk.Errorf(sdk.CodeInvalidArgument, "change each file once per commit",
+				"%s is changed twice in one commit (also as %s)", t.res, prev)
+		}
+		seen[t.abs] = t.res
+		if !op.Delete && len(op.Data) > MaxFileBytes {
+			return sdk.CommitResult{}, sdk.Errorf(sdk.CodeInvalidArgument, "write smaller files",
+				"%s would be %d bytes; the workspace handles files up to %d", t.res, len(op.Data), MaxFileBytes)
+		}
+		f := &file{res: t.res, abs: t.abs, dirs: t.dirs}
+		if !op.Delete {
+			mode := op.Mode.Perm()
+			if mode == 0 {
+				mode = 0o644
+			}
+			f.after = content{exists: true, data: op.Data, mode: mode}
+		}
+		files = append(files, f)
+	}
+	if err := ctx.Err(); err != nil {
+		return sdk.CommitResult{}, cancelled(err)
+	}
+
+	release, unlock := w.lockJournal()
+	defer unlock()
+	// Compare and swap: read every file and check its version.
+	var conflicts []string
+	changed := files[:0:0]
+	for i, f := range files {
+		cur, err := load(f.abs)
+		if err != nil {
+			return sdk.CommitResult{}, sdk.Errorf(sdk.CodeInvalidArgument, "change regular files only", "%s %v", f.res, err)
+		}
+		f.before = cur
+		op := ch.Ops[i]
+		if got := cur.version(); got != op.Base {
+			conflicts = append(conflicts, conflictLine(f.res, op.Base, got))
+			continue
+		}
+		if op.Delete && !cur.exists {
+			return sdk.CommitResult{}, sdk.Errorf(sdk.CodeNotFound, "nothing to delete; drop the Delete",
+				"%s does not exist", f.res)
+		}
+		if cur.exists {
+			f.after.mode = cur.mode // an existing file keeps its mode
+			if f.after.exists && string(cur.data) == string(f.after.data) {
+				continue // identical bytes: a no-op
+			}
+		}
+		changed = append(changed, f)
+	}
+	if len(conflicts) > 0 {
+		return sdk.CommitResult{}, conflictError(conflicts, "read it again and re-apply the edit")
+	}
+	if err := w.guardLocked(ctx, changed); err != nil {
+		return sdk.CommitResult{}, err
+	}
+	res := sdk.CommitResult{DryRun: ch.DryRun, Files: make([]sdk.FileChange, 0, len(changed))}
+	for _, f := range changed {
+		res.Files = append(res.Files, report(f, ch.DryRun))
+	}
+	if ch.DryRun || len(changed) == 0 {
+		return res, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return sdk.CommitResult{}, cancelled(err)
+	}
+	if err := apply(changed, w.opts.Sync); err != nil {
+		return sdk.CommitResult{}, err
+	}
+	w.version++
+	w.forgetDeletedLocked(changed)
+	res.ActionID, res.Warnings = w.journalLocked(name, ch, changed)
+	if warn := release(); warn != "" {
+		res.Warnings = append(res.Warnings, warn)
+	}
+	res.Warnings = append(res.Warnings, w.reloadLocked(ctx, changed)...)
+	return res, nil
+}
+
+// guardLocked refuses changes to scenes with unsaved editor changes. With
+// no editor it allows everything; with an editor that cannot answer it
+// refuses (fail closed: a clobbered scene cannot be undone).
+func (w *Workspace) guardLocked(ctx context.Context, files []*file) error {
+	if w.editor == nil || len(files) == 0 {
+		return nil
+	}
+	unsaved, err := w.editor.UnsavedScenes(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return cancelled(ctx.Err())
+		}
+		return &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "scene_saved",
+			Message: "cannot tell whether the Godot editor has unsaved changes in the files to write: " + err.Error(),
+			Hint:    "retry once the editor answers, or close the editor to work headless"}
+	}
+	var hit []string
+	for _, f := range files {
+		if slices.Contains(unsaved, f.res) {
+			hit = append(hit, f.res)
+		}
+	}
+	if len(hit) > 0 {
+		return &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "scene_saved",
+			Message: fmt.Sprintf("%s %s open in the Godot editor with possibly unsaved changes; writing it on disk would lose them",
+				strings.Join(hit, ", "), isAre(len(hit))),
+			Hint: "save it in the editor (godot_scene_edit_save_scene) or close it there, or make the change with the editor attached so it goes through the editor's own undo"}
+	}
+	return nil
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// reloadLocked tells the editor what changed; a failure is a warning, the
+// files are written already.
+func (w *Workspace) reloadLocked(ctx context.Context, files []*file) []string {
+	if w.editor == nil || len(files) == 0 {
+		return nil
+	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.res
+	}
+	if err := w.editor.Reload(context.WithoutCancel(ctx), paths); err != nil {
+		return []string{"the Godot editor was not told to reload the changed files: " + err.Error() +
+			"; run godot_scene_edit_rescan_filesystem or reload them in the editor"}
+	}
+	return nil
+}
+
+// forgetDeletedLocked closes scenes whose file is gone.
+func (w *Workspace) forgetDeletedLocked(files []*file) {
+	for _, f := range files {
+		if !f.after.exists && slices.Contains(w.open, f.res) {
+			w.closeLocked(f.res)
+		}
+	}
+}
+
+func conflictLine(res string, base, got sdk.FileVersion) string {
+	switch {
+	case base == "" && got != "":
+		return res + " already exists (the write expected to create it)"
+	case got == "":
+		return res + " was deleted since it was read"
+	default:
+		return res + " changed on disk since it was read (read " + short(base) + ", now " + short(got) + ")"
+	}
+}
+
+func short(v sdk.FileVersion) string {
+	s := strings.TrimPrefix(string(v), "sha256:")
+	if len(s) > 12 {
+		s = s[:12]
+	}
+	return s
+}
+
+func conflictError(lines []string, fix string) *sdk.Error {
+	return &sdk.Error{Code: sdk.CodeConflict,
+		Message: strings.Join(lines, "; ") + "; nothing was written",
+		Hint:    fix + " (another toolset or an editor changed the file)"}
+}
+
+func report(f *file, dryRun bool) sdk.FileChange {
+	fc := sdk.FileChange{Path: f.res, BytesBefore: int64(len(f.before.data)), BytesAfter: int64(len(f.after.data)),
+		VersionBefore: f.before.version(), VersionAfter: f.after.version()}
+	switch {
+	case !f.before.exists:
+		fc.Change = sdk.ChangeCreated
+	case !f.after.exists:
+		fc.Change = sdk.ChangeDeleted
+	default:
+		fc.Change = sdk.ChangeModified
+	}
+	if dryRun {
+		fc.Diff = preview(f.before.data, f.after.data)
+	}
+	return fc
+}
+
+// Hooks for fault injection in tests.
+var (
+	rename = os.Rename
+	remove = os.Remove
+)
+
+// apply brings every file from before to after: all new contents are
+// prepared in temporary files first, then renamed into place (deletes are
+// removes). If a step fails, the files already changed get their before
+// state back and the error is returned. Missing directories of a file are
+// created; when a file goes away, the empty directories its action created
+// go too.
+func apply(files []*file, sync SyncMode) error {
+	temps := make([]string, len(files))
+	cleanup := func() {
+		for _, t := range temps {
+			if t != "" {
+				_ = os.Remove(t)
+			}
+		}
+	}
+	for i, f := range files {
+		if !f.after.exists {
+			continue
+		}
+		for _, d := range f.dirs {
+			if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				cleanup()
+				return writeError(f.res, err)
+			}
+		}
+		t, err := writeTemp(f.abs, f.after, sync != SyncNone)
+		if err != nil {
+			cleanup()
+			return writeError(f.res, err)
+		}
+		temps[i] = t
+	}
+	// The commit point: from here on the disk changes.
+	for i, f := range files {
+		var err error
+		if f.after.exists {
+			err = rename(temps[i], f.abs)
+			if err == nil {
+				temps[i] = ""
+			}
+		} else {
+			err = remove(f.abs)
+			if errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			}
+		}
+		if err != nil {
+			cleanup()
+			rollback(files[:i], sync != SyncNone)
+			return writeError(f.res, err)
+		}
+	}
+	for _, f := range files {
+		if !f.after.exists {
+			removeEmptyDirs(f.dirs)
+		}
+		if sync == SyncFull {
+			syncDir(filepath.Dir(f.abs))
+		}
+	}
+	return nil
+}
+
+// rollback restores the before state of files already changed, newest
+// first, best effort (each restore is itself atomic).
+func rollback(files []*file, fsync bool) {
+	for i := len(files) - 1; i >= 0; i-- {
+		f := files[i]
+		if f.before.exists {
+			if t, err := writeTemp(f.abs, f.before, fsync); err == nil {
+				if os.Rename(t, f.abs) != nil {
+					_ = os.Remove(t)
+				}
+			}
+		} else {
+			_ = os.Remove(f.abs)
+			removeEmptyDirs(f.dirs)
+		}
+	}
+}
+
+// writeTemp writes c to a new temporary file beside abs, with c's mode,
+// fsynced if asked, and returns its path.
+func writeTemp(abs string, c content, fsync bool) (string, error) {
+	tf, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".godot-mcp-*")
+	if err != nil {
+		return "", err
+	}
+	name := tf.Name()
+	_, err = tf.Write(c.data)
+	if err == nil {
+		err = tf.Chmod(c.mode)
+	}
+	if err == nil && fsync {
+		err = tf.Sync()
+	}
+	if cerr := tf.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
+// removeEmptyDirs removes directories an action created, innermost first,
+// as long as they are empty.
+func removeEmptyDirs(dirs []string) {
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if os.Remove(dirs[i]) != nil {
+			return
+		}
+	}
+}
+
+// syncDir makes a rename durable; best effort (not every system can).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+func writeError(res string, err error) *sdk.Error {
+	return &sdk.Error{Code: sdk.CodeInternalError,
+		Message: fmt.Sprintf("writing %s failed: %v; every file of the change was left as it was", res, err),
+		Hint:    "check the disk space and the permissions of the project directory, then retry"}
+}

@@ -1,0 +1,206 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"sync"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+)
+
+// CallInfo is a tool call in flight, as the host started it.
+type CallInfo struct {
+	Toolset string
+	Tool    string
+	DryRun  bool
+}
+
+// Calls tracks the tool calls in flight, so the service knows which call a
+// commit belongs to, and that it is one: a commit must name a call the host
+// is running for the same toolset, and a dry-run call can only commit dry.
+// The zero value is ready to use.
+type Calls struct {
+	mu sync.Mutex
+	m  map[string]CallInfo
+}
+
+// Begin records a call; the returned func ends it.
+func (c *Calls) Begin(callID string, info CallInfo) (end func()) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]CallInfo{}
+	}
+	c.m[callID] = info
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.m, callID)
+		c.mu.Unlock()
+	}
+}
+
+func (c *Calls) lookup(callID string) (CallInfo, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	info, ok := c.m[callID]
+	return info, ok
+}
+
+// Service is the HostWorkspace gRPC service for one plugin.
+type Service struct {
+	pb.UnimplementedHostWorkspaceServer
+	ws      *Workspace
+	toolset string
+	calls   *Calls
+}
+
+// NewService serves ws to the plugin of toolset. calls must be the tracker
+// the host records that toolset's calls in. ws may be nil (the host has no
+// project): then every request fails with PRECONDITION_FAILED.
+func NewService(ws *Workspace, toolset string, calls *Calls) *Service {
+	return &Service{ws: ws, toolset: toolset, calls: calls}
+}
+
+// ToolError converts an error for the wire: *sdk.Error keeps its fields,
+// a context error is CANCELLED, anything else INTERNAL_ERROR.
+func ToolError(err error) *pb.ToolError {
+	if err == nil {
+		return nil
+	}
+	var e *sdk.Error
+	if !errors.As(err, &e) {
+		code := sdk.CodeInternalError
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			code = sdk.CodeCancelled
+		}
+		e = &sdk.Error{Code: code, Message: err.Error()}
+	}
+	return &pb.ToolError{Code: e.Code, Message: e.Message, Hint: e.Hint, Required: e.Required}
+}
+
+func (s *Service) ready() error {
+	if s.ws == nil {
+		return errNoProject()
+	}
+	return nil
+}
+
+// Read implements pb.HostWorkspaceServer.
+func (s *Service) Read(ctx context.Context, req *pb.WorkspaceReadRequest) (*pb.WorkspaceReadResponse, error) {
+	if err := s.ready(); err != nil {
+		return &pb.WorkspaceReadResponse{Error: ToolError(err)}, nil
+	}
+	f, err := s.ws.Read(ctx, req.GetPath())
+	if err != nil {
+		return &pb.WorkspaceReadResponse{Path: f.Path, Error: ToolError(err)}, nil
+	}
+	return &pb.WorkspaceReadResponse{Path: f.Path, Data: f.Data, Version: string(f.Version)}, nil
+}
+
+// Stat implements pb.HostWorkspaceServer.
+func (s *Service) Stat(ctx context.Context, req *pb.WorkspaceStatRequest) (*pb.WorkspaceStatResponse, error) {
+	if err := s.ready(); err != nil {
+		return &pb.WorkspaceStatResponse{Error: ToolError(err)}, nil
+	}
+	fi, err := s.ws.Stat(ctx, req.GetPath())
+	if err != nil {
+		return &pb.WorkspaceStatResponse{Error: ToolError(err)}, nil
+	}
+	out := &pb.WorkspaceStatResponse{Path: fi.Path, Exists: fi.Exists, IsDir: fi.IsDir, Size: fi.Size, Version: string(fi.Version)}
+	if !fi.ModTime.IsZero() {
+		out.ModTimeUnixNano = fi.ModTime.UnixNano()
+	}
+	return out, nil
+}
+
+// List implements pb.HostWorkspaceServer.
+func (s *Service) List(ctx context.Context, req *pb.WorkspaceListRequest) (*pb.WorkspaceListResponse, error) {
+	if err := s.ready(); err != nil {
+		return &pb.WorkspaceListResponse{Error: ToolError(err)}, nil
+	}
+	ents, err := s.ws.List(ctx, req.GetPath())
+	if err != nil {
+		return &pb.WorkspaceListResponse{Error: ToolError(err)}, nil
+	}
+	out := &pb.WorkspaceListResponse{Entries: make([]*pb.WorkspaceEntry, len(ents))}
+	for i, e := range ents {
+		out.Entries[i] = &pb.WorkspaceEntry{Path: e.Path, IsDir: e.IsDir, Size: e.Size}
+	}
+	return out, nil
+}
+
+// Commit implements pb.HostWorkspaceServer. The commit must belong to a
+// call of this toolset in flight; a dry-run call commits dry whatever the
+// plugin asks (the host enforces dry_run, a plugin cannot skip it).
+func (s *Service) Commit(ctx context.Context, req *pb.WorkspaceCommitRequest) (*pb.WorkspaceCommitResponse, error) {
+	if err := s.ready(); err != nil {
+		return &pb.WorkspaceCommitResponse{Error: ToolError(err)}, nil
+	}
+	dry := req.GetDryRun()
+	if s.calls != nil {
+		info, ok := s.calls.lookup(req.GetCallId())
+		if !ok || info.Toolset != s.toolset {
+			return &pb.WorkspaceCommitResponse{Error: &pb.ToolError{Code: sdk.CodePreconditionFailed, Required: "tool_call",
+				Message: "workspace commit outside a tool call (call id " + quote(req.GetCallId()) + " is not running for toolset " + s.toolset + "); nothing was written",
+				Hint:    "commit from inside the tool's handler with call.Workspace(), before the handler returns"}}, nil
+		}
+		dry = dry || info.DryRun
+	}
+	ch := Change{Name: req.GetName(), Toolset: s.toolset, CallID: req.GetCallId(), DryRun: dry,
+		Ops: make([]Op, len(req.GetOps()))}
+	for i, op := range req.GetOps() {
+		ch.Ops[i] = Op{Path: op.GetPath(), Delete: op.GetDelete(), Data: op.GetData(),
+			Base: sdk.FileVersion(op.GetBaseVersion()), Mode: fs.FileMode(op.GetMode()).Perm()}
+	}
+	res, err := s.ws.Commit(ctx, ch)
+	if err != nil {
+		return &pb.WorkspaceCommitResponse{DryRun: dry, Error: ToolError(err)}, nil
+	}
+	out := &pb.WorkspaceCommitResponse{ActionId: res.ActionID, DryRun: res.DryRun, Warnings: res.Warnings,
+		Files: make([]*pb.WorkspaceFileChange, len(res.Files))}
+	for i, f := range res.Files {
+		out.Files[i] = &pb.WorkspaceFileChange{Path: f.Path, Change: f.Change, BytesBefore: f.BytesBefore,
+			BytesAfter: f.BytesAfter, VersionBefore: string(f.VersionBefore), VersionAfter: string(f.VersionAfter), Diff: f.Diff}
+	}
+	return out, nil
+}
+
+func quote(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return `"` + s + `"`
+}
+
+func scenesProto(sc sdk.Scenes, err error) *pb.WorkspaceScenesResponse {
+	if err != nil {
+		return &pb.WorkspaceScenesResponse{Error: ToolError(err)}
+	}
+	return &pb.WorkspaceScenesResponse{Active: sc.Active, Open: sc.Open}
+}
+
+// Scenes implements pb.HostWorkspaceServer.
+func (s *Service) Scenes(context.Context, *pb.WorkspaceScenesRequest) (*pb.WorkspaceScenesResponse, error) {
+	if err := s.ready(); err != nil {
+		return scenesProto(sdk.Scenes{}, err), nil
+	}
+	return scenesProto(s.ws.Scenes(), nil), nil
+}
+
+// SetActiveScene implements pb.HostWorkspaceServer.
+func (s *Service) SetActiveScene(ctx context.Context, req *pb.WorkspaceSceneRequest) (*pb.WorkspaceScenesResponse, error) {
+	if err := s.ready(); err != nil {
+		return scenesProto(sdk.Scenes{}, err), nil
+	}
+	return scenesProto(s.ws.SetActiveScene(ctx, req.GetPath())), nil
+}
+
+// CloseScene implements pb.HostWorkspaceServer.
+func (s *Service) CloseScene(ctx context.Context, req *pb.WorkspaceSceneRequest) (*pb.WorkspaceScenesResponse, error) {
+	if err := s.ready(); err != nil {
+		return scenesProto(sdk.Scenes{}, err), nil
+	}
+	return scenesProto(s.ws.CloseScene(ctx, req.GetPath())), nil
+}
