@@ -78,6 +78,12 @@ const (
 	CodeBridgeDisconnected = "BRIDGE_DISCONNECTED"
 	// CodeCancelled: the caller gave up before the tool finished.
 	CodeCancelled = "CANCELLED"
+	// CodeTimeout: the Godot editor did not answer a command in time.
+	CodeTimeout = "TIMEOUT"
+	// CodeInternalError: the Godot editor answered with something that is
+	// not a response (the addon's handler most likely hit a GDScript error),
+	// or the addon itself reported a failure inside it.
+	CodeInternalError = "INTERNAL_ERROR"
 )
 
 // Error is a tool failure with a machine-readable code and a hint on how to
