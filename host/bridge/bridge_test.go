@@ -16,6 +16,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
 var ctx = context.Background()
@@ -645,5 +646,33 @@ func TestBrowserOriginRefused(t *testing.T) {
 	}
 	if resp == nil || resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("response %v", resp)
+	}
+}
+
+// TestHostEditor: a plugin's Call.Editor goes through the bridge and gets
+// the addon's result or failure unchanged.
+func TestHostEditor(t *testing.T) {
+	r := newRig(t, bridge.Options{})
+	r.addon(fakeaddon.Options{Handlers: map[string]fakeaddon.Handler{
+		"cmd_get_node_properties": func(p map[string]any) fakeaddon.Reply {
+			if p["node_path"] == "Missing" {
+				return fakeaddon.Fail("RESOURCE_NOT_FOUND", "No node at 'Missing'.")
+			}
+			return fakeaddon.OK(map[string]any{"node_path": p["node_path"]})
+		}}})
+	r.attached()
+	he := r.b.HostEditor()
+	resp, err := he.Command(ctx, &pb.EditorRequest{Command: "cmd_get_node_properties", ParamsJson: []byte(`{"node_path":"Player"}`)})
+	if err != nil || !resp.GetOk() || string(resp.GetResultJson()) != `{"node_path":"Player"}` {
+		t.Fatalf("%v %v", resp, err)
+	}
+	resp, err = he.Command(ctx, &pb.EditorRequest{Command: "cmd_get_node_properties", ParamsJson: []byte(`{"node_path":"Missing"}`)})
+	if err != nil || resp.GetOk() || resp.GetError().GetCode() != "RESOURCE_NOT_FOUND" || resp.GetError().GetHint() != "No node at 'Missing'." {
+		t.Fatalf("%v %v", resp, err)
+	}
+	_ = r.b.Close()
+	resp, _ = he.Command(ctx, &pb.EditorRequest{Command: "cmd_ping"})
+	if resp.GetError().GetCode() != sdk.CodeBridgeDisconnected {
+		t.Fatalf("after close: %v", resp)
 	}
 }

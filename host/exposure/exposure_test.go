@@ -444,14 +444,15 @@ func TestValidateNames(t *testing.T) {
 }
 
 func TestCoreToolsAndNames(t *testing.T) {
-	if len(CoreTools) != 6 {
+	if len(CoreTools) != 9 {
 		t.Fatalf("%d core tools", len(CoreTools))
 	}
 	for _, ct := range CoreTools {
 		if ok, layer := Compose().Check(Context{}, ct); !ok {
 			t.Errorf("core tool %s withheld by %s", ct.Name, layer)
 		}
-		mutating := ct.Name == "godot_enable_toolset" || ct.Name == "godot_disable_toolset"
+		mutating := ct.Name == "godot_enable_toolset" || ct.Name == "godot_disable_toolset" ||
+			ct.Name == "godot_undo" || ct.Name == "godot_redo"
 		if (ct.Class == manifest.Mutating) != mutating || ct.Toolset != CoreToolset {
 			t.Errorf("core tool %+v", ct)
 		}

@@ -83,6 +83,9 @@ var CoreTools = []Tool{
 	{Name: "godot_get_server_info", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
 	{Name: "godot_health_check", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
 	{Name: "godot_list_tools_by_safety_class", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
+	{Name: "godot_undo", Toolset: CoreToolset, Class: manifest.Mutating, Scope: manifest.AgentScope},
+	{Name: "godot_redo", Toolset: CoreToolset, Class: manifest.Mutating, Scope: manifest.AgentScope},
+	{Name: "godot_list_history", Toolset: CoreToolset, Class: manifest.ReadOnly, Scope: manifest.AgentScope},
 }
 
 // ExposedName composes the name agents see for a tool of a toolset.

@@ -99,10 +99,13 @@ func (s *Server) addCoreTools() {
 		"godot_health_check":               coreHandler(s.healthCheck),
 		"godot_list_tools_by_safety_class": coreHandler(s.toolsByClass),
 	}
+	for name, h := range s.editorHandlers() {
+		handlers[name] = h
+	}
 	for _, ref := range exposure.CoreTools {
 		def := coreTools[ref.Name]
 		ann := annotations(ref.Class)
-		ann.IdempotentHint = true // every core tool is: listing, and toggles to a state
+		ann.IdempotentHint = !undoesOrRedoes(ref.Name) // listing, and toggles to a state, are
 		t := &mcp.Tool{
 			Name:        ref.Name,
 			Description: def.description,
@@ -371,6 +374,7 @@ func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in info
 		"sessions":       sessions,
 		"listen_streams": s.listeners.Load(),
 		"events":         nonNil(recent),
+		"editor":         s.editorInfo(),
 	}
 	if s.opts.Bus != nil {
 		out["events_dropped"] = s.opts.Bus.Dropped()
@@ -410,6 +414,7 @@ func (s *Server) healthCheck(_ context.Context, _ *mcp.CallToolRequest, _ noArgs
 	} else {
 		checks = append(checks, check{Name: "godot_version", Status: "ok", Detail: godot + " from " + source})
 	}
+	checks = append(checks, s.editorChecks()...)
 	if s.opts.Problems != nil {
 		for _, p := range s.opts.Problems() {
 			checks = append(checks, check{Name: "catalog", Status: "warn", Detail: p.Error()})

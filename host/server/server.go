@@ -107,6 +107,10 @@ type Options struct {
 	ListTTL time.Duration
 	// Problems reports the catalog's refused binaries for the health check.
 	Problems func() []error
+	// Editor is the link to a Godot editor (host/bridge); nil when the
+	// bridge is off. The undo tools forward through it and the diagnostics
+	// show it.
+	Editor Editor
 }
 
 // Server is the MCP endpoint. Create it with New.

@@ -135,6 +135,7 @@ type envOptions struct {
 	local   string
 	profile string
 	seed    []string
+	editor  Editor
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -144,7 +145,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	bus.Subscribe(ring)
 	fp := &fakePlugins{}
 	g := gate.New(gate.Options{Toolsets: testToolsets(), Plugins: fp, Bus: bus, GodotVersion: o.godot, VersionSource: "flag"})
-	srv, err := New(Options{Version: "test", Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile})
+	srv, err := New(Options{Version: "test", Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile, Editor: o.editor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,6 +261,7 @@ func waitFor(t *testing.T, ch <-chan struct{}, what string) {
 var coreNames = []string{
 	"godot_disable_toolset", "godot_enable_toolset", "godot_get_server_info",
 	"godot_health_check", "godot_list_tools_by_safety_class", "godot_list_toolsets",
+	"godot_undo", "godot_redo", "godot_list_history",
 }
 
 func TestDefaultSurfaceIsCoreAndInspection(t *testing.T) {
