@@ -61,8 +61,8 @@ func TestUndoRedoHistoryForwardToTheEditor(t *testing.T) {
 		t.Fatalf("redo %v", redo)
 	}
 	var hist struct {
-		HasUndo bool `json:"has_undo"`
-		HasRedo bool `json:"has_redo"`
+		HasUndo bool   `json:"has_undo"`
+		HasRedo bool   `json:"has_redo"`
 		Current string `json:"current_action"`
 		Recent  []struct{ Name string }
 	}
