@@ -25,6 +25,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/catalog"
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/events"
@@ -40,6 +41,7 @@ import (
 const (
 	VersionFromFlag    = "flag"
 	VersionFromProject = "project.godot"
+	VersionFromEditor  = "editor"
 )
 
 // Options configure a Host.
@@ -67,6 +69,12 @@ type Options struct {
 	NoSeed bool
 	// CatalogCacheDir overrides where the catalog caches manifests.
 	CatalogCacheDir string
+	// BridgeURL is where the editor bridge listens for the godot-mcp addon
+	// (bridge.DefaultURL is ws://127.0.0.1:9080); "" leaves it off, as
+	// `godot-mcp call` and most tests do. BridgeToken is the shared
+	// GODOT_MCP_BRIDGE_TOKEN, required for a non-loopback URL.
+	BridgeURL   string
+	BridgeToken string
 }
 
 // Host is a running godot-mcp. Its parts are exported for the commands and
@@ -80,8 +88,13 @@ type Host struct {
 	Policy     *exposure.Chain
 	Gate       *gate.Gate
 	Server     *server.Server
+	// Bridge is the link to a Godot editor; nil when Options.BridgeURL is "".
+	Bridge *bridge.Bridge
 
 	log hclog.Logger
+	// godot and source are the Godot version without an editor (flag or
+	// project.godot), restored when the editor detaches.
+	godot, source string
 }
 
 // ringSize is how many recent events godot_get_server_info can show.
@@ -141,11 +154,15 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		}
 	}
 
-	h := &Host{Config: cfg, Catalog: cat, Policy: chain, log: log}
+	h := &Host{Config: cfg, Catalog: cat, Policy: chain, log: log, godot: godot, source: source}
 	h.Bus = events.NewBus(log.Named("events"))
 	h.Ring = events.NewRing(ringSize)
 	h.Bus.Subscribe(h.Ring)
 	h.Bus.Subscribe(events.LogSink{Log: log.Named("event")})
+	if err := h.newBridge(opts); err != nil {
+		h.Close(ctx)
+		return nil, err
+	}
 
 	h.Supervisor = supervisor.New(supervisor.Options{
 		Logger:       log.Named("plugin"),
@@ -154,6 +171,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		GodotVersion: func() string { v, _ := h.Gate.GodotVersion(); return v },
 		Verify:       cat.Verify,
 		OnEvent:      h.pluginEvent,
+		Editor:       h.hostEditor(),
 	})
 	h.Gate = gate.New(gate.Options{
 		Toolsets:      manifests,
@@ -175,6 +193,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		LocalProfile:   cfg.Stdio.Profile,
 		ProjectDir:     opts.ProjectDir,
 		Problems:       cat.Problems,
+		Editor:         h.editor(),
 	})
 	if err != nil {
 		h.Close(ctx)
@@ -189,6 +208,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		}
 		h.Gate.Seed(ctx, gate.Defaults(cfg.DefaultToolsets), by)
 	}
+	h.startBridge()
 	return h, nil
 }
 
@@ -229,6 +249,9 @@ func (h *Host) OnEnabledSet(push func(enabled []string) error) (unsubscribe func
 
 // Close stops every plugin and drains the event sinks.
 func (h *Host) Close(ctx context.Context) {
+	if h.Bridge != nil {
+		_ = h.Bridge.Close()
+	}
 	if h.Supervisor != nil {
 		h.Supervisor.Shutdown(ctx)
 	}

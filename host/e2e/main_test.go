@@ -107,8 +107,11 @@ func hostEnv(callLog string, extra ...string) []string {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "XDG_CACHE_HOME="+cacheDir, callLogEnv+"="+callLog)
-	return append(env, extra...)
+	// The editor bridge stays off unless a test turns it on: parallel hosts
+	// would race for its port, and a developer's open editor must not
+	// attach to a test host.
+	env = append(env, "XDG_CACHE_HOME="+cacheDir, callLogEnv+"="+callLog, "GODOT_MCP_BRIDGE_URL=off")
+	return append(env, extra...) // a later duplicate wins in os/exec
 }
 
 // syncBuffer collects a process's stderr for failure reports.
