@@ -676,3 +676,54 @@ func TestHostEditor(t *testing.T) {
 		t.Fatalf("after close: %v", resp)
 	}
 }
+
+// stalledEditor connects, says hello and then never reads again, like an
+// editor frozen in a breakpoint: the socket's buffers fill up.
+func stalledEditor(t *testing.T, url string) {
+	t.Helper()
+	c, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.CloseNow() })
+	hello := `{"id":"peer_hello","command":"cmd_peer_hello","params":{"project_path":"/p/frozen/","godot_version":"4.4","addon_version":"1"}}`
+	if err := c.Write(ctx, websocket.MessageText, []byte(hello)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStalledEditor(t *testing.T) {
+	t.Run("a big frame times out and drops the editor", func(t *testing.T) {
+		r := newRig(t, bridge.Options{})
+		stalledEditor(t, r.url)
+		r.attached()
+		big := json.RawMessage(`{"data":"` + strings.Repeat("A", 16<<20) + `"}`)
+		_, err := r.b.Request(ctx, "cmd_big", big, 300*time.Millisecond)
+		sdkErr(t, err, sdk.CodeTimeout)
+		waitFor(t, "the stalled editor to be dropped", func() bool { return !r.b.Connected() })
+	})
+	t.Run("the watchdog drops an editor that stopped reading", func(t *testing.T) {
+		r := newRig(t, bridge.Options{Timeout: 300 * time.Millisecond})
+		stalledEditor(t, r.url)
+		r.attached()
+		frame := json.RawMessage(`{"data":"` + strings.Repeat("A", 60<<10) + `"}`) // below the per-write deadline size
+		var wg sync.WaitGroup
+		errs := make(chan error, 400)
+		for range 400 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := r.b.Request(ctx, "cmd_fill", frame, time.Hour)
+				errs <- err
+			}()
+		}
+		wg.Wait() // returns only because the watchdog closed the socket
+		close(errs)
+		for err := range errs {
+			sdkErr(t, err, sdk.CodeBridgeDisconnected)
+		}
+		if !strings.Contains(r.b.Status().LastError, "has not read a frame") && !hasLine(r.log.String(), "has not read a frame") {
+			t.Errorf("no word of the stall:\n%s", r.log.String())
+		}
+	})
+}

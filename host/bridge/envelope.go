@@ -99,6 +99,43 @@ type rawEnvelope struct {
 // It is the parser every byte from the editor goes through, so it is fuzzed
 // (FuzzDecodeFrame).
 func decodeFrame(data []byte) frame {
+	if f, ok := fastReply(data); ok {
+		return f
+	}
+	return slowDecode(data)
+}
+
+// Godot writes JSON with sorted keys and no spaces, so almost every reply
+// is {"id":"<digits>","ok":true,"result":{…}}, byte for byte. fastReply
+// recognises exactly that and skips the reflective decoder; anything else,
+// or a result that is not exactly one valid JSON object, goes the slow way.
+// FuzzDecodeFrame checks that both ways agree.
+var (
+	fastHead = []byte(`{"id":"`)
+	fastMid  = []byte(`","ok":true,"result":{`)
+)
+
+func fastReply(data []byte) (frame, bool) {
+	if !bytes.HasPrefix(data, fastHead) || len(data) == 0 || data[len(data)-1] != '}' {
+		return frame{}, false
+	}
+	rest := data[len(fastHead):]
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if i == 0 || !bytes.HasPrefix(rest[i:], fastMid) {
+		return frame{}, false
+	}
+	res := rest[i+len(fastMid)-1 : len(rest)-1]
+	if !json.Valid(res) {
+		return frame{}, false
+	}
+	return frame{kind: frameReply, id: string(rest[:i]), ok: true, result: bytes.Clone(res)}, true
+}
+
+// slowDecode is decodeFrame for every frame fastReply does not take.
+func slowDecode(data []byte) frame {
 	var env rawEnvelope
 	if err := json.Unmarshal(data, &env); err != nil {
 		return frame{kind: frameJunk, problem: "not a JSON object: " + shortErr(err)}
@@ -263,9 +300,14 @@ func encodeCommand(id, command string, params any) ([]byte, error) {
 	if p[0] != '{' || !json.Valid(p) {
 		return nil, errParamsNotObject
 	}
-	cmd, err := json.Marshal(command)
-	if err != nil {
-		return nil, err
+	var cmd []byte
+	if plainName(command) {
+		cmd = append(append(append(make([]byte, 0, len(command)+2), '"'), command...), '"')
+	} else {
+		var err error
+		if cmd, err = json.Marshal(command); err != nil {
+			return nil, err
+		}
 	}
 	buf := make([]byte, 0, len(p)+len(cmd)+len(id)+32)
 	buf = append(buf, `{"id":`...)
@@ -276,6 +318,18 @@ func encodeCommand(id, command string, params any) ([]byte, error) {
 	buf = append(buf, p...)
 	buf = append(buf, '}')
 	return buf, nil
+}
+
+// plainName reports a command name JSON writes as is between quotes; every
+// addon command (cmd_[a-z0-9_]+) is one.
+func plainName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // notice builds a server→addon notice: an ok-shaped envelope without a

@@ -60,6 +60,9 @@ func TestEncodeCommand(t *testing.T) {
 	if got, _ := encodeCommand("1", "cmd_x", nil); string(got) != `{"id":"1","command":"cmd_x","params":{}}` {
 		t.Fatalf("%s", got)
 	}
+	if got, _ := encodeCommand("1", "cmd \"x\"", nil); string(got) != `{"id":"1","command":"cmd \"x\"","params":{}}` {
+		t.Fatalf("%s", got)
+	}
 	for _, p := range []any{[]int{}, json.RawMessage(`1`), json.RawMessage(`{`), 3} {
 		if _, err := encodeCommand("1", "cmd_x", p); err == nil {
 			t.Errorf("params %v accepted", p)
@@ -78,12 +81,19 @@ func FuzzDecodeFrame(f *testing.F) {
 		`{"id":"auth","command":"cmd_auth","params":{"token":"t"}}`,
 		`{"id":"peer_hello","command":"cmd_peer_hello","params":{"project_path":"/p/","godot_version":"4.4","addon_version":"1"}}`,
 		`{"id":"","ok":false,"error":"VALIDATION_ERROR","hint":"Malformed JSON envelope."}`,
-		`{"id":"1","ok":true,"result":[]}`, `{"ID":"1","OK":true}`, `null`, `{}`, `{"id":"1"}`, "\x00", `{"id":"\ud800"}`,
+		`{"id":"1","ok":true,"result":[]}`, `{"ID":"1","OK":true}`, `{"id":"12","ok":true,"result":{"a":[1,{"b":"}"}]} }`,
+		`{"id":"1","ok":true,"result":{},"x":{}}`, `{"id":"1","ok":true,"result":{"a":1}}}`, `null`, `{}`, `{"id":"1"}`, "\x00", `{"id":"\ud800"}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fr := decodeFrame(data)
+		if fast, ok := fastReply(data); ok {
+			slow := slowDecode(data)
+			if slow.kind != fast.kind || slow.id != fast.id || slow.ok != fast.ok || !jsonEqual(slow.result, fast.result) {
+				t.Fatalf("fast path %+v, slow path %+v", fast, slow)
+			}
+		}
 		switch fr.kind {
 		case frameReply:
 			if fr.ok {
@@ -108,4 +118,15 @@ func FuzzDecodeFrame(f *testing.F) {
 			t.Fatal("a problem spans lines in the log")
 		}
 	})
+}
+
+// jsonEqual compares two JSON texts by value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
 }

@@ -196,3 +196,5 @@ func hasLine(log, substr string) bool {
 	}
 	return false
 }
+
+func runtimeGosched() { time.Sleep(time.Millisecond) }

@@ -36,6 +36,9 @@ type peer struct {
 	announced  atomic.Bool   // the attach was announced (event, OnPeer)
 	replacedBy atomic.Bool   // another editor took over
 
+	// Writes started and finished, for the watchdog.
+	writesStarted, writesDone atomic.Uint64
+
 	mu       sync.Mutex
 	hello    Hello
 	info     *addonInfo // nil until cmd_get_addon_info answered
@@ -58,6 +61,10 @@ type waiter struct {
 	ch      chan reply // capacity 1: the reader never blocks on it
 	command string
 }
+
+// waiterPool recycles waiters: a request's waiter is free again once the
+// request has its outcome, as nobody else can send to it by then.
+var waiterPool = sync.Pool{New: func() any { return &waiter{ch: make(chan reply, 1)} }}
 
 type reply struct {
 	f   frame
@@ -90,8 +97,9 @@ func (p *peer) serve() {
 	if p.b.active.Load() != p {
 		return // the bridge closed meanwhile
 	}
-	p.b.wg.Add(1)
+	p.b.wg.Add(2)
 	go p.handshake(old)
+	go p.watchdog()
 	err := p.readLoop()
 	p.b.detach(p, err)
 	p.fail(disconnected("the Godot editor disconnected"))
@@ -157,7 +165,9 @@ func (p *peer) refused(reason, msg string) {
 func (p *peer) readLoop() error {
 	var buf bytes.Buffer
 	for {
-		typ, r, err := p.conn.Reader(p.ctx)
+		// No context: closeNow ends a blocked read, and a context would
+		// cost a timer registration per frame.
+		typ, r, err := p.conn.Reader(context.Background())
 		if err != nil {
 			return err
 		}
@@ -269,7 +279,8 @@ func (p *peer) register(id, command string) (*waiter, *sdk.Error) {
 	if p.failed != nil {
 		return nil, p.failed
 	}
-	w := &waiter{ch: make(chan reply, 1), command: command}
+	w := waiterPool.Get().(*waiter)
+	w.command = command
 	p.pending[id] = w
 	p.inFlight++
 	return w, nil
@@ -332,6 +343,41 @@ func (p *peer) closeWithNotice(msg []byte, ownReader bool) {
 func (p *peer) closeNow() {
 	_ = p.conn.CloseNow()
 	p.cancel()
+}
+
+// stallCheck is how often the watchdog looks at the socket's writes.
+const stallCheck = 250 * time.Millisecond
+
+// watchdog closes the socket when a write has made no progress for the
+// default request timeout: the editor stopped reading (frozen, or its
+// machine gone without a TCP reset). Small frames are written without a
+// deadline of their own, because a per-write deadline costs a timer
+// registration on every command; the watchdog bounds them instead.
+func (p *peer) watchdog() {
+	defer p.b.wg.Done()
+	t := time.NewTicker(stallCheck)
+	defer t.Stop()
+	var lastDone uint64
+	var since time.Time
+	for {
+		select {
+		case <-p.ctx.Done():
+			return
+		case now := <-t.C:
+			done := p.writesDone.Load()
+			if p.writesStarted.Load() == done || done != lastDone {
+				lastDone, since = done, now
+				continue
+			}
+			if now.Sub(since) >= p.b.opts.Timeout {
+				msg := fmt.Sprintf("the Godot editor has not read a frame for %s; closing its connection (the addon reconnects by itself)", now.Sub(since).Round(time.Second))
+				p.b.noteError(msg)
+				p.b.log.Warn("editor bridge: " + msg)
+				p.closeNow()
+				return
+			}
+		}
+	}
 }
 
 // wakePush asks the dock push loop to send the current set.
@@ -406,9 +452,12 @@ func (p *peer) fetchAddonInfo() {
 		p.b.log.Warn("editor bridge: cmd_get_addon_info answered something unreadable; the command list is unknown", "error", err)
 		return
 	}
-	info.has = make(map[string]bool, len(info.Commands))
-	for _, c := range info.Commands {
-		info.has[c] = true
+	if len(info.Commands) > 0 {
+		// No list at all is an unknown list, not an addon without commands.
+		info.has = make(map[string]bool, len(info.Commands))
+		for _, c := range info.Commands {
+			info.has[c] = true
+		}
 	}
 	p.mu.Lock()
 	fallback := p.hello.GodotVersion == "" && info.GodotVersion != ""
@@ -424,7 +473,7 @@ func (p *peer) fetchAddonInfo() {
 func (p *peer) lacks(command string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.info == nil || p.info.has[command] {
+	if p.info == nil || p.info.has == nil || p.info.has[command] {
 		return false
 	}
 	p.missing[command] = true

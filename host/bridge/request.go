@@ -82,46 +82,68 @@ func (p *peer) request(ctx context.Context, command string, params any, timeout 
 	if serr != nil {
 		return nil, serr
 	}
+	r, err := p.roundTrip(ctx, id, msg, w, timeout)
+	waiterPool.Put(w) // every path below leaves its channel empty
+	if err != nil {
+		return nil, err
+	}
+	return b.outcome(command, r)
+}
+
+// roundTrip writes msg and waits for w's reply. It returns the reply, or a
+// timeout, disconnect or context error.
+func (p *peer) roundTrip(ctx context.Context, id string, msg []byte, w *waiter, timeout time.Duration) (reply, error) {
+	b := p.b
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 
-	// The write is bounded by the request's timeout but not by the caller's
-	// cancellation: coder/websocket closes the socket when a write's context
-	// ends mid-frame, and a caller giving up must not cut the editor off.
-	// Only an editor that cannot take one frame within the timeout is.
-	wctx, cancel := context.WithTimeout(p.ctx, timeout)
-	err = p.conn.Write(wctx, websocket.MessageText, msg)
-	cancel()
+	// The write is not bound to the caller's context: coder/websocket
+	// closes the socket when a write's context ends mid-frame, and a caller
+	// giving up must not cut the editor off. A large frame gets the
+	// request's timeout as its deadline; small ones, which the kernel takes
+	// at once unless the editor stopped reading, are left to the watchdog,
+	// since a deadline costs a timer registration per command.
+	wctx := context.Background()
+	if len(msg) > bigWrite {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithTimeout(p.ctx, timeout)
+		defer cancel()
+	}
+	p.writesStarted.Add(1)
+	err := p.conn.Write(wctx, websocket.MessageText, msg)
+	p.writesDone.Add(1)
 	if err != nil {
 		if p.take(id) == nil {
 			// The peer failed meanwhile (replaced, disconnected) and
 			// completed the waiter: that says more than the write error.
-			return b.outcome(command, <-w.ch)
+			return <-w.ch, nil
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, b.timedOut(command, timeout)
+			return reply{}, b.timedOut(w.command, timeout)
 		}
-		e := disconnected(fmt.Sprintf("sending %s to the Godot editor failed: %v", command, err))
+		e := disconnected(fmt.Sprintf("sending %s to the Godot editor failed: %v", w.command, err))
 		b.noteError(e.Message)
-		return nil, e
+		return reply{}, e
 	}
 	b.sent.Add(1)
 	select {
 	case r := <-w.ch:
-		return b.outcome(command, r)
+		return r, nil
 	case <-timer.C:
 		if p.take(id) == nil {
-			// The reply won the race with the timer.
-			return b.outcome(command, <-w.ch)
+			return <-w.ch, nil // the reply won the race with the timer
 		}
-		return nil, b.timedOut(command, timeout)
+		return reply{}, b.timedOut(w.command, timeout)
 	case <-ctx.Done():
 		if p.take(id) == nil {
-			return b.outcome(command, <-w.ch)
+			return <-w.ch, nil
 		}
-		return nil, ctx.Err()
+		return reply{}, ctx.Err()
 	}
 }
+
+// bigWrite is the frame size from which a write gets its own deadline.
+const bigWrite = 64 << 10
 
 // outcome turns a reply into Request's results.
 func (b *Bridge) outcome(command string, r reply) (json.RawMessage, error) {

@@ -72,7 +72,7 @@ func (b *Bridge) Status() Status {
 		s.ConnectedSeconds = time.Since(t).Round(time.Millisecond).Seconds()
 		s.Drift = p.drift()
 		p.mu.Lock()
-		if p.info != nil {
+		if p.info != nil && p.info.has != nil {
 			s.AddonCommands = len(p.info.Commands)
 		}
 		s.InFlight = p.inFlight
