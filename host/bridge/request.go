@@ -113,12 +113,17 @@ func (p *peer) roundTrip(ctx context.Context, id string, msg []byte, w *waiter, 
 	err := p.conn.Write(wctx, websocket.MessageText, msg)
 	p.writesDone.Add(1)
 	if err != nil {
-		if p.take(id) == nil {
-			// The peer failed meanwhile (replaced, disconnected) and
-			// completed the waiter: that says more than the write error.
-			return <-w.ch, nil
+		taken := p.take(id) != nil
+		if !taken {
+			// The peer failed meanwhile and completed the waiter.
+			r := <-w.ch
+			if !errors.Is(err, context.DeadlineExceeded) {
+				return r, nil // replaced or disconnected says more
+			}
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
+			// The frame did not go out in time; the socket is closed
+			// (an editor that cannot take a frame is dropped).
 			return reply{}, b.timedOut(w.command, timeout)
 		}
 		e := disconnected(fmt.Sprintf("sending %s to the Godot editor failed: %v", w.command, err))
