@@ -38,6 +38,7 @@ type peer struct {
 
 	// Writes started and finished, for the watchdog.
 	writesStarted, writesDone atomic.Uint64
+	writeMu                   sync.Mutex // serialises requests' writes
 
 	mu       sync.Mutex
 	hello    Hello

@@ -110,7 +110,12 @@ func (p *peer) roundTrip(ctx context.Context, id string, msg []byte, w *waiter, 
 		defer cancel()
 	}
 	p.writesStarted.Add(1)
+	// One writer at a time on our own mutex: coder/websocket's write lock
+	// is a channel, which costs far more than sync.Mutex when hundreds of
+	// requests are in flight.
+	p.writeMu.Lock()
 	err := p.conn.Write(wctx, websocket.MessageText, msg)
+	p.writeMu.Unlock()
 	p.writesDone.Add(1)
 	if err != nil {
 		taken := p.take(id) != nil
