@@ -654,6 +654,7 @@ func TestBrowserOriginRefused(t *testing.T) {
 func TestHostEditor(t *testing.T) {
 	r := newRig(t, bridge.Options{})
 	r.addon(fakeaddon.Options{Handlers: map[string]fakeaddon.Handler{
+		"cmd_slow": slow["cmd_slow"],
 		"cmd_get_node_properties": func(p map[string]any) fakeaddon.Reply {
 			if p["node_path"] == "Missing" {
 				return fakeaddon.Fail("RESOURCE_NOT_FOUND", "No node at 'Missing'.")
@@ -669,6 +670,13 @@ func TestHostEditor(t *testing.T) {
 	resp, err = he.Command(ctx, &pb.EditorRequest{Command: "cmd_get_node_properties", ParamsJson: []byte(`{"node_path":"Missing"}`)})
 	if err != nil || resp.GetOk() || resp.GetError().GetCode() != "RESOURCE_NOT_FOUND" || resp.GetError().GetHint() != "No node at 'Missing'." {
 		t.Fatalf("%v %v", resp, err)
+	}
+	// The plugin's deadline is the request's timeout.
+	dctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	resp, _ = he.Command(dctx, &pb.EditorRequest{Command: "cmd_slow"})
+	if resp.GetError().GetCode() != sdk.CodeTimeout {
+		t.Fatalf("deadline: %v", resp)
 	}
 	_ = r.b.Close()
 	resp, _ = he.Command(ctx, &pb.EditorRequest{Command: "cmd_ping"})

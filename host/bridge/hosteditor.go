@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
@@ -25,14 +26,24 @@ func (h hostEditor) Command(ctx context.Context, req *pb.EditorRequest) (*pb.Edi
 	if len(params) == 0 {
 		params = nil
 	}
-	res, err := h.b.Request(ctx, req.GetCommand(), params, 0)
+	// A plugin bounds its wait with its context's deadline, which gRPC
+	// carries here: make that the request's timeout, so it ends as TIMEOUT.
+	var timeout time.Duration
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = max(time.Until(dl), time.Millisecond)
+	}
+	res, err := h.b.Request(ctx, req.GetCommand(), params, timeout)
 	if err == nil {
 		return &pb.EditorResponse{Ok: true, ResultJson: res}, nil
 	}
 	var e *sdk.Error
-	if !errors.As(err, &e) {
-		// The plugin's own context ended; it learns that from its context.
-		e = &sdk.Error{Code: sdk.CodeCancelled, Message: err.Error(), Hint: "the call was cancelled"}
+	switch {
+	case errors.As(err, &e):
+	case errors.Is(err, context.DeadlineExceeded):
+		e = h.b.timedOut(req.GetCommand(), timeout)
+	default:
+		// The plugin's call was cancelled; it learns that from its context.
+		e = &sdk.Error{Code: sdk.CodeCancelled, Message: err.Error(), Hint: "the call was cancelled; retry it if it is still needed"}
 	}
 	return &pb.EditorResponse{Error: &pb.ToolError{Code: e.Code, Message: e.Message, Hint: e.Hint, Required: e.Required}}, nil
 }

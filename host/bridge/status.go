@@ -1,6 +1,9 @@
 package bridge
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Status is a snapshot of the bridge for diagnostics (godot_get_server_info,
 // godot_health_check). It marshals to the JSON those tools show.
@@ -84,5 +87,18 @@ func (b *Bridge) Status() Status {
 // Connected reports whether an editor is attached.
 func (b *Bridge) Connected() bool { return b.active.Load() != nil }
 
-// URL returns the bridge URL the addon should dial.
-func (b *Bridge) URL() string { return b.url }
+// URL returns the bridge URL the addon should dial: Options.URL, with the
+// port the bridge got when that URL asked for port 0.
+func (b *Bridge) URL() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.dialURL()
+}
+
+// dialURL is URL with b.mu held.
+func (b *Bridge) dialURL() string {
+	if b.ln != nil && strings.HasSuffix(b.addr, ":0") {
+		return "ws://" + b.ln.Addr().String()
+	}
+	return b.url
+}
