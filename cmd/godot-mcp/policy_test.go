@@ -79,11 +79,11 @@ func TestExplainCoreOnly(t *testing.T) {
 	}
 	for _, want := range []string{
 		`profile:    "ci" inheriting developer`,
-		"visible (4):",
+		"visible (5):",
 		"godot_get_server_info",
-		"withheld (2):",
+		"withheld (4):",
 		`godot_enable_toolset   core  mutating  by profile:  profile "ci" allows only "class:read_only"`,
-		`profile "ci" withheld 2 tools (4 remain)`,
+		`profile "ci" withheld 4 tools (5 remain)`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -94,7 +94,7 @@ func TestExplainCoreOnly(t *testing.T) {
 func TestExplainWithoutCatalog(t *testing.T) {
 	cfg := explainEnv(t, filepath.Join(t.TempDir(), "missing"))
 	code, out, errs := runExplain(t, "explain", "--config", cfg)
-	if code != 0 || !strings.Contains(errs, "no plugins catalog") || !strings.Contains(out, "visible (6):") {
+	if code != 0 || !strings.Contains(errs, "no plugins catalog") || !strings.Contains(out, "visible (9):") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 	// An explicit --plugins-dir that cannot be read is an error.
@@ -131,7 +131,7 @@ func TestExplainWithPlugins(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ex); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, out)
 	}
-	if ex.Principal != "ci-bot" || ex.Profile != "ci" || ex.Transport != "http_loopback" || ex.Candidates != 10 {
+	if ex.Principal != "ci-bot" || ex.Profile != "ci" || ex.Transport != "http_loopback" || ex.Candidates != 13 {
 		t.Errorf("header = %+v", ex)
 	}
 	layers := map[string]string{}
@@ -146,6 +146,8 @@ func TestExplainWithPlugins(t *testing.T) {
 		"godot_scene_edit_add_node":     "profile",
 		"godot_enable_toolset":          "profile",
 		"godot_disable_toolset":         "profile",
+		"godot_undo":                    "profile",
+		"godot_redo":                    "profile",
 		"godot_scene_edit_export":       "scope",
 	}
 	if len(layers) != len(want) {
@@ -156,14 +158,14 @@ func TestExplainWithPlugins(t *testing.T) {
 			t.Errorf("%s withheld by %q, want %q", n, layers[n], l)
 		}
 	}
-	if len(ex.Visible) != 5 || len(ex.Filtered) != 3 {
+	if len(ex.Visible) != 6 || len(ex.Filtered) != 3 {
 		t.Errorf("visible %d, filtered %+v", len(ex.Visible), ex.Filtered)
 	}
 
 	// A remote caller is capped to "ci" even with the developer profile.
 	code, out, _ = runExplain(t, "explain", "--config", cfg, "--profile", "developer", "--transport", "http_remote")
 	if code != 0 || !strings.Contains(out, `http_remote (capped to profile "ci")`) ||
-		!strings.Contains(out, `by transport:`) || !strings.Contains(out, `http_remote ceiling "ci" withheld 3 tools`) {
+		!strings.Contains(out, `by transport:`) || !strings.Contains(out, `http_remote ceiling "ci" withheld 5 tools`) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }

@@ -49,7 +49,7 @@ type Status struct {
 func (b *Bridge) Status() Status {
 	b.mu.Lock()
 	s := Status{
-		URL:           b.url,
+		URL:           b.dialURL(),
 		Listening:     b.ln != nil,
 		AuthRequired:  b.opts.Token != "",
 		Replacements:  b.replaced,
