@@ -25,6 +25,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/catalog"
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/events"
@@ -42,6 +43,7 @@ import (
 const (
 	VersionFromFlag    = "flag"
 	VersionFromProject = "project.godot"
+	VersionFromEditor  = "editor"
 )
 
 // Options configure a Host.
@@ -69,6 +71,12 @@ type Options struct {
 	NoSeed bool
 	// CatalogCacheDir overrides where the catalog caches manifests.
 	CatalogCacheDir string
+	// BridgeURL is where the editor bridge listens for the godot-mcp addon
+	// (bridge.DefaultURL is ws://127.0.0.1:9080); "" leaves it off, as
+	// `godot-mcp call` and most tests do. BridgeToken is the shared
+	// GODOT_MCP_BRIDGE_TOKEN, required for a non-loopback URL.
+	BridgeURL   string
+	BridgeToken string
 }
 
 // Host is a running godot-mcp. Its parts are exported for the commands and
@@ -83,6 +91,8 @@ type Host struct {
 	Gate       *gate.Gate
 	Server     *server.Server
 	Workspace  *workspace.Host
+	// Bridge is the link to a Godot editor; nil when Options.BridgeURL is "".
+	Bridge *bridge.Bridge
 
 	log hclog.Logger
 }
@@ -161,6 +171,11 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	bus.Subscribe(ring)
 	bus.Subscribe(events.LogSink{Log: log.Named("event")})
 	version := gate.NewVersion(godot, source)
+	br, err := newBridge(opts, bus, log)
+	if err != nil {
+		bus.Close()
+		return nil, err
+	}
 	ws, err := workspace.New(opts.ProjectDir, workspace.Options{})
 	if err != nil {
 		log.Warn("no headless workspace: file writes and undo are unavailable", "error", err)
@@ -180,6 +195,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 
 		MaxResultBytes:     cfg.Plugins.MaxResultMB << 20,
 		MaxConcurrentCalls: cfg.Plugins.MaxConcurrentCalls,
+		Editor:       hostEditor(br),
 	})
 	tools := server.NewTools(server.ToolsOptions{
 		Version:  opts.Version,
@@ -209,14 +225,18 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		ProjectDir:     opts.ProjectDir,
 		Problems:       cat.Problems,
 		Workspace:      ws,
+		Editor:         editorOf(br),
 	})
 	if err != nil {
+		if br != nil {
+			_ = br.Close()
+		}
 		sup.Shutdown(ctx)
 		bus.Close()
 		return nil, err
 	}
 	bus.Subscribe(srv.LoggingSink())
-	h := &Host{Config: cfg, Catalog: cat, Supervisor: sup, Bus: bus, Ring: ring, Policy: chain, Gate: g, Server: srv, Workspace: ws, log: log}
+	h := &Host{Config: cfg, Catalog: cat, Supervisor: sup, Bus: bus, Ring: ring, Policy: chain, Gate: g, Server: srv, Workspace: ws, Bridge: br, log: log}
 	if !opts.NoSeed {
 		by := "startup"
 		if cfg.DefaultToolsets == nil {
@@ -224,6 +244,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		}
 		h.Gate.Seed(ctx, gate.Defaults(cfg.DefaultToolsets), by)
 	}
+	startBridge(br, g, ws, bus, log, godot, source)
 	return h, nil
 }
 
@@ -264,6 +285,9 @@ func (h *Host) OnEnabledSet(push func(enabled []string) error) (unsubscribe func
 
 // Close stops every plugin and drains the event sinks.
 func (h *Host) Close(ctx context.Context) {
+	if h.Bridge != nil {
+		_ = h.Bridge.Close()
+	}
 	if h.Supervisor != nil {
 		h.Supervisor.Shutdown(ctx)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/godot-mcp/godot-mcp/host"
+	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/catalog"
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/server"
@@ -30,6 +31,13 @@ instead.
 HTTP listens on loopback unless told otherwise. A non-loopback address
 refuses to start without a bearer token: set ` + server.AuthTokenEnv + ` (and
 send "Authorization: Bearer <token>"), or configure [[tokens]] in --config.
+
+Godot editor: serve listens for the godot-mcp editor addon at
+` + bridge.DefaultURL + ` (set ` + bridge.URLEnv + ` or --bridge URL, the same in the
+editor's environment; --bridge off disables it). The addon connects by
+itself, so the host and the editor start in any order. A non-loopback
+bridge address refuses to start without ` + bridge.TokenEnv + `, which the
+editor must send too.
 
 Toolsets: core and inspection are enabled at start; others are enabled by
 the agent (godot_enable_toolset) or by GODOT_MCP_DEFAULT_TOOLSETS ("all" or
@@ -100,6 +108,7 @@ func runServe(args []string, _, stderr io.Writer) int {
 	addr := fs.String("http", "", "serve streamable HTTP on `addr` (e.g. 127.0.0.1:8765) instead of stdio")
 	sessionTimeout := fs.Duration("session-timeout", server.DefaultSessionTimeout, "HTTP: end a 2025-11-25 session after this `duration` without a request (0: never)")
 	maxSessions := fs.Int("max-sessions", server.DefaultMaxSessions, "HTTP: refuse new 2025-11-25 sessions beyond this `number` (0: no cap)")
+	bridgeURL := fs.String("bridge", "", "listen for the Godot editor addon at `URL` (ws://HOST:PORT), or \"off\"; default $"+bridge.URLEnv+" or "+bridge.DefaultURL)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, serveUsage)
 		fs.PrintDefaults()
@@ -123,6 +132,7 @@ func runServe(args []string, _, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "godot-mcp serve: %v\n", err)
 		return 2
 	}
+	opts.BridgeURL, opts.BridgeToken = bridgeSettings(*bridgeURL, os.Getenv)
 	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -145,4 +155,20 @@ func runServe(args []string, _, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// bridgeSettings resolves the editor bridge's URL (flag, then
+// $GODOT_MCP_BRIDGE_URL, then the default; "off" disables it) and token.
+func bridgeSettings(flagURL string, getenv func(string) string) (url, token string) {
+	url = strings.TrimSpace(flagURL)
+	if url == "" {
+		url = strings.TrimSpace(getenv(bridge.URLEnv))
+	}
+	if url == "" {
+		url = bridge.DefaultURL
+	}
+	if strings.EqualFold(url, "off") {
+		url = ""
+	}
+	return url, getenv(bridge.TokenEnv)
 }

@@ -135,8 +135,12 @@ func hostEnv(callLog string, extra ...string) []string {
 	}
 	// Plugins see only allow-listed variables; the call log is passed by
 	// name, the way an operator passes one.
-	env = append(env, "XDG_CACHE_HOME="+cacheDir, callLogEnv+"="+callLog, pluginenv.PassEnvVar+"="+callLogEnv)
-	return append(env, extra...)
+	env = append(env, "XDG_CACHE_HOME="+cacheDir, callLogEnv+"="+callLog, pluginenv.PassEnvVar+"="+callLogEnv,
+		// The editor bridge stays off unless a test turns it on: parallel
+		// hosts would race for its port, and a developer's open editor must
+		// not attach to a test host.
+		"GODOT_MCP_BRIDGE_URL=off")
+	return append(env, extra...) // a later duplicate wins in os/exec
 }
 
 // syncBuffer collects a process's stderr for failure reports.

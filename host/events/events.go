@@ -38,6 +38,8 @@ const (
 	ListChanged     Kind = "list_changed"
 	PeerAttached    Kind = "peer_attached"
 	PeerReplaced    Kind = "peer_replaced"
+	PeerDetached    Kind = "peer_detached"
+	PeerRefused     Kind = "peer_refused"
 	VersionChanged  Kind = "godot_version_changed"
 	CallRefused     Kind = "call_refused"
 )

@@ -458,6 +458,7 @@ func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in info
 		"sessions":       sessions,
 		"listen_streams": s.tools.listeners.Load(),
 		"events":         nonNil(recent),
+		"editor":         s.editorInfo(),
 	}
 	if s.opts.Bus != nil {
 		out["events_dropped"] = s.opts.Bus.Dropped()
@@ -502,6 +503,7 @@ func (s *Server) healthCheck(_ context.Context, _ *mcp.CallToolRequest, _ noArgs
 			checks = append(checks, check{Name: "catalog", Status: "warn", Detail: p.Error()})
 		}
 	}
+	checks = append(checks, s.editorChecks()...)
 	status := "ok"
 	for _, c := range checks {
 		if c.Status == "fail" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/workspace"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -36,7 +37,11 @@ type walkArgs struct {
 }
 
 func (s *Server) undo(ctx context.Context, _ *mcp.CallToolRequest, in walkArgs) *mcp.CallToolResult {
-	res, err := s.workspace().Undo(ctx, max(in.Count, 1), in.DryRun)
+	in.Count = max(in.Count, 1)
+	if s.editorAttached() {
+		return editorResult(s.editorStep(ctx, "cmd_undo", "undone", "nothing_to_undo", in))
+	}
+	res, err := s.workspace().Undo(ctx, in.Count, in.DryRun)
 	if err != nil {
 		return errorResult(asError(err, gate.Core), false)
 	}
@@ -44,7 +49,11 @@ func (s *Server) undo(ctx context.Context, _ *mcp.CallToolRequest, in walkArgs) 
 }
 
 func (s *Server) redo(ctx context.Context, _ *mcp.CallToolRequest, in walkArgs) *mcp.CallToolResult {
-	res, err := s.workspace().Redo(ctx, max(in.Count, 1), in.DryRun)
+	in.Count = max(in.Count, 1)
+	if s.editorAttached() {
+		return editorResult(s.editorStep(ctx, "cmd_redo", "redone", "nothing_to_redo", in))
+	}
+	res, err := s.workspace().Redo(ctx, in.Count, in.DryRun)
 	if err != nil {
 		return errorResult(asError(err, gate.Core), false)
 	}
@@ -52,11 +61,22 @@ func (s *Server) redo(ctx context.Context, _ *mcp.CallToolRequest, in walkArgs) 
 }
 
 func (s *Server) listHistory(ctx context.Context, _ *mcp.CallToolRequest, _ noArgs) *mcp.CallToolResult {
+	if s.editorAttached() {
+		return editorResult(s.editorHistory(ctx))
+	}
 	res, err := s.workspace().History(ctx)
 	if err != nil {
 		return errorResult(asError(err, gate.Core), false)
 	}
 	return jsonResult("", res)
+}
+
+// editorResult renders the editor's answer to a history tool.
+func editorResult(out map[string]any, summary string, err *sdk.Error) *mcp.CallToolResult {
+	if err != nil {
+		return errorResult(err, false)
+	}
+	return jsonResult(summary, out)
 }
 
 // workspace returns the configured journal, or one without a project

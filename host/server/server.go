@@ -112,6 +112,10 @@ type Options struct {
 	// Workspace is the headless undo journal godot_undo, godot_redo and
 	// godot_list_history walk; nil answers them with PRECONDITION_FAILED.
 	Workspace *workspace.Host
+	// Editor is the link to a Godot editor (host/bridge); nil when the
+	// bridge is off. The undo tools forward through it and the diagnostics
+	// show it.
+	Editor Editor
 }
 
 // Server is the MCP endpoint. Create it with New.

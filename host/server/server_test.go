@@ -141,6 +141,7 @@ type envOptions struct {
 	local   string
 	profile string
 	seed    []string
+	editor  Editor
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -151,7 +152,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	fp := &fakePlugins{}
 	tools := NewTools(ToolsOptions{Version: "test", Toolsets: testToolsets(), Bus: bus})
 	g := gate.New(gate.Options{Toolsets: testToolsets(), Plugins: fp, Surface: tools, Bus: bus, GodotVersion: o.godot, VersionSource: "flag"})
-	srv, err := New(Options{Version: "test", Tools: tools, Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile})
+	srv, err := New(Options{Version: "test", Tools: tools, Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile, Editor: o.editor})
 	if err != nil {
 		t.Fatal(err)
 	}

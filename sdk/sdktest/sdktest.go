@@ -18,6 +18,9 @@
 //		}
 //	}
 //
+// To test a toolset's editor mode, script an [Editor] and pass its Serve
+// method as Options.Editor.
+//
 // The host side of the connection is shut down when the test ends, and no
 // goroutine is left behind, so tests using go.uber.org/goleak stay clean.
 //
@@ -66,7 +69,9 @@ type Options struct {
 	// HostVersion is passed in Configure; "" means "test".
 	HostVersion string
 	// Editor answers Call.Editor. nil means no Godot peer is attached: every
-	// command fails with BRIDGE_DISCONNECTED, as with the real host.
+	// command fails with BRIDGE_DISCONNECTED, as with the real host. For a
+	// scripted editor that records what the toolset sent, pass
+	// NewEditor()…Serve (see Editor).
 	Editor func(command string, params json.RawMessage) (json.RawMessage, *sdk.Error)
 	// WorkspaceEditor, when set, plays the attached Godot editor for the
 	// workspace: scenes it reports unsaved cannot be written, and it is

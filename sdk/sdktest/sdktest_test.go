@@ -62,3 +62,66 @@ func TestCloseEarly(t *testing.T) {
 		t.Fatalf("call after Close: %+v", res)
 	}
 }
+
+type nodeArgs struct {
+	Name  string `json:"name" jsonschema:"node name"`
+	Depth int    `json:"depth,omitempty" jsonschema:"depth"`
+}
+
+// editorToolset forwards to the editor, as a toolset does in editor mode.
+func editorToolset() *sdk.Toolset {
+	return &sdk.Toolset{
+		Name: "ed", Version: "1.0.0", Description: "Editor mode.",
+		Tools: []sdk.Tool{
+			sdk.NewTool("create", "Create a node.", sdk.Mutating, func(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
+				var out map[string]any
+				if err := call.Editor(ctx, "cmd_create_node", map[string]any{"node_type": "Node2D", "name": in.Name, "depth": in.Depth}, &out); err != nil {
+					return sdk.Result{}, err
+				}
+				return sdk.JSON(out), nil
+			}),
+		},
+	}
+}
+
+func TestScriptedEditor(t *testing.T) {
+	ctx := context.Background()
+	ed := sdktest.NewEditor().On("cmd_create_node", func(p map[string]any) (any, *sdk.Error) {
+		if _, isFloat := p["depth"].(float64); !isFloat {
+			t.Errorf("depth arrived as %T; the addon sees every number as a float", p["depth"])
+		}
+		if p["name"] == "Bad" {
+			return nil, &sdk.Error{Code: "PRECONDITION_FAILED", Hint: "No scene is open.", Required: "active_scene"}
+		}
+		return map[string]any{"node_path": p["name"], "created": true}, nil
+	})
+	h := sdktest.New(t, editorToolset(), sdktest.Options{Editor: ed.Serve})
+	res := h.Call(ctx, "create", nodeArgs{Name: "Hero", Depth: 2})
+	var out struct {
+		NodePath string `json:"node_path"`
+		Created  bool
+	}
+	if err := res.Structured(&out); err != nil || out.NodePath != "Hero" || !out.Created {
+		t.Fatalf("result %+v %v %s", out, err, res.Text())
+	}
+	res = h.Call(ctx, "create", nodeArgs{Name: "Bad"})
+	if !res.IsError || res.Error.Code != "PRECONDITION_FAILED" || res.Error.Hint != "No scene is open." || res.Error.Required != "active_scene" {
+		t.Fatalf("failure %+v", res.Error)
+	}
+	calls := ed.Calls("cmd_create_node")
+	if len(calls) != 2 || calls[0].Params["name"] != "Hero" || calls[0].Params["node_type"] != "Node2D" {
+		t.Fatalf("calls %+v", calls)
+	}
+
+	// A command nobody scripted: the addon's own refusal.
+	h2 := sdktest.New(t, editorToolset(), sdktest.Options{Editor: sdktest.NewEditor().Serve})
+	res = h2.Call(ctx, "create", nodeArgs{Name: "X"})
+	if !res.IsError || res.Error.Code != "VALIDATION_ERROR" || res.Error.Hint != "Unknown command 'cmd_create_node'." {
+		t.Fatalf("unknown command %+v", res.Error)
+	}
+	// No editor at all.
+	h3 := sdktest.New(t, editorToolset(), sdktest.Options{})
+	if res = h3.Call(ctx, "create", nodeArgs{Name: "X"}); res.ErrorCode != sdk.CodeBridgeDisconnected {
+		t.Fatalf("no editor: %+v", res.Error)
+	}
+}

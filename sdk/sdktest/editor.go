@@ -1,0 +1,139 @@
+package sdktest
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+// Editor is a scripted Godot editor for testing a toolset's editor mode.
+// Pass its Serve method as Options.Editor; Call.Editor then reaches it the
+// way it reaches the real editor through the host's bridge:
+//
+//	ed := sdktest.NewEditor().
+//		Result("cmd_get_active_scene", map[string]any{"is_open": true, "path": "res://main.tscn", "name": "main"}).
+//		On("cmd_create_node", func(p map[string]any) (any, *sdk.Error) {
+//			return map[string]any{"node_path": p["name"], "created": true, "persisted": true}, nil
+//		})
+//	h := sdktest.New(t, toolset(), sdktest.Options{Editor: ed.Serve})
+//	res := h.Call(ctx, "create_node", map[string]any{"node_type": "Sprite2D", "name": "Hero"})
+//	calls := ed.Calls("cmd_create_node") // exactly what the toolset sent
+//
+// It behaves like the godot-mcp addon behind the host: params reach a
+// handler with every JSON number as float64 (Godot parses numbers as
+// floats); a command nobody scripted is refused with the addon's own
+// VALIDATION_ERROR "Unknown command '…'."; and a handler's *sdk.Error
+// comes back to the toolset with its code, hint and required unchanged.
+// For the wire itself (sockets, timeouts, replacement) the host has its own
+// tests against a fake addon.
+type Editor struct {
+	mu       sync.Mutex
+	handlers map[string]EditorHandler
+	calls    []EditorCall
+}
+
+// EditorHandler answers one editor command: a result that marshals to a
+// JSON object, or the addon's failure (Code such as PRECONDITION_FAILED,
+// Hint, Required).
+type EditorHandler func(params map[string]any) (any, *sdk.Error)
+
+// EditorCall is one command the toolset sent.
+type EditorCall struct {
+	Command string
+	// Params as the addon sees them: numbers are float64.
+	Params map[string]any
+}
+
+// NewEditor returns an editor that knows no command yet.
+func NewEditor() *Editor {
+	return &Editor{handlers: map[string]EditorHandler{}}
+}
+
+// On scripts command. It returns e, for chaining.
+func (e *Editor) On(command string, h EditorHandler) *Editor {
+	e.mu.Lock()
+	e.handlers[command] = h
+	e.mu.Unlock()
+	return e
+}
+
+// Result scripts command to answer result every time.
+func (e *Editor) Result(command string, result any) *Editor {
+	return e.On(command, func(map[string]any) (any, *sdk.Error) { return result, nil })
+}
+
+// Fail scripts command to fail every time, as the addon does: code such as
+// "PRECONDITION_FAILED", the addon's hint, and required ("" for none).
+func (e *Editor) Fail(command, code, hint, required string) *Editor {
+	return e.On(command, func(map[string]any) (any, *sdk.Error) {
+		return nil, &sdk.Error{Code: code, Hint: hint, Required: required}
+	})
+}
+
+// Calls returns the commands received, in order; with names, only those.
+func (e *Editor) Calls(names ...string) []EditorCall {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []EditorCall
+	for _, c := range e.calls {
+		if len(names) == 0 || contains(names, c.Command) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Serve answers one command; it is what Options.Editor expects.
+func (e *Editor) Serve(command string, params json.RawMessage) (json.RawMessage, *sdk.Error) {
+	p := map[string]any{}
+	if len(params) > 0 {
+		var v any
+		if err := json.Unmarshal(params, &v); err != nil {
+			return nil, refused(command, "VALIDATION_ERROR", "Malformed JSON envelope.", "")
+		}
+		obj, ok := v.(map[string]any)
+		if !ok && v != nil {
+			return nil, refused(command, "VALIDATION_ERROR", "'params' must be an object.", "")
+		}
+		if obj != nil {
+			p = obj
+		}
+	}
+	e.mu.Lock()
+	e.calls = append(e.calls, EditorCall{Command: command, Params: p})
+	h := e.handlers[command]
+	e.mu.Unlock()
+	if h == nil {
+		return nil, refused(command, "VALIDATION_ERROR", fmt.Sprintf("Unknown command '%s'.", command), "")
+	}
+	res, ferr := h(p)
+	if ferr != nil {
+		return nil, refused(command, ferr.Code, ferr.Hint, ferr.Required)
+	}
+	if res == nil {
+		return json.RawMessage("{}"), nil
+	}
+	b, err := json.Marshal(res)
+	if err != nil || len(b) == 0 || b[0] != '{' {
+		return nil, &sdk.Error{Code: sdk.CodeInternalError,
+			Message: fmt.Sprintf("the scripted editor's answer to %s is not a JSON object", command),
+			Hint:    "return a map or a struct from the EditorHandler"}
+	}
+	return b, nil
+}
+
+// refused is the error the host's bridge makes of an addon failure.
+func refused(command, code, hint, required string) *sdk.Error {
+	return &sdk.Error{Code: code, Message: fmt.Sprintf("the Godot editor refused %s", command), Hint: hint, Required: required}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
