@@ -195,7 +195,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 
 		MaxResultBytes:     cfg.Plugins.MaxResultMB << 20,
 		MaxConcurrentCalls: cfg.Plugins.MaxConcurrentCalls,
-		Editor:       hostEditor(br),
+		Editor:             hostEditor(br),
 	})
 	tools := server.NewTools(server.ToolsOptions{
 		Version:  opts.Version,

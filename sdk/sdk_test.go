@@ -431,4 +431,3 @@ func TestManifestValidation(t *testing.T) {
 		})
 	}
 }
-
