@@ -22,6 +22,11 @@ type Call struct {
 	Env Env
 	// CallID identifies the call in the host's logs.
 	CallID string
+	// EditorAttached says a Godot editor is attached to the host for this
+	// call. A tool that works in both modes forwards to the editor with
+	// [Call.Editor] when it is set, and works on the project files through
+	// [Call.Workspace] when it is not (headless mode).
+	EditorAttached bool
 
 	srv *server
 

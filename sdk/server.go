@@ -122,7 +122,9 @@ func (s *server) Call(req *pb.CallRequest, stream pb.Toolset_CallServer) error {
 		Env:    env,
 		CallID: req.GetCallId(),
 		srv:    s,
-		send:   stream.Send,
+
+		EditorAttached: req.GetEditorAttached(),
+		send:           stream.Send,
 	}
 	res, err := t.run(ctx, call, req.GetArgumentsJson())
 	call.finish()

@@ -79,6 +79,8 @@ func (s *Server) callPlugin(ctx context.Context, req *mcp.CallToolRequest, calle
 		Args:   a.raw,
 		DryRun: a.dryRun && mutates,
 		CallID: fmt.Sprintf("c%d", s.callSeq.Add(1)),
+
+		EditorAttached: s.editorAttached(),
 	}
 	var onProgress func(supervisor.Progress)
 	if token := req.Params.GetProgressToken(); token != nil {

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +130,32 @@ func TestDiagnosticsShowTheBridge(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("checks %+v", health.Checks)
+	}
+}
+
+// attachedEditor is an Editor that reports an attached editor and answers
+// nothing else.
+type attachedEditor struct{ connected bool }
+
+func (a attachedEditor) Request(context.Context, string, any, time.Duration) (json.RawMessage, error) {
+	return json.RawMessage(`{}`), nil
+}
+func (a attachedEditor) Status() bridge.Status { return bridge.Status{Connected: a.connected} }
+
+// The host tells each plugin call which mode to work in: editor mode
+// exactly while an editor is attached.
+func TestPluginCallsCarryTheEditorMode(t *testing.T) {
+	for _, connected := range []bool{true, false} {
+		e := newEnv(t, envOptions{godot: "4.5", editor: attachedEditor{connected}})
+		c := e.connect(t, protocols[0])
+		if res := c.call(t, "godot_inspection_scene_tree", nil); res.IsError {
+			t.Fatalf("call failed: %+v", res)
+		}
+		e.plugins.mu.Lock()
+		got := e.plugins.lastReq.EditorAttached
+		e.plugins.mu.Unlock()
+		if got != connected {
+			t.Errorf("editor connected=%v: the plugin call said EditorAttached=%v", connected, got)
+		}
 	}
 }

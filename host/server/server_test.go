@@ -42,6 +42,7 @@ type fakePlugins struct {
 	calls   []string // "toolset/tool args dry_run"
 	running map[string]bool
 	callErr error
+	lastReq supervisor.CallRequest
 }
 
 func (f *fakePlugins) Start(_ context.Context, n string) error {
@@ -73,6 +74,7 @@ func (f *fakePlugins) Status(n string) supervisor.Status {
 func (f *fakePlugins) Call(_ context.Context, toolset string, req supervisor.CallRequest, onProgress func(supervisor.Progress)) (sdk.Result, error) {
 	f.mu.Lock()
 	f.calls = append(f.calls, fmt.Sprintf("%s/%s %s %v", toolset, req.Tool, req.Args, req.DryRun))
+	f.lastReq = req
 	err := f.callErr
 	f.mu.Unlock()
 	if err != nil {

@@ -145,6 +145,8 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 		ArgumentsJson: req.Args,
 		DryRun:        req.DryRun,
 		CallId:        req.CallID,
+
+		EditorAttached: req.EditorAttached,
 	}, grpc.MaxCallRecvMsgSize(s.opts.MaxResultBytes))
 	if err != nil {
 		return nil, s.callError(ctx, inst, req, err)

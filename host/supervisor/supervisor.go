@@ -197,6 +197,8 @@ type CallRequest struct {
 	Args   json.RawMessage // arguments object, validated by the caller
 	DryRun bool
 	CallID string // for logs and the workspace journal; "" gets a unique one
+	// EditorAttached tells the plugin to work in editor mode.
+	EditorAttached bool
 }
 
 // Supervisor runs the plugins of the enabled toolsets. It is safe for

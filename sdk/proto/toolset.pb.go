@@ -499,9 +499,13 @@ type CallRequest struct {
 	// Only set for mutating and destructive tools.
 	DryRun bool `protobuf:"varint,3,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
 	// Opaque id of this call, for logs.
-	CallId        string `protobuf:"bytes,4,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	CallId string `protobuf:"bytes,4,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// A Godot editor is attached to the host now. A tool that works in both
+	// modes forwards to the editor (HostEditor) when set and works on the
+	// project files (HostWorkspace) when not. Decided by the host per call.
+	EditorAttached bool `protobuf:"varint,5,opt,name=editor_attached,json=editorAttached,proto3" json:"editor_attached,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *CallRequest) Reset() {
@@ -560,6 +564,13 @@ func (x *CallRequest) GetCallId() string {
 		return x.CallId
 	}
 	return ""
+}
+
+func (x *CallRequest) GetEditorAttached() bool {
+	if x != nil {
+		return x.EditorAttached
+	}
+	return false
 }
 
 type CallEvent struct {
@@ -2223,12 +2234,13 @@ const file_toolset_proto_rawDesc = "" +
 	"projectDir\x12#\n" +
 	"\rgodot_version\x18\x03 \x01(\tR\fgodotVersion\x125\n" +
 	"\x17host_services_broker_id\x18\x04 \x01(\rR\x14hostServicesBrokerId\"\x13\n" +
-	"\x11ConfigureResponse\"z\n" +
+	"\x11ConfigureResponse\"\xa3\x01\n" +
 	"\vCallRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12%\n" +
 	"\x0earguments_json\x18\x02 \x01(\fR\rargumentsJson\x12\x17\n" +
 	"\adry_run\x18\x03 \x01(\bR\x06dryRun\x12\x17\n" +
-	"\acall_id\x18\x04 \x01(\tR\x06callId\"\x8c\x01\n" +
+	"\acall_id\x18\x04 \x01(\tR\x06callId\x12'\n" +
+	"\x0feditor_attached\x18\x05 \x01(\bR\x0eeditorAttached\"\x8c\x01\n" +
 	"\tCallEvent\x12;\n" +
 	"\bprogress\x18\x01 \x01(\v2\x1d.godotmcp.toolset.v1.ProgressH\x00R\bprogress\x129\n" +
 	"\x06result\x18\x02 \x01(\v2\x1f.godotmcp.toolset.v1.CallResultH\x00R\x06resultB\a\n" +

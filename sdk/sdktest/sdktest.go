@@ -269,7 +269,9 @@ func (r *Result) Structured(v any) error {
 // arguments. Call is safe to use from several goroutines; cancel ctx to
 // cancel the call.
 func (h *Host) Call(ctx context.Context, tool string, args any, opts ...CallOption) *Result {
-	req := &pb.CallRequest{Tool: tool}
+	// Editor mode exactly when the test attached a scripted editor, as the
+	// host sets it when an editor is attached.
+	req := &pb.CallRequest{Tool: tool, EditorAttached: h.opts.Editor != nil}
 	switch a := args.(type) {
 	case nil:
 		req.ArgumentsJson = []byte("{}")
