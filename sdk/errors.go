@@ -3,7 +3,9 @@ package sdk
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error codes. This is the one list of them: toolsets, the SDK and the host
@@ -176,4 +178,21 @@ func (e *Error) MarshalJSON() ([]byte, error) {
 		p.Source = SourceHost
 	}
 	return json.Marshal(p)
+}
+
+// maxEcho is how much of a caller-supplied string an error message quotes.
+const maxEcho = 64
+
+// QuoteInput quotes a caller-supplied string for an error message, cut to a
+// length a person reads ("abc…" (3145728 bytes)): a 3 MB argument is never
+// echoed back whole.
+func QuoteInput(v string) string {
+	if len(v) <= maxEcho {
+		return strconv.Quote(v)
+	}
+	cut := maxEcho
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(v[:cut]), len(v))
 }

@@ -510,9 +510,13 @@ func (g *Gate) Normalize(names []string, tool string) ([]string, error) {
 		out = append(out, n)
 	}
 	if len(unknown) > 0 {
+		toolset := unknown[0]
+		if manifest.CheckName(toolset) != nil {
+			toolset = "" // not a toolset name at all: not echoed as one
+		}
 		return nil, &sdk.Error{
 			Code:    sdk.CodeUnknownToolset,
-			Toolset: unknown[0],
+			Toolset: toolset,
 			Message: fmt.Sprintf("no toolset named %s is installed", quoteList(unknown)),
 			Hint: fmt.Sprintf("installed toolsets: %s; call godot_list_toolsets for descriptions",
 				strings.Join(g.names, ", ")),
@@ -547,10 +551,16 @@ func (g *Gate) emit(e events.Event) {
 	}
 }
 
+// quoteList quotes caller-supplied names for a message: each cut to a
+// readable length, and at most five of them.
 func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
+	const most = 5
+	q := make([]string, 0, min(len(names), most))
+	for _, n := range names[:min(len(names), most)] {
+		q = append(q, sdk.QuoteInput(n))
+	}
+	if len(names) > most {
+		q = append(q, fmt.Sprintf("and %d more", len(names)-most))
 	}
 	return strings.Join(q, ", ")
 }

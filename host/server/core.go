@@ -257,6 +257,19 @@ func (s *Server) listToolsets(_ context.Context, req *mcp.CallToolRequest, _ noA
 	}
 	summary := fmt.Sprintf("%d toolsets installed besides core; enable one with godot_enable_toolset({\"toolsets\":[\"name\"]}).\n%s",
 		len(views)-1, strings.Join(lines, "\n"))
+	if s.opts.Problems != nil {
+		// Refused plugins (a name clash, a bad manifest, unsafe
+		// permissions): shown so a missing toolset is never a mystery.
+		view := s.diagView(caller)
+		var refused []string
+		for _, p := range s.opts.Problems() {
+			refused = append(refused, view.scrub(p.Error()))
+		}
+		if len(refused) > 0 {
+			out["refused"] = refused
+			summary += fmt.Sprintf("\n%d installed plugins were refused:\n%s", len(refused), strings.Join(refused, "\n"))
+		}
+	}
 	return jsonResult(summary, out)
 }
 
@@ -423,11 +436,18 @@ type pluginView struct {
 
 func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in infoArgs) *mcp.CallToolResult {
 	caller := s.caller(req)
+	view := s.diagView(caller)
 	n := in.Events
 	var plugins []pluginView
 	for _, ts := range s.opts.Gate.Toolsets() {
+		if !view.sees(ts.Name) {
+			continue
+		}
 		st := s.pluginState(ts.Name)
-		v := pluginView{Name: ts.Name, Enabled: ts.Enabled, State: string(st.State), PID: st.PID, Restarts: st.Restarts, LastError: st.LastError}
+		v := pluginView{Name: ts.Name, Enabled: ts.Enabled, State: string(st.State), Restarts: st.Restarts, LastError: view.scrub(st.LastError)}
+		if view.full {
+			v.PID = st.PID
+		}
 		if !st.StartedAt.IsZero() {
 			v.StartedAt = st.StartedAt.UTC().Format(time.RFC3339)
 		}
@@ -435,7 +455,7 @@ func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in info
 	}
 	var recent []events.Event
 	if s.opts.Ring != nil {
-		recent = eventsFor(caller, s.opts.Ring.Recent())
+		recent = view.events(caller, s.opts.Ring.Recent())
 		if len(recent) > n {
 			recent = recent[len(recent)-n:]
 		}
@@ -445,26 +465,37 @@ func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in info
 		sessions++
 	}
 	godot, source := s.opts.Gate.GodotVersion()
+	host := map[string]any{"name": Name, "version": s.opts.Version, "uptime_seconds": int(time.Since(s.started).Seconds())}
+	project := "res://"
+	if view.full {
+		host["pid"] = os.Getpid()
+		project = s.opts.ProjectDir
+	}
+	enabled := make([]string, 0, len(s.opts.Gate.EnabledSet()))
+	for _, n := range s.opts.Gate.EnabledSet() {
+		if view.sees(n) {
+			enabled = append(enabled, n)
+		}
+	}
 	out := map[string]any{
-		"host": map[string]any{"name": Name, "version": s.opts.Version, "pid": os.Getpid(),
-			"uptime_seconds": int(time.Since(s.started).Seconds())},
+		"host":     host,
 		"protocol": map[string]any{"version": req.ProtocolVersion(), "supported": mcp.SupportedProtocolVersions()},
 		"caller": map[string]any{"transport": caller.Transport, "loopback": caller.Loopback, "principal": caller.Principal,
 			"profile": caller.Profile, "client": caller.ClientName},
 		"godot":          map[string]string{"version": godot, "source": source},
-		"project_dir":    s.opts.ProjectDir,
-		"enabled_set":    s.opts.Gate.EnabledSet(),
+		"project_dir":    project,
+		"enabled_set":    enabled,
 		"toolsets":       nonNil(plugins),
 		"sessions":       sessions,
 		"listen_streams": s.tools.listeners.Load(),
 		"events":         nonNil(recent),
-		"editor":         s.editorInfo(),
+		"editor":         s.editorInfo(view),
 	}
 	if s.opts.Bus != nil {
 		out["events_dropped"] = s.opts.Bus.Dropped()
 	}
 	summary := fmt.Sprintf("%s %s, protocol %s over %s; Godot %s; enabled: %s", Name, s.opts.Version, req.ProtocolVersion(),
-		caller.Transport, orStr(godot, "unknown"), strings.Join(s.opts.Gate.EnabledSet(), ", "))
+		caller.Transport, orStr(godot, "unknown"), strings.Join(enabled, ", "))
 	return jsonResult(summary, out)
 }
 
@@ -474,10 +505,11 @@ type check struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-func (s *Server) healthCheck(_ context.Context, _ *mcp.CallToolRequest, _ noArgs) *mcp.CallToolResult {
+func (s *Server) healthCheck(_ context.Context, req *mcp.CallToolRequest, _ noArgs) *mcp.CallToolResult {
+	view := s.diagView(s.caller(req))
 	var checks []check
 	for _, n := range s.opts.Gate.EnabledSet() {
-		if n == gate.Core {
+		if n == gate.Core || !view.sees(n) {
 			continue
 		}
 		st := s.pluginState(n)
@@ -485,10 +517,10 @@ func (s *Server) healthCheck(_ context.Context, _ *mcp.CallToolRequest, _ noArgs
 		switch st.State {
 		case supervisor.Running, supervisor.Starting:
 		case supervisor.Crashed:
-			c.Status, c.Detail = "warn", "crashed; it restarts on the next call: "+st.LastError
+			c.Status, c.Detail = "warn", "crashed; it restarts on the next call: "+view.scrub(st.LastError)
 		default:
 			c.Status = "fail"
-			c.Detail = fmt.Sprintf("%s while enabled: %s; disable and re-enable the toolset", st.State, st.LastError)
+			c.Detail = fmt.Sprintf("%s while enabled: %s; disable and re-enable the toolset", st.State, view.scrub(st.LastError))
 		}
 		checks = append(checks, c)
 	}
@@ -499,11 +531,20 @@ func (s *Server) healthCheck(_ context.Context, _ *mcp.CallToolRequest, _ noArgs
 		checks = append(checks, check{Name: "godot_version", Status: "ok", Detail: godot + " from " + source})
 	}
 	if s.opts.Problems != nil {
-		for _, p := range s.opts.Problems() {
-			checks = append(checks, check{Name: "catalog", Status: "warn", Detail: p.Error()})
+		problems := s.opts.Problems()
+		switch {
+		case view.full:
+			for _, p := range problems {
+				checks = append(checks, check{Name: "catalog", Status: "warn", Detail: p.Error()})
+			}
+		case len(problems) > 0:
+			// Which binaries were refused, and why, is the operator's to
+			// read: the reasons name paths and other toolsets.
+			checks = append(checks, check{Name: "catalog", Status: "warn",
+				Detail: fmt.Sprintf("%d installed toolset plugins were refused; the operator's godot_health_check or `godot-mcp plugins list` says why", len(problems))})
 		}
 	}
-	checks = append(checks, s.editorChecks()...)
+	checks = append(checks, s.editorChecks(view)...)
 	status := "ok"
 	for _, c := range checks {
 		if c.Status == "fail" {

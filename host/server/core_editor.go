@@ -90,16 +90,21 @@ func (s *Server) editorRequest(ctx context.Context, command string, params any, 
 	return out, nil
 }
 
-// editorInfo is the "editor" entry of godot_get_server_info.
-func (s *Server) editorInfo() any {
+// editorInfo is the "editor" entry of godot_get_server_info; a caller
+// without the full view does not see the editor's project path or address.
+func (s *Server) editorInfo(view diagView) any {
 	if s.opts.Editor == nil {
 		return map[string]any{"enabled": false, "hint": "the editor bridge is off (--bridge off)"}
 	}
-	return s.opts.Editor.Status()
+	st := s.opts.Editor.Status()
+	if !view.full {
+		st.ProjectPath, st.Remote, st.LastError = "", "", view.scrub(st.LastError)
+	}
+	return st
 }
 
 // editorChecks are godot_health_check's lines about the editor link.
-func (s *Server) editorChecks() []check {
+func (s *Server) editorChecks(view diagView) []check {
 	if s.opts.Editor == nil {
 		return []check{{Name: "editor_bridge", Status: "ok", Detail: "off: headless mode only"}}
 	}
@@ -110,7 +115,7 @@ func (s *Server) editorChecks() []check {
 		out = append(out, check{Name: "editor_bridge", Status: "warn", Detail: st.ListenError})
 	case st.Connected:
 		out = append(out, check{Name: "editor_bridge", Status: "ok", Detail: fmt.Sprintf("editor attached: project %s, Godot %s, addon %s",
-			orStr(st.ProjectPath, "(unknown)"), orStr(st.GodotVersion, "(unknown)"), orStr(st.AddonVersion, "(unknown)"))})
+			orStr(view.scrub(st.ProjectPath), "(unknown)"), orStr(st.GodotVersion, "(unknown)"), orStr(st.AddonVersion, "(unknown)"))})
 	default:
 		out = append(out, check{Name: "editor_bridge", Status: "ok", Detail: "listening at " + st.URL + "; no editor attached (headless mode)"})
 	}

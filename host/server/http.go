@@ -16,12 +16,12 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/config"
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 // AuthTokenEnv names the environment variable holding the operator's bearer
@@ -218,7 +218,7 @@ func (s *Server) HTTPHandler(o HTTPOptions, loopback bool) (http.Handler, error)
 	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if v := r.Header.Get(protocolHeader); v != "" && !slices.Contains(mcp.SupportedProtocolVersions(), v) {
 			http.Error(w, fmt.Sprintf("Bad Request: unsupported %s %s; this server speaks %s",
-				protocolHeader, quoteInput(v), strings.Join(mcp.SupportedProtocolVersions(), ", ")), http.StatusBadRequest)
+				protocolHeader, sdk.QuoteInput(v), strings.Join(mcp.SupportedProtocolVersions(), ", ")), http.StatusBadRequest)
 			return
 		}
 		if sessionlessRequest(r) {
@@ -248,20 +248,6 @@ func (s *Server) sessionCount() int {
 		n++
 	}
 	return n
-}
-
-// quoteInput quotes a caller-supplied string for an error message, cut to a
-// length a person reads: a 3 MB header is not echoed back.
-func quoteInput(v string) string {
-	const maxEcho = 64
-	if len(v) > maxEcho {
-		cut := maxEcho
-		for cut > 0 && !utf8.RuneStart(v[cut]) {
-			cut--
-		}
-		return fmt.Sprintf("%q… (%d bytes)", v[:cut], len(v))
-	}
-	return fmt.Sprintf("%q", v)
 }
 
 // bearerChallenge makes every 401 carry the WWW-Authenticate challenge

@@ -43,6 +43,7 @@ type fakePlugins struct {
 	running map[string]bool
 	callErr error
 	lastReq supervisor.CallRequest
+	status  map[string]supervisor.Status // overrides what Status reports
 }
 
 func (f *fakePlugins) Start(_ context.Context, n string) error {
@@ -65,6 +66,9 @@ func (f *fakePlugins) Stop(_ context.Context, n string) error {
 func (f *fakePlugins) Status(n string) supervisor.Status {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if st, ok := f.status[n]; ok {
+		return st
+	}
 	if f.running[n] {
 		return supervisor.Status{State: supervisor.Running, PID: 4242}
 	}
@@ -138,12 +142,14 @@ type env struct {
 }
 
 type envOptions struct {
-	godot   string
-	policy  Policy
-	local   string
-	profile string
-	seed    []string
-	editor  Editor
+	godot    string
+	policy   Policy
+	local    string
+	profile  string
+	seed     []string
+	editor   Editor
+	project  string
+	problems func() []error
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -154,7 +160,8 @@ func newEnv(t testing.TB, o envOptions) *env {
 	fp := &fakePlugins{}
 	tools := NewTools(ToolsOptions{Version: "test", Toolsets: testToolsets(), Bus: bus})
 	g := gate.New(gate.Options{Toolsets: testToolsets(), Plugins: fp, Surface: tools, Bus: bus, GodotVersion: o.godot, VersionSource: "flag"})
-	srv, err := New(Options{Version: "test", Tools: tools, Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile, Editor: o.editor})
+	srv, err := New(Options{Version: "test", Tools: tools, Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile, Editor: o.editor,
+		ProjectDir: o.project, Problems: o.problems})
 	if err != nil {
 		t.Fatal(err)
 	}
