@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -429,5 +431,23 @@ func TestManifestValidation(t *testing.T) {
 				t.Fatalf("error %v, want it to mention %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// An OS error names the absolute path of the file; the agent gets the
+// res:// path instead (and no caller learns where the project lives).
+func TestErrorsNameResPaths(t *testing.T) {
+	dir := t.TempDir()
+	h := func(_ context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
+		_, err := os.ReadFile(filepath.Join(call.Env.ProjectDir, "scenes", "missing.tscn"))
+		return sdk.Result{}, err
+	}
+	host := sdktest.New(t, toolset(h), sdktest.Options{ProjectDir: dir})
+	res := host.Call(context.Background(), "t", nil)
+	if !res.IsError {
+		t.Fatal("want an error")
+	}
+	if msg := res.Error.Message; strings.Contains(msg, dir) || !strings.Contains(msg, "res://scenes/missing.tscn") {
+		t.Fatalf("message %q should name res://scenes/missing.tscn, not %s", msg, dir)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -128,7 +129,7 @@ func (s *server) Call(req *pb.CallRequest, stream pb.Toolset_CallServer) error {
 	}
 	res, err := t.run(ctx, call, req.GetArgumentsJson())
 	call.finish()
-	return stream.Send(&pb.CallEvent{Event: &pb.CallEvent_Result{Result: resultToProto(ctx, t, res, err)}})
+	return stream.Send(&pb.CallEvent{Event: &pb.CallEvent_Result{Result: resultToProto(ctx, t, res, err, env.ProjectDir)}})
 }
 
 // Close releases the connection to the host services.
@@ -226,10 +227,19 @@ func (s *server) editor(ctx context.Context, command string, params, result any)
 	return nil
 }
 
-// resultToProto turns a handler's outcome into the wire result.
-func resultToProto(ctx context.Context, t *Tool, res Result, err error) *pb.CallResult {
+// resultToProto turns a handler's outcome into the wire result. An error's
+// text names project files as res:// paths: an OS error carries the
+// absolute path, which says nothing to the agent and tells every caller
+// where the project lives.
+func resultToProto(ctx context.Context, t *Tool, res Result, err error, projectDir string) *pb.CallResult {
 	if err != nil {
-		return resultToWire(Result{}, nil, asError(ctx, err))
+		e := asError(ctx, err)
+		if projectDir != "" {
+			c := *e
+			c.Message, c.Hint = resPaths(projectDir, c.Message), resPaths(projectDir, c.Hint)
+			e = &c
+		}
+		return resultToWire(Result{}, nil, e)
 	}
 	var structured []byte
 	if res.Structured != nil {
@@ -327,4 +337,14 @@ func fieldString(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// resPaths writes absolute paths inside the project as res:// paths.
+func resPaths(projectDir, s string) string {
+	root := strings.TrimSuffix(projectDir, "/")
+	if root == "" || !strings.Contains(s, root) {
+		return s
+	}
+	s = strings.ReplaceAll(s, root+"/", "res://")
+	return strings.ReplaceAll(s, root, "res://")
 }
