@@ -15,7 +15,7 @@ type snapIn struct {
 	Scene      string   `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
 	NodePath   string   `json:"node_path,omitempty" jsonschema:"root of the subtree, relative to the scene root" default:"."`
 	Properties []string `json:"properties,omitempty" jsonschema:"extra built-in property names to record on every node that has them, e.g. [\"visible\", \"modulate\"]"`
-	MaxDepth   int      `json:"max_depth,omitempty" jsonschema:"levels below node_path to include; -1 is unlimited" default:"-1" minimum:"-1" maximum:"1000"`
+	MaxDepth   *int     `json:"max_depth,omitempty" jsonschema:"levels below node_path to include; -1 is unlimited" default:"-1" minimum:"-1" maximum:"1000"`
 }
 
 type diffIn struct {
@@ -89,7 +89,7 @@ func take(ctx context.Context, call *sdk.Call, in snapIn) (map[string]any, error
 			return nil, err
 		}
 		out, err := forward(ctx, call, "cmd_snapshot_subtree", map[string]any{
-			"node_path": in.NodePath, "properties": in.Properties, "max_depth": in.MaxDepth})
+			"node_path": in.NodePath, "properties": in.Properties, "max_depth": depthOf(in.MaxDepth)})
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +105,7 @@ func take(ctx context.Context, call *sdk.Call, in snapIn) (map[string]any, error
 	}
 	// Through JSON, so a stored snapshot compares like an editor one.
 	var tree map[string]any
-	b, err := json.Marshal(snapJSON(n, 0, in.MaxDepth, in.Properties))
+	b, err := json.Marshal(snapJSON(n, 0, depthOf(in.MaxDepth), in.Properties))
 	if err != nil {
 		return nil, err
 	}

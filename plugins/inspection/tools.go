@@ -20,7 +20,7 @@ type sceneArg struct {
 
 type treeIn struct {
 	Scene       string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
-	MaxDepth    int    `json:"max_depth,omitempty" jsonschema:"levels below the root to include; -1 is unlimited, 0 the root only" default:"-1" minimum:"-1" maximum:"1000"`
+	MaxDepth    *int   `json:"max_depth,omitempty" jsonschema:"levels below the root to include; -1 is unlimited, 0 the root only" default:"-1" minimum:"-1" maximum:"1000"`
 	Lightweight bool   `json:"lightweight,omitempty" jsonschema:"leave out scripts, for a smaller answer"`
 }
 
@@ -286,7 +286,8 @@ func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, e
 			return treeJSON(root, 0, maxDepth, lightweight), nil
 		}
 	}
-	tree, err := fetch(in.MaxDepth, in.Lightweight)
+	maxDepth := depthOf(in.MaxDepth)
+	tree, err := fetch(maxDepth, in.Lightweight)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -296,11 +297,11 @@ func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, e
 	// Too big: first without scripts, then fewer levels until it fits.
 	lw := true
 	if !in.Lightweight {
-		if tree, err = fetch(in.MaxDepth, lw); err != nil {
+		if tree, err = fetch(maxDepth, lw); err != nil {
 			return sdk.Result{}, err
 		}
 	}
-	depth := in.MaxDepth
+	depth := maxDepth
 	if depth < 0 || depth > height(tree) {
 		depth = height(tree)
 	}
@@ -313,6 +314,14 @@ func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, e
 	return sdk.JSON(map[string]any{"tree": tree, "truncated": true, "max_depth": depth,
 		"hint": "the tree is too big for one answer, so it is lightweight (no scripts) and cut at max_depth; " +
 			"read deeper parts with godot_inspection_snapshot_subtree {\"node_path\": …, \"max_depth\": …}"}), nil
+}
+
+// depthOf is a max_depth argument: absent is -1, unlimited.
+func depthOf(p *int) int {
+	if p == nil {
+		return -1
+	}
+	return *p
 }
 
 func size(v any) int {
