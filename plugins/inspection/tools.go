@@ -14,10 +14,6 @@ import (
 
 type noArgs struct{}
 
-type sceneArg struct {
-	Scene string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
-}
-
 type treeIn struct {
 	Scene       string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
 	MaxDepth    *int   `json:"max_depth,omitempty" jsonschema:"levels below the root to include; -1 is unlimited, 0 the root only" default:"-1" minimum:"-1" maximum:"1000"`
