@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -38,12 +39,16 @@ type node struct {
 	children []*node
 }
 
-// prop is one property set in a scene file, encoded for JSON.
+// prop is one property set in a scene file. Its JSON form is made when a
+// tool asks for it: a tree answer never needs the values.
 type prop struct {
 	name string
 	raw  godot.Value
-	json any
+	file *godot.File // resolves the value's resource references
+	path string      // res:// path of file
 }
+
+func (p prop) json() any { return toJSON(p.raw, p.file, p.path) }
 
 func (n *node) prop(name string) (prop, bool) {
 	for _, p := range n.props {
@@ -134,7 +139,7 @@ func (l *loader) expand(ctx context.Context, path string, stack []string) (*node
 	if err != nil {
 		return nil, err
 	}
-	file, err := godot.ParseFile(path, f.Data)
+	file, err := parsed.get(path, f.Version, f.Data)
 	if err != nil {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "fix the file (godot-mcp check --roundtrip shows every problem) or open it in the Godot editor",
 			"%s is not a valid Godot scene: %v", path, err)
@@ -210,7 +215,7 @@ func (l *loader) expand(ctx context.Context, path string, stack []string) (*node
 				n.script = toJSON(p.Value, file, path)
 				continue
 			}
-			n.setProp(prop{name: p.Key, raw: p.Value, json: toJSON(p.Value, file, path)})
+			n.setProp(prop{name: p.Key, raw: p.Value, file: file, path: path})
 		}
 		for _, g := range fn.Groups() {
 			n.addGroup(g)
@@ -254,6 +259,46 @@ func (l *loader) instance(ctx context.Context, file *godot.File, ref godot.ExtRe
 	c := sub.clone()
 	c.instance = d.Path()
 	return c, nil
+}
+
+// parsed caches parsed scene files by path and content version, so an agent
+// reading one scene call after call pays the parse once; a file changed by
+// any writer has a new version and is parsed again. Parsed files are only
+// read after parsing, which is safe from several calls at once.
+var parsed = &parseCache{files: map[string]*godot.File{}}
+
+// maxParsed bounds the cache; the oldest entry goes first.
+const maxParsed = 64
+
+type parseCache struct {
+	mu    sync.Mutex
+	files map[string]*godot.File // by path + "\x00" + version
+	order []string
+}
+
+func (c *parseCache) get(path string, version sdk.FileVersion, data []byte) (*godot.File, error) {
+	key := path + "\x00" + string(version)
+	c.mu.Lock()
+	f, ok := c.files[key]
+	c.mu.Unlock()
+	if ok {
+		return f, nil
+	}
+	f, err := godot.ParseFile(path, data)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.files[key]; !ok {
+		c.files[key] = f
+		c.order = append(c.order, key)
+		for len(c.order) > maxParsed {
+			delete(c.files, c.order[0])
+			c.order = c.order[1:]
+		}
+	}
+	return f, nil
 }
 
 // find returns the node at a contract node path ("." for the root).

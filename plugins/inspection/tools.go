@@ -287,7 +287,7 @@ func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, e
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if size(tree) <= maxTreeBytes {
+	if estimate(tree) <= maxTreeBytes/4 || size(tree) <= maxTreeBytes {
 		return sdk.JSON(map[string]any{"tree": tree}), nil
 	}
 	// Too big: first without scripts, then fewer levels until it fits.
@@ -318,6 +318,29 @@ func depthOf(p *int) int {
 		return -1
 	}
 	return *p
+}
+
+// estimate is a lower bound of size(v) that costs no encoding: the bytes
+// of its strings and keys. A tree well under the limit skips the exact
+// measure.
+func estimate(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case map[string]any:
+		n := 0
+		for k, e := range x {
+			n += len(k) + estimate(e)
+		}
+		return n
+	case []any:
+		n := 0
+		for _, e := range x {
+			n += estimate(e)
+		}
+		return n
+	}
+	return 1
 }
 
 func size(v any) int {
@@ -466,7 +489,7 @@ func scriptVars(n *node) map[string]any {
 	out := map[string]any{}
 	for _, p := range n.props {
 		if isScriptVar(n, p.name) {
-			out[p.name] = p.json
+			out[p.name] = p.json()
 		}
 	}
 	return out
@@ -482,7 +505,7 @@ func value(n *node, name string) (any, bool) {
 		return n.script, true
 	}
 	if p, ok := n.prop(name); ok {
-		return p.json, true
+		return p.json(), true
 	}
 	if d, ok := db.DefaultValue(n.typ, name); ok {
 		return toJSON(d, nil, ""), true
