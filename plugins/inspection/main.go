@@ -40,9 +40,11 @@ func Toolset() *sdk.Toolset {
 		Description: "Look at the project: its settings, scenes, node trees, node properties and groups, and snapshots of a subtree to diff later. " +
 			"Read-only; works with the Godot editor attached and headless on the project files.",
 		// The headless path reads the Godot 4 text formats (format=3 and 4
-		// .tscn, config_version=5 project.godot), every 4.x release writes
-		// them, and the addon's inspection commands use only editor APIs
-		// present since 4.0. Godot 3 files are a different format.
+		// .tscn, config_version=5 project.godot) that every 4.x release
+		// writes, so it serves 4.0 projects as well as 4.6 ones; the
+		// contract gives inspection no minimum (unlike scene_edit's 4.4),
+		// and editor mode is bounded by the addon itself (4.4+). Godot 3
+		// files are a different format.
 		Godot: ">= 4.0, < 5.0",
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_project_info",
