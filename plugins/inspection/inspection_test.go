@@ -410,3 +410,75 @@ func TestHeadlessBrokenScene(t *testing.T) {
 }
 
 var _ = context.Background
+
+// TestHeadlessNestedAndInherited: a scene instancing main.tscn (which
+// instances player.tscn) marks each node with the scene that defines it,
+// and an inherited scene shows its base's nodes as its own.
+func TestHeadlessNestedAndInherited(t *testing.T) {
+	h, dir := headless(t, "2d-dodge_the_creeps", "")
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("outer.tscn", `[gd_scene format=3]
+
+[ext_resource type="PackedScene" path="res://main.tscn" id="1"]
+
+[node name="Outer" type="Node2D"]
+
+[node name="Game" parent="." instance=ExtResource("1")]
+
+[node name="Mine" type="Node" parent="Game/Player" groups=["b", "_internal", "a"]]
+`)
+	tree := call(t, h, "get_scene_tree", obj{"scene": "res://outer.tscn"})["tree"].(obj)
+	game := child(t, tree, "Game")
+	if game["owner"] != nil || game["type"] != "Node" || game["script"] != "res://main.gd" {
+		t.Errorf("Game: %v", game)
+	}
+	player := child(t, game, "Player")
+	if player["owner"] != "res://main.tscn" || player["path"] != "Game/Player" {
+		t.Errorf("Game/Player: %v", player)
+	}
+	if s := child(t, player, "AnimatedSprite2D"); s["owner"] != "res://player.tscn" || s["path"] != "Game/Player/AnimatedSprite2D" {
+		t.Errorf("nested instance child: %v", s)
+	}
+	// A node outer.tscn adds inside the instance is its own.
+	if m := child(t, player, "Mine"); m["owner"] != nil {
+		t.Errorf("Mine: %v", m)
+	}
+	if g := call(t, h, "get_node_groups", obj{"scene": "res://outer.tscn", "node_path": "Game/Player/Mine"}); !jsonEqual(g["groups"], []any{"a", "b"}) {
+		t.Errorf("groups: %v", g)
+	}
+
+	write("inherited.tscn", `[gd_scene format=3]
+
+[ext_resource type="PackedScene" path="res://player.tscn" id="1"]
+
+[node name="Hero" instance=ExtResource("1")]
+z_index = 3
+
+[node name="AnimatedSprite2D" parent="." index="0"]
+scale = Vector2(2, 2)
+
+[node name="Hat" type="Sprite2D" parent="AnimatedSprite2D"]
+`)
+	tree = call(t, h, "get_scene_tree", obj{"scene": "res://inherited.tscn"})["tree"].(obj)
+	if tree["name"] != "Hero" || tree["type"] != "Area2D" || tree["script"] != "res://player.gd" || len(children(tree)) != 3 {
+		t.Fatalf("inherited root: %v", tree)
+	}
+	sprite := child(t, tree, "AnimatedSprite2D")
+	if sprite["owner"] != nil || child(t, sprite, "Hat")["type"] != "Sprite2D" {
+		t.Errorf("inherited nodes are the scene's own: %v", sprite)
+	}
+	for prop, want := range map[string]any{"scale": obj{"x": 2, "y": 2}, "animation": "right"} {
+		got := call(t, h, "get_node_property", obj{"scene": "res://inherited.tscn", "node_path": "AnimatedSprite2D", "property": prop})
+		if !jsonEqual(got["value"], want) {
+			t.Errorf("%s = %v, want %v", prop, got["value"], want)
+		}
+	}
+	if z := call(t, h, "get_node_property", obj{"scene": "res://inherited.tscn", "node_path": ".", "property": "z_index"}); z["value"] != float64(3) {
+		t.Errorf("z_index: %v", z)
+	}
+}

@@ -163,14 +163,14 @@ func (l *loader) expand(ctx context.Context, path string, stack []string) (*node
 		inst, isInst := fn.Instance()
 		switch {
 		case fn.IsRoot() && isInst:
-			// An inherited scene: the base scene's nodes belong to this
-			// scene's root, as in the editor.
+			// An inherited scene: the base scene's own nodes belong to this
+			// scene's root, as in the editor (they come without an owner);
+			// nodes of scenes the base instances keep theirs.
 			base, err := l.instance(ctx, file, inst, stack)
 			if err != nil {
 				return nil, err
 			}
 			root = base
-			root.walk(func(n *node) { n.owner = "" })
 			root.name = fn.Name()
 			n = root
 		case fn.IsRoot():
