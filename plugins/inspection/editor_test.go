@@ -197,3 +197,32 @@ func TestSameShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorDiffSnapshots: diff_snapshots has no addon command; it
+// re-sends the first snapshot's command and params and compares.
+func TestEditorDiffSnapshots(t *testing.T) {
+	x := 100.0
+	ed := sdktest.NewEditor().On("cmd_snapshot_subtree", func(p map[string]any) (any, *sdk.Error) {
+		kids := []any{obj{"name": "Sprite", "type": "Sprite2D", "path": "Player/Sprite", "script": nil,
+			"properties": obj{"position": obj{"x": x, "y": 0}}, "groups": []any{}, "children": []any{}}}
+		if x > 100 {
+			kids = append(kids, obj{"name": "Gun", "type": "Node2D", "path": "Player/Gun", "script": nil,
+				"properties": obj{}, "groups": []any{}, "children": []any{}})
+		}
+		return obj{"node_path": p["node_path"], "snapshot": obj{"name": "Player", "type": "Area2D", "path": "Player", "script": nil,
+			"properties": obj{}, "groups": []any{"players"}, "children": kids}}, nil
+	})
+	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
+	s := call(t, h, "snapshot_subtree", obj{"node_path": "Player", "properties": []string{"modulate"}})
+	x = 150
+	d := call(t, h, "diff_snapshots", obj{"before": s["snapshot_id"]})
+	calls := ed.Calls("cmd_snapshot_subtree")
+	if len(calls) != 2 || !reflect.DeepEqual(calls[0].Params, calls[1].Params) {
+		t.Fatalf("snapshots sent %+v", calls)
+	}
+	ch := d["changed"].([]any)
+	if d["unchanged"] != false || !jsonEqual(d["added"], []any{"Player/Gun"}) || len(ch) != 1 ||
+		ch[0].(obj)["field"] != "properties.position" || !jsonEqual(ch[0].(obj)["before"], obj{"x": 100, "y": 0}) {
+		t.Errorf("diff %v", d)
+	}
+}
