@@ -74,7 +74,7 @@ func TestInspectionHeadless(t *testing.T) {
 		ProjectDir string `json:"project_path"`
 	}
 	s.ok(t, "godot_inspection_get_project_info", nil, &info)
-	if info.Name != "Dodge the Creeps" || info.MainScene != "res://main.tscn" || info.ProjectDir != dir {
+	if info.Name != "Dodge the Creeps" || info.MainScene != "res://main.tscn" || info.ProjectDir != dir+"/" {
 		t.Errorf("project info %+v", info)
 	}
 	// No scene is active in a fresh workspace.

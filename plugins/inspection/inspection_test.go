@@ -126,7 +126,7 @@ func TestHeadlessProjectAndScenes(t *testing.T) {
 	h, dir := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
 	info := call(t, h, "get_project_info", nil)
 	if info["name"] != "Dodge the Creeps" || info["godot_version"] != "4.7" || info["main_scene"] != "res://main.tscn" ||
-		info["project_path"] != dir || info["csharp_project"] != false || info["csharp_supported"] != false {
+		info["project_path"] != dir+"/" || info["csharp_project"] != false || info["csharp_supported"] != false {
 		t.Errorf("project info: %v", info)
 	}
 	actions, _ := info["input_actions"].([]any)

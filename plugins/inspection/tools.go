@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -95,12 +96,21 @@ func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 		"name":             name,
 		"godot_version":    p.Version(),
 		"main_scene":       mainScene,
-		"project_path":     call.Env.ProjectDir,
+		"project_path":     projectPath(call.Env.ProjectDir),
 		"autoloads":        autoloads,
 		"input_actions":    inputActions,
 		"csharp_supported": false,
 		"csharp_project":   csproj,
 	}), nil
+}
+
+// projectPath is the project directory as the editor reports it
+// (ProjectSettings.globalize_path("res://")): absolute, ending in a slash.
+func projectPath(dir string) string {
+	if dir == "" || strings.HasSuffix(dir, string(filepath.Separator)) {
+		return dir
+	}
+	return dir + string(filepath.Separator)
 }
 
 // resolveUID maps a uid:// main scene (what Godot 4.4+ writes) to its path
