@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -11,6 +12,10 @@ import (
 // requiredActiveScene is the Required token of "no scene" refusals, as the
 // addon spells it.
 const requiredActiveScene = "active_scene"
+
+// requiredAddon is the Required token of a refusal because the editor's
+// addon is too old for a command.
+const requiredAddon = "addon_version"
 
 // noActiveScene is the refusal of a scene-targeting tool with no scene.
 func noActiveScene(editor bool) error {
@@ -36,6 +41,12 @@ func forward(ctx context.Context, call *sdk.Call, command string, params any) (m
 			case "RESOURCE_NOT_FOUND":
 				c.Code = sdk.CodeNotFound
 			case "VALIDATION_ERROR":
+				if strings.HasPrefix(c.Hint, "Unknown command") {
+					// An addon older than this toolset (ADDON-PROTOCOL §6.5).
+					return nil, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: requiredAddon,
+						Message: "the godot-mcp addon in the editor does not know " + command + " (" + c.Hint + ")",
+						Hint:    "update the godot-mcp addon (addons/godot_mcp) in the project to a version with " + command + ", or close the editor to read the files headless"}
+				}
 				c.Code = sdk.CodeInvalidArgument
 			case sdk.CodePreconditionFailed:
 				if c.Required == requiredActiveScene {

@@ -145,6 +145,19 @@ func TestEditorRefusals(t *testing.T) {
 	}
 	// No editor at all would be the host's job (it only sets editor mode
 	// with an editor attached); a lost editor mid-call is its error.
+	// An addon older than a command: a clear refusal, and
+	// get_node_properties still answers without its builtin part.
+	ed2 := sdktest.NewEditor().Result("cmd_get_node_properties",
+		obj{"node_path": "MobTimer", "type": "Timer", "script": nil, "properties": obj{}, "children": []any{}})
+	old := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed2.Serve})
+	e = fails(t, old, "snapshot_subtree", nil, sdk.CodePreconditionFailed)
+	if e.Required != "addon_version" || !strings.Contains(e.Hint, "update the godot-mcp addon") {
+		t.Errorf("old addon: %+v", e)
+	}
+	np := call(t, old, "get_node_properties", obj{"node_path": "MobTimer"})
+	if np["type"] != "Timer" || len(np["builtin"].(obj)) != 0 || !strings.Contains(np["note"].(string), "cmd_snapshot_subtree") {
+		t.Errorf("old addon node properties: %v", np)
+	}
 	ed.Fail("cmd_get_node_property", sdk.CodeBridgeDisconnected, "reconnect", "bridge_connected")
 	fails(t, h, "get_node_property", obj{"node_path": ".", "property": "x"}, sdk.CodeBridgeDisconnected)
 }

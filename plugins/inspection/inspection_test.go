@@ -401,6 +401,14 @@ func TestHeadlessBrokenScene(t *testing.T) {
 		t.Errorf("missing instance: %+v", e)
 	}
 	fails(t, h, "get_scene_tree", obj{"scene": "res://none.tscn"}, sdk.CodeNotFound)
+	fails(t, h, "get_scene_tree", obj{"scene": "res://project.godot"}, sdk.CodeInvalidArgument)
+	fails(t, h, "get_scene_tree", obj{"scene": "res://../outside.tscn"}, sdk.CodeInvalidArgument)
+	if err := os.WriteFile(filepath.Join(dir, "bin.scn"), []byte("RSCC\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if e := fails(t, h, "get_scene_tree", obj{"scene": "res://bin.scn"}, sdk.CodeInvalidArgument); !strings.Contains(e.Message, "binary") {
+		t.Errorf("binary scene: %+v", e)
+	}
 	// A scene that instances itself.
 	self := "[gd_scene format=3]\n\n[ext_resource type=\"PackedScene\" path=\"res://loop.tscn\" id=\"1\"]\n\n[node name=\"L\" type=\"Node\"]\n\n[node name=\"Again\" parent=\".\" instance=ExtResource(\"1\")]\n"
 	if err := os.WriteFile(filepath.Join(dir, "loop.tscn"), []byte(self), 0o644); err != nil {

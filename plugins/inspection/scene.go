@@ -135,6 +135,10 @@ func (l *loader) expand(ctx context.Context, path string, stack []string) (*node
 			"%s instances itself (through %s)", path, strings.Join(stack, " -> "))
 	}
 	stack = append(stack, path)
+	if strings.HasSuffix(path, ".scn") {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "save the scene as .tscn in the Godot editor, or attach the editor to read it live",
+			"%s is a binary scene, which cannot be read without the Godot editor", path)
+	}
 	f, err := l.ws.Read(ctx, path)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path"
 	"path/filepath"
 	"slices"
@@ -434,6 +435,14 @@ func getNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Resu
 			// addon's snapshot returns the requested names that exist.
 			snap, err := forward(ctx, call, "cmd_snapshot_subtree", map[string]any{
 				"node_path": in.NodePath, "properties": names, "max_depth": 0})
+			var e *sdk.Error
+			if errors.As(err, &e) && e.Required == requiredAddon {
+				// An addon older than cmd_snapshot_subtree (#535) still
+				// answers the contract's node_info.
+				info["builtin"], info["overridden"] = map[string]any{}, []string{}
+				info["note"] = "builtin is empty: " + e.Message + "; " + e.Hint
+				return sdk.JSON(info), nil
+			}
 			if err != nil {
 				return sdk.Result{}, err
 			}
