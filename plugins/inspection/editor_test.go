@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -237,5 +238,27 @@ func TestEditorDiffSnapshots(t *testing.T) {
 	if d["unchanged"] != false || !jsonEqual(d["added"], []any{"Player/Gun"}) || len(ch) != 1 ||
 		ch[0].(obj)["field"] != "properties.position" || !jsonEqual(ch[0].(obj)["before"], obj{"x": 100, "y": 0}) {
 		t.Errorf("diff %v", d)
+	}
+}
+
+// TestEditorTruncation: a tree too big for one answer is asked again
+// lightweight, then with less depth, as the reference server does.
+func TestEditorTruncation(t *testing.T) {
+	old := maxTreeBytes
+	maxTreeBytes = 120
+	defer func() { maxTreeBytes = old }()
+	ed := addon()
+	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
+	out := call(t, h, "get_scene_tree", nil)
+	var sent []string
+	for _, c := range ed.Calls("cmd_get_scene_tree") {
+		sent = append(sent, fmt.Sprintf("d=%v lw=%v", c.Params["max_depth"], c.Params["lightweight"]))
+	}
+	if strings.Join(sent, ",") != "d=-1 lw=false,d=-1 lw=true,d=1 lw=true,d=0 lw=true" {
+		t.Errorf("asked %v", sent)
+	}
+	tree := out["tree"].(obj)
+	if out["truncated"] != true || out["max_depth"] != float64(0) || len(children(tree)) != 0 || tree["script"] != nil {
+		t.Errorf("truncated answer %v", out)
 	}
 }
