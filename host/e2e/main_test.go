@@ -45,9 +45,9 @@ var (
 	bin        string // the godot-mcp binary
 	plainBin   string // the benchmark baseline: a plain go-sdk server
 	pluginsDir string // holds gatetest and inspection
-	// projectPluginsDir holds the first-party toolsets (project, runtime,
-	// export, testing, and the todo example), on their own so the tests that count installed
-	// toolsets are not affected.
+	// projectPluginsDir holds the first-party toolsets (inspection,
+	// project, runtime, export, testing, and the todo example), on their
+	// own so the tests that count installed toolsets are not affected.
 	projectPluginsDir string
 	wsDir             string // holds wsedit (the workspace tests' own plugins dir)
 	cacheDir          string // XDG_CACHE_HOME for the catalog's manifest cache
@@ -106,6 +106,15 @@ func run(m *testing.M) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
+	}
+	// The real inspection toolset has the stand-in's binary name, so it is
+	// built on its own (one more package; the build cache is shared).
+	real, err := testplugins.BuildCommands(projectPluginsDir, map[string]string{
+		testplugins.Module + "/plugins/inspection": "godot-mcp-toolset-inspection",
+	})
+	if err != nil || real[testplugins.Module+"/plugins/inspection"] == "" {
+		fmt.Fprintln(os.Stderr, "building plugins/inspection:", err)
+		return 1
 	}
 	ws := paths[testplugins.Module+"/internal/testplugins/wsedit"]
 	if err := os.Rename(ws, filepath.Join(wsDir, filepath.Base(ws))); err != nil {

@@ -1,0 +1,160 @@
+package e2e
+
+import (
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+// corpusProject copies a project of the shared Godot 4 corpus into a
+// temporary directory.
+func corpusProject(t testing.TB, name string) string {
+	t.Helper()
+	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", name)
+	if _, err := os.Stat(src); err != nil {
+		testenv.Missing(t, "the Godot 4 fixture corpus ("+src+")", "check out the shared fixtures beside the repository")
+	}
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+type treeNode struct {
+	Name     string     `json:"name"`
+	Type     string     `json:"type"`
+	Path     string     `json:"path"`
+	Owner    string     `json:"owner"`
+	Children []treeNode `json:"children"`
+}
+
+func (n treeNode) count() int {
+	c := 1
+	for _, ch := range n.Children {
+		c += ch.count()
+	}
+	return c
+}
+
+// TestInspectionHeadless: the real host starts the inspection toolset by
+// default, and an agent reads a real project with no Godot at all.
+func TestInspectionHeadless(t *testing.T) {
+	dir := corpusProject(t, "2d-dodge_the_creeps")
+	s := stdioHost(t, sessionless, "--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
+	if !slices.Contains(s.names(t), "godot_inspection_get_scene_tree") {
+		t.Fatalf("inspection is not on by default: %v", s.names(t))
+	}
+	var info struct {
+		Name       string `json:"name"`
+		MainScene  string `json:"main_scene"`
+		ProjectDir string `json:"project_path"`
+	}
+	s.ok(t, "godot_inspection_get_project_info", nil, &info)
+	if info.Name != "Dodge the Creeps" || info.MainScene != "res://main.tscn" || info.ProjectDir != dir+"/" {
+		t.Errorf("project info %+v", info)
+	}
+	// No scene is active in a fresh workspace.
+	te := toolError(t, s.call(t, "godot_inspection_get_scene_tree", nil))
+	if te.Code != sdk.CodePreconditionFailed || te.Required != "active_scene" {
+		t.Fatalf("tree without a scene: %+v", te)
+	}
+	var tree struct {
+		Tree treeNode `json:"tree"`
+	}
+	s.ok(t, "godot_inspection_get_scene_tree", map[string]any{"scene": "res://main.tscn"}, &tree)
+	if tree.Tree.Name != "Main" || tree.Tree.count() != 19 || len(tree.Tree.Children) != 10 {
+		t.Fatalf("tree %+v", tree.Tree)
+	}
+	player := tree.Tree.Children[1]
+	if player.Name != "Player" || player.Type != "Area2D" || len(player.Children) != 3 || player.Children[0].Owner != "res://player.tscn" {
+		t.Errorf("Player %+v", player)
+	}
+	var prop struct {
+		Value  map[string]float64 `json:"value"`
+		Exists bool               `json:"exists"`
+	}
+	s.ok(t, "godot_inspection_get_node_property", map[string]any{"scene": "res://main.tscn", "node_path": "StartPosition", "property": "position"}, &prop)
+	if !prop.Exists || prop.Value["x"] != 240 || prop.Value["y"] != 450 {
+		t.Errorf("position %+v", prop)
+	}
+	var props struct {
+		Builtin    map[string]any `json:"builtin"`
+		Overridden []string       `json:"overridden"`
+	}
+	s.ok(t, "godot_inspection_get_node_properties", map[string]any{"scene": "res://main.tscn", "node_path": "StartTimer"}, &props)
+	if props.Builtin["wait_time"] != float64(2) || !reflect.DeepEqual(props.Overridden, []string{"wait_time", "one_shot"}) {
+		t.Errorf("StartTimer %+v", props)
+	}
+}
+
+// TestInspectionEditor: with the editor attached over the real bridge, the
+// same tool reaches the addon with the contract's command and params.
+func TestInspectionEditor(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "ws://" + ln.Addr().String()
+	_ = ln.Close()
+	dir := corpusProject(t, "2d-dodge_the_creeps")
+	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + url},
+		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
+	tree := map[string]any{"name": "Main", "type": "Node", "path": ".", "script": "res://main.gd", "children": []any{}}
+	ed := fakeaddon.Start(fakeaddon.Options{URL: url, GodotVersion: "4.6.1-stable",
+		RetryMin: 10 * time.Millisecond, RetryMax: 50 * time.Millisecond,
+		Handlers: map[string]fakeaddon.Handler{
+			"cmd_get_scene_tree": func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"tree": tree}) },
+			"cmd_get_node_property": func(p map[string]any) fakeaddon.Reply {
+				return fakeaddon.Fail("RESOURCE_NOT_FOUND", "No node at '"+p["node_path"].(string)+"'.")
+			},
+		}})
+	defer ed.Close()
+	waitUntil(t, "the editor to attach", func() bool {
+		var info struct {
+			Editor struct {
+				Connected bool `json:"connected"`
+			} `json:"editor"`
+		}
+		s.ok(t, "godot_get_server_info", nil, &info)
+		return info.Editor.Connected
+	})
+	var got struct {
+		Tree treeNode `json:"tree"`
+	}
+	s.ok(t, "godot_inspection_get_scene_tree", map[string]any{"max_depth": 2}, &got)
+	if got.Tree.Name != "Main" {
+		t.Fatalf("tree %+v", got)
+	}
+	calls := ed.Calls("cmd_get_scene_tree")
+	if len(calls) != 1 || !reflect.DeepEqual(calls[0].Params, map[string]any{"max_depth": float64(2), "lightweight": false}) {
+		t.Errorf("sent %+v", calls)
+	}
+	te := toolError(t, s.call(t, "godot_inspection_get_node_property", map[string]any{"node_path": "Nope", "property": "x"}))
+	if te.Code != sdk.CodeNotFound || te.Hint != "No node at 'Nope'." {
+		t.Errorf("not found through the bridge: %+v", te)
+	}
+}

@@ -1,0 +1,492 @@
+package main
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
+)
+
+// project copies a real project of the shared corpus into a temporary
+// directory (the corpus is read-only and shared).
+func project(t testing.TB, name string) string {
+	t.Helper()
+	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", name)
+	if _, err := os.Stat(src); err != nil {
+		testenv.Missing(t, "the Godot 4 fixture corpus ("+src+")", "check out the shared fixtures beside the repository")
+	}
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// headless starts the toolset without an editor on a copy of a corpus
+// project, with scene (if any) active.
+func headless(t *testing.T, name, scene string) (*sdktest.Host, string) {
+	t.Helper()
+	dir := project(t, name)
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.7"})
+	if scene != "" {
+		if _, err := h.Workspace().SetActiveScene(t.Context(), scene); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h, dir
+}
+
+type obj = map[string]any
+
+func call(t *testing.T, h *sdktest.Host, tool string, args any) obj {
+	t.Helper()
+	res := h.Call(t.Context(), tool, args)
+	if res.Err != nil || res.IsError {
+		t.Fatalf("%s %v: %v %s", tool, args, res.Err, res.Text())
+	}
+	var out obj
+	if err := res.Structured(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func fails(t *testing.T, h *sdktest.Host, tool string, args any, code string) *sdk.Error {
+	t.Helper()
+	res := h.Call(t.Context(), tool, args)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if !res.IsError || res.ErrorCode != code {
+		t.Fatalf("%s %v: want %s, got %s %s", tool, args, code, res.ErrorCode, res.Text())
+	}
+	return res.Error
+}
+
+func children(n obj) []obj {
+	var out []obj
+	cs, _ := n["children"].([]any)
+	for _, c := range cs {
+		out = append(out, c.(obj))
+	}
+	return out
+}
+
+func child(t *testing.T, n obj, name string) obj {
+	t.Helper()
+	for _, c := range children(n) {
+		if c["name"] == name {
+			return c
+		}
+	}
+	t.Fatalf("%v has no child %s", n["path"], name)
+	return nil
+}
+
+func count(n obj) int {
+	c := 1
+	for _, ch := range children(n) {
+		c += count(ch)
+	}
+	return c
+}
+
+func keys(m obj) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestHeadlessProjectAndScenes(t *testing.T) {
+	h, dir := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
+	info := call(t, h, "get_project_info", nil)
+	if info["name"] != "Dodge the Creeps" || info["godot_version"] != "4.7" || info["main_scene"] != "res://main.tscn" ||
+		info["project_path"] != dir+"/" || info["csharp_project"] != false || info["csharp_supported"] != false {
+		t.Errorf("project info: %v", info)
+	}
+	actions, _ := info["input_actions"].([]any)
+	for _, a := range []string{"move_left", "start_game", "ui_accept"} {
+		if !slices.Contains(actions, any(a)) {
+			t.Errorf("input_actions lacks %s: %v", a, actions)
+		}
+	}
+
+	act := call(t, h, "get_active_scene", nil)
+	if act["is_open"] != true || act["path"] != "res://main.tscn" || act["name"] != "main.tscn" {
+		t.Errorf("active scene: %v", act)
+	}
+	ls := call(t, h, "list_scenes", nil)
+	scenes, _ := ls["scenes"].([]any)
+	var paths []string
+	for _, s := range scenes {
+		m := s.(obj)
+		paths = append(paths, m["path"].(string))
+		main := m["path"] == "res://main.tscn"
+		if m["is_main"] != main || m["is_active"] != main || m["is_open"] != main {
+			t.Errorf("scene entry %v", m)
+		}
+	}
+	if strings.Join(paths, ",") != "res://hud.tscn,res://main.tscn,res://mob.tscn,res://player.tscn" || ls["main_scene"] != "res://main.tscn" {
+		t.Errorf("list_scenes: %v", ls)
+	}
+
+	// get_active_scene never fails; the others need a scene.
+	h2, _ := headless(t, "2d-dodge_the_creeps", "")
+	if act := call(t, h2, "get_active_scene", nil); act["is_open"] != false || act["path"] != nil {
+		t.Errorf("no active scene: %v", act)
+	}
+	for tool, args := range map[string]obj{"get_scene_tree": {}, "get_node_properties": {"node_path": "."},
+		"get_node_groups": {"node_path": "."}, "snapshot_subtree": {}, "get_node_property": {"node_path": ".", "property": "name"},
+		"get_node_property_list": {"node_path": "."}} {
+		e := fails(t, h2, tool, args, sdk.CodePreconditionFailed)
+		if e.Required != "active_scene" || !strings.Contains(e.Hint, "godot_scene_edit_open_scene") {
+			t.Errorf("%s without a scene: %+v", tool, e)
+		}
+	}
+	// An explicit scene needs no active one.
+	if tr := call(t, h2, "get_scene_tree", obj{"scene": "res://hud.tscn"}); tr["tree"].(obj)["type"] != "CanvasLayer" {
+		t.Errorf("hud tree: %v", tr)
+	}
+}
+
+func TestHeadlessSceneTree(t *testing.T) {
+	h, _ := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
+	tree := call(t, h, "get_scene_tree", nil)["tree"].(obj)
+	if tree["name"] != "Main" || tree["type"] != "Node" || tree["path"] != "." || tree["script"] != "res://main.gd" {
+		t.Errorf("root: %v", tree)
+	}
+	var names []string
+	for _, c := range children(tree) {
+		names = append(names, c["name"].(string))
+	}
+	if got := strings.Join(names, ","); got != "ColorRect,Player,MobTimer,ScoreTimer,StartTimer,StartPosition,MobPath,HUD,Music,DeathSound" {
+		t.Errorf("children of Main: %s", got)
+	}
+	// The instanced player shows its own nodes, owned by player.tscn.
+	player := child(t, tree, "Player")
+	if player["type"] != "Area2D" || player["script"] != "res://player.gd" || player["owner"] != nil {
+		t.Errorf("Player: %v", player)
+	}
+	sprite := child(t, player, "AnimatedSprite2D")
+	if sprite["path"] != "Player/AnimatedSprite2D" || sprite["owner"] != "res://player.tscn" || sprite["type"] != "AnimatedSprite2D" {
+		t.Errorf("instance child: %v", sprite)
+	}
+	if len(children(player)) != 3 {
+		t.Errorf("Player has %d children, want 3 (player.tscn)", len(children(player)))
+	}
+	if child(t, tree, "MobPath")["children"].([]any)[0].(obj)["type"] != "PathFollow2D" {
+		t.Error("MobPath/MobSpawnLocation")
+	}
+	// main.tscn has 12 nodes, player.tscn brings 3 more, hud.tscn 4.
+	if n := count(tree); n != 12+3+4 {
+		t.Errorf("%d nodes in the tree", n)
+	}
+
+	root := call(t, h, "get_scene_tree", obj{"max_depth": 0, "lightweight": true})["tree"].(obj)
+	if len(children(root)) != 0 || root["name"] != "Main" {
+		t.Errorf("max_depth 0: %v", root)
+	}
+	if _, ok := root["script"]; ok {
+		t.Error("lightweight tree has scripts")
+	}
+	one := call(t, h, "get_scene_tree", obj{"max_depth": 1})["tree"].(obj)
+	if count(one) != 11 {
+		t.Errorf("max_depth 1: %d nodes", count(one))
+	}
+}
+
+func TestHeadlessTruncation(t *testing.T) {
+	old := maxTreeBytes
+	maxTreeBytes = 700
+	defer func() { maxTreeBytes = old }()
+	h, _ := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
+	out := call(t, h, "get_scene_tree", nil)
+	if out["truncated"] != true || !strings.Contains(out["hint"].(string), "snapshot_subtree") {
+		t.Fatalf("not truncated: %v", keys(out))
+	}
+	tree := out["tree"].(obj)
+	if _, ok := tree["script"]; ok {
+		t.Error("a truncated tree keeps scripts")
+	}
+	if size(tree) > 700 || count(tree) >= 19 || out["max_depth"] != float64(height(tree)) {
+		t.Errorf("truncated tree: %d bytes, max_depth %v", size(tree), out["max_depth"])
+	}
+}
+
+func TestHeadlessEditableChildren(t *testing.T) {
+	h, _ := headless(t, "2d-finite_state_machine", "res://Demo.tscn")
+	tree := call(t, h, "get_scene_tree", nil)["tree"].(obj)
+	player := child(t, tree, "Player")
+	sm := child(t, player, "StateMachine")
+	if sm["owner"] != "res://player/Player.tscn" || sm["editable_children"] != true {
+		t.Errorf("StateMachine: %v", sm)
+	}
+	// The override in Demo.tscn wins over player.tscn's value.
+	v := call(t, h, "get_node_property", obj{"node_path": "Player/StateMachine", "property": "start_state"})
+	if v["value"] != "Idle" || v["exists"] != true {
+		t.Errorf("start_state: %v", v)
+	}
+	if p := call(t, h, "get_node_property", obj{"node_path": "Player", "property": "position"}); p["value"].(obj)["x"] != float64(640) {
+		t.Errorf("Player position: %v", p)
+	}
+	// Nodes of an instance without editable children are not marked.
+	panel := child(t, child(t, tree, "Control"), "ControlsPanel")
+	for _, c := range children(panel) {
+		if c["editable_children"] != nil || c["owner"] == nil {
+			t.Errorf("ControlsPanel child %v", c)
+		}
+	}
+}
+
+func TestHeadlessNodeProperties(t *testing.T) {
+	h, _ := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
+	mt := call(t, h, "get_node_properties", obj{"node_path": "MobTimer"})
+	if mt["node_path"] != "MobTimer" || mt["type"] != "Timer" || mt["script"] != nil || len(mt["children"].([]any)) != 0 {
+		t.Errorf("MobTimer: %v", mt)
+	}
+	b := mt["builtin"].(obj)
+	if b["wait_time"] != 0.5 || b["one_shot"] != false || b["autostart"] != false || b["process_callback"] != float64(1) {
+		t.Errorf("MobTimer builtin: %v", b)
+	}
+	if ov := mt["overridden"].([]any); len(ov) != 1 || ov[0] != "wait_time" {
+		t.Errorf("overridden: %v", ov)
+	}
+	main := call(t, h, "get_node_properties", obj{"node_path": "."})
+	if main["script"] != "res://main.gd" || main["properties"].(obj)["mob_scene"] != "res://mob.tscn" || len(main["children"].([]any)) != 10 {
+		t.Errorf("Main: %v", main)
+	}
+	cases := []struct {
+		node, prop string
+		want       any
+	}{
+		{"StartPosition", "position", obj{"x": float64(240), "y": float64(450)}},
+		{"ColorRect", "color", obj{"r": 0.219608, "g": 0.372549, "b": 0.380392, "a": float64(1)}},
+		{"ColorRect", "anchor_right", float64(1)},
+		{"ColorRect", "offset_left", float64(0)}, // the engine default
+		{"Player/AnimatedSprite2D", "scale", obj{"x": 0.5, "y": 0.5}},
+		{"Player/AnimatedSprite2D", "animation", "right"},
+		{"Player/CollisionShape2D", "shape", "res://player.tscn::2"},
+		{"Music", "stream", "res://art/House In a Forest Loop.ogg"},
+		{"MobPath", "name", "MobPath"},
+		{"Player", "script", "res://player.gd"},
+	}
+	for _, c := range cases {
+		got := call(t, h, "get_node_property", obj{"node_path": c.node, "property": c.prop})
+		if got["exists"] != true || !jsonEqual(got["value"], c.want) || got["node_path"] != c.node || got["property"] != c.prop {
+			t.Errorf("%s.%s = %v, want %v", c.node, c.prop, got, c.want)
+		}
+	}
+	if got := call(t, h, "get_node_property", obj{"node_path": "MobTimer", "property": "no_such"}); got["exists"] != false || got["value"] != nil {
+		t.Errorf("unknown property: %v", got)
+	}
+	fails(t, h, "get_node_property", obj{"node_path": "Nope", "property": "x"}, sdk.CodeNotFound)
+	// Paths as the addon normalises them.
+	for _, p := range []string{"/root/MobTimer", "/MobTimer", "./MobTimer"} {
+		if got := call(t, h, "get_node_property", obj{"node_path": p, "property": "wait_time"}); got["value"] != 0.5 {
+			t.Errorf("%s: %v", p, got)
+		}
+	}
+
+	pl := call(t, h, "get_node_property_list", obj{"node_path": "MobTimer"})
+	names, _ := pl["properties"].([]any)
+	if pl["type"] != "Timer" || !slices.Contains(names, any("wait_time")) || !slices.Contains(names, any("process_mode")) {
+		t.Errorf("property list: %v", pl)
+	}
+	if pl := call(t, h, "get_node_property_list", obj{"node_path": "."}); !slices.Contains(pl["properties"].([]any), any("mob_scene")) {
+		t.Errorf("Main's property list lacks its script variable: %v", pl)
+	}
+
+	g := call(t, h, "get_node_groups", obj{"scene": "res://mob.tscn", "node_path": "."})
+	if gs := g["groups"].([]any); len(gs) != 1 || gs[0] != "mobs" {
+		t.Errorf("mob groups: %v", g)
+	}
+	if g := call(t, h, "get_node_groups", obj{"node_path": "MobTimer"}); len(g["groups"].([]any)) != 0 {
+		t.Errorf("MobTimer groups: %v", g)
+	}
+	sel := call(t, h, "get_selected_node", nil)
+	if sel["selected"] != nil || !strings.Contains(sel["note"].(string), "headless") {
+		t.Errorf("selection: %v", sel)
+	}
+}
+
+func TestHeadlessSnapshotDiff(t *testing.T) {
+	h, dir := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
+	s := call(t, h, "snapshot_subtree", obj{"properties": []string{"wait_time"}})
+	snap := s["snapshot"].(obj)
+	id := s["snapshot_id"].(string)
+	if s["node_path"] != "." || snap["name"] != "Main" || count(snap) != 19 {
+		t.Fatalf("snapshot: %v nodes %d", keys(s), count(snap))
+	}
+	sp := child(t, snap, "StartPosition")
+	if !jsonEqual(sp["properties"].(obj)["position"], obj{"x": 240, "y": 450}) {
+		t.Errorf("StartPosition snapshot: %v", sp)
+	}
+	if child(t, snap, "MobTimer")["properties"].(obj)["wait_time"] != 0.5 {
+		t.Errorf("requested property missing: %v", child(t, snap, "MobTimer"))
+	}
+	same := call(t, h, "diff_snapshots", obj{"before": id})
+	if same["unchanged"] != true {
+		t.Fatalf("nothing changed, yet: %v", same)
+	}
+
+	// The user edits the scene in their own editor.
+	p := filepath.Join(dir, "main.tscn")
+	src, _ := os.ReadFile(p)
+	edited := strings.Replace(string(src), "position = Vector2(240, 450)", "position = Vector2(100, 450)", 1)
+	edited = strings.Replace(edited, "[node name=\"ScoreTimer\" type=\"Timer\" parent=\".\" unique_id=451982858]\n", "", 1)
+	edited += "\n[node name=\"Extra\" type=\"Node2D\" parent=\"MobPath\"]\n"
+	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := call(t, h, "diff_snapshots", obj{"before": id})
+	if d["unchanged"] != false || !jsonEqual(d["added"], []any{"MobPath/Extra"}) || !jsonEqual(d["removed"], []any{"ScoreTimer"}) {
+		t.Errorf("diff: %v", d)
+	}
+	ch := d["changed"].([]any)
+	if len(ch) != 1 || ch[0].(obj)["node_path"] != "StartPosition" || ch[0].(obj)["field"] != "properties.position" ||
+		!jsonEqual(ch[0].(obj)["after"], obj{"x": 100, "y": 450}) {
+		t.Errorf("changed: %v", ch)
+	}
+	// Two stored snapshots compare the same way.
+	after := d["after"].(string)
+	if d2 := call(t, h, "diff_snapshots", obj{"before": id, "after": after}); !jsonEqual(d2["changed"], d["changed"]) {
+		t.Errorf("stored diff: %v", d2)
+	}
+	fails(t, h, "diff_snapshots", obj{"before": "snap-999999"}, sdk.CodeNotFound)
+	// A subtree with a depth limit.
+	sub := call(t, h, "snapshot_subtree", obj{"node_path": "Player", "max_depth": 0})["snapshot"].(obj)
+	if sub["path"] != "Player" || len(children(sub)) != 0 {
+		t.Errorf("subtree: %v", sub)
+	}
+}
+
+// TestHeadlessBrokenScene: a scene that does not parse or instances a
+// missing file is a clear error, not a crash.
+func TestHeadlessBrokenScene(t *testing.T) {
+	h, dir := headless(t, "2d-dodge_the_creeps", "")
+	if err := os.WriteFile(filepath.Join(dir, "bad.tscn"), []byte("[gd_scene format=3]\n[node name=\"A\" type=\"Node\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fails(t, h, "get_scene_tree", obj{"scene": "res://bad.tscn"}, sdk.CodeInvalidArgument)
+	if err := os.Remove(filepath.Join(dir, "player.tscn")); err != nil {
+		t.Fatal(err)
+	}
+	e := fails(t, h, "get_scene_tree", obj{"scene": "res://main.tscn"}, sdk.CodeNotFound)
+	if !strings.Contains(e.Message, "res://player.tscn") {
+		t.Errorf("missing instance: %+v", e)
+	}
+	fails(t, h, "get_scene_tree", obj{"scene": "res://none.tscn"}, sdk.CodeNotFound)
+	fails(t, h, "get_scene_tree", obj{"scene": "res://project.godot"}, sdk.CodeInvalidArgument)
+	fails(t, h, "get_scene_tree", obj{"scene": "res://../outside.tscn"}, sdk.CodeInvalidArgument)
+	if err := os.WriteFile(filepath.Join(dir, "bin.scn"), []byte("RSCC\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if e := fails(t, h, "get_scene_tree", obj{"scene": "res://bin.scn"}, sdk.CodeInvalidArgument); !strings.Contains(e.Message, "binary") {
+		t.Errorf("binary scene: %+v", e)
+	}
+	// A scene that instances itself.
+	self := "[gd_scene format=3]\n\n[ext_resource type=\"PackedScene\" path=\"res://loop.tscn\" id=\"1\"]\n\n[node name=\"L\" type=\"Node\"]\n\n[node name=\"Again\" parent=\".\" instance=ExtResource(\"1\")]\n"
+	if err := os.WriteFile(filepath.Join(dir, "loop.tscn"), []byte(self), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fails(t, h, "get_scene_tree", obj{"scene": "res://loop.tscn"}, sdk.CodeInvalidArgument)
+}
+
+var _ = context.Background
+
+// TestHeadlessNestedAndInherited: a scene instancing main.tscn (which
+// instances player.tscn) marks each node with the scene that defines it,
+// and an inherited scene shows its base's nodes as its own.
+func TestHeadlessNestedAndInherited(t *testing.T) {
+	h, dir := headless(t, "2d-dodge_the_creeps", "")
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("outer.tscn", `[gd_scene format=3]
+
+[ext_resource type="PackedScene" path="res://main.tscn" id="1"]
+
+[node name="Outer" type="Node2D"]
+
+[node name="Game" parent="." instance=ExtResource("1")]
+
+[node name="Mine" type="Node" parent="Game/Player" groups=["b", "_internal", "a"]]
+`)
+	tree := call(t, h, "get_scene_tree", obj{"scene": "res://outer.tscn"})["tree"].(obj)
+	game := child(t, tree, "Game")
+	if game["owner"] != nil || game["type"] != "Node" || game["script"] != "res://main.gd" {
+		t.Errorf("Game: %v", game)
+	}
+	player := child(t, game, "Player")
+	if player["owner"] != "res://main.tscn" || player["path"] != "Game/Player" {
+		t.Errorf("Game/Player: %v", player)
+	}
+	if s := child(t, player, "AnimatedSprite2D"); s["owner"] != "res://player.tscn" || s["path"] != "Game/Player/AnimatedSprite2D" {
+		t.Errorf("nested instance child: %v", s)
+	}
+	// A node outer.tscn adds inside the instance is its own.
+	if m := child(t, player, "Mine"); m["owner"] != nil {
+		t.Errorf("Mine: %v", m)
+	}
+	if g := call(t, h, "get_node_groups", obj{"scene": "res://outer.tscn", "node_path": "Game/Player/Mine"}); !jsonEqual(g["groups"], []any{"a", "b"}) {
+		t.Errorf("groups: %v", g)
+	}
+
+	write("inherited.tscn", `[gd_scene format=3]
+
+[ext_resource type="PackedScene" path="res://player.tscn" id="1"]
+
+[node name="Hero" instance=ExtResource("1")]
+z_index = 3
+
+[node name="AnimatedSprite2D" parent="." index="0"]
+scale = Vector2(2, 2)
+
+[node name="Hat" type="Sprite2D" parent="AnimatedSprite2D"]
+`)
+	tree = call(t, h, "get_scene_tree", obj{"scene": "res://inherited.tscn"})["tree"].(obj)
+	if tree["name"] != "Hero" || tree["type"] != "Area2D" || tree["script"] != "res://player.gd" || len(children(tree)) != 3 {
+		t.Fatalf("inherited root: %v", tree)
+	}
+	sprite := child(t, tree, "AnimatedSprite2D")
+	if sprite["owner"] != nil || child(t, sprite, "Hat")["type"] != "Sprite2D" {
+		t.Errorf("inherited nodes are the scene's own: %v", sprite)
+	}
+	for prop, want := range map[string]any{"scale": obj{"x": 2, "y": 2}, "animation": "right"} {
+		got := call(t, h, "get_node_property", obj{"scene": "res://inherited.tscn", "node_path": "AnimatedSprite2D", "property": prop})
+		if !jsonEqual(got["value"], want) {
+			t.Errorf("%s = %v, want %v", prop, got["value"], want)
+		}
+	}
+	if z := call(t, h, "get_node_property", obj{"scene": "res://inherited.tscn", "node_path": ".", "property": "z_index"}); z["value"] != float64(3) {
+		t.Errorf("z_index: %v", z)
+	}
+}
