@@ -201,8 +201,9 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 		return nil, false, invalid("property", hint, "Node has no property '%s' (%s).", prop, class)
 	}
 	if !p.Saved() {
-		return nil, false, invalid("property", "set the properties it is made of instead (e.g. position, rotation and scale for transform)",
-			"'%s' of %s is not saved in scenes", prop, class)
+		return nil, false, invalid("property", "set the saved properties it is derived from instead: offset_left/top/right/bottom "+
+			"for a Control's position and size, position/rotation/scale for a transform",
+			"Godot does not save '%s' of %s in scenes (it is computed from other properties)", prop, class)
 	}
 	typ, _ := cdb.PropertyType(class, prop)
 	if d, ok := cdb.DefaultValue(class, prop); ok && d.Kind() == godot.KindStringName && typ == "String" {
