@@ -16,7 +16,7 @@ import (
 
 // copyFixture copies a project of the shared corpus of real Godot 4
 // projects into a temporary directory.
-func copyFixture(t *testing.T, name string) string {
+func copyFixture(t testing.TB, name string) string {
 	t.Helper()
 	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", name)
 	if _, err := os.Stat(src); err != nil {

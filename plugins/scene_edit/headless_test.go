@@ -268,3 +268,23 @@ func TestExtractScene(t *testing.T) {
 		t.Fatal("undo did not restore pong.tscn")
 	}
 }
+
+// A 3D node's position is saved as the origin of its transform.
+func TestNode3DPositionIsTransformOrigin(t *testing.T) {
+	dir := fixture(t, "3d-csg")
+	h := headless(t, dir)
+	call(t, h, "open_scene", map[string]any{"scene_path": "res://csg.tscn"})
+	before := read(t, dir, "res://csg.tscn")
+	out := call(t, h, "set_node_property", map[string]any{"node_path": "CameraHolder/RotationX", "property": "position", "value": []any{1, 2, 3}})
+	if out["saved_as"] != "transform" || out["property"] != "position" {
+		t.Fatal(out)
+	}
+	added, removed := diffLines(before, read(t, dir, "res://csg.tscn"))
+	if len(added) != 1 || added[0] != "transform = Transform3D(1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 2, 3)" || len(removed) != 0 {
+		t.Fatalf("+%q -%q", added, removed)
+	}
+	call(t, h, "set_node_property", map[string]any{"node_path": "CameraHolder/RotationX", "property": "position", "value": []any{0, 0, 0}})
+	if read(t, dir, "res://csg.tscn") != before {
+		t.Fatal("the identity transform must be removed again")
+	}
+}

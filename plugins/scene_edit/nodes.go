@@ -132,10 +132,21 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 		return sdk.Result{}, err
 	}
 	class := nodeClass(ctx, call, s.file, n)
-	v, clear, err := propertyValue(ctx, call, s, n, class, in.Property, in.Value)
+	prop, raw := in.Property, in.Value
+	if prop == "position" && db().Inherits(class, "Node3D") {
+		// A 3D node saves its position as the origin of transform.
+		var err error
+		if raw, err = withOrigin(n, raw); err != nil {
+			return sdk.Result{}, err
+		}
+		prop = "transform"
+	}
+	v, clear, err := propertyValue(ctx, call, s, n, class, prop, raw)
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	asked := in.Property
+	in.Property = prop
 	rank := propertyRank(class)
 	switch {
 	case clear:
@@ -143,10 +154,17 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	default:
 		n.SetOrdered(in.Property, v, rank)
 	}
-	out := map[string]any{"node_path": np, "property": in.Property, "value": toJSON(s.file, v), "set": true}
+	out := map[string]any{"node_path": np, "property": asked, "value": toJSON(s.file, v), "set": true}
 	if clear {
 		out["value"] = defaultJSON(s.file, class, in.Property)
 		out["default"] = true
+	}
+	if asked != in.Property {
+		out["value"] = toJSON(s.file, v.(godot.Transform3D).Origin)
+		out["saved_as"] = in.Property
+		if clear {
+			out["value"] = map[string]any{"x": 0.0, "y": 0.0, "z": 0.0}
+		}
 	}
 	return s.commit(ctx, call, fmt.Sprintf("Set %s.%s", n.Name(), in.Property), out)
 }
@@ -590,4 +608,22 @@ func orDot(p string) string {
 		return "."
 	}
 	return normalizeNodePath(p)
+}
+
+// withOrigin returns the node's transform (identity when the file has
+// none) with its origin set to the JSON vector raw, in Godot's text form
+// for coerce.
+func withOrigin(n *godot.Node, raw any) (any, error) {
+	c := components(raw, "x", "y", "z")
+	if c == nil {
+		return nil, invalid(requiredValue, "pass {\"x\":…,\"y\":…,\"z\":…} or [x, y, z]", "Setting 'position' failed: cannot use %s as a Vector3", describeJSON(raw))
+	}
+	t := godot.Transform3D{Basis: godot.Basis{Rows: [3]godot.Vector3{{X: 1}, {Y: 1}, {Z: 1}}}}
+	if v, ok := n.Get("transform"); ok {
+		if cur, ok := v.(godot.Transform3D); ok {
+			t = cur
+		}
+	}
+	t.Origin = godot.Vector3{X: c[0], Y: c[1], Z: c[2]}
+	return godot.FormatValue(t), nil
 }
