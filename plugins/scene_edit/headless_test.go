@@ -288,3 +288,30 @@ func TestNode3DPositionIsTransformOrigin(t *testing.T) {
 		t.Fatal("the identity transform must be removed again")
 	}
 }
+
+// Edits on the File kept from the previous call must write exactly what
+// edits on a fresh parse of the file write.
+func TestKeptFileEqualsFreshParse(t *testing.T) {
+	session := func() string {
+		dir := fixture(t, "2d-pong")
+		h := headless(t, dir)
+		call(t, h, "open_scene", map[string]any{"scene_path": pong})
+		call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Group"})
+		call(t, h, "set_node_property", map[string]any{"node_path": "Group", "property": "position", "value": []any{3, 4}})
+		call(t, h, "move_node", map[string]any{"node_path": "Ball", "new_parent_path": "Group"})
+		call(t, h, "rename_node", map[string]any{"node_path": "Group/Ball", "new_name": "Puck"})
+		call(t, h, "duplicate_node", map[string]any{"node_path": "Group/Puck"})
+		call(t, h, "set_node_property", map[string]any{"node_path": "Group/Puck2", "property": "position", "value": []any{0, 0}})
+		call(t, h, "add_to_group", map[string]any{"node_path": "Group", "group": "g"})
+		call(t, h, "delete_node", map[string]any{"node_path": "Separator"})
+		call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{1, 1}}, sdktest.DryRun())
+		call(t, h, "set_node_property", map[string]any{"node_path": "Right", "property": "rotation", "value": 1.5})
+		return read(t, dir, pong)
+	}
+	kept := session()
+	cacheParsed = false
+	defer func() { cacheParsed = true }()
+	if fresh := session(); kept != fresh {
+		t.Fatalf("kept File wrote\n%s\nfresh parses wrote\n%s", kept, fresh)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -123,6 +124,9 @@ func loadScene(ctx context.Context, call *sdk.Call, arg string) (*scene, error) 
 		return nil, invalid(requiredScenePath, "open the project in the Godot editor to edit binary scenes, or save it as .tscn there",
 			"%s is a binary scene; headless editing works on text scenes (.tscn)", p)
 	}
+	if s := takeCached(ctx, call, p); s != nil {
+		return s, nil
+	}
 	f, err := call.Workspace().Read(ctx, p)
 	if err != nil {
 		return nil, err
@@ -159,6 +163,7 @@ func (s *scene) commit(ctx context.Context, call *sdk.Call, name string, out map
 		if call.DryRun {
 			out["dry_run"] = true
 		}
+		putCached(s.path, s.version, s.file, s.orig)
 		return sdk.JSON(out), nil
 	}
 	tx := call.Workspace().Begin(name)
@@ -171,6 +176,13 @@ func (s *scene) commit(ctx context.Context, call *sdk.Call, name string, out map
 	res, err := tx.Commit(ctx)
 	if err != nil {
 		return sdk.Result{}, err
+	}
+	if !res.DryRun {
+		for _, f := range res.Files {
+			if f.Path == s.path && f.VersionAfter != "" {
+				putCached(s.path, f.VersionAfter, s.file, data)
+			}
+		}
 	}
 	if res.DryRun {
 		out["dry_run"] = true
@@ -251,4 +263,52 @@ func validName(name string) error {
 		return invalid("name", "use a name without . : @ / \" %", "node name %q must be non-empty and may not contain . : @ / \" %%", name)
 	}
 	return nil
+}
+
+// parsed keeps the scene the last call left, parsed and edited, with the
+// version its bytes have on disk. The next call on that scene asks the
+// workspace only for the file's version (Stat) and, when nothing changed
+// it, edits the kept File instead of reading and parsing the file again:
+// parsing is most of an edit's own cost (see PERFORMANCE.md). A File is
+// taken out while a call uses it, so a failed or dry-run edit never leaves
+// a half-edited File behind; any other version means a fresh read.
+var parsed struct {
+	sync.Mutex
+	path    string
+	version sdk.FileVersion
+	file    *godot.File
+	data    []byte
+}
+
+// cacheParsed can be turned off by tests to compare with fresh parses.
+var cacheParsed = true
+
+func takeCached(ctx context.Context, call *sdk.Call, p string) *scene {
+	if !cacheParsed {
+		return nil
+	}
+	parsed.Lock()
+	file, version, data := parsed.file, parsed.version, parsed.data
+	hit := file != nil && parsed.path == p
+	if hit {
+		parsed.file, parsed.data = nil, nil
+	}
+	parsed.Unlock()
+	if !hit {
+		return nil
+	}
+	fi, err := call.Workspace().Stat(ctx, p)
+	if err != nil || !fi.Exists || fi.Version != version {
+		return nil
+	}
+	return &scene{path: p, file: file, version: version, orig: data}
+}
+
+func putCached(p string, version sdk.FileVersion, file *godot.File, data []byte) {
+	if !cacheParsed {
+		return
+	}
+	parsed.Lock()
+	parsed.path, parsed.version, parsed.file, parsed.data = p, version, file, data
+	parsed.Unlock()
 }
