@@ -315,3 +315,23 @@ func TestKeptFileEqualsFreshParse(t *testing.T) {
 		t.Fatalf("kept File wrote\n%s\nfresh parses wrote\n%s", kept, fresh)
 	}
 }
+
+// The class of an instance, and of a node inside one, is read from the
+// instanced scene's file.
+func TestInstancedClasses(t *testing.T) {
+	dir := fixture(t, "2d-finite_state_machine")
+	h := headless(t, dir)
+	call(t, h, "open_scene", map[string]any{"scene_path": "res://Demo.tscn"})
+	// Player instances player/Player.tscn, whose root is a CharacterBody2D.
+	call(t, h, "set_node_property", map[string]any{"node_path": "Player", "property": "floor_max_angle", "value": 1})
+	if !strings.Contains(read(t, dir, "res://Demo.tscn"), "floor_max_angle = 1.0") {
+		t.Fatal("instance root class not resolved")
+	}
+	// Player/StateMachine is a Node there: process_mode exists, position does not.
+	call(t, h, "set_node_property", map[string]any{"node_path": "Player/StateMachine", "property": "process_mode", "value": 3})
+	text := refused(t, h, "set_node_property", map[string]any{"node_path": "Player/StateMachine", "property": "position", "value": []any{1, 2}}, sdk.CodeInvalidArgument)
+	if !strings.Contains(text, "(Node)") {
+		t.Fatalf("want the class Node named, got %s", text)
+	}
+	roundTrips(t, "Demo.tscn", read(t, dir, "res://Demo.tscn"))
+}

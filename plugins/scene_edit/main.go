@@ -21,9 +21,6 @@ func main() {
 	sdk.Serve(Toolset())
 }
 
-// sceneArgDoc is the description of every tool's optional scene argument.
-const sceneArgDoc = "res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"
-
 // Toolset returns the scene_edit toolset.
 func Toolset() *sdk.Toolset {
 	return &sdk.Toolset{

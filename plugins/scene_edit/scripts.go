@@ -92,19 +92,19 @@ func classOf(ctx context.Context, call *sdk.Call, f *godot.File, p string, depth
 	// A node inside an instanced (or inherited) scene: find the nearest
 	// instancing ancestor and look the rest of the path up in its scene.
 	for q := p; ; {
-		var rest string
 		if i := strings.LastIndex(q, "/"); i >= 0 {
-			rest = q[i+1:]
 			q = q[:i]
 		} else if q != "." {
-			rest, q = q, "."
+			q = "."
 		} else {
 			return ""
 		}
 		if n := f.Node(q); n != nil {
 			if inst, ok := n.Instance(); ok {
-				sub := strings.TrimPrefix(strings.TrimPrefix(p, q), "/")
-				_ = rest
+				sub := p
+				if q != "." {
+					sub = strings.TrimPrefix(p, q+"/")
+				}
 				return rootClassOf(ctx, call, f, inst, sub, depth)
 			}
 			if n.Type() != "" {
