@@ -44,6 +44,8 @@ func TestEngineLoadsHeadlessEdits(t *testing.T) {
 	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "text", "value": "0 : 0"})
 	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "offset_right", "value": 200})
 	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "modulate", "value": "#80ff80"})
+	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_font_sizes/font_size", "value": 32})
+	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_colors/font_color", "value": [3]float64{1, 0.5, 0}})
 	call(t, h, "create_node", map[string]any{"node_type": "Timer"})
 	call(t, h, "attach_script", map[string]any{"node_path": ".", "script_path": "res://logic/hud.gd"})
 	call(t, h, "connect_signal", map[string]any{"source_path": "Timer", "signal_name": "timeout", "target_path": ".", "method_name": "_on_timeout"})

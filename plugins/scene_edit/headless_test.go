@@ -335,3 +335,20 @@ func TestInstancedClasses(t *testing.T) {
 	}
 	roundTrips(t, "Demo.tscn", read(t, dir, "res://Demo.tscn"))
 }
+
+// Theme overrides, which the class database does not list, are typed by
+// their group and written after the Control's own properties.
+func TestThemeOverride(t *testing.T) {
+	dir := fixture(t, "2d-pong")
+	h := headless(t, dir)
+	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	call(t, h, "create_node", map[string]any{"node_type": "Label", "node_name": "Score"})
+	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "text", "value": "0"})
+	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_font_sizes/font_size", "value": 32})
+	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "offset_right", "value": 40})
+	want := "offset_right = 40.0\ntheme_override_font_sizes/font_size = 32\ntext = \"0\"\n"
+	if got := read(t, dir, pong); !strings.Contains(got, want) {
+		t.Fatalf("want\n%s\nin\n%s", want, got)
+	}
+	refused(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_colors/font_color", "value": "red"}, sdk.CodeInvalidArgument)
+}

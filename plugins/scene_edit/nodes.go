@@ -190,6 +190,20 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 	if strings.HasPrefix(prop, "metadata/") {
 		return infer(raw), raw == nil, nil
 	}
+	if t, ok := themeOverrideType(class, prop); ok {
+		if raw == nil {
+			return nil, true, nil
+		}
+		if isObjectType(t) {
+			v, err := objectValue(ctx, call, s, t, raw)
+			return v, v == nil, err
+		}
+		v, err := coerce(t, raw)
+		if err != nil {
+			return nil, false, invalid(requiredValue, "pass a value of type "+t, "Setting '%s' failed: %v", prop, err)
+		}
+		return v, false, nil
+	}
 	p, ok := cdb.Property(class, prop)
 	if !ok || class == "" {
 		if si := nodeScript(ctx, call, s.file, n); si != nil {
@@ -319,13 +333,29 @@ func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw 
 	return ref, nil
 }
 
+// themeOverrideType is the type of a Control's theme override property
+// ("theme_override_colors/font_color"), which the class database does not
+// list: the engine makes them per theme item.
+func themeOverrideType(class, prop string) (string, bool) {
+	group, _, ok := strings.Cut(prop, "/")
+	if !ok || !db().Inherits(class, "Control") && !db().Inherits(class, "Window") {
+		return "", false
+	}
+	t, ok := map[string]string{
+		"theme_override_colors": "Color", "theme_override_constants": "int",
+		"theme_override_font_sizes": "int", "theme_override_fonts": "Font",
+		"theme_override_styles": "StyleBox", "theme_override_icons": "Texture2D",
+	}[group]
+	return t, ok
+}
+
 // propertyRank orders a node's properties as Godot saves them: the class's
 // property list from Object down to the class, then script, script
 // variables, and metadata last.
 func propertyRank(class string) func(string) int {
 	chain := db().Chain(class) // class first, then ancestors
 	order := map[string]int{}
-	i := 0
+	i, themed := 0, -1
 	for j := len(chain) - 1; j >= 0; j-- {
 		c, ok := db().Class(chain[j])
 		if !ok {
@@ -333,9 +363,12 @@ func propertyRank(class string) func(string) int {
 		}
 		for _, p := range c.Properties {
 			if _, seen := order[p.Name]; !seen {
-				order[p.Name] = i
+				order[p.Name] = 2 * i
 				i++
 			}
+		}
+		if c.Name == "Control" || c.Name == "Window" {
+			themed = 2*i - 1 // theme overrides follow the class's own properties
 		}
 	}
 	return func(k string) int {
@@ -348,8 +381,11 @@ func propertyRank(class string) func(string) int {
 		if r, ok := order[k]; ok {
 			return r
 		}
-		if strings.Contains(k, "/") { // theme_override_colors/font_color …: grouped with their class
-			return 1<<28 + 0
+		if strings.HasPrefix(k, "theme_override_") && themed >= 0 {
+			return themed
+		}
+		if strings.Contains(k, "/") {
+			return 1 << 28
 		}
 		return 1 << 29 // script variables
 	}
