@@ -35,7 +35,7 @@ type contractTool struct {
 func TestAgentContract(t *testing.T) {
 	root := testenv.RepoRoot()
 	s := stdioHost(t, legacy, "--plugins-dir", projectPluginsDir, "--project", filepath.Join(root, "examples", "demo"), "--log-level", "warn")
-	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"project", "todo", "runtime", "export", "testing"}}, nil)
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"project", "todo", "runtime", "export", "testing", "scene_edit"}}, nil)
 	res, err := s.ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestAgentContract(t *testing.T) {
 		}
 		byToolset[ts] = append(byToolset[ts], ct)
 	}
-	for _, ts := range []string{"core", "inspection", "project", "todo", "runtime", "export", "testing"} {
+	for _, ts := range []string{"core", "inspection", "project", "todo", "runtime", "export", "testing", "scene_edit"} {
 		tools := byToolset[ts]
 		if len(tools) == 0 {
 			t.Errorf("tools/list has no tools of %s", ts)

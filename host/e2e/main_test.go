@@ -26,6 +26,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/godot-mcp/godot-mcp/host/pluginenv"
+	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -76,6 +77,7 @@ func run(m *testing.M) int {
 		testplugins.Module + "/plugins/runtime":                 "godot-mcp-toolset-runtime",
 		testplugins.Module + "/plugins/export":                  "godot-mcp-toolset-export",
 		testplugins.Module + "/plugins/testing":                 "godot-mcp-toolset-testing",
+		testplugins.Module + "/plugins/scene_edit":              "godot-mcp-toolset-scene_edit",
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -100,7 +102,7 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
-	for _, p := range []string{"/plugins/project", "/examples/todo-toolset", "/plugins/runtime", "/plugins/export", "/plugins/testing"} {
+	for _, p := range []string{"/plugins/project", "/examples/todo-toolset", "/plugins/runtime", "/plugins/export", "/plugins/testing", "/plugins/scene_edit"} {
 		src := paths[testplugins.Module+p]
 		if err := os.Rename(src, filepath.Join(projectPluginsDir, filepath.Base(src))); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -122,6 +124,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	code := m.Run()
+	enginecheck.Close()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goleak:", err)

@@ -24,6 +24,10 @@ type File struct {
 	// only a change caused by the edits may rewrite unrelated lines.
 	format4  bool // the values require format=4 (see applyFileRules)
 	resCount int  // ext + sub resources, for load_steps
+
+	// uniqueIDs makes new nodes get a unique_id even before any node has
+	// one: set by NewScene for projects of Godot 4.6 and later.
+	uniqueIDs bool
 }
 
 // ExtResourceDecl is one [ext_resource type=... path=... id=...] line.

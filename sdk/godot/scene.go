@@ -203,6 +203,9 @@ func (f *File) subtree(path string) []*Node {
 }
 
 func (f *File) usesUniqueIDs() bool {
+	if f.uniqueIDs {
+		return true
+	}
 	for _, n := range f.nodes {
 		if _, ok := n.UniqueID(); ok {
 			return true

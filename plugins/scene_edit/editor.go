@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+// Editor mode: every tool forwards to the godot-mcp addon command of the
+// same name (ADDON-PROTOCOL §5.2) with the addon's params, and returns the
+// addon's result unchanged (persisted/reason/hint, already_connected,
+// added:false … pass through).
+//
+// The addon edits the active scene tab only, so a tool given a scene
+// argument first opens that scene (cmd_open_scene), which makes it active.
+//
+// The addon does not honour dry_run for single edits, so a dry run never
+// sends the edit: like the reference server it asks cmd_node_persistence
+// for the verdict the real run would get (probe), and reports the command
+// it would have sent.
+
+// forward runs cmd in the editor, or previews it in a dry run.
+func forward(ctx context.Context, call *sdk.Call, scene, cmd string, params, probe map[string]any) (sdk.Result, error) {
+	if scene != "" {
+		p, err := checkResPath(scene, "scene", ".tscn", ".scn")
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if err := call.Editor(ctx, "cmd_open_scene", map[string]any{"scene_path": p}, nil); err != nil {
+			return sdk.Result{}, err
+		}
+	}
+	if call.DryRun {
+		out := map[string]any{"dry_run": true, "command": cmd, "params": params}
+		if probe != nil {
+			var verdict map[string]any
+			if err := call.Editor(ctx, "cmd_node_persistence", probe, &verdict); err != nil {
+				return sdk.Result{}, err
+			}
+			for _, k := range []string{"persisted", "reason", "hint"} {
+				if v, ok := verdict[k]; ok {
+					out[k] = v
+				}
+			}
+		}
+		return sdk.JSON(out), nil
+	}
+	var out map[string]any
+	if err := call.Editor(ctx, cmd, params, &out); err != nil {
+		return sdk.Result{}, err
+	}
+	if out == nil {
+		out = map[string]any{}
+	}
+	return sdk.JSON(out), nil
+}

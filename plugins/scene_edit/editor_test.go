@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
+)
+
+// editorHost runs the toolset in editor mode against a scripted addon.
+func editorHost(t *testing.T, ed *sdktest.Editor) *sdktest.Host {
+	t.Helper()
+	return sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: fixture(t, "2d-pong"), Editor: ed.Serve})
+}
+
+// TestEditorForwarding checks that every tool sends its addon command with
+// the contract's params, and returns the addon's result unchanged.
+func TestEditorForwarding(t *testing.T) {
+	cases := []struct {
+		tool   string
+		args   map[string]any
+		cmd    string
+		params map[string]any
+	}{
+		{"create_node", map[string]any{"node_type": "Sprite2D", "parent_path": "/root/Left", "node_name": "Icon"},
+			"cmd_create_node", map[string]any{"node_type": "Sprite2D", "parent_path": "Left", "name": "Icon"}},
+		{"create_node", map[string]any{"node_type": "Node2D"},
+			"cmd_create_node", map[string]any{"node_type": "Node2D", "parent_path": "."}},
+		{"rename_node", map[string]any{"node_path": "Left", "new_name": "P1"},
+			"cmd_rename_node", map[string]any{"node_path": "Left", "new_name": "P1"}},
+		{"set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": map[string]any{"x": 1, "y": 2}},
+			"cmd_set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": map[string]any{"x": 1.0, "y": 2.0}}},
+		{"delete_node", map[string]any{"node_path": "Left"},
+			"cmd_delete_node", map[string]any{"node_path": "Left", "confirm": true}},
+		{"duplicate_node", map[string]any{"node_path": "Left"},
+			"cmd_duplicate_node", map[string]any{"node_path": "Left"}},
+		{"move_node", map[string]any{"node_path": "Ball", "new_parent_path": "Left"},
+			"cmd_move_node", map[string]any{"node_path": "Ball", "new_parent_path": "Left", "index": -1.0}},
+		{"instance_scene", map[string]any{"scene_path": "res://ball.tscn"},
+			"cmd_instance_scene", map[string]any{"parent_path": ".", "scene_path": "res://ball.tscn"}},
+		{"attach_script", map[string]any{"node_path": "Left", "script_path": "res://logic/paddle.gd"},
+			"cmd_attach_script", map[string]any{"node_path": "Left", "script_path": "res://logic/paddle.gd"}},
+		{"connect_signal", map[string]any{"source_path": "Left", "signal_name": "area_entered", "target_path": ".", "method_name": "hit"},
+			"cmd_connect_signal", map[string]any{"source_path": "Left", "signal_name": "area_entered", "target_path": ".", "method_name": "hit"}},
+		{"disconnect_signal", map[string]any{"source_path": "Left", "signal_name": "area_entered", "target_path": ".", "method_name": "hit"},
+			"cmd_disconnect_signal", map[string]any{"source_path": "Left", "signal_name": "area_entered", "target_path": ".", "method_name": "hit"}},
+		{"list_signal_connections", map[string]any{"node_path": "Left"},
+			"cmd_list_signal_connections", map[string]any{"node_path": "Left"}},
+		{"add_to_group", map[string]any{"node_path": "Left", "group": "g"},
+			"cmd_add_to_group", map[string]any{"node_path": "Left", "group": "g"}},
+		{"remove_from_group", map[string]any{"node_path": "Left", "group": "g"},
+			"cmd_remove_from_group", map[string]any{"node_path": "Left", "group": "g"}},
+		{"select_nodes", map[string]any{"node_paths": []string{"Left", "/root/Right"}},
+			"cmd_select_nodes", map[string]any{"node_paths": []any{"Left", "Right"}}},
+		{"set_editable_children", map[string]any{"node_path": "Left"},
+			"cmd_set_editable_children", map[string]any{"node_path": "Left", "editable": true}},
+		{"extract_scene", map[string]any{"node_path": "Left", "scene_path": "res://paddle.tscn"},
+			"cmd_extract_scene", map[string]any{"node_path": "Left", "scene_path": "res://paddle.tscn", "replace_with_instance": false, "save_current": false, "preview": false}},
+		{"create_scene", map[string]any{"scene_path": "res://new.tscn", "root_type": "Node3D"},
+			"cmd_create_scene", map[string]any{"scene_path": "res://new.tscn", "root_type": "Node3D"}},
+		{"open_scene", map[string]any{"scene_path": "res://pong.tscn"},
+			"cmd_open_scene", map[string]any{"scene_path": "res://pong.tscn"}},
+		{"close_scene", map[string]any{},
+			"cmd_close_scene", map[string]any{"confirm": true}},
+		{"reload_scene", map[string]any{"scene_path": "res://pong.tscn"},
+			"cmd_reload_scene", map[string]any{"scene_path": "res://pong.tscn", "confirm": true}},
+		{"save_scene", map[string]any{}, "cmd_save_scene", map[string]any{}},
+		{"save_all_scenes", map[string]any{}, "cmd_save_all_scenes", map[string]any{}},
+		{"list_open_scenes", map[string]any{}, "cmd_list_open_scenes", map[string]any{}},
+		{"rescan_filesystem", map[string]any{}, "cmd_rescan_filesystem", map[string]any{}},
+	}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		t.Run(c.tool, func(t *testing.T) {
+			reply := map[string]any{"echo": c.cmd, "persisted": false, "reason": "node_not_owned"}
+			ed := sdktest.NewEditor().Result(c.cmd, reply)
+			h := editorHost(t, ed)
+			out := call(t, h, c.tool, c.args)
+			if !reflect.DeepEqual(out, reply) {
+				t.Fatalf("result not passed through: %v", out)
+			}
+			calls := ed.Calls()
+			if len(calls) != 1 || calls[0].Command != c.cmd || !reflect.DeepEqual(calls[0].Params, c.params) {
+				t.Fatalf("sent %+v, want one %s %v", calls, c.cmd, c.params)
+			}
+		})
+		seen[c.tool] = true
+	}
+	for _, tool := range Toolset().Tools {
+		if !seen[tool.Name()] {
+			t.Errorf("tool %s has no editor-mode case", tool.Name())
+		}
+	}
+}
+
+// A scene argument opens that scene first: the addon edits the active tab.
+func TestEditorSceneArgumentOpensFirst(t *testing.T) {
+	ed := sdktest.NewEditor().
+		Result("cmd_open_scene", map[string]any{"scene_path": "res://pong.tscn", "opened": true, "already_open": true}).
+		Result("cmd_create_node", map[string]any{"node_path": "Node2D", "created": true})
+	h := editorHost(t, ed)
+	call(t, h, "create_node", map[string]any{"node_type": "Node2D", "scene": "res://pong.tscn"})
+	calls := ed.Calls()
+	if len(calls) != 2 || calls[0].Command != "cmd_open_scene" || calls[0].Params["scene_path"] != "res://pong.tscn" || calls[1].Command != "cmd_create_node" {
+		t.Fatalf("sent %+v", calls)
+	}
+}
+
+// A dry run in editor mode never sends the edit: it asks the addon for the
+// persistence verdict the real run would get.
+func TestEditorDryRunProbes(t *testing.T) {
+	ed := sdktest.NewEditor().
+		Result("cmd_node_persistence", map[string]any{"node_path": "Left", "persisted": false, "reason": "instanced_child_not_editable", "hint": "enable editable children"})
+	h := editorHost(t, ed)
+	out := call(t, h, "create_node", map[string]any{"node_type": "Node2D", "parent_path": "Left"}, sdktest.DryRun())
+	if out["dry_run"] != true || out["persisted"] != false || out["reason"] != "instanced_child_not_editable" || out["command"] != "cmd_create_node" {
+		t.Fatalf("dry run: %v", out)
+	}
+	calls := ed.Calls()
+	want := map[string]any{"node_path": "Left", "probe_parent": true}
+	if len(calls) != 1 || calls[0].Command != "cmd_node_persistence" || !reflect.DeepEqual(calls[0].Params, want) {
+		t.Fatalf("sent %+v", calls)
+	}
+	call(t, h, "duplicate_node", map[string]any{"node_path": "Left"}, sdktest.DryRun())
+	if c := ed.Calls()[1]; !reflect.DeepEqual(c.Params, map[string]any{"node_path": "Left", "probe_parent_of": true}) {
+		t.Fatalf("duplicate probe: %+v", c)
+	}
+	call(t, h, "remove_from_group", map[string]any{"node_path": "Left", "group": "g"}, sdktest.DryRun())
+	if c := ed.Calls()[2]; !reflect.DeepEqual(c.Params, map[string]any{"node_path": "Left", "group": "g"}) {
+		t.Fatalf("group probe: %+v", c)
+	}
+}
+
+// The addon's refusals come back with their code, hint and required.
+func TestEditorRefusalPassesThrough(t *testing.T) {
+	ed := sdktest.NewEditor().Fail("cmd_rename_node", "VALIDATION_ERROR", "Node 'Player/Sprite' belongs to res://player.tscn.", "node_path")
+	h := editorHost(t, ed)
+	r := h.Call(context.Background(), "rename_node", map[string]any{"node_path": "Player/Sprite", "new_name": "X"})
+	if !r.IsError || r.ErrorCode != "VALIDATION_ERROR" || r.Error.Required != "node_path" {
+		t.Fatalf("got %s", r.Text())
+	}
+	// create_scene refuses an existing file before the addon would overwrite it.
+	r = h.Call(context.Background(), "create_scene", map[string]any{"scene_path": "res://pong.tscn", "root_type": "Node2D"})
+	if !r.IsError || r.ErrorCode != sdk.CodeInvalidArgument || len(ed.Calls("cmd_create_scene")) != 0 {
+		t.Fatalf("got %s", r.Text())
+	}
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
+	"github.com/godot-mcp/godot-mcp/sdk/workspace"
+)
+
+// fixture copies a real project of the shared corpus
+// (../shared/fixtures/godot4/<name>) into a temporary directory.
+func fixture(t testing.TB, name string) string {
+	t.Helper()
+	root := testenv.RepoRoot()
+	src := filepath.Join(root, "..", "shared", "fixtures", "godot4", name)
+	if d := os.Getenv("GODOT_MCP_FIXTURES"); d != "" {
+		src = filepath.Join(d, name)
+	}
+	if _, err := os.Stat(src); err != nil {
+		testenv.Missing(t, "the Godot 4 fixture corpus ("+src+")", "check out the shared fixtures beside the repository")
+	}
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// headless starts the toolset on dir with the real workspace and an
+// in-memory journal.
+func headless(t testing.TB, dir string) *sdktest.Host {
+	t.Helper()
+	return sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Workspace: workspace.Options{}})
+}
+
+// call runs a tool and fails the test on an error result.
+func call(t testing.TB, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) map[string]any {
+	t.Helper()
+	r := h.Call(context.Background(), tool, args, opts...)
+	if r.Err != nil {
+		t.Fatalf("%s: %v", tool, r.Err)
+	}
+	if r.IsError {
+		t.Fatalf("%s(%v): %s", tool, args, r.Text())
+	}
+	var out map[string]any
+	if err := json.Unmarshal(r.StructuredJSON, &out); err != nil {
+		t.Fatalf("%s: structured result: %v (%s)", tool, err, r.StructuredJSON)
+	}
+	return out
+}
+
+// refused runs a tool that must fail with code, and returns the text.
+func refused(t testing.TB, h *sdktest.Host, tool string, args any, code string) string {
+	t.Helper()
+	r := h.Call(context.Background(), tool, args)
+	if r.Err != nil {
+		t.Fatalf("%s: %v", tool, r.Err)
+	}
+	if !r.IsError || r.ErrorCode != code {
+		t.Fatalf("%s(%v): want %s, got error=%v %s", tool, args, code, r.IsError, r.Text())
+	}
+	return r.Text()
+}
+
+func read(t testing.TB, dir, res string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, strings.TrimPrefix(res, "res://")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func write(t testing.TB, dir, res, data string) {
+	t.Helper()
+	p := filepath.Join(dir, strings.TrimPrefix(res, "res://"))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// roundTrips is what `godot-mcp check --roundtrip` checks: the file parses
+// and writing it back reproduces it byte for byte.
+func roundTrips(t testing.TB, name, data string) {
+	t.Helper()
+	f, err := godot.ParseFile(name, []byte(data))
+	if err != nil {
+		t.Fatalf("%s does not parse: %v\n%s", name, err, data)
+	}
+	if got := f.Bytes(); !bytes.Equal(got, []byte(data)) {
+		t.Fatalf("%s does not round-trip", name)
+	}
+}
+
+// diffLines returns the lines of b that are not in a and those of a not
+// in b: what an edit changed.
+func diffLines(a, b string) (added, removed []string) {
+	count := map[string]int{}
+	for _, l := range strings.Split(a, "\n") {
+		count[l]++
+	}
+	for _, l := range strings.Split(b, "\n") {
+		if count[l] > 0 {
+			count[l]--
+		} else {
+			added = append(added, l)
+		}
+	}
+	for l, n := range count {
+		for ; n > 0; n-- {
+			removed = append(removed, l)
+		}
+	}
+	return added, removed
+}

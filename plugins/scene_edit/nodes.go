@@ -1,0 +1,665 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+)
+
+type createNodeArgs struct {
+	NodeType   string `json:"node_type" jsonschema:"engine class of the new node, e.g. Sprite2D (must be an instantiable Node class)"`
+	ParentPath string `json:"parent_path,omitempty" jsonschema:"path of the parent node relative to the scene root; default \".\" (the root)"`
+	NodeName   string `json:"node_name,omitempty" jsonschema:"name of the new node; default: the type. A clash gets Godot's next free name"`
+	Scene      string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Result, error) {
+	parent := orDot(in.ParentPath)
+	if call.EditorAttached {
+		params := map[string]any{"node_type": in.NodeType, "parent_path": parent}
+		if in.NodeName != "" {
+			params["name"] = in.NodeName
+		}
+		return forward(ctx, call, in.Scene, "cmd_create_node", params,
+			map[string]any{"node_path": parent, "probe_parent": true})
+	}
+	if err := db().ValidNodeType(in.NodeType); err != nil {
+		return sdk.Result{}, invalid("node_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	p, err := s.node(parent)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	name := in.NodeName
+	if name == "" {
+		name = in.NodeType
+	}
+	if err := validName(name); err != nil {
+		return sdk.Result{}, err
+	}
+	name = freeName(s.file, p.Path(), name)
+	n, err := s.file.AddNode(p.Path(), name, in.NodeType)
+	if err != nil {
+		return sdk.Result{}, editError(err, requiredNodePath)
+	}
+	return s.commit(ctx, call, "Create "+name, map[string]any{"node_path": n.Path(), "created": true, "scene_path": s.path})
+}
+
+type renameNodeArgs struct {
+	NodePath string `json:"node_path" jsonschema:"path of the node relative to the scene root"`
+	NewName  string `json:"new_name" jsonschema:"the new name"`
+	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Result, error) {
+	np := normalizeNodePath(in.NodePath)
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_rename_node", map[string]any{"node_path": np, "new_name": in.NewName},
+			map[string]any{"node_path": np})
+	}
+	if err := validName(in.NewName); err != nil {
+		return sdk.Result{}, err
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := s.node(np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if !n.Declared() {
+		return sdk.Result{}, invalid(requiredNodePath, instancedHint(s, n),
+			"'%s' belongs to an instanced or inherited scene and cannot be renamed here", np)
+	}
+	old := n.Name()
+	if err := s.file.RenameNode(n.Path(), in.NewName); err != nil {
+		return sdk.Result{}, editError(err, requiredNodePath)
+	}
+	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), map[string]any{
+		"node_path": n.Path(), "old_name": old, "new_name": in.NewName, "renamed": true})
+}
+
+// instancedHint names the scene that defines a node this scene only
+// overrides.
+func instancedHint(s *scene, n *godot.Node) string {
+	for q := n.Path(); q != "."; {
+		if i := strings.LastIndex(q, "/"); i >= 0 {
+			q = q[:i]
+		} else {
+			q = "."
+		}
+		if a := s.file.Node(q); a != nil {
+			if inst, ok := a.Instance(); ok {
+				if d := s.file.ExtResource(inst.ID); d != nil {
+					return "rename it in " + d.Path() + ", the scene that defines it"
+				}
+			}
+		}
+	}
+	return "rename it in the scene that defines it"
+}
+
+type setPropertyArgs struct {
+	NodePath string `json:"node_path" jsonschema:"path of the node relative to the scene root"`
+	Property string `json:"property" jsonschema:"property name, e.g. position (see godot_inspection_get_node_property_list)"`
+	Value    any    `json:"value" jsonschema:"the value as JSON, coerced to the property's type; null clears a resource"`
+	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (sdk.Result, error) {
+	np := normalizeNodePath(in.NodePath)
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_set_node_property",
+			map[string]any{"node_path": np, "property": in.Property, "value": in.Value},
+			map[string]any{"node_path": np})
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := s.node(np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	class := nodeClass(ctx, call, s.file, n)
+	prop, raw := in.Property, in.Value
+	if prop == "position" && db().Inherits(class, "Node3D") {
+		// A 3D node saves its position as the origin of transform.
+		var err error
+		if raw, err = withOrigin(n, raw); err != nil {
+			return sdk.Result{}, err
+		}
+		prop = "transform"
+	}
+	v, clear, err := propertyValue(ctx, call, s, n, class, prop, raw)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	asked := in.Property
+	in.Property = prop
+	rank := propertyRank(class)
+	switch {
+	case clear:
+		n.Clear(in.Property)
+	default:
+		n.SetOrdered(in.Property, v, rank)
+	}
+	out := map[string]any{"node_path": np, "property": asked, "value": toJSON(s.file, v), "set": true}
+	if clear {
+		out["value"] = defaultJSON(s.file, class, in.Property)
+		out["default"] = true
+	}
+	if asked != in.Property {
+		out["value"] = toJSON(s.file, v.(godot.Transform3D).Origin)
+		out["saved_as"] = in.Property
+		if clear {
+			out["value"] = map[string]any{"x": 0.0, "y": 0.0, "z": 0.0}
+		}
+	}
+	return s.commit(ctx, call, fmt.Sprintf("Set %s.%s", n.Name(), in.Property), out)
+}
+
+func defaultJSON(f *godot.File, class, prop string) any {
+	if d, ok := db().DefaultValue(class, prop); ok {
+		return toJSON(f, d)
+	}
+	return nil
+}
+
+// propertyValue checks a property against the node's class (or script) and
+// converts the JSON value. clear means the value is the class default (or
+// null), so the property is removed from the file, as Godot saves it.
+func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node, class, prop string, raw any) (godot.Value, bool, error) {
+	cdb := db()
+	if prop == "name" {
+		return nil, false, invalid("property", "use godot_scene_edit_rename_node to rename a node", "'name' is not set as a property")
+	}
+	if prop == "script" {
+		return nil, false, invalid("property", "use godot_scene_edit_attach_script", "'script' is set with attach_script")
+	}
+	if strings.HasPrefix(prop, "metadata/") {
+		return infer(raw), raw == nil, nil
+	}
+	if t, ok := themeOverrideType(class, prop); ok {
+		if raw == nil {
+			return nil, true, nil
+		}
+		if isObjectType(t) {
+			v, err := objectValue(ctx, call, s, t, raw)
+			return v, v == nil, err
+		}
+		v, err := coerce(t, raw)
+		if err != nil {
+			return nil, false, invalid(requiredValue, "pass a value of type "+t, "Setting '%s' failed: %v", prop, err)
+		}
+		return v, false, nil
+	}
+	p, ok := cdb.Property(class, prop)
+	if !ok || class == "" {
+		if si := nodeScript(ctx, call, s.file, n); si != nil {
+			if t, ok := si.vars[prop]; ok {
+				if raw == nil {
+					return nil, true, nil
+				}
+				if t == "" || !isBuiltinType(t) {
+					return infer(raw), false, nil
+				}
+				v, err := coerce(t, raw)
+				if err != nil {
+					return nil, false, invalid(requiredValue, "pass a value of the variable's type ("+t+")",
+						"Setting '%s' failed: %v", prop, err)
+				}
+				return v, false, nil
+			}
+		}
+		if class == "" {
+			return nil, false, invalid("property", "set it in the Godot editor, which knows the instanced scene",
+				"the class of '%s' is not known (its scene could not be read), so '%s' cannot be checked", n.Path(), prop)
+		}
+		hint := "godot_inspection_get_node_property_list lists the node's properties"
+		if sug := cdb.SuggestProperty(class, prop); sug != "" {
+			hint = fmt.Sprintf("did you mean '%s'? %s", sug, hint)
+		}
+		return nil, false, invalid("property", hint, "Node has no property '%s' (%s).", prop, class)
+	}
+	if !p.Saved() {
+		return nil, false, invalid("property", "set the saved properties it is derived from instead: offset_left/top/right/bottom "+
+			"for a Control's position and size, position/rotation/scale for a transform",
+			"Godot does not save '%s' of %s in scenes (it is computed from other properties)", prop, class)
+	}
+	typ, _ := cdb.PropertyType(class, prop)
+	if d, ok := cdb.DefaultValue(class, prop); ok && d.Kind() == godot.KindStringName && typ == "String" {
+		typ = "StringName"
+	}
+	var v godot.Value
+	var err error
+	if isObjectType(typ) {
+		v, err = objectValue(ctx, call, s, typ, raw)
+		if err != nil {
+			return nil, false, err
+		}
+		if v == nil {
+			return nil, true, nil
+		}
+		return v, false, nil
+	}
+	if raw == nil {
+		return nil, true, nil // back to the default
+	}
+	v, err = coerce(typ, raw)
+	if err != nil {
+		return nil, false, invalid(requiredValue, "pass a value of the property's type ("+typ+"); see the encodings in the tool description",
+			"Setting '%s' failed: %v", prop, err)
+	}
+	if cdb.IsDefault(class, prop, v) {
+		return v, true, nil
+	}
+	return v, false, nil
+}
+
+var builtinTypes = []string{"bool", "int", "float", "String", "StringName", "NodePath", "Vector2", "Vector2i",
+	"Vector3", "Vector3i", "Vector4", "Vector4i", "Color", "Rect2", "Rect2i", "Array", "Dictionary",
+	"PackedStringArray", "PackedInt32Array", "PackedInt64Array", "PackedFloat32Array", "PackedFloat64Array",
+	"PackedByteArray", "PackedVector2Array"}
+
+func isBuiltinType(t string) bool {
+	return slices.Contains(builtinTypes, t) || strings.HasPrefix(t, "Array[")
+}
+
+// isObjectType reports whether a property type names a class (a resource
+// or node reference) rather than a Variant type.
+func isObjectType(typ string) bool {
+	if typ == "" || strings.Contains(typ, "::") {
+		return false
+	}
+	for _, t := range strings.Split(typ, ",") {
+		if db().Exists(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// objectValue turns a res:// path into an ext_resource reference of the
+// scene (declared once; an existing declaration is reused), or null into
+// nil (clear).
+func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw any) (godot.Value, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	p, ok := raw.(string)
+	if !ok || !strings.HasPrefix(p, "res://") {
+		return nil, invalid(requiredValue, "pass a res:// path of an existing resource, or null to clear it",
+			"Object properties accept a res:// path or null; got %s", describeJSON(raw))
+	}
+	p, err := checkResPath(p, "value")
+	if err != nil {
+		return nil, err
+	}
+	fi, err := call.Workspace().Stat(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Exists || fi.IsDir {
+		return nil, &sdk.Error{Code: sdk.CodeNotFound, Required: requiredValue,
+			Message: fmt.Sprintf("no resource at %s", p), Hint: "godot_project_search_files finds project files"}
+	}
+	rt, uid := resourceType(ctx, call, p)
+	want := strings.Split(typ, ",")
+	if rt == "" {
+		rt = want[0]
+	}
+	okType := false
+	for _, w := range want {
+		okType = okType || rt == w || db().Inherits(rt, w)
+	}
+	if !okType {
+		return nil, invalid(requiredValue, "pass a resource of type "+typ, "%s is a %s, not a %s", p, rt, typ)
+	}
+	ref, err := s.file.AddExtResource(rt, p, uid)
+	if err != nil {
+		return nil, editError(err, requiredValue)
+	}
+	return ref, nil
+}
+
+// themeOverrideType is the type of a Control's theme override property
+// ("theme_override_colors/font_color"), which the class database does not
+// list: the engine makes them per theme item.
+func themeOverrideType(class, prop string) (string, bool) {
+	group, _, ok := strings.Cut(prop, "/")
+	if !ok || !db().Inherits(class, "Control") && !db().Inherits(class, "Window") {
+		return "", false
+	}
+	t, ok := map[string]string{
+		"theme_override_colors": "Color", "theme_override_constants": "int",
+		"theme_override_font_sizes": "int", "theme_override_fonts": "Font",
+		"theme_override_styles": "StyleBox", "theme_override_icons": "Texture2D",
+	}[group]
+	return t, ok
+}
+
+// propertyRank orders a node's properties as Godot saves them: the class's
+// property list from Object down to the class, then script, script
+// variables, and metadata last.
+func propertyRank(class string) func(string) int {
+	chain := db().Chain(class) // class first, then ancestors
+	order := map[string]int{}
+	i, themed := 0, -1
+	for j := len(chain) - 1; j >= 0; j-- {
+		c, ok := db().Class(chain[j])
+		if !ok {
+			continue
+		}
+		for _, p := range c.Properties {
+			if _, seen := order[p.Name]; !seen {
+				order[p.Name] = 2 * i
+				i++
+			}
+		}
+		if c.Name == "Control" || c.Name == "Window" {
+			themed = 2*i - 1 // theme overrides follow the class's own properties
+		}
+	}
+	return func(k string) int {
+		switch {
+		case strings.HasPrefix(k, "metadata/"):
+			return 1 << 30
+		case k == "script":
+			return 1<<29 - 1
+		}
+		if r, ok := order[k]; ok {
+			return r
+		}
+		if strings.HasPrefix(k, "theme_override_") && themed >= 0 {
+			return themed
+		}
+		if strings.Contains(k, "/") {
+			return 1 << 28
+		}
+		return 1 << 29 // script variables
+	}
+}
+
+type nodeArgs struct {
+	NodePath string `json:"node_path" jsonschema:"path of the node relative to the scene root"`
+	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
+	np := normalizeNodePath(in.NodePath)
+	if call.EditorAttached {
+		// The host checked confirm before calling; the addon checks it too.
+		return forward(ctx, call, in.Scene, "cmd_delete_node", map[string]any{"node_path": np, "confirm": true},
+			map[string]any{"node_path": np})
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := s.node(np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if n.IsRoot() {
+		return sdk.Result{}, invalid(requiredNodePath, "delete its children instead, or create a new scene", "Cannot delete the scene root.")
+	}
+	if !n.Declared() {
+		return sdk.Result{}, invalid(requiredNodePath, instancedHint(s, n),
+			"'%s' belongs to an instanced or inherited scene and cannot be deleted here", np)
+	}
+	name := n.Name()
+	if err := s.file.RemoveNode(n.Path()); err != nil {
+		return sdk.Result{}, editError(err, requiredNodePath)
+	}
+	return s.commit(ctx, call, "Delete "+name, map[string]any{"node_path": np, "deleted": true})
+}
+
+func duplicateNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
+	np := normalizeNodePath(in.NodePath)
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_duplicate_node", map[string]any{"node_path": np},
+			map[string]any{"node_path": np, "probe_parent_of": true})
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := s.node(np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if n.IsRoot() {
+		return sdk.Result{}, invalid(requiredNodePath, "duplicate a child node, or copy the scene file", "Cannot duplicate the scene root.")
+	}
+	if !n.Declared() {
+		return sdk.Result{}, invalid(requiredNodePath, instancedHint(s, n),
+			"'%s' belongs to an instanced or inherited scene and cannot be duplicated here", np)
+	}
+	c, err := s.file.DuplicateNode(n.Path(), "")
+	if err != nil {
+		return sdk.Result{}, editError(err, requiredNodePath)
+	}
+	return s.commit(ctx, call, "Duplicate "+n.Name(), map[string]any{"node_path": c.Path(), "source_path": np})
+}
+
+type moveNodeArgs struct {
+	NodePath      string `json:"node_path" jsonschema:"path of the node to move, relative to the scene root"`
+	NewParentPath string `json:"new_parent_path" jsonschema:"path of the new parent (\".\" is the root)"`
+	Index         *int   `json:"index,omitempty" default:"-1" minimum:"-1" jsonschema:"position among the new parent's children; -1 appends"`
+	Scene         string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func moveNode(ctx context.Context, call *sdk.Call, in moveNodeArgs) (sdk.Result, error) {
+	np, dest := normalizeNodePath(in.NodePath), normalizeNodePath(in.NewParentPath)
+	index := -1
+	if in.Index != nil {
+		index = *in.Index
+	}
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_move_node",
+			map[string]any{"node_path": np, "new_parent_path": dest, "index": index},
+			map[string]any{"node_path": dest, "probe_parent": true})
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := s.node(np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	p, err := s.node(dest)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if n.IsRoot() {
+		return sdk.Result{}, invalid(requiredNodePath, "move its children instead", "Cannot move the scene root.")
+	}
+	if p.Path() == n.Path() || strings.HasPrefix(p.Path()+"/", n.Path()+"/") {
+		return sdk.Result{}, invalid(requiredNodePath, "choose a parent outside the node's own subtree",
+			"Cannot move '%s' into itself or one of its descendants ('%s').", np, dest)
+	}
+	name := n.Name()
+	if err := s.file.MoveNodeTo(n.Path(), p.Path(), index); err != nil {
+		return sdk.Result{}, editError(err, requiredNodePath)
+	}
+	return s.commit(ctx, call, "Move "+name, map[string]any{"node_path": n.Path(), "moved": true})
+}
+
+type instanceArgs struct {
+	ScenePath  string `json:"scene_path" jsonschema:"res:// path of the scene to instance"`
+	ParentPath string `json:"parent_path,omitempty" jsonschema:"path of the parent node; default \".\" (the root)"`
+	Name       string `json:"name,omitempty" jsonschema:"name of the instance; default: the instanced scene's root name"`
+	Scene      string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func instanceScene(ctx context.Context, call *sdk.Call, in instanceArgs) (sdk.Result, error) {
+	parent := orDot(in.ParentPath)
+	if call.EditorAttached {
+		params := map[string]any{"parent_path": parent, "scene_path": in.ScenePath}
+		if in.Name != "" {
+			params["name"] = in.Name
+		}
+		return forward(ctx, call, in.Scene, "cmd_instance_scene", params,
+			map[string]any{"node_path": parent, "probe_parent": true})
+	}
+	sp, err := checkResPath(in.ScenePath, requiredScenePath, ".tscn", ".scn")
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if sp == s.path {
+		return sdk.Result{}, invalid(requiredScenePath, "instance a different scene", "a scene cannot instance itself (%s)", sp)
+	}
+	p, err := s.node(parent)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	src, err := call.Workspace().Read(ctx, sp)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	name := in.Name
+	uid := ""
+	if sf, err := godot.ParseFile(sp, src.Data); err == nil && sf.Root() != nil {
+		if name == "" {
+			name = sf.Root().Name()
+		}
+		uid = sf.UID()
+	} else if strings.HasSuffix(sp, ".tscn") {
+		return sdk.Result{}, invalid(requiredScenePath, "fix or re-save that scene first", "%s does not load: %v", sp, err)
+	}
+	if name == "" {
+		name = strings.TrimSuffix(path.Base(sp), path.Ext(sp))
+	}
+	if err := validName(name); err != nil {
+		return sdk.Result{}, err
+	}
+	name = freeName(s.file, p.Path(), name)
+	ref, err := s.file.AddExtResource("PackedScene", sp, uid)
+	if err != nil {
+		return sdk.Result{}, editError(err, requiredScenePath)
+	}
+	n, err := s.file.AddInstance(p.Path(), name, ref)
+	if err != nil {
+		return sdk.Result{}, editError(err, requiredNodePath)
+	}
+	return s.commit(ctx, call, "Instance "+path.Base(sp), map[string]any{"node_path": n.Path(), "scene_path": sp, "instanced": true})
+}
+
+type attachScriptArgs struct {
+	NodePath   string `json:"node_path" jsonschema:"path of the node relative to the scene root"`
+	ScriptPath string `json:"script_path" jsonschema:"res:// path of an existing script (.gd, .cs)"`
+	Scene      string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk.Result, error) {
+	np := normalizeNodePath(in.NodePath)
+	sp, err := checkResPath(in.ScriptPath, "script_path")
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_attach_script", map[string]any{"node_path": np, "script_path": sp},
+			map[string]any{"node_path": np})
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := s.node(np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	fi, err := call.Workspace().Stat(ctx, sp)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if !fi.Exists {
+		return sdk.Result{}, notFound("create it first (godot_scripts tools) or check the path", "No script at %s.", sp)
+	}
+	typ, uid := resourceType(ctx, call, sp)
+	if typ != "Script" {
+		return sdk.Result{}, invalid("script_path", "pass a .gd or .cs file", "%s is not a script", sp)
+	}
+	ref, err := s.file.AddExtResource("Script", sp, uid)
+	if err != nil {
+		return sdk.Result{}, editError(err, "script_path")
+	}
+	n.SetOrdered("script", ref, propertyRank(nodeClass(ctx, call, s.file, n)))
+	return s.commit(ctx, call, "Attach script to "+n.Name(), map[string]any{"node_path": np, "script_path": sp, "attached": true})
+}
+
+type editableArgs struct {
+	NodePath string `json:"node_path" jsonschema:"path of a node that instances another scene"`
+	Editable *bool  `json:"editable,omitempty" jsonschema:"true (default) makes its children editable, false reverts"`
+	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func setEditableChildren(ctx context.Context, call *sdk.Call, in editableArgs) (sdk.Result, error) {
+	np := normalizeNodePath(in.NodePath)
+	editable := in.Editable == nil || *in.Editable
+	if call.EditorAttached {
+		parent := "."
+		if i := strings.LastIndex(np, "/"); i >= 0 {
+			parent = np[:i]
+		}
+		return forward(ctx, call, in.Scene, "cmd_set_editable_children", map[string]any{"node_path": np, "editable": editable},
+			map[string]any{"node_path": parent, "probe_parent": true})
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := s.node(np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if _, err := s.file.SetEditable(n.Path(), editable); err != nil {
+		return sdk.Result{}, editError(err, requiredNodePath)
+	}
+	verb := "Enable"
+	if !editable {
+		verb = "Disable"
+	}
+	return s.commit(ctx, call, verb+" editable children of "+n.Name(), map[string]any{"node_path": np, "editable": editable})
+}
+
+func orDot(p string) string {
+	if strings.TrimSpace(p) == "" {
+		return "."
+	}
+	return normalizeNodePath(p)
+}
+
+// withOrigin returns the node's transform (identity when the file has
+// none) with its origin set to the JSON vector raw, in Godot's text form
+// for coerce.
+func withOrigin(n *godot.Node, raw any) (any, error) {
+	c := components(raw, "x", "y", "z")
+	if c == nil {
+		return nil, invalid(requiredValue, "pass {\"x\":…,\"y\":…,\"z\":…} or [x, y, z]", "Setting 'position' failed: cannot use %s as a Vector3", describeJSON(raw))
+	}
+	t := godot.Transform3D{Basis: godot.Basis{Rows: [3]godot.Vector3{{X: 1}, {Y: 1}, {Z: 1}}}}
+	if v, ok := n.Get("transform"); ok {
+		if cur, ok := v.(godot.Transform3D); ok {
+			t = cur
+		}
+	}
+	t.Origin = godot.Vector3{X: c[0], Y: c[1], Z: c[2]}
+	return godot.FormatValue(t), nil
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
+)
+
+type createSceneArgs struct {
+	ScenePath string `json:"scene_path" jsonschema:"res:// path of the new scene, ending in .tscn"`
+	RootType  string `json:"root_type" jsonschema:"engine class of the root node, e.g. Node2D, Node3D or Control"`
+}
+
+func createScene(ctx context.Context, call *sdk.Call, in createSceneArgs) (sdk.Result, error) {
+	exts := []string{".tscn"}
+	if call.EditorAttached {
+		exts = append(exts, ".scn")
+	}
+	sp, err := checkResPath(in.ScenePath, requiredScenePath, exts...)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if err := db().ValidNodeType(in.RootType); err != nil {
+		return sdk.Result{}, invalid("root_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
+	}
+	// The addon overwrites an existing file without asking; both modes
+	// refuse instead, since nothing could undo that in the editor.
+	if fi, err := call.Workspace().Stat(ctx, sp); err == nil && fi.Exists {
+		return sdk.Result{}, invalid(requiredScenePath, "open it with godot_scene_edit_open_scene, or choose a new path",
+			"%s already exists", sp)
+	}
+	if call.EditorAttached {
+		return forward(ctx, call, "", "cmd_create_scene", map[string]any{"scene_path": sp, "root_type": in.RootType}, nil)
+	}
+	rootName := strings.TrimSuffix(path.Base(sp), path.Ext(sp))
+	if err := validName(rootName); err != nil {
+		return sdk.Result{}, invalid(requiredScenePath, "use a file name that is a valid node name", "the root would be named %q: %v", rootName, err)
+	}
+	f, err := godot.NewScene(sp, uid.New().String(), atLeast(projectVersion(ctx, call), 4, 6))
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if _, err := f.AddNode("", rootName, in.RootType); err != nil {
+		return sdk.Result{}, editError(err, requiredScenePath)
+	}
+	res, err := call.Workspace().Begin("Create scene "+path.Base(sp)).Write(sp, f.Bytes(), "").Commit(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{"scene_path": sp, "root_type": in.RootType, "created": true}
+	if res.DryRun {
+		out["dry_run"] = true
+		if len(res.Files) > 0 {
+			out["diff"] = res.Files[0].Diff
+		}
+		return sdk.JSON(out), nil
+	}
+	if _, err := call.Workspace().SetActiveScene(ctx, sp); err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(out), nil
+}
+
+type scenePathArgs struct {
+	ScenePath string `json:"scene_path" jsonschema:"res:// path of the scene"`
+}
+
+func openScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Result, error) {
+	sp, err := checkResPath(in.ScenePath, requiredScenePath, ".tscn", ".scn")
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached {
+		if call.DryRun {
+			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_open_scene", "params": map[string]any{"scene_path": sp}}), nil
+		}
+		return forward(ctx, call, "", "cmd_open_scene", map[string]any{"scene_path": sp}, nil)
+	}
+	ws := call.Workspace()
+	before, err := ws.Scenes(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{"scene_path": sp, "opened": true, "already_open": slices.Contains(before.Open, sp)}
+	if call.DryRun {
+		fi, err := ws.Stat(ctx, sp)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if !fi.Exists {
+			return sdk.Result{}, notFound("godot_inspection_list_scenes lists the project's scenes", "No scene at %s.", sp)
+		}
+		out["dry_run"] = true
+		return sdk.JSON(out), nil
+	}
+	if _, err := ws.SetActiveScene(ctx, sp); err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(out), nil
+}
+
+type closeSceneArgs struct {
+	ScenePath string `json:"scene_path,omitempty" jsonschema:"res:// path of an open scene; default: the active scene"`
+}
+
+func closeScene(ctx context.Context, call *sdk.Call, in closeSceneArgs) (sdk.Result, error) {
+	sp := ""
+	if in.ScenePath != "" {
+		var err error
+		if sp, err = checkResPath(in.ScenePath, requiredScenePath, ".tscn", ".scn"); err != nil {
+			return sdk.Result{}, err
+		}
+	}
+	if call.EditorAttached {
+		params := map[string]any{"confirm": true}
+		if sp != "" {
+			params["scene_path"] = sp
+		}
+		if call.DryRun {
+			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_close_scene", "params": params}), nil
+		}
+		return forward(ctx, call, "", "cmd_close_scene", params, nil)
+	}
+	ws := call.Workspace()
+	st, err := ws.Scenes(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	target := sp
+	if target == "" {
+		if target = st.Active; target == "" {
+			return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: requiredActiveScene,
+				Message: "no scene is open", Hint: "godot_scene_edit_list_open_scenes lists the open scenes"}
+		}
+	}
+	if !slices.Contains(st.Open, target) {
+		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: requiredOpenScene,
+			Message: target + " is not open", Hint: "godot_scene_edit_list_open_scenes lists the open scenes"}
+	}
+	out := map[string]any{"scene_path": target, "closed": true}
+	if call.DryRun {
+		out["dry_run"] = true
+		return sdk.JSON(out), nil
+	}
+	if _, err := ws.CloseScene(ctx, target); err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(out), nil
+}
+
+func reloadScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Result, error) {
+	sp, err := checkResPath(in.ScenePath, requiredScenePath, ".tscn", ".scn")
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached {
+		params := map[string]any{"scene_path": sp, "confirm": true}
+		if call.DryRun {
+			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_reload_scene", "params": params}), nil
+		}
+		return forward(ctx, call, "", "cmd_reload_scene", params, nil)
+	}
+	st, err := call.Workspace().Scenes(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if !slices.Contains(st.Open, sp) {
+		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: requiredOpenScene,
+			Message: sp + " is not open", Hint: "open it with godot_scene_edit_open_scene"}
+	}
+	if _, err := loadScene(ctx, call, sp); err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{"scene_path": sp, "reloaded": true}
+	if call.DryRun {
+		out["dry_run"] = true
+	}
+	return sdk.JSON(out), nil
+}
+
+type saveSceneArgs struct {
+	Scene string `json:"scene,omitempty" jsonschema:"res:// path of the scene to save; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func saveScene(ctx context.Context, call *sdk.Call, in saveSceneArgs) (sdk.Result, error) {
+	if call.EditorAttached {
+		if call.DryRun {
+			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_save_scene", "params": map[string]any{}}), nil
+		}
+		return forward(ctx, call, in.Scene, "cmd_save_scene", map[string]any{}, nil)
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{"path": s.path, "saved": true, "pending_changes": false,
+		"note": "headless: every edit was written to the file when it was made; nothing was pending"}
+	if call.DryRun {
+		out["dry_run"] = true
+	}
+	return sdk.JSON(out), nil
+}
+
+func saveAllScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
+	if call.EditorAttached {
+		if call.DryRun {
+			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_save_all_scenes", "params": map[string]any{}}), nil
+		}
+		return forward(ctx, call, "", "cmd_save_all_scenes", map[string]any{}, nil)
+	}
+	st, err := call.Workspace().Scenes(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{"saved": true, "count": len(st.Open), "pending_changes": false,
+		"note": "headless: every edit was written to its file when it was made; nothing was pending"}
+	if call.DryRun {
+		out["dry_run"] = true
+	}
+	return sdk.JSON(out), nil
+}
+
+func listOpenScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
+	if call.EditorAttached {
+		return forward(ctx, call, "", "cmd_list_open_scenes", map[string]any{}, nil)
+	}
+	st, err := call.Workspace().Scenes(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	scenes := make([]map[string]any, len(st.Open))
+	for i, p := range st.Open {
+		scenes[i] = map[string]any{"path": p}
+	}
+	return sdk.JSON(map[string]any{"scenes": scenes, "active": st.Active}), nil
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+)
+
+// scriptInfo is what a headless edit needs from a node's GDScript: the
+// signals, methods and member variables it declares (with their type when
+// annotated), and the class it extends. It is read line by line, which is
+// enough for declarations at the top level of a script.
+type scriptInfo struct {
+	path    string
+	extends string
+	signals map[string]bool
+	funcs   map[string]bool
+	vars    map[string]string // name -> declared type ("" when untyped)
+}
+
+var (
+	reSignal  = regexp.MustCompile(`^signal\s+([A-Za-z_][A-Za-z0-9_]*)`)
+	reFunc    = regexp.MustCompile(`^(?:static\s+)?func\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+	reVar     = regexp.MustCompile(`^(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*var\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*([A-Za-z_][A-Za-z0-9_\[\]]*))?`)
+	reExtends = regexp.MustCompile(`^extends\s+([A-Za-z_][A-Za-z0-9_]*)`)
+)
+
+func parseScript(p, src string) *scriptInfo {
+	si := &scriptInfo{path: p, signals: map[string]bool{}, funcs: map[string]bool{}, vars: map[string]string{}}
+	for _, line := range strings.Split(src, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line == "" || line[0] == ' ' || line[0] == '\t' {
+			continue // only top-level declarations
+		}
+		if m := reSignal.FindStringSubmatch(line); m != nil {
+			si.signals[m[1]] = true
+		} else if m := reFunc.FindStringSubmatch(line); m != nil {
+			si.funcs[m[1]] = true
+		} else if m := reVar.FindStringSubmatch(line); m != nil {
+			si.vars[m[1]] = m[2]
+		} else if m := reExtends.FindStringSubmatch(line); m != nil {
+			si.extends = m[1]
+		}
+	}
+	return si
+}
+
+// nodeScript reads the GDScript attached to a node, or nil when it has
+// none, it is not a .gd file, or it cannot be read.
+func nodeScript(ctx context.Context, call *sdk.Call, f *godot.File, n *godot.Node) *scriptInfo {
+	v, ok := n.Get("script")
+	if !ok {
+		return nil
+	}
+	ext, ok := v.(godot.ExtResource)
+	if !ok {
+		return nil
+	}
+	d := f.ExtResource(ext.ID)
+	if d == nil || !strings.HasSuffix(d.Path(), ".gd") {
+		return nil
+	}
+	src, err := call.Workspace().Read(ctx, d.Path())
+	if err != nil {
+		return nil
+	}
+	return parseScript(d.Path(), string(src.Data))
+}
+
+// nodeClass returns the engine class of a node: its type, or for an
+// instance (or a node inside one) the class of the node in the instanced
+// scene, read from that file. "" when it cannot be told.
+func nodeClass(ctx context.Context, call *sdk.Call, f *godot.File, n *godot.Node) string {
+	return classOf(ctx, call, f, n.Path(), 0)
+}
+
+func classOf(ctx context.Context, call *sdk.Call, f *godot.File, p string, depth int) string {
+	if depth > 8 {
+		return ""
+	}
+	if n := f.Node(p); n != nil {
+		if t := n.Type(); t != "" {
+			return t
+		}
+		if inst, ok := n.Instance(); ok {
+			return rootClassOf(ctx, call, f, inst, ".", depth)
+		}
+	}
+	// A node inside an instanced (or inherited) scene: find the nearest
+	// instancing ancestor and look the rest of the path up in its scene.
+	for q := p; ; {
+		if i := strings.LastIndex(q, "/"); i >= 0 {
+			q = q[:i]
+		} else if q != "." {
+			q = "."
+		} else {
+			return ""
+		}
+		if n := f.Node(q); n != nil {
+			if inst, ok := n.Instance(); ok {
+				sub := p
+				if q != "." {
+					sub = strings.TrimPrefix(p, q+"/")
+				}
+				return rootClassOf(ctx, call, f, inst, sub, depth)
+			}
+			if n.Type() != "" {
+				return ""
+			}
+		}
+		if q == "." {
+			return ""
+		}
+	}
+}
+
+func rootClassOf(ctx context.Context, call *sdk.Call, f *godot.File, inst godot.ExtResource, sub string, depth int) string {
+	d := f.ExtResource(inst.ID)
+	if d == nil {
+		return ""
+	}
+	src, err := call.Workspace().Read(ctx, d.Path())
+	if err != nil {
+		return ""
+	}
+	sf, err := godot.ParseFile(d.Path(), src.Data)
+	if err != nil {
+		return ""
+	}
+	return classOf(ctx, call, sf, sub, depth+1)
+}

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+)
+
+type signalArgs struct {
+	SourcePath string `json:"source_path" jsonschema:"path of the node that emits the signal"`
+	SignalName string `json:"signal_name" jsonschema:"the signal, e.g. pressed or body_entered"`
+	TargetPath string `json:"target_path" jsonschema:"path of the node whose method is called"`
+	MethodName string `json:"method_name" jsonschema:"the method called on the target"`
+	Scene      string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func (in signalArgs) params() map[string]any {
+	return map[string]any{"source_path": normalizeNodePath(in.SourcePath), "signal_name": in.SignalName,
+		"target_path": normalizeNodePath(in.TargetPath), "method_name": in.MethodName}
+}
+
+func connectSignal(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result, error) {
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_connect_signal", in.params(),
+			map[string]any{"node_path": normalizeNodePath(in.SourcePath)})
+	}
+	out := in.params()
+	out["connected"] = true
+	// An existing connection is answered first: it is valid as saved, even
+	// when its script cannot be read here.
+	if s, err := loadScene(ctx, call, in.Scene); err == nil {
+		for _, o := range s.file.Connections() {
+			if o.Signal == in.SignalName && o.Method == in.MethodName &&
+				normalizeNodePath(o.From) == out["source_path"] && normalizeNodePath(o.To) == out["target_path"] {
+				out["already_connected"] = true
+				return s.commit(ctx, call, "", out) // nothing changes: no write, no undo step
+			}
+		}
+	}
+	s, c, err := resolveConnection(ctx, call, in)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out["already_connected"] = false
+	if err := s.file.AddConnection(c); err != nil {
+		return sdk.Result{}, editError(err, requiredNodePath)
+	}
+	return s.commit(ctx, call, fmt.Sprintf("Connect %s.%s to %s", pathName(c.From), c.Signal, c.Method), out)
+}
+
+func disconnectSignal(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result, error) {
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_disconnect_signal", in.params(), nil)
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	c := godot.Connection{Signal: in.SignalName, From: normalizeNodePath(in.SourcePath),
+		To: normalizeNodePath(in.TargetPath), Method: in.MethodName}
+	if !s.file.RemoveConnection(c) {
+		return sdk.Result{}, invalid("signal_name", "godot_scene_edit_list_signal_connections lists the node's connections",
+			"'%s' of '%s' is not connected to %s of '%s'", c.Signal, c.From, c.Method, c.To)
+	}
+	out := in.params()
+	out["disconnected"] = true
+	return s.commit(ctx, call, fmt.Sprintf("Disconnect %s.%s", pathName(c.From), c.Signal), out)
+}
+
+func pathName(p string) string {
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// resolveConnection checks both nodes, the signal (the source's class or
+// script) and the method (the target's script or class), as the addon does.
+func resolveConnection(ctx context.Context, call *sdk.Call, in signalArgs) (*scene, godot.Connection, error) {
+	var c godot.Connection
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return nil, c, err
+	}
+	src, err := s.node(in.SourcePath)
+	if err != nil {
+		return nil, c, err
+	}
+	dst, err := s.node(in.TargetPath)
+	if err != nil {
+		return nil, c, err
+	}
+	cdb := db()
+	srcClass := nodeClass(ctx, call, s.file, src)
+	srcScript := nodeScript(ctx, call, s.file, src)
+	if _, ok := cdb.Signal(srcClass, in.SignalName); !ok && (srcScript == nil || !srcScript.signals[in.SignalName]) {
+		var names []string
+		for _, sg := range cdb.Signals(srcClass) {
+			names = append(names, sg.Name)
+		}
+		if srcScript != nil {
+			for n := range srcScript.signals {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		if len(names) > 8 {
+			names = names[:8]
+		}
+		hint := "available: " + strings.Join(names, ", ")
+		if sug := cdb.SuggestSignal(srcClass, in.SignalName); sug != "" {
+			hint = fmt.Sprintf("did you mean '%s'? %s", sug, hint)
+		}
+		return nil, c, invalid("signal_name", hint, "'%s' (%s) has no signal '%s'.", src.Path(), srcClass, in.SignalName)
+	}
+	dstClass := nodeClass(ctx, call, s.file, dst)
+	dstScript := nodeScript(ctx, call, s.file, dst)
+	_, builtin := cdb.Method(dstClass, in.MethodName)
+	if !builtin && (dstScript == nil || !dstScript.funcs[in.MethodName]) {
+		hint := "attach a script that defines func " + in.MethodName + "() to the target first (godot_scene_edit_attach_script)"
+		if dstScript != nil {
+			var fs []string
+			for f := range dstScript.funcs {
+				fs = append(fs, f)
+			}
+			slices.Sort(fs)
+			hint = fmt.Sprintf("add func %s() to %s, or use one of: %s", in.MethodName, dstScript.path, strings.Join(fs, ", "))
+		}
+		return nil, c, invalid("method_name", hint, "'%s' has no method '%s'.", dst.Path(), in.MethodName)
+	}
+	c = godot.Connection{Signal: in.SignalName, From: src.Path(), To: dst.Path(), Method: in.MethodName}
+	return s, c, nil
+}
+
+func listSignalConnections(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
+	np := normalizeNodePath(in.NodePath)
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_list_signal_connections", map[string]any{"node_path": np}, nil)
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := s.node(np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	conns := []map[string]any{}
+	for _, c := range s.file.Connections() {
+		if normalizeNodePath(c.From) == n.Path() {
+			conns = append(conns, map[string]any{"signal": c.Signal, "target_path": c.To, "method": c.Method,
+				"persistent": c.Flags&godot.ConnectPersist != 0})
+		}
+	}
+	return sdk.JSON(map[string]any{"node_path": np, "connections": conns}), nil
+}
+
+type groupArgs struct {
+	NodePath string `json:"node_path" jsonschema:"path of the node relative to the scene root"`
+	Group    string `json:"group" jsonschema:"the group name"`
+	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func addToGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, error) {
+	np := normalizeNodePath(in.NodePath)
+	if strings.TrimSpace(in.Group) == "" {
+		return sdk.Result{}, invalid("group", "pass a group name", "group must not be empty")
+	}
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_add_to_group", map[string]any{"node_path": np, "group": in.Group},
+			map[string]any{"node_path": np})
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := s.node(np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{"node_path": np, "group": in.Group, "added": false}
+	if slices.Contains(n.Groups(), in.Group) {
+		return s.commit(ctx, call, "", out)
+	}
+	if err := n.AddGroup(in.Group); err != nil {
+		return sdk.Result{}, editError(err, "group")
+	}
+	out["added"] = true
+	return s.commit(ctx, call, fmt.Sprintf("Add %s to group %s", n.Name(), in.Group), out)
+}
+
+func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, error) {
+	np := normalizeNodePath(in.NodePath)
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_remove_from_group", map[string]any{"node_path": np, "group": in.Group},
+			map[string]any{"node_path": np, "group": in.Group})
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := s.node(np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	removed := n.RemoveGroup(in.Group)
+	out := map[string]any{"node_path": np, "group": in.Group, "removed": removed}
+	if !removed {
+		return s.commit(ctx, call, "", out)
+	}
+	return s.commit(ctx, call, fmt.Sprintf("Remove %s from group %s", n.Name(), in.Group), out)
+}
+
+type selectArgs struct {
+	NodePaths []string `json:"node_paths" jsonschema:"paths of the nodes to select, relative to the scene root"`
+	Scene     string   `json:"scene,omitempty" jsonschema:"res:// path of the scene; default: the active scene (see godot_scene_edit_open_scene)"`
+}
+
+func selectNodes(ctx context.Context, call *sdk.Call, in selectArgs) (sdk.Result, error) {
+	if len(in.NodePaths) == 0 {
+		return sdk.Result{}, invalid("node_paths", "pass at least one node path", "node_paths must not be empty")
+	}
+	paths := make([]string, len(in.NodePaths))
+	for i, p := range in.NodePaths {
+		paths[i] = normalizeNodePath(p)
+	}
+	if call.EditorAttached {
+		return forward(ctx, call, in.Scene, "cmd_select_nodes", map[string]any{"node_paths": paths}, nil)
+	}
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	for _, p := range paths {
+		if _, err := s.node(p); err != nil {
+			return sdk.Result{}, err
+		}
+	}
+	return sdk.JSON(map[string]any{"scene_path": s.path, "selected": paths, "count": len(paths),
+		"note": "headless: there is no editor selection; the paths exist and are echoed"}), nil
+}
+
+func rescanFilesystem(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
+	if call.EditorAttached {
+		return forward(ctx, call, "", "cmd_rescan_filesystem", map[string]any{}, nil)
+	}
+	return sdk.JSON(map[string]any{"scanned": true, "scanning": false,
+		"note": "headless: every call reads the project files fresh; there is no cache to rescan"}), nil
+}
