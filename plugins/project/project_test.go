@@ -243,9 +243,20 @@ func TestManifest(t *testing.T) {
 	if m.Godot != ">= 4.0" {
 		t.Errorf("godot constraint %q", m.Godot)
 	}
+	want := map[string]sdk.SafetyClass{
+		"get_filesystem_tree": sdk.ReadOnly, "search_files": sdk.ReadOnly, "get_setting": sdk.ReadOnly,
+		"set_setting": sdk.Mutating, "resolve_uid": sdk.ReadOnly, "path_to_uid": sdk.ReadOnly,
+		"delete_resource_file": sdk.Destructive, "move_resource_file": sdk.Mutating,
+	}
+	if len(m.Tools) != len(want) {
+		t.Errorf("%d tools, want %d", len(m.Tools), len(want))
+	}
 	for _, tool := range m.Tools {
-		if tool.SafetyClass != sdk.ReadOnly || len(tool.OutputSchema) == 0 {
-			t.Errorf("tool %s: class %q, output schema %d bytes", tool.Name, tool.SafetyClass, len(tool.OutputSchema))
+		if tool.SafetyClass != want[tool.Name] {
+			t.Errorf("tool %s: class %q, want %q", tool.Name, tool.SafetyClass, want[tool.Name])
+		}
+		if (tool.Name == "get_filesystem_tree" || tool.Name == "search_files") && len(tool.OutputSchema) == 0 {
+			t.Errorf("tool %s has no output schema", tool.Name)
 		}
 	}
 }
