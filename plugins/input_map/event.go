@@ -133,10 +133,12 @@ func buildEvent(d *classdb.DB, in addEventArgs) (godot.InputEvent, error) {
 }
 
 // editorParams maps the arguments onto the addon's cmd_add_input_event,
-// which takes every key, with -1 and "" for the unused ones.
+// which takes every key, with -1 and "" for the unused ones. device is
+// always sent: the addon's own default (0) would bind only the first
+// gamepad, where the editor's dialog and headless mode bind all (-1).
 func editorParams(in addEventArgs) map[string]any {
 	p := map[string]any{"action": in.Action, "keycode": "", "physical_keycode": "", "shift": in.Shift, "ctrl": in.Ctrl,
-		"alt": in.Alt, "meta": in.Meta, "button": "", "device": 0, "joy_button_index": -1, "axis": -1, "axis_value": 1.0}
+		"alt": in.Alt, "meta": in.Meta, "button": "", "device": -1, "joy_button_index": -1, "axis": -1, "axis_value": 1.0}
 	if in.Device != nil {
 		p["device"] = *in.Device
 	}
