@@ -353,3 +353,9 @@ func sameMap(a, b map[string]any) bool {
 	}
 	return true
 }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	enginecheck.Close()
+	os.Exit(code)
+}

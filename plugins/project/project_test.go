@@ -10,12 +10,24 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	code := m.Run()
+	// The engine load checks share one browser; stop it before looking
+	// for leaked goroutines.
+	enginecheck.Close()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // newProject builds a small Godot project, plus a directory outside it that

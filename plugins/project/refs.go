@@ -177,21 +177,27 @@ func quotedForms(path string) [][]byte {
 // move but blocks a delete.
 func rewriteRefs(res string, data []byte, from, to, fromUID string, countUID bool) ([]byte, int) {
 	n := 0
+	// Counting rewrites too, to a path no text contains, so a reference
+	// on an ext_resource line is not counted again as a quoted string.
+	target := to
+	if target == "" {
+		target = from + "\x00"
+	}
 	ext := filepath.Ext(res)
 	if ext == ".tscn" || ext == ".tres" {
 		if f, err := godot.ParseFile(res, data); err == nil {
+			moved := 0
 			for _, e := range f.ExtResources() {
 				switch {
 				case e.Path() == from:
-					n++
-					if to != "" {
-						e.SetPath(to)
-					}
+					moved++
+					e.SetPath(target)
 				case countUID && fromUID != "" && e.UID() == fromUID:
 					n++
 				}
 			}
-			if to != "" && n > 0 {
+			if moved > 0 {
+				n += moved
 				data = f.Bytes()
 			}
 		}
