@@ -270,7 +270,9 @@ func htmlColor(s string) (Value, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%q is not a hex colour: %w", s, ErrInvalid)
 		}
-		c[i] = float64(n) / 255
+		// The engine keeps colours as float32 and writes the shortest
+		// text of that; keep the same digits.
+		c[i], _ = strconv.ParseFloat(strconv.FormatFloat(float64(n)/255, 'g', -1, 32), 64)
 	}
 	return Color{c[0], c[1], c[2], c[3]}, nil
 }
