@@ -76,6 +76,8 @@ func run(m *testing.M) int {
 		testplugins.Module + "/plugins/runtime":                 "godot-mcp-toolset-runtime",
 		testplugins.Module + "/plugins/export":                  "godot-mcp-toolset-export",
 		testplugins.Module + "/plugins/testing":                 "godot-mcp-toolset-testing",
+		testplugins.Module + "/plugins/input_map":               "godot-mcp-toolset-input_map",
+		testplugins.Module + "/plugins/resources_edit":          "godot-mcp-toolset-resources_edit",
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -100,7 +102,7 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
-	for _, p := range []string{"/plugins/project", "/examples/todo-toolset", "/plugins/runtime", "/plugins/export", "/plugins/testing"} {
+	for _, p := range []string{"/plugins/project", "/examples/todo-toolset", "/plugins/runtime", "/plugins/export", "/plugins/testing", "/plugins/input_map", "/plugins/resources_edit"} {
 		src := paths[testplugins.Module+p]
 		if err := os.Rename(src, filepath.Join(projectPluginsDir, filepath.Base(src))); err != nil {
 			fmt.Fprintln(os.Stderr, err)
