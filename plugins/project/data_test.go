@@ -168,7 +168,7 @@ func TestDeleteResourceFile(t *testing.T) {
 	}
 	// A reference by uid:// alone also counts.
 	writeFile(t, dir, "loader.gd", "const T = preload(\"uid://jvkyhlshk5ey\")\n")
-	res = refused(t, h, "delete_resource_file", map[string]any{"path": "res://level/props/wind_sway.tres"}, sdk.CodePreconditionFailed, "res://loader.gd (1)")
+	refused(t, h, "delete_resource_file", map[string]any{"path": "res://level/props/wind_sway.tres"}, sdk.CodePreconditionFailed, "res://loader.gd (1)")
 
 	var out deleteResult
 	if err := must(t, h, "delete_resource_file", map[string]any{"path": "res://unused.gd"}, sdktest.DryRun()).Structured(&out); err != nil {

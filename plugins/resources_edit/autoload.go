@@ -67,11 +67,7 @@ type autoloadResult struct {
 }
 
 func autoloadOrder(p *godot.Project) []string {
-	out := []string{}
-	for _, k := range p.Keys("autoload") {
-		out = append(out, k)
-	}
-	return out
+	return append([]string{}, p.Keys("autoload")...)
 }
 
 func registerAutoload(ctx context.Context, call *sdk.Call, in registerArgs) (sdk.Result, error) {
