@@ -107,6 +107,7 @@ func TestSettings(t *testing.T) {
 	refused(t, h, "set_setting", map[string]any{"name": "display/window/size/viewport_height", "value": "tall"}, sdk.CodeInvalidArgument, "int")
 	refused(t, h, "set_setting", map[string]any{"name": "display/window/size/viewport_height", "value": 1.5}, sdk.CodeInvalidArgument, "int")
 	refused(t, h, "set_setting", map[string]any{"name": "application/config/name", "value": 3}, sdk.CodeInvalidArgument, "String")
+	refused(t, h, "set_setting", map[string]any{"name": "config_version", "value": 4}, sdk.CodeInvalidArgument, "no section")
 	if !bytes.Equal(before, projfixture.Read(t, dir, "project.godot")) {
 		t.Error("a refused set_setting changed project.godot")
 	}

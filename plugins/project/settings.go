@@ -68,11 +68,15 @@ func checkSettingName(d *classdb.DB, name string) error {
 	if name == "" || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.ContainsAny(name, "\n\r\"=[]") {
 		return sdk.Errorf(sdk.CodeInvalidArgument, "pass a setting name such as \"application/config/name\"", "setting name %q is malformed", name)
 	}
+	if !strings.Contains(name, "/") {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "settings live in sections: pass \"section/key\", e.g. \"my_game/difficulty\"",
+			"setting name %q has no section", name)
+	}
 	if _, ok := knownSetting(d, name); ok {
 		return nil
 	}
-	section, _, found := strings.Cut(name, "/")
-	if !found || !engineSections[section] {
+	section, _, _ := strings.Cut(name, "/")
+	if !engineSections[section] {
 		return nil
 	}
 	hint := fmt.Sprintf("settings under [%s] belong to the engine; check the name in the project settings, or use a section of your own for custom settings", section)
