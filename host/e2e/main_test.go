@@ -58,6 +58,23 @@ func TestMain(m *testing.M) {
 	os.Exit(run(m))
 }
 
+// firstParty are the toolsets under plugins/ that the tests build and run
+// through the real host, besides inspection (which shares its binary name
+// with a test stand-in and is built on its own). The agent-contract
+// snapshots cover each of them.
+var firstParty = []string{
+	"project", "runtime", "export", "testing", "scene_edit",
+	"input_map", "resources_edit",
+}
+
+func firstPartyModules() []string {
+	out := make([]string, len(firstParty))
+	for i, n := range firstParty {
+		out[i] = "/plugins/" + n
+	}
+	return out
+}
+
 func run(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "godot-mcp-e2e")
 	if err != nil {
@@ -66,19 +83,18 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	// One go build for everything: the machine is shared.
-	paths, err := testplugins.BuildCommands(dir, map[string]string{
+	builds := map[string]string{
 		testplugins.Module + "/cmd/godot-mcp":                   "godot-mcp",
 		testplugins.Module + "/internal/testplugins/gatetest":   "godot-mcp-toolset-gatetest",
 		testplugins.Module + "/internal/testplugins/inspection": "godot-mcp-toolset-inspection",
 		testplugins.Module + "/internal/testplugins/wsedit":     "godot-mcp-toolset-wsedit",
 		testplugins.Module + "/host/e2e/internal/plainserver":   "plainserver",
-		testplugins.Module + "/plugins/project":                 "godot-mcp-toolset-project",
 		testplugins.Module + "/examples/todo-toolset":           "godot-mcp-toolset-todo",
-		testplugins.Module + "/plugins/runtime":                 "godot-mcp-toolset-runtime",
-		testplugins.Module + "/plugins/export":                  "godot-mcp-toolset-export",
-		testplugins.Module + "/plugins/testing":                 "godot-mcp-toolset-testing",
-		testplugins.Module + "/plugins/scene_edit":              "godot-mcp-toolset-scene_edit",
-	})
+	}
+	for _, p := range firstPartyModules() {
+		builds[testplugins.Module+p] = "godot-mcp-toolset-" + filepath.Base(p)
+	}
+	paths, err := testplugins.BuildCommands(dir, builds)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -102,7 +118,7 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
-	for _, p := range []string{"/plugins/project", "/examples/todo-toolset", "/plugins/runtime", "/plugins/export", "/plugins/testing", "/plugins/scene_edit"} {
+	for _, p := range append(firstPartyModules(), "/examples/todo-toolset") {
 		src := paths[testplugins.Module+p]
 		if err := os.Rename(src, filepath.Join(projectPluginsDir, filepath.Base(src))); err != nil {
 			fmt.Fprintln(os.Stderr, err)

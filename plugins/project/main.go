@@ -1,6 +1,14 @@
-// Command project is the first-party "project" toolset: read-only views of
-// the Godot project's files (a directory tree with sizes, and file search by
-// name or content), always as res:// paths and never outside the project.
+// Command project is the first-party "project" toolset: the Godot project's
+// files and settings. It lists and searches files (as res:// paths, never
+// outside the project), reads and writes project settings (checked against
+// the engine's own list, coerced to each setting's type), resolves UIDs,
+// and deletes or moves resource files without breaking the references to
+// them.
+//
+// Every tool works in both modes: with a Godot editor attached it forwards
+// to the godot-mcp addon; headless it works on the files through the
+// host's workspace, so each write is atomic, journaled (godot_undo reverts
+// it) and honours dry_run.
 //
 // It is built exactly like a third-party toolset: it imports only the sdk.
 // Install it as godot-mcp-toolset-project in the plugins directory.
@@ -16,9 +24,9 @@ func main() {
 func Toolset() *sdk.Toolset {
 	return &sdk.Toolset{
 		Name:    "project",
-		Version: "0.1.0",
-		Description: "Browse and search the Godot project's files: a directory tree with sizes, " +
-			"and file search by name pattern or content, all as res:// paths.",
+		Version: "0.2.0",
+		Description: "The Godot project's files and settings: a directory tree, file search by name or content, " +
+			"project settings, UIDs, and deleting or moving resource files with their references rewritten.",
 		Godot: ">= 4.0",
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_filesystem_tree",
@@ -33,6 +41,29 @@ func Toolset() *sdk.Toolset {
 				sdk.ReadOnly, searchFiles,
 				sdk.WithTitle("Search project files"),
 				sdk.WithOutputSchema[searchResult]()),
+			sdk.NewTool("get_setting",
+				"Read a project setting (\"display/window/size/viewport_width\"): its value in project.godot or the engine default, and its type.",
+				sdk.ReadOnly, getSetting, sdk.WithTitle("Get project setting")),
+			sdk.NewTool("set_setting",
+				"Set a project setting in project.godot, converted to the setting's type. An unknown key under an engine section "+
+					"(application, display, rendering, physics, …) is refused with the closest real key; other sections are the project's own. "+
+					"A value equal to the engine default removes the key, as the editor does.",
+				sdk.Mutating, setSetting, sdk.WithTitle("Set project setting")),
+			sdk.NewTool("resolve_uid",
+				"Find the res:// path of a resource UID (\"uid://…\") from the project's .uid files, resource headers and .import files.",
+				sdk.ReadOnly, resolveUID, sdk.WithTitle("Resolve UID")),
+			sdk.NewTool("path_to_uid",
+				"Get the UID (\"uid://…\") Godot 4.4+ recorded for a file, and which file records it.",
+				sdk.ReadOnly, pathToUID, sdk.WithTitle("Path to UID")),
+			sdk.NewTool("delete_resource_file",
+				"Delete a project file with its .uid and .import sidecars. Refuses a file that other files still refer to "+
+					"(by path or uid://) and names them, unless force is set.",
+				sdk.Destructive, deleteResourceFile, sdk.WithTitle("Delete resource file")),
+			sdk.NewTool("move_resource_file",
+				"Move or rename a project file with its sidecars and rewrite every reference to it: ext_resource paths in scenes "+
+					"and resources, quoted res:// paths in scripts and project.godot. uid:// references stay valid. "+
+					"dry_run lists each file that would change and how many references.",
+				sdk.Mutating, moveResourceFile, sdk.WithTitle("Move resource file")),
 		},
 	}
 }

@@ -10,12 +10,24 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	code := m.Run()
+	// The engine load checks share one browser; stop it before looking
+	// for leaked goroutines.
+	enginecheck.Close()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // newProject builds a small Godot project, plus a directory outside it that
@@ -243,9 +255,20 @@ func TestManifest(t *testing.T) {
 	if m.Godot != ">= 4.0" {
 		t.Errorf("godot constraint %q", m.Godot)
 	}
+	want := map[string]sdk.SafetyClass{
+		"get_filesystem_tree": sdk.ReadOnly, "search_files": sdk.ReadOnly, "get_setting": sdk.ReadOnly,
+		"set_setting": sdk.Mutating, "resolve_uid": sdk.ReadOnly, "path_to_uid": sdk.ReadOnly,
+		"delete_resource_file": sdk.Destructive, "move_resource_file": sdk.Mutating,
+	}
+	if len(m.Tools) != len(want) {
+		t.Errorf("%d tools, want %d", len(m.Tools), len(want))
+	}
 	for _, tool := range m.Tools {
-		if tool.SafetyClass != sdk.ReadOnly || len(tool.OutputSchema) == 0 {
-			t.Errorf("tool %s: class %q, output schema %d bytes", tool.Name, tool.SafetyClass, len(tool.OutputSchema))
+		if tool.SafetyClass != want[tool.Name] {
+			t.Errorf("tool %s: class %q, want %q", tool.Name, tool.SafetyClass, want[tool.Name])
+		}
+		if (tool.Name == "get_filesystem_tree" || tool.Name == "search_files") && len(tool.OutputSchema) == 0 {
+			t.Errorf("tool %s has no output schema", tool.Name)
 		}
 	}
 }

@@ -52,10 +52,6 @@ type searchResult struct {
 }
 
 func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result, error) {
-	p, err := call.Project()
-	if err != nil {
-		return sdk.Result{}, err
-	}
 	if in.Pattern == "" && in.NameContains == "" && in.Content == "" {
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass pattern (such as \"*.tscn\"), name_contains or content",
 			"nothing to search for")
@@ -74,6 +70,16 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 		return sdk.Result{}, err
 	}
 	maxSize, err := bounded[int64]("max_file_size", in.MaxFileSize, defaultMaxFileSize, maxMaxFileSize)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached {
+		if in.IgnoreCase {
+			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "leave ignore_case unset: the editor's content search matches case exactly", "ignore_case is not available with an editor attached")
+		}
+		return forwardSearch(ctx, call, in, limit)
+	}
+	p, err := call.Project()
 	if err != nil {
 		return sdk.Result{}, err
 	}

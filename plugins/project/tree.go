@@ -45,15 +45,18 @@ type treeResult struct {
 }
 
 func getFilesystemTree(ctx context.Context, call *sdk.Call, in treeArgs) (sdk.Result, error) {
-	p, err := call.Project()
-	if err != nil {
-		return sdk.Result{}, err
-	}
 	depth, err := bounded("depth", in.Depth, defaultTreeDepth, maxTreeDepth)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	limit, err := bounded("limit", in.Limit, defaultTreeLimit, maxTreeLimit)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached {
+		return forwardTree(ctx, call, in, depth, limit)
+	}
+	p, err := call.Project()
 	if err != nil {
 		return sdk.Result{}, err
 	}

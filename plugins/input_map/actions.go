@@ -1,0 +1,350 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+)
+
+const projectFile = "res://project.godot"
+
+var (
+	dbOnce sync.Once
+	db     *classdb.DB
+	dbErr  error
+)
+
+func classDB() (*classdb.DB, error) {
+	dbOnce.Do(func() { db, dbErr = classdb.Embedded() })
+	if dbErr != nil {
+		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", dbErr)
+	}
+	return db, nil
+}
+
+// checkName accepts the action names the editor's Input Map accepts and
+// project.godot can hold as a bare key.
+func checkName(arg, name string) error {
+	if name == "" {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pass an action name such as \"jump\"", "%s is empty", arg)
+	}
+	for _, r := range name {
+		if !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return sdk.Errorf(sdk.CodeInvalidArgument, "use letters, digits, '_', '-' and '.', e.g. \"move_left\"", "%s %q contains %q", arg, name, r)
+		}
+	}
+	return nil
+}
+
+// readProject reads and parses project.godot through the workspace.
+func readProject(ctx context.Context, call *sdk.Call) (*godot.Project, sdk.File, error) {
+	f, err := call.Workspace().Read(ctx, projectFile)
+	if err != nil {
+		if e, ok := errors.AsType[*sdk.Error](err); ok && e.Code == sdk.CodeNotFound {
+			e.Hint = "open a Godot project: the project directory must hold project.godot"
+		}
+		return nil, sdk.File{}, err
+	}
+	p, err := godot.ParseProject("project.godot", f.Data)
+	if err != nil {
+		return nil, sdk.File{}, sdk.Errorf(sdk.CodePreconditionFailed, "fix project.godot (godot-mcp check reports where) and try again", "project.godot does not parse: %v", err)
+	}
+	return p, f, nil
+}
+
+func commit(ctx context.Context, call *sdk.Call, name string, p *godot.Project, f sdk.File) (sdk.CommitResult, error) {
+	return call.Workspace().Begin(name).Write(f.Path, p.Bytes(), f.Version).Commit(ctx)
+}
+
+func notFound(action string, p *godot.Project) error {
+	hint := "list the actions with godot_input_map_get_action_events, or add it with godot_input_map_add_action"
+	var names []string
+	for _, a := range p.InputActions() {
+		names = append(names, a.Name)
+	}
+	if len(names) > 0 && len(names) <= 30 {
+		hint = "actions in project.godot: " + strings.Join(names, ", ") + "; add a new one with godot_input_map_add_action"
+	}
+	return sdk.Errorf(sdk.CodeNotFound, hint, "project.godot has no input action %q", action)
+}
+
+type addActionArgs struct {
+	Name     string   `json:"name" jsonschema:"action name, e.g. \"jump\""`
+	Deadzone *float64 `json:"deadzone,omitempty" jsonschema:"how far an analog input must move to count (0 to 1)" default:"0.2" minimum:"0" maximum:"1"`
+}
+
+type actionResult struct {
+	Name     string           `json:"name"`
+	Added    bool             `json:"added,omitempty"`
+	Removed  bool             `json:"removed,omitempty"`
+	Deadzone float64          `json:"deadzone,omitempty"`
+	Events   int              `json:"events_removed,omitempty"`
+	Commit   sdk.CommitResult `json:"commit"`
+}
+
+func addAction(ctx context.Context, call *sdk.Call, in addActionArgs) (sdk.Result, error) {
+	if err := checkName("name", in.Name); err != nil {
+		return sdk.Result{}, err
+	}
+	dz := godot.DefaultDeadzone
+	if in.Deadzone != nil {
+		dz = *in.Deadzone
+	}
+	if call.EditorAttached && !call.DryRun {
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_add_input_action", map[string]any{"name": in.Name, "deadzone": dz}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	p, f, err := readProject(ctx, call)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if _, ok := p.Setting("input/" + in.Name); ok {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "add events to it with godot_input_map_add_event, or pick another name", "input action %q already exists", in.Name)
+	}
+	if err := p.SetInputAction(godot.InputAction{Name: in.Name, Deadzone: dz}); err != nil {
+		return sdk.Result{}, err
+	}
+	cr, err := commit(ctx, call, "Add input action "+in.Name, p, f)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(actionResult{Name: in.Name, Added: true, Deadzone: dz, Commit: cr}), nil
+}
+
+type actionArgs struct {
+	Name string `json:"name" jsonschema:"action name"`
+}
+
+func removeAction(ctx context.Context, call *sdk.Call, in actionArgs) (sdk.Result, error) {
+	if err := checkName("name", in.Name); err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached && !call.DryRun {
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_remove_input_action", map[string]any{"name": in.Name, "confirm": true}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	p, f, err := readProject(ctx, call)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	a, ok := p.InputAction(in.Name)
+	if !ok {
+		return sdk.Result{}, notFound(in.Name, p)
+	}
+	p.RemoveInputAction(in.Name)
+	cr, err := commit(ctx, call, "Remove input action "+in.Name, p, f)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(actionResult{Name: in.Name, Removed: true, Events: len(a.Events), Commit: cr}), nil
+}
+
+type clearArgs struct {
+	Action string `json:"action" jsonschema:"action name"`
+}
+
+func clearActionEvents(ctx context.Context, call *sdk.Call, in clearArgs) (sdk.Result, error) {
+	if err := checkName("action", in.Action); err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached && !call.DryRun {
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_clear_input_action_events", map[string]any{"action": in.Action, "confirm": true}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	p, f, err := readProject(ctx, call)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	a, ok := p.InputAction(in.Action)
+	if !ok {
+		return sdk.Result{}, notFound(in.Action, p)
+	}
+	n := len(a.Events)
+	a.Events = nil
+	if err := p.SetInputAction(a); err != nil {
+		return sdk.Result{}, err
+	}
+	cr, err := commit(ctx, call, "Clear events of input action "+in.Action, p, f)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(map[string]any{"action": in.Action, "cleared": true, "events_removed": n, "commit": cr}), nil
+}
+
+type getArgs struct {
+	Action string `json:"action,omitempty" jsonschema:"action name; empty lists every action"`
+}
+
+type eventInfo struct {
+	Index       int      `json:"index"`
+	Type        string   `json:"type" jsonschema:"key, physical_key, mouse, joypad_button, joypad_motion or the event class"`
+	Key         string   `json:"key,omitempty"`
+	Button      int64    `json:"button,omitempty"`
+	Axis        *int64   `json:"axis,omitempty"`
+	AxisValue   float64  `json:"axis_value,omitempty"`
+	Device      int64    `json:"device"`
+	Modifiers   []string `json:"modifiers,omitempty"`
+	Description string   `json:"description"`
+	Text        string   `json:"text" jsonschema:"the event as written in project.godot"`
+}
+
+type actionInfo struct {
+	Action   string      `json:"action"`
+	Deadzone float64     `json:"deadzone"`
+	Events   []eventInfo `json:"events"`
+}
+
+func getActionEvents(ctx context.Context, call *sdk.Call, in getArgs) (sdk.Result, error) {
+	if in.Action != "" {
+		if err := checkName("action", in.Action); err != nil {
+			return sdk.Result{}, err
+		}
+	}
+	if call.EditorAttached && in.Action != "" {
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_get_input_action_events", map[string]any{"action": in.Action}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	p, _, err := readProject(ctx, call)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	d, err := classDB()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if in.Action == "" {
+		out := struct {
+			Actions []actionInfo `json:"actions"`
+		}{Actions: []actionInfo{}}
+		for _, a := range p.InputActions() {
+			out.Actions = append(out.Actions, describeAction(d, a))
+		}
+		return sdk.JSON(out), nil
+	}
+	a, ok := p.InputAction(in.Action)
+	if !ok {
+		return sdk.Result{}, notFound(in.Action, p)
+	}
+	return sdk.JSON(describeAction(d, a)), nil
+}
+
+func describeAction(d *classdb.DB, a godot.InputAction) actionInfo {
+	dz := a.Deadzone
+	if math.IsNaN(dz) {
+		dz = godot.DefaultDeadzone
+	}
+	out := actionInfo{Action: a.Name, Deadzone: dz, Events: []eventInfo{}}
+	for i, o := range a.Events {
+		out.Events = append(out.Events, describeEvent(d, i, o))
+	}
+	return out
+}
+
+func prop(o godot.Object, name string) godot.Value {
+	for _, p := range o.Props {
+		if p.Name == name {
+			return p.Value
+		}
+	}
+	return nil
+}
+
+func intProp(o godot.Object, name string) int64 {
+	switch v := prop(o, name).(type) {
+	case godot.Int:
+		return int64(v)
+	case godot.Float:
+		return int64(v)
+	}
+	return 0
+}
+
+func boolProp(o godot.Object, name string) bool {
+	b, _ := prop(o, name).(godot.Bool)
+	return bool(b)
+}
+
+var mouseNames = map[string]int64{"left": 1, "right": 2, "middle": 3, "wheel_up": 4, "wheel_down": 5,
+	"wheel_left": 6, "wheel_right": 7, "xbutton1": 8, "xbutton2": 9}
+
+func mouseName(i int64) string {
+	for k, v := range mouseNames {
+		if v == i {
+			return k
+		}
+	}
+	return fmt.Sprint(i)
+}
+
+func describeEvent(d *classdb.DB, i int, o godot.Object) eventInfo {
+	e := eventInfo{Index: i, Type: o.Class, Device: intProp(o, "device"), Text: godot.FormatValue(o)}
+	for _, m := range []string{"shift", "ctrl", "alt", "meta"} {
+		if boolProp(o, m+"_pressed") {
+			e.Modifiers = append(e.Modifiers, m)
+		}
+	}
+	mods := ""
+	for _, m := range e.Modifiers {
+		mods += strings.ToUpper(m[:1]) + m[1:] + "+"
+	}
+	switch o.Class {
+	case "InputEventKey":
+		code, kind := intProp(o, "keycode"), "key"
+		if code == 0 {
+			code, kind = intProp(o, "physical_keycode"), "physical_key"
+		}
+		if code == 0 {
+			code, kind = intProp(o, "key_label"), "key_label"
+		}
+		e.Type = kind
+		e.Key, _ = d.KeyName(code)
+		if e.Key == "" {
+			e.Key = fmt.Sprint(code)
+		}
+		e.Description = mods + e.Key
+		if kind == "physical_key" {
+			e.Description += " (physical)"
+		}
+	case "InputEventMouseButton":
+		e.Type, e.Button = "mouse", intProp(o, "button_index")
+		e.Description = mods + "mouse " + mouseName(e.Button)
+	case "InputEventJoypadButton":
+		e.Type, e.Button = "joypad_button", intProp(o, "button_index")
+		e.Description = fmt.Sprintf("joypad button %d", e.Button)
+	case "InputEventJoypadMotion":
+		ax := intProp(o, "axis")
+		e.Type, e.Axis = "joypad_motion", &ax
+		if f, ok := prop(o, "axis_value").(godot.Float); ok {
+			e.AxisValue = float64(f)
+		}
+		e.Description = fmt.Sprintf("joypad axis %d %+g", ax, e.AxisValue)
+	default:
+		e.Description = o.Class
+	}
+	return e
+}
+
+// hasEvent reports whether the action already holds an equal event.
+func hasEvent(a godot.InputAction, o godot.Object) bool {
+	return slices.ContainsFunc(a.Events, func(x godot.Object) bool { return godot.Equal(x, o) })
+}

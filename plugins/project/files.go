@@ -1,0 +1,284 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
+)
+
+type resolveUIDArgs struct {
+	UID string `json:"uid" jsonschema:"a resource UID such as \"uid://cecaux1sm7mo0\""`
+}
+
+type uidResult struct {
+	UID    string `json:"uid"`
+	Path   string `json:"path"`
+	Source string `json:"source,omitempty" jsonschema:"the file that records the UID: a .uid sidecar, the resource's own header, or its .import file"`
+}
+
+func resolveUID(ctx context.Context, call *sdk.Call, in resolveUIDArgs) (sdk.Result, error) {
+	if _, err := uid.Parse(in.UID); err != nil {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a UID as Godot writes it, e.g. \"uid://cecaux1sm7mo0\"", "%v", err)
+	}
+	if call.EditorAttached {
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_uid_to_path", map[string]any{"uid": in.UID}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	p, err := call.Project()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	idx, err := uidIndex(ctx, p)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	path, ok := idx[in.UID]
+	if !ok {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeNotFound, "the resource may have been deleted; search for it with godot_project_search_files", "no file in the project has UID %s", in.UID)
+	}
+	_, src := uidOf(p, path)
+	return sdk.JSON(uidResult{UID: in.UID, Path: path, Source: src}), nil
+}
+
+type pathArgs struct {
+	Path string `json:"path" jsonschema:"res:// path of a file"`
+}
+
+func pathToUID(ctx context.Context, call *sdk.Call, in pathArgs) (sdk.Result, error) {
+	if call.EditorAttached {
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_path_to_uid", map[string]any{"path": in.Path}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	p, err := call.Project()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	abs, err := resolve(p, in.Path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	res := p.ResPath(abs)
+	id, src := uidOf(p, res)
+	if id == "" {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeNotFound, "Godot 4.4+ gives scripts and shaders a .uid file, and resources a uid in their header, when the editor saves or imports them; open the project in the editor once",
+			"%s has no UID", res)
+	}
+	return sdk.JSON(uidResult{UID: id, Path: res, Source: src}), nil
+}
+
+type deleteArgs struct {
+	Path  string `json:"path" jsonschema:"res:// path of the file to delete"`
+	Force bool   `json:"force,omitempty" jsonschema:"delete even though other files still refer to it (their references break)"`
+}
+
+type deleteResult struct {
+	Path         string           `json:"path"`
+	Deleted      bool             `json:"deleted"`
+	HadUID       bool             `json:"had_uid"`
+	Removed      []string         `json:"removed" jsonschema:"every file removed: the file and its .uid/.import sidecars"`
+	ReferencedBy []fileRefs       `json:"referenced_by,omitempty" jsonschema:"files that still refer to it (only with force)"`
+	Commit       sdk.CommitResult `json:"commit"`
+}
+
+func deleteResourceFile(ctx context.Context, call *sdk.Call, in deleteArgs) (sdk.Result, error) {
+	p, err := call.Project()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	abs, err := resolve(p, in.Path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if statDir(abs) {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a file; directories are not deleted by this tool", "%s is a directory", in.Path)
+	}
+	res := p.ResPath(abs)
+	if res == projectFile {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "project.godot is the project itself", "refusing to delete project.godot")
+	}
+	id, _ := uidOf(p, res)
+	refs, err := referencing(ctx, p, res, id, true)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if len(refs) > 0 && !in.Force {
+		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "force",
+			Message: fmt.Sprintf("%s is still referenced by %s", res, describeRefs(refs)),
+			Hint:    "remove those references first, move the file with godot_project_move_resource_file, or pass force=true to delete it anyway"}
+	}
+	if call.EditorAttached && !call.DryRun {
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_delete_resource_file", map[string]any{"path": res}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		if len(refs) > 0 {
+			out["referenced_by"] = refs
+		}
+		return sdk.JSON(out), nil
+	}
+	ws := call.Workspace()
+	tx := ws.Begin("Delete " + res)
+	out := deleteResult{Path: res, HadUID: id != "", ReferencedBy: refs}
+	for _, f := range []string{res, res + ".uid", res + ".import"} {
+		fi, err := ws.Stat(ctx, f)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if fi.Exists && !fi.IsDir {
+			tx.Delete(f, fi.Version)
+			out.Removed = append(out.Removed, f)
+		}
+	}
+	cr, err := tx.Commit(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out.Deleted, out.Commit = !cr.DryRun, cr
+	return sdk.JSON(out), nil
+}
+
+func describeRefs(refs []fileRefs) string {
+	var parts []string
+	for i, r := range refs {
+		if i == 10 {
+			parts = append(parts, fmt.Sprintf("and %d more files", len(refs)-10))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d)", r.File, r.Count))
+	}
+	return strings.Join(parts, ", ")
+}
+
+type moveArgs struct {
+	Path    string `json:"path" jsonschema:"res:// path of the file to move"`
+	NewPath string `json:"new_path" jsonschema:"res:// path it moves to; must not exist"`
+}
+
+type moveResult struct {
+	OldPath     string           `json:"old_path"`
+	NewPath     string           `json:"new_path"`
+	UID         string           `json:"uid,omitempty" jsonschema:"the file's UID: uid:// references stay valid"`
+	UpdatedRefs []fileRefs       `json:"updated_refs" jsonschema:"each file whose references were rewritten, and how many"`
+	Moved       bool             `json:"moved" jsonschema:"false in a dry run"`
+	Commit      sdk.CommitResult `json:"commit"`
+}
+
+// cleanNewPath validates a destination that does not exist yet.
+func cleanNewPath(arg string) (string, error) {
+	rel, ok := strings.CutPrefix(arg, "res://")
+	if !ok && strings.Contains(arg, "://") {
+		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// path inside the project", "new_path %q is not a res:// path", arg)
+	}
+	rel = filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel)))
+	if rel == "." || rel == "" || !filepath.IsLocal(filepath.FromSlash(rel)) || strings.HasSuffix(arg, "/") {
+		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// file path inside the project, e.g. \"res://scenes/player.tscn\"", "new_path %q is not a file path inside the project", arg)
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == ".godot" || strings.HasPrefix(seg, ".") {
+			return "", sdk.Errorf(sdk.CodeInvalidArgument, "pick a path outside hidden directories; the editor does not see them", "new_path %q is hidden", arg)
+		}
+	}
+	return "res://" + rel, nil
+}
+
+func moveResourceFile(ctx context.Context, call *sdk.Call, in moveArgs) (sdk.Result, error) {
+	p, err := call.Project()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	abs, err := resolve(p, in.Path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if statDir(abs) {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a file; move directories file by file", "%s is a directory", in.Path)
+	}
+	from := p.ResPath(abs)
+	to, err := cleanNewPath(in.NewPath)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if from == projectFile {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "project.godot must stay at the project root", "refusing to move project.godot")
+	}
+	if to == from {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a different new_path", "path and new_path are the same")
+	}
+	ws := call.Workspace()
+	for _, f := range []string{to, to + ".uid", to + ".import"} {
+		fi, err := ws.Stat(ctx, f)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if fi.Exists {
+			return sdk.Result{}, &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "new_path",
+				Message: fmt.Sprintf("%s already exists", f), Hint: "pick a new_path that does not exist, or delete that file first"}
+		}
+	}
+	id, _ := uidOf(p, from)
+	if call.EditorAttached {
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_move_resource_file", map[string]any{"path": from, "new_path": to, "preview": call.DryRun}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	refs, err := referencing(ctx, p, from, "", false)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	tx := ws.Begin(fmt.Sprintf("Move %s to %s", from, to))
+	// The file and its sidecars move; an .import file also names its
+	// source.
+	for _, f := range []string{from, from + ".uid", from + ".import"} {
+		fi, err := ws.Stat(ctx, f)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if !fi.Exists || fi.IsDir {
+			continue
+		}
+		rf, err := ws.Read(ctx, f)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		data := rf.Data
+		if strings.HasSuffix(f, ".import") {
+			data, _ = rewriteRefs(f, data, from, to, "", false)
+		}
+		tx.Delete(f, rf.Version)
+		tx.Write(to+strings.TrimPrefix(f, from), data, "")
+	}
+	out := moveResult{OldPath: from, NewPath: to, UID: id, UpdatedRefs: []fileRefs{}}
+	for i, r := range refs {
+		if i%200 == 0 {
+			call.Progress(float64(i), float64(len(refs)), "rewriting references")
+		}
+		rf, err := ws.Read(ctx, r.File)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		data, n := rewriteRefs(r.File, rf.Data, from, to, "", false)
+		if n == 0 {
+			continue
+		}
+		tx.Write(r.File, data, rf.Version)
+		out.UpdatedRefs = append(out.UpdatedRefs, fileRefs{File: r.File, Count: n})
+	}
+	cr, err := tx.Commit(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out.Moved, out.Commit = !cr.DryRun, cr
+	return sdk.JSON(out), nil
+}

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+)
+
+const projectFile = "res://project.godot"
+
+var (
+	dbOnce sync.Once
+	db     *classdb.DB
+	dbErr  error
+	// engineSections are the first segments of the engine's own setting
+	// names ("application", "display", …): a key under one of them that
+	// the engine does not know is a typo, while other sections belong to
+	// the project and take any key.
+	engineSections map[string]bool
+)
+
+// classDB returns the embedded class database, loaded once.
+func classDB() (*classdb.DB, error) {
+	dbOnce.Do(func() {
+		db, dbErr = classdb.Embedded()
+		if dbErr == nil {
+			engineSections = map[string]bool{}
+			for _, n := range db.Settings() {
+				if i := strings.IndexByte(n, '/'); i > 0 {
+					engineSections[n[:i]] = true
+				}
+			}
+			// Input actions and autoloads are the project's own keys, each
+			// with a toolset of its own.
+			delete(engineSections, "input")
+			delete(engineSections, "autoload")
+		}
+	})
+	if dbErr != nil {
+		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", dbErr)
+	}
+	return db, nil
+}
+
+// knownSetting looks a setting up in the class database, also for a
+// feature override ("rendering/renderer/rendering_method.mobile" is the
+// mobile value of "rendering/renderer/rendering_method").
+func knownSetting(d *classdb.DB, name string) (classdb.Setting, bool) {
+	if s, ok := d.Setting(name); ok {
+		return s, true
+	}
+	last := strings.LastIndexByte(name, '/')
+	if dot := strings.LastIndexByte(name, '.'); dot > last && last >= 0 {
+		return d.Setting(name[:dot])
+	}
+	return classdb.Setting{}, false
+}
+
+// checkSettingName refuses an unknown key under an engine section, naming
+// the closest real one.
+func checkSettingName(d *classdb.DB, name string) error {
+	if name == "" || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.ContainsAny(name, "\n\r\"=[]") {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pass a setting name such as \"application/config/name\"", "setting name %q is malformed", name)
+	}
+	if !strings.Contains(name, "/") {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "settings live in sections: pass \"section/key\", e.g. \"my_game/difficulty\"",
+			"setting name %q has no section", name)
+	}
+	if _, ok := knownSetting(d, name); ok {
+		return nil
+	}
+	section, _, _ := strings.Cut(name, "/")
+	if !engineSections[section] {
+		return nil
+	}
+	hint := fmt.Sprintf("settings under [%s] belong to the engine; check the name in the project settings, or use a section of your own for custom settings", section)
+	if s := d.SuggestSetting(name); s != "" {
+		hint = fmt.Sprintf("did you mean %q?", s)
+	}
+	return &sdk.Error{Code: sdk.CodeInvalidArgument, Message: fmt.Sprintf("unknown project setting %q: Godot %s has no such key under [%s]", name, d.Version(), section), Hint: hint}
+}
+
+type getSettingArgs struct {
+	Name string `json:"name" jsonschema:"setting name, e.g. \"display/window/size/viewport_width\" or \"application/config/name\""`
+}
+
+type settingResult struct {
+	Name    string `json:"name"`
+	Value   any    `json:"value" jsonschema:"the value in project.godot, or the engine default when the file does not set it"`
+	Text    string `json:"text,omitempty" jsonschema:"the value as written in project.godot"`
+	Exists  bool   `json:"exists" jsonschema:"the file sets it or the engine knows it"`
+	InFile  bool   `json:"in_file" jsonschema:"project.godot sets it (otherwise the engine default applies)"`
+	Type    string `json:"type,omitempty" jsonschema:"the engine's type for it, when the engine knows it"`
+	Default string `json:"default,omitempty" jsonschema:"the engine default, in project.godot syntax"`
+}
+
+func getSetting(ctx context.Context, call *sdk.Call, in getSettingArgs) (sdk.Result, error) {
+	if in.Name == "" {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass name, e.g. \"application/config/name\"", "name is empty")
+	}
+	if call.EditorAttached {
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_get_setting", map[string]any{"name": in.Name}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	d, err := classDB()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	proj, _, err := readProject(ctx, call)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := settingResult{Name: in.Name}
+	if s, ok := knownSetting(d, in.Name); ok {
+		out.Exists, out.Type, out.Default = true, s.Type, s.Default
+		if v, err := godot.ParseValue([]byte(s.Default)); err == nil {
+			out.Value = godot.ToJSON(v)
+		}
+	}
+	if v, ok := proj.Setting(in.Name); ok {
+		out.Exists, out.InFile, out.Value, out.Text = true, true, godot.ToJSON(v), godot.FormatValue(v)
+	}
+	return sdk.JSON(out), nil
+}
+
+type setSettingArgs struct {
+	Name  string `json:"name" jsonschema:"setting name, e.g. \"display/window/size/viewport_width\"; keys under engine sections must be real engine settings, other sections are the project's own"`
+	Value any    `json:"value" jsonschema:"new value, converted to the setting's type: numbers, booleans, strings, {\"x\":…,\"y\":…} vectors, \"#rrggbb\" colours, lists, or a Godot text form such as \"Vector2i(640, 480)\""`
+}
+
+type setSettingResult struct {
+	Name  string `json:"name"`
+	Value any    `json:"value"`
+	Text  string `json:"text" jsonschema:"the value as written in project.godot"`
+	Set   bool   `json:"set"`
+	// Reverted: the value equals the engine default, so the key was
+	// removed from project.godot, as the editor does.
+	Reverted bool             `json:"reverted_to_default,omitempty"`
+	Commit   sdk.CommitResult `json:"commit"`
+}
+
+func setSetting(ctx context.Context, call *sdk.Call, in setSettingArgs) (sdk.Result, error) {
+	d, err := classDB()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if err := checkSettingName(d, in.Name); err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached && !call.DryRun {
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_set_setting", map[string]any{"name": in.Name, "value": in.Value}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	proj, f, err := readProject(ctx, call)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	typ := ""
+	s, known := knownSetting(d, in.Name)
+	if known {
+		typ = s.Type
+	} else if old, ok := proj.Setting(in.Name); ok {
+		if k := old.Kind(); k != godot.KindObject && k != godot.KindNil {
+			typ = k.String()
+		}
+	}
+	v, err := godot.FromJSON(in.Value, typ)
+	if err != nil {
+		return sdk.Result{}, &sdk.Error{Code: sdk.CodeInvalidArgument,
+			Message: fmt.Sprintf("value for %s: %s", in.Name, strings.TrimSuffix(err.Error(), ": "+godot.ErrInvalid.Error())),
+			Hint:    "pass a value of type " + orAny(typ)}
+	}
+	out := setSettingResult{Name: in.Name, Value: godot.ToJSON(v), Text: godot.FormatValue(v), Set: true}
+	if known {
+		if dv, err := godot.ParseValue([]byte(s.Default)); err == nil && godot.Equal(dv, v) {
+			out.Reverted = true
+		}
+	}
+	if out.Reverted {
+		proj.ClearSetting(in.Name)
+	} else {
+		proj.SetSetting(in.Name, v)
+	}
+	res, err := call.Workspace().Begin("Set project setting "+in.Name).Write(f.Path, proj.Bytes(), f.Version).Commit(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out.Commit = res
+	return sdk.JSON(out), nil
+}
+
+func orAny(typ string) string {
+	if typ == "" {
+		return "JSON value"
+	}
+	return typ
+}
+
+// readProject reads and parses project.godot through the workspace.
+func readProject(ctx context.Context, call *sdk.Call) (*godot.Project, sdk.File, error) {
+	f, err := call.Workspace().Read(ctx, projectFile)
+	if err != nil {
+		if e, ok := errors.AsType[*sdk.Error](err); ok && e.Code == sdk.CodeNotFound {
+			e.Hint = "open a Godot project: the project directory must hold project.godot"
+		}
+		return nil, sdk.File{}, err
+	}
+	p, err := godot.ParseProject("project.godot", f.Data)
+	if err != nil {
+		return nil, sdk.File{}, sdk.Errorf(sdk.CodePreconditionFailed, "fix project.godot (godot-mcp check reports where) and try again", "project.godot does not parse: %v", err)
+	}
+	return p, f, nil
+}

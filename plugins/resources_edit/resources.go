@@ -1,0 +1,452 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
+)
+
+var (
+	dbOnce sync.Once
+	db     *classdb.DB
+	dbErr  error
+)
+
+func classDB() (*classdb.DB, error) {
+	dbOnce.Do(func() { db, dbErr = classdb.Embedded() })
+	if dbErr != nil {
+		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", dbErr)
+	}
+	return db, nil
+}
+
+// resPath normalises a res:// path argument and checks its extension.
+func resPath(arg, name string) (string, error) {
+	rel, ok := strings.CutPrefix(arg, "res://")
+	if !ok && strings.Contains(arg, "://") {
+		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// path inside the project", "%s %q is not a res:// path", name, arg)
+	}
+	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel)))
+	if rel == "" || clean == "." || !filepath.IsLocal(filepath.FromSlash(clean)) {
+		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// file path inside the project, e.g. \"res://themes/panel.tres\"", "%s %q is not a file path inside the project", name, arg)
+	}
+	return "res://" + clean, nil
+}
+
+func tresPath(arg string) (string, error) {
+	p, err := resPath(arg, "path")
+	if err != nil {
+		return "", err
+	}
+	switch filepath.Ext(p) {
+	case ".tres":
+		return p, nil
+	case ".res":
+		return "", sdk.Errorf(sdk.CodeInvalidArgument, "save the resource as .tres in the editor, or attach an editor (it reads binary resources)", "%s is a binary resource; headless editing reads text resources (.tres) only", p)
+	}
+	return "", sdk.Errorf(sdk.CodeInvalidArgument, "pass a .tres file; scenes are edited with the scene_edit toolset", "%s is not a .tres resource", p)
+}
+
+func readTres(ctx context.Context, call *sdk.Call, path string) (*godot.File, sdk.File, error) {
+	f, err := call.Workspace().Read(ctx, path)
+	if err != nil {
+		if e, ok := errors.AsType[*sdk.Error](err); ok && e.Code == sdk.CodeNotFound {
+			e.Hint = "check the path with godot_project_search_files, or create it with godot_resources_edit_create_resource"
+		}
+		return nil, sdk.File{}, err
+	}
+	rf, err := godot.ParseFile(path, f.Data)
+	if err != nil {
+		return nil, sdk.File{}, sdk.Errorf(sdk.CodePreconditionFailed, "fix the file (godot-mcp check reports where) and try again", "%s does not parse: %v", path, err)
+	}
+	if rf.IsScene() {
+		return nil, sdk.File{}, sdk.Errorf(sdk.CodeInvalidArgument, "edit scenes with the scene_edit toolset", "%s is a scene, not a resource", path)
+	}
+	return rf, f, nil
+}
+
+type readArgs struct {
+	Path string `json:"path" jsonschema:"res:// path of a .tres file"`
+}
+
+type extInfo struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+	Path string `json:"path"`
+	UID  string `json:"uid,omitempty"`
+}
+
+type subInfo struct {
+	ID         string         `json:"id"`
+	Type       string         `json:"type"`
+	Properties map[string]any `json:"properties"`
+}
+
+type readResult struct {
+	ResourcePath string            `json:"resource_path"`
+	Type         string            `json:"type"`
+	Script       string            `json:"script,omitempty" jsonschema:"res:// path of its script, if any"`
+	ScriptClass  string            `json:"script_class,omitempty"`
+	UID          string            `json:"uid,omitempty"`
+	Properties   map[string]any    `json:"properties" jsonschema:"stored properties as JSON: vectors {x,y}, colours {r,g,b,a}, references as \"ExtResource(...)\" text"`
+	Text         map[string]string `json:"text" jsonschema:"each stored property as written in the file"`
+	ExtResources []extInfo         `json:"ext_resources"`
+	SubResources []subInfo         `json:"sub_resources"`
+}
+
+func propsOf(s *godot.Section) (map[string]any, map[string]string) {
+	js, txt := map[string]any{}, map[string]string{}
+	for _, p := range s.Properties() {
+		js[p.Key] = godot.ToJSON(p.Value)
+		txt[p.Key] = godot.FormatValue(p.Value)
+	}
+	return js, txt
+}
+
+func readResource(ctx context.Context, call *sdk.Call, in readArgs) (sdk.Result, error) {
+	if call.EditorAttached {
+		p, err := resPath(in.Path, "path")
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_read_resource", map[string]any{"resource_path": p}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	path, err := tresPath(in.Path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	rf, _, err := readTres(ctx, call, path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := readResult{ResourcePath: path, Type: rf.ResourceType(), ScriptClass: rf.ScriptClass(), UID: rf.UID(),
+		Properties: map[string]any{}, Text: map[string]string{}, ExtResources: []extInfo{}, SubResources: []subInfo{}}
+	if main := rf.Resource(); main != nil {
+		out.Properties, out.Text = propsOf(main)
+		if v, ok := main.Get("script"); ok {
+			if ref, ok := v.(godot.ExtResource); ok {
+				if e := rf.ExtResource(ref.ID); e != nil {
+					out.Script = e.Path()
+				}
+			}
+		}
+	}
+	for _, e := range rf.ExtResources() {
+		out.ExtResources = append(out.ExtResources, extInfo{ID: e.ID(), Type: e.Type(), Path: e.Path(), UID: e.UID()})
+	}
+	for _, s := range rf.SubResources() {
+		js, _ := propsOf(s.Section)
+		out.SubResources = append(out.SubResources, subInfo{ID: s.ID(), Type: s.Type(), Properties: js})
+	}
+	return sdk.JSON(out), nil
+}
+
+// resourceClass checks that class can be a .tres resource.
+func resourceClass(d *classdb.DB, class string) error {
+	if !d.Exists(class) {
+		hint := "pass a Resource class such as \"StyleBoxFlat\", \"Gradient\" or \"LabelSettings\""
+		if s := d.Suggest(class); s != "" {
+			hint = fmt.Sprintf("did you mean %q?", s)
+		}
+		return sdk.Errorf(sdk.CodeInvalidArgument, hint, "Godot %s has no class %q", d.Version(), class)
+	}
+	if !d.Inherits(class, "Resource") {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "nodes live in scenes: use the scene_edit toolset", "%s is not a Resource class", class)
+	}
+	if !d.Instantiable(class) {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pick a concrete subclass", "%s is abstract and cannot be instantiated", class)
+	}
+	if c, ok := d.Class(class); ok && c.APIType.EditorOnly() {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pick a class a running game can load", "%s exists only in the editor", class)
+	}
+	return nil
+}
+
+// propertyOrder is the order the editor saves a class's properties in:
+// the base class's first (Object::get_property_list walks from the root).
+func propertyOrder(d *classdb.DB, class string) []string {
+	chain := d.Chain(class)
+	var out []string
+	for i := len(chain) - 1; i >= 0; i-- {
+		if c, ok := d.Class(chain[i]); ok {
+			for _, p := range c.Properties {
+				out = append(out, p.Name)
+			}
+		}
+	}
+	return out
+}
+
+// coerce converts a JSON value for class.prop into the value to store; a
+// res:// path for a resource-typed property becomes an ext_resource of rf.
+// It returns nil for "remove the property" (null on a resource, or the
+// class default).
+func coerce(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, class, prop string, raw any) (godot.Value, error) {
+	p, ok := d.Property(class, prop)
+	if !ok {
+		hint := fmt.Sprintf("list %s's properties with godot_describe_class", class)
+		if s := d.SuggestProperty(class, prop); s != "" {
+			hint = fmt.Sprintf("did you mean %q?", s)
+		}
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, hint, "%s has no property %q", class, prop)
+	}
+	if !p.Saved() || prop == "script" || prop == "resource_path" {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "set a property the editor saves", "%s.%s is not stored in resource files", class, prop)
+	}
+	typ, _ := d.PropertyType(class, prop)
+	var v godot.Value
+	var err error
+	switch {
+	case raw == nil:
+		return nil, nil
+	case strings.HasPrefix(typ, "enum::") || strings.HasPrefix(typ, "bitfield::"):
+		if s, ok := raw.(string); ok {
+			e, found := d.Enum(typ)
+			n, ok2 := e.Value(s)
+			if !found || !ok2 {
+				return nil, sdk.Errorf(sdk.CodeInvalidArgument, fmt.Sprintf("pass an integer or one of %s's value names", strings.TrimPrefix(strings.TrimPrefix(typ, "enum::"), "bitfield::")), "%q is not a value of %s", s, typ)
+			}
+			v = godot.Int(n)
+		} else {
+			v, err = godot.FromJSON(raw, "int")
+		}
+	case d.Exists(typ) || strings.Contains(typ, ","):
+		s, ok := raw.(string)
+		if !ok || !strings.HasPrefix(s, "res://") {
+			return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass the res:// path of a resource file, or null to clear it", "%s.%s takes a %s resource", class, prop, typ)
+		}
+		return extRef(ctx, call, d, rf, typ, s)
+	default:
+		v, err = godot.FromJSON(raw, typ)
+	}
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a value of type "+typ, "%s.%s: %s", class, prop, strings.TrimSuffix(err.Error(), ": "+godot.ErrInvalid.Error()))
+	}
+	if d.IsDefault(class, prop, v) {
+		return nil, nil
+	}
+	return v, nil
+}
+
+// extRef declares path as an ext_resource of rf and returns the reference.
+func extRef(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, typ, path string) (godot.Value, error) {
+	ws := call.Workspace()
+	fi, err := ws.Stat(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Exists || fi.IsDir {
+		return nil, sdk.Errorf(sdk.CodeNotFound, "check the path with godot_project_search_files", "%s does not exist", path)
+	}
+	extType, id := typ, ""
+	if i := strings.IndexByte(typ, ','); i >= 0 {
+		extType = typ[:i]
+	}
+	switch filepath.Ext(path) {
+	case ".tres", ".tscn":
+		if f, err := ws.Read(ctx, path); err == nil {
+			if t, err := godot.ParseFile(path, f.Data); err == nil {
+				id = t.UID()
+				if t.IsScene() {
+					extType = "PackedScene"
+				} else if rt := t.ResourceType(); rt != "" {
+					extType = rt
+				}
+			}
+		}
+	case ".gd":
+		extType = "Script"
+	}
+	if extType != typ && !strings.Contains(typ, ",") && !d.Inherits(extType, typ) {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a resource of type "+typ, "%s is a %s, not a %s", path, extType, typ)
+	}
+	if id == "" {
+		for _, side := range []string{".uid", ".import"} {
+			if f, err := ws.Read(ctx, path+side); err == nil {
+				for line := range bytes.Lines(f.Data) {
+					s := strings.TrimSpace(strings.TrimPrefix(string(line), "uid="))
+					s = strings.Trim(s, "\"")
+					if strings.HasPrefix(s, uid.Prefix) {
+						id = s
+						break
+					}
+				}
+			}
+			if id != "" {
+				break
+			}
+		}
+	}
+	ref, err := rf.AddExtResource(extType, path, id)
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a res:// path", "%v", err)
+	}
+	return ref, nil
+}
+
+type createArgs struct {
+	Path       string         `json:"path" jsonschema:"res:// path of the new .tres file; must not exist"`
+	Type       string         `json:"type" jsonschema:"an instantiable Resource class, e.g. \"StyleBoxFlat\", \"Gradient\", \"LabelSettings\""`
+	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values, converted to each property's type; a res:// path for a resource-typed property"`
+}
+
+type writeResult struct {
+	ResourcePath string           `json:"resource_path"`
+	Type         string           `json:"type,omitempty"`
+	Created      bool             `json:"created,omitempty"`
+	UID          string           `json:"uid,omitempty"`
+	Property     string           `json:"property,omitempty"`
+	Value        any              `json:"value,omitempty"`
+	Removed      bool             `json:"removed,omitempty" jsonschema:"the property was removed from the file (null or the class default)"`
+	Commit       sdk.CommitResult `json:"commit"`
+}
+
+func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Result, error) {
+	d, err := classDB()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if err := resourceClass(d, in.Type); err != nil {
+		return sdk.Result{}, err
+	}
+	path, err := tresPath(in.Path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached && !call.DryRun {
+		var out map[string]any
+		params := map[string]any{"type": in.Type, "resource_path": path, "properties": in.Properties}
+		if in.Properties == nil {
+			params["properties"] = map[string]any{}
+		}
+		if err := call.Editor(ctx, "cmd_create_resource", params, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	ws := call.Workspace()
+	if fi, err := ws.Stat(ctx, path); err != nil {
+		return sdk.Result{}, err
+	} else if fi.Exists {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pick another path, change it with godot_resources_edit_set_resource_property, or delete it first", "%s already exists", path)
+	}
+	id := uid.New().String()
+	src := fmt.Sprintf("[gd_resource type=%q format=3 uid=%q]\n\n[resource]\n", in.Type, id)
+	rf, err := godot.ParseFile(path, []byte(src))
+	if err != nil {
+		return sdk.Result{}, fmt.Errorf("building %s: %w", path, err)
+	}
+	names := make([]string, 0, len(in.Properties))
+	for k := range in.Properties {
+		names = append(names, k)
+	}
+	order := propertyOrder(d, in.Type)
+	slices.SortFunc(names, func(a, b string) int {
+		ia, ib := slices.Index(order, a), slices.Index(order, b)
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(a, b)
+	})
+	for _, k := range names {
+		v, err := coerce(ctx, call, d, rf, in.Type, k, in.Properties[k])
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if v != nil {
+			rf.Resource().Set(k, v)
+		}
+	}
+	cr, err := ws.Begin("Create resource "+path).Write(path, rf.Bytes(), "").Commit(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(writeResult{ResourcePath: path, Type: in.Type, Created: !cr.DryRun, UID: id, Commit: cr}), nil
+}
+
+type setArgs struct {
+	Path     string `json:"path" jsonschema:"res:// path of a .tres file"`
+	Property string `json:"property" jsonschema:"property name, e.g. \"bg_color\""`
+	Value    any    `json:"value" jsonschema:"new value, converted to the property's type; a res:// path for a resource-typed property; null removes it"`
+}
+
+func setResourceProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, error) {
+	if in.Property == "" {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass property, e.g. \"bg_color\"", "property is empty")
+	}
+	if call.EditorAttached && !call.DryRun {
+		p, err := resPath(in.Path, "path")
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		var out map[string]any
+		if err := call.Editor(ctx, "cmd_set_resource_property", map[string]any{"resource_path": p, "property": in.Property, "value": in.Value}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.JSON(out), nil
+	}
+	d, err := classDB()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	path, err := tresPath(in.Path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	rf, f, err := readTres(ctx, call, path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	class := rf.ResourceType()
+	main := rf.Resource()
+	if main == nil {
+		return sdk.Result{}, sdk.Errorf(sdk.CodePreconditionFailed, "add a [resource] section in the editor", "%s has no [resource] section", path)
+	}
+	if _, hasScript := main.Get("script"); hasScript {
+		if _, known := d.Property(class, in.Property); !known {
+			// A script variable: the class database cannot know it, so the
+			// value keeps its JSON type.
+			v, err := godot.FromJSON(in.Value, "")
+			if err != nil {
+				return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a JSON value", "%v", err)
+			}
+			return setAndCommit(ctx, call, rf, f, path, in.Property, v)
+		}
+	}
+	v, err := coerce(ctx, call, d, rf, class, in.Property, in.Value)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return setAndCommit(ctx, call, rf, f, path, in.Property, v)
+}
+
+func setAndCommit(ctx context.Context, call *sdk.Call, rf *godot.File, f sdk.File, path, prop string, v godot.Value) (sdk.Result, error) {
+	out := writeResult{ResourcePath: path, Property: prop}
+	if v == nil {
+		rf.Resource().Clear(prop)
+		out.Removed = true
+	} else {
+		rf.Resource().Set(prop, v)
+		out.Value = godot.ToJSON(v)
+	}
+	cr, err := call.Workspace().Begin(fmt.Sprintf("Set %s of %s", prop, path)).Write(path, rf.Bytes(), f.Version).Commit(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out.Commit = cr
+	return sdk.JSON(out), nil
+}
