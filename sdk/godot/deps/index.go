@@ -290,3 +290,21 @@ func kindOf(res string) Kind {
 	}
 	return KindOther
 }
+
+var (
+	sharedMu sync.Mutex
+	shared   = map[string]*Index{}
+)
+
+// Shared returns the process-wide index of the project in root, creating it
+// on first use: a toolset process keeps its cache across tool calls.
+func Shared(root string) *Index {
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	ix := shared[root]
+	if ix == nil {
+		ix = New(root)
+		shared[root] = ix
+	}
+	return ix
+}

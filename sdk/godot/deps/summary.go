@@ -413,12 +413,25 @@ func summariseProject(fi *FileInfo, src []byte) {
 		if s := p.Section(sec); s != nil {
 			line = lines.line(s.PropertyOffset(key))
 		}
-		godot.WalkValue(v, func(x godot.Value) {
-			s := strings.TrimPrefix(stringValue(x), "*")
+		add := func(s string) {
+			s = strings.TrimPrefix(s, "*")
 			if !isResPath(s) {
 				return
 			}
+			// Translation remaps append ":locale" to the path.
+			if i := strings.LastIndexByte(s, ':'); i > len("res://") && !strings.Contains(s[i:], "/") {
+				s = s[:i]
+			}
 			fi.Refs = append(fi.Refs, Ref{From: fi.Path, Line: line, Raw: s, Via: ViaSetting, Type: name})
+		}
+		godot.WalkValue(v, func(x godot.Value) {
+			if arr, ok := x.(godot.PackedStringArray); ok {
+				for _, s := range arr {
+					add(s)
+				}
+				return
+			}
+			add(stringValue(x))
 		})
 		if sec == "autoload" {
 			fi.Autoloads[key] = strings.TrimPrefix(stringValue(v), "*")
