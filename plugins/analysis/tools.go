@@ -127,9 +127,8 @@ func projectStructure(ctx context.Context, call *sdk.Call, in structureArgs) (sd
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	root = strings.TrimSuffix(root, "/")
-	if root == "res:" {
-		root = "res://"
+	if root != "res://" {
+		root = strings.TrimSuffix(root, "/")
 	}
 	depth := in.Depth
 	if depth <= 0 {
@@ -152,9 +151,9 @@ func projectStructure(ctx context.Context, call *sdk.Call, in structureArgs) (sd
 		if len(parts) > depth {
 			parts = parts[:depth]
 		}
-		d := strings.TrimSuffix(prefix+strings.Join(parts, "/"), "/")
-		if d == "res:/" {
-			d = "res://"
+		d := prefix + strings.Join(parts, "/")
+		if d != "res://" {
+			d = strings.TrimSuffix(d, "/")
 		}
 		s := dirs[d]
 		if s == nil {
