@@ -42,8 +42,8 @@ func cycleProject(t *testing.T) string {
 	writeFile(t, dir, "lazy.tscn", scene())
 	writeFile(t, dir, "helper.gd", "class_name Helper\nextends RefCounted\n")
 	writeFile(t, dir, "user.gd", "extends Node\nvar h := Helper.new()\n") // unused; uses Helper
-	writeFile(t, dir, "art/icon.png", "")                                   // orphaned
-	writeFile(t, dir, "old/only_self.tscn", scene("res://art/icon.png"))   // unused and orphaned
+	writeFile(t, dir, "art/icon.png", "")                                 // orphaned
+	writeFile(t, dir, "old/only_self.tscn", scene("res://art/icon.png"))  // unused and orphaned
 	return dir
 }
 
