@@ -76,6 +76,9 @@ func run(m *testing.M) int {
 		testplugins.Module + "/plugins/runtime":                 "godot-mcp-toolset-runtime",
 		testplugins.Module + "/plugins/export":                  "godot-mcp-toolset-export",
 		testplugins.Module + "/plugins/testing":                 "godot-mcp-toolset-testing",
+		testplugins.Module + "/plugins/analysis":                "godot-mcp-toolset-analysis",
+		testplugins.Module + "/plugins/batch":                   "godot-mcp-toolset-batch",
+		testplugins.Module + "/plugins/composite":               "godot-mcp-toolset-composite",
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -100,7 +103,8 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
-	for _, p := range []string{"/plugins/project", "/examples/todo-toolset", "/plugins/runtime", "/plugins/export", "/plugins/testing"} {
+	for _, p := range []string{"/plugins/project", "/examples/todo-toolset", "/plugins/runtime", "/plugins/export", "/plugins/testing",
+		"/plugins/analysis", "/plugins/batch", "/plugins/composite"} {
 		src := paths[testplugins.Module+p]
 		if err := os.Rename(src, filepath.Join(projectPluginsDir, filepath.Base(src))); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -18,11 +18,9 @@ const (
 	maxLimit     = 5000
 )
 
-// paging is embedded in the arguments of every paged tool.
-type paging struct {
-	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (from next_offset of the previous page)" minimum:"0"`
-	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
-}
+// paging is the offset and limit every paged tool takes (as two fields of
+// its arguments: the schema tags of embedded structs are not read).
+type paging struct{ Offset, Limit int }
 
 // pageInfo is embedded in every paged result.
 type pageInfo struct {
@@ -100,7 +98,8 @@ func mustFile(g *deps.Graph, arg string) (string, error) {
 type structureArgs struct {
 	Path  string `json:"path,omitempty" jsonschema:"res:// directory to start at" default:"res://"`
 	Depth int    `json:"depth,omitempty" jsonschema:"directory levels below path to list separately; deeper files count in their ancestor at this depth" default:"3" minimum:"1" maximum:"20"`
-	paging
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type dirSummary struct {
@@ -174,7 +173,7 @@ func projectStructure(ctx context.Context, call *sdk.Call, in structureArgs) (sd
 		list = append(list, *s)
 	}
 	sort.Slice(list, func(a, b int) bool { return list[a].Path < list[b].Path })
-	out.Dirs, out.pageInfo = page(list, in.paging)
+	out.Dirs, out.pageInfo = page(list, paging{in.Offset, in.Limit})
 	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d files, %d bytes under %s in %d directories (page of %d)",
 		out.Files, out.Bytes, root, out.Total, len(out.Dirs))}}, Structured: out}, nil
 }
@@ -276,7 +275,8 @@ func projectStats(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, 
 type depsArgs struct {
 	Path     string `json:"path,omitempty" jsonschema:"res:// path or uid:// of one file: its dependencies and dependents; empty for the whole graph"`
 	HardOnly bool   `json:"hard_only,omitempty" jsonschema:"only load-time references (ext_resource, Resource(), preload, extends, #include)"`
-	paging
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type depsResult struct {
@@ -317,7 +317,7 @@ func analyzeDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.
 	}
 	out := depsResult{}
 	edges := g.Edges(in.HardOnly)
-	out.Edges, out.pageInfo = page(edges, in.paging)
+	out.Edges, out.pageInfo = page(edges, paging{in.Offset, in.Limit})
 	for _, p := range g.Paths() {
 		for _, r := range g.Refs(p) {
 			if r.Target == "" && keep(r) && len(out.Unresolved) < 100 {
@@ -373,8 +373,9 @@ func detectCycles(ctx context.Context, call *sdk.Call, in cyclesArgs) (sdk.Resul
 // --- find_unused_resources / find_orphaned_resources
 
 type unusedArgs struct {
-	Kind string `json:"kind,omitempty" jsonschema:"only files of this kind" enum:"scene,resource,script,shader,asset,binary_resource"`
-	paging
+	Kind string `json:"kind,omitempty" jsonschema:"only files of this kind: scene, resource, script, shader, asset or binary_resource"`
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type unusedFile struct {
@@ -400,6 +401,11 @@ const reachabilityText = "A file is used when it is reachable from a root by any
 	"is not listed."
 
 func unusedLike(ctx context.Context, call *sdk.Call, in unusedArgs, orphaned bool) (sdk.Result, error) {
+	switch in.Kind {
+	case "", "scene", "resource", "script", "shader", "asset", "binary_resource":
+	default:
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "use scene, resource, script, shader, asset or binary_resource", "kind %q is not known", in.Kind)
+	}
 	g, err := graph(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
@@ -428,7 +434,7 @@ func unusedLike(ctx context.Context, call *sdk.Call, in unusedArgs, orphaned boo
 	if out.Roots == nil {
 		out.Roots = []deps.Root{}
 	}
-	out.Files, out.pageInfo = page(files, in.paging)
+	out.Files, out.pageInfo = page(files, paging{in.Offset, in.Limit})
 	text := fmt.Sprintf("%d %s resources from %d roots", out.Total, what, len(out.Roots))
 	for _, f := range out.Files {
 		text += "\n  " + f.Path
@@ -457,8 +463,9 @@ func findOrphaned(ctx context.Context, call *sdk.Call, in unusedArgs) (sdk.Resul
 
 type refsArgs struct {
 	Target string `json:"target" jsonschema:"what to look for: res://path or uid:// of a scene, script or resource; a node class (CharacterBody2D) or script class_name; or a signal name (body_entered)"`
-	Kind   string `json:"kind,omitempty" jsonschema:"how to read target; auto: a res:// or uid:// is a path, a known class is a type, anything else a signal" enum:"auto,path,type,signal" default:"auto"`
-	paging
+	Kind   string `json:"kind,omitempty" jsonschema:"how to read target: auto, path, type or signal; auto reads a res:// or uid:// as a path, a known class as a type, anything else as a signal" default:"auto"`
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type refUse struct {
@@ -555,7 +562,7 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 		return uses[a].Line < uses[b].Line
 	})
 	out := refsResult{Target: target, Kind: kind}
-	out.Uses, out.pageInfo = page(uses, in.paging)
+	out.Uses, out.pageInfo = page(uses, paging{in.Offset, in.Limit})
 	if out.Uses == nil {
 		out.Uses = []refUse{}
 	}
@@ -571,7 +578,8 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 type signalArgs struct {
 	Scene  string `json:"scene,omitempty" jsonschema:"only this scene (res:// .tscn) and no scripts"`
 	Signal string `json:"signal,omitempty" jsonschema:"only this signal"`
-	paging
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type signalResult struct {
@@ -598,7 +606,7 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 	for _, c := range conns {
 		out.PerSignal[c.Signal]++
 	}
-	out.Connections, out.pageInfo = page(conns, in.paging)
+	out.Connections, out.pageInfo = page(conns, paging{in.Offset, in.Limit})
 	if out.Connections == nil {
 		out.Connections = []deps.Connection{}
 	}
@@ -618,7 +626,8 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 type integrityArgs struct {
 	Scene          string `json:"scene,omitempty" jsonschema:"check only this scene or resource (res://); empty checks every scene and resource"`
 	IncludeScripts bool   `json:"include_scripts,omitempty" jsonschema:"also check scripts' preload/load paths and project settings"`
-	paging
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type integrityResult struct {
@@ -664,7 +673,7 @@ func validateIntegrity(ctx context.Context, call *sdk.Call, in integrityArgs) (s
 			out.Warnings++
 		}
 	}
-	out.Findings, out.pageInfo = page(all, in.paging)
+	out.Findings, out.pageInfo = page(all, paging{in.Offset, in.Limit})
 	if out.Findings == nil {
 		out.Findings = []deps.Finding{}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
@@ -106,62 +107,58 @@ func walkFiles(tb testing.TB, dir string) map[string][]byte {
 	return out
 }
 
-// BenchmarkPlainParse is the baseline: read every file and parse the
-// scenes and resources with godot.ParseFile, one after the other, with no
-// graph, no script scanning and no cache.
-func BenchmarkPlainParse(b *testing.B) {
-	dir := genProject(b, 3000)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for p, src := range walkFiles(b, dir) {
-			if strings.HasSuffix(p, ".tscn") || strings.HasSuffix(p, ".tres") {
-				if _, err := godot.ParseFile(p, src); err != nil {
-					b.Fatal(err)
-				}
+// plainParse is the baseline: read every file and parse the scenes and
+// resources with godot.ParseFile, one after the other: no hashing, no
+// script scanning, no graph, no cache.
+func plainParse(b *testing.B, dir string) {
+	for p, src := range walkFiles(b, dir) {
+		if strings.HasSuffix(p, ".tscn") || strings.HasSuffix(p, ".tres") {
+			if _, err := godot.ParseFile(p, src); err != nil {
+				b.Fatal(err)
 			}
 		}
 	}
 }
 
-// BenchmarkScanCold indexes the project from nothing: walk, read, hash,
-// parse in parallel, build the graph.
-func BenchmarkScanCold(b *testing.B) {
+// BenchmarkAnalysis3000 runs the contestants interleaved in one loop on
+// one generated 3,000-file project, so machine noise hits them alike, and
+// reports each one's milliseconds per run and its ratio to the plain parse:
+//
+//   - plain: the baseline above;
+//   - cold: a new Index's Graph (walk, read, hash, parse in parallel,
+//     scan scripts, build the graph);
+//   - warm: Graph on an index that has seen the unchanged project (walk
+//     and stat only, graph rebuilt from cached summaries);
+//   - warm_all: warm plus every whole-project query (integrity, cycles,
+//     unused, orphaned);
+//   - one_edit: warm after rewriting one scene (one file read and parsed).
+func BenchmarkAnalysis3000(b *testing.B) {
 	dir := genProject(b, 3000)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := Scan(context.Background(), dir); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkGraphWarm is a repeated question on an unchanged project: walk,
-// stat, and rebuild the graph from cached summaries.
-func BenchmarkGraphWarm(b *testing.B) {
-	dir := genProject(b, 3000)
-	ix := New(dir)
-	if _, err := ix.Graph(context.Background()); err != nil {
+	ctx := context.Background()
+	warm := New(dir)
+	if _, err := warm.Graph(ctx); err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := ix.Graph(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkFullAnalysisWarm is a warm graph plus every whole-project query:
-// integrity, cycles, unused and orphaned.
-func BenchmarkFullAnalysisWarm(b *testing.B) {
-	dir := genProject(b, 3000)
-	ix := New(dir)
-	if _, err := ix.Graph(context.Background()); err != nil {
+	edited := filepath.Join(dir, "scenes", "s5", "scene_5.tscn")
+	orig, err := os.ReadFile(edited)
+	if err != nil {
 		b.Fatal(err)
 	}
+	var plain, cold, hot, all, edit time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		g, err := ix.Graph(context.Background())
+		t0 := time.Now()
+		plainParse(b, dir)
+		t1 := time.Now()
+		if _, err := Scan(ctx, dir); err != nil {
+			b.Fatal(err)
+		}
+		t2 := time.Now()
+		if _, err := warm.Graph(ctx); err != nil {
+			b.Fatal(err)
+		}
+		t3 := time.Now()
+		g, err := warm.Graph(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -169,5 +166,34 @@ func BenchmarkFullAnalysisWarm(b *testing.B) {
 		g.Cycles(true, 100)
 		g.Unused()
 		g.Orphaned()
+		t4 := time.Now()
+		b.StopTimer()
+		body := append([]byte(nil), orig...)
+		body = append(body, fmt.Sprintf("[connection signal=\"timeout\" from=\"Timer\" to=\".\" method=\"m%d\"]\n", i)...)
+		if err := os.WriteFile(edited, body, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		warm.Invalidate("res://scenes/s5/scene_5.tscn")
+		b.StartTimer()
+		t5 := time.Now()
+		if _, err := warm.Graph(ctx); err != nil {
+			b.Fatal(err)
+		}
+		if st := warm.LastStats(); st.Parsed != 1 {
+			b.Fatalf("one edit parsed %d files", st.Parsed)
+		}
+		edit += time.Since(t5)
+		plain += t1.Sub(t0)
+		cold += t2.Sub(t1)
+		hot += t3.Sub(t2)
+		all += t4.Sub(t3)
 	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+	b.ReportMetric(ms(plain), "plain_ms")
+	b.ReportMetric(ms(cold), "cold_ms")
+	b.ReportMetric(ms(hot), "warm_ms")
+	b.ReportMetric(ms(all), "warm_all_ms")
+	b.ReportMetric(ms(edit), "one_edit_ms")
+	b.ReportMetric(float64(cold)/float64(plain), "cold/plain")
+	b.ReportMetric(float64(all)/float64(plain), "warm_all/plain")
 }
