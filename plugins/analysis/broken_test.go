@@ -72,7 +72,7 @@ func TestBrokenProjectFindings(t *testing.T) {
 
 	want := []string{
 		fmt.Sprintf("res://hud.tscn:%d MISSING_SUB_RESOURCE", lineOf(t, dir, "hud.tscn", `SubResource("gone")`)),
-		fmt.Sprintf("res://main.gd:3 BROKEN_PRELOAD"),
+		"res://main.gd:3 BROKEN_PRELOAD",
 		fmt.Sprintf("res://main.tscn:%d STALE_PATH", lineOf(t, dir, "main.tscn", `path="res://mob.tscn"`)),
 		fmt.Sprintf("res://main.tscn:%d BROKEN_EXT_RESOURCE", lineOf(t, dir, "main.tscn", "gameover.wav")),
 		fmt.Sprintf("res://main.tscn:%d BAD_PARENT", lineOf(t, dir, "main.tscn", `parent="Nowhere"`)),

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/godot-mcp/godot-mcp/plugins/internal/nodeedit"
+	"github.com/godot-mcp/godot-mcp/internal/nodeedit"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/godot-mcp/godot-mcp/plugins/internal/nodeedit"
+	"github.com/godot-mcp/godot-mcp/internal/nodeedit"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/godot-mcp/godot-mcp/plugins/internal/nodeedit"
+	"github.com/godot-mcp/godot-mcp/internal/nodeedit"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
@@ -211,7 +211,7 @@ type applyResult struct {
 func applyTool(ctx context.Context, call *sdk.Call, in applyArgs) (sdk.Result, error) {
 	p := applyParams{Save: in.Save}
 	for _, e := range in.Edits {
-		p.Edits = append(p.Edits, nodeEdit{NodePath: e.NodePath, Properties: e.Properties})
+		p.Edits = append(p.Edits, nodeEdit(e))
 	}
 	var out applyResult
 	if call.EditorAttached && in.Scene == "" {
