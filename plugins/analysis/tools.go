@@ -96,10 +96,10 @@ func mustFile(g *deps.Graph, arg string) (string, error) {
 // --- project_structure
 
 type structureArgs struct {
-	Path  string `json:"path,omitempty" jsonschema:"res:// directory to start at" default:"res://"`
-	Depth int    `json:"depth,omitempty" jsonschema:"directory levels below path to list separately; deeper files count in their ancestor at this depth" default:"3" minimum:"1" maximum:"20"`
-	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Path   string `json:"path,omitempty" jsonschema:"res:// directory to start at" default:"res://"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"directory levels below path to list separately; deeper files count in their ancestor at this depth" default:"3" minimum:"1" maximum:"20"`
+	Offset int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type dirSummary struct {
@@ -275,8 +275,8 @@ func projectStats(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, 
 type depsArgs struct {
 	Path     string `json:"path,omitempty" jsonschema:"res:// path or uid:// of one file: its dependencies and dependents; empty for the whole graph"`
 	HardOnly bool   `json:"hard_only,omitempty" jsonschema:"only load-time references (ext_resource, Resource(), preload, extends, #include)"`
-	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type depsResult struct {
@@ -373,9 +373,9 @@ func detectCycles(ctx context.Context, call *sdk.Call, in cyclesArgs) (sdk.Resul
 // --- find_unused_resources / find_orphaned_resources
 
 type unusedArgs struct {
-	Kind string `json:"kind,omitempty" jsonschema:"only files of this kind: scene, resource, script, shader, asset or binary_resource"`
-	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Kind   string `json:"kind,omitempty" jsonschema:"only files of this kind: scene, resource, script, shader, asset or binary_resource"`
+	Offset int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type unusedFile struct {
@@ -464,8 +464,8 @@ func findOrphaned(ctx context.Context, call *sdk.Call, in unusedArgs) (sdk.Resul
 type refsArgs struct {
 	Target string `json:"target" jsonschema:"what to look for: res://path or uid:// of a scene, script or resource; a node class (CharacterBody2D) or script class_name; or a signal name (body_entered)"`
 	Kind   string `json:"kind,omitempty" jsonschema:"how to read target: auto, path, type or signal; auto reads a res:// or uid:// as a path, a known class as a type, anything else as a signal" default:"auto"`
-	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Offset int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type refUse struct {
@@ -578,8 +578,8 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 type signalArgs struct {
 	Scene  string `json:"scene,omitempty" jsonschema:"only this scene (res:// .tscn) and no scripts"`
 	Signal string `json:"signal,omitempty" jsonschema:"only this signal"`
-	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Offset int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type signalResult struct {
@@ -626,8 +626,8 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 type integrityArgs struct {
 	Scene          string `json:"scene,omitempty" jsonschema:"check only this scene or resource (res://); empty checks every scene and resource"`
 	IncludeScripts bool   `json:"include_scripts,omitempty" jsonschema:"also check scripts' preload/load paths and project settings"`
-	Offset int `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Offset         int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit          int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type integrityResult struct {
