@@ -177,7 +177,11 @@ func TestHeadlessComposite(t *testing.T) {
 	call[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": cmds, "stop_on_error": false})
 	call[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": []any{
 		map[string]any{"command": "connect_signal", "params": map[string]any{"source_path": "Clock", "signal_name": "timeout", "target_path": "Enemy", "method_name": "_on_hit"}},
+		map[string]any{"command": "godot_batch_set_property", "params": map[string]any{"type": "Marker2D", "property": "gizmo_extents", "value": 8}},
 	}})
+	if got := read(t, dir); strings.Count(got, "gizmo_extents = 8.0") != 2 { // A and C (B was deleted)
+		t.Errorf("batch_set_property in run_commands:\n%s", got)
+	}
 
 	enginecheck.Project(t, dir)
 }

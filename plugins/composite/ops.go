@@ -290,6 +290,8 @@ func runOne(s *nodeedit.Scene, command string, params map[string]any, dryRun boo
 		removed := n.RemoveGroup(g)
 		s.Edited = s.Edited || removed
 		return map[string]any{"node_path": n.Path(), "group": g, "removed": removed}, nil
+	case "cmd_batch_set_property":
+		return batchSet(s, params)
 	case "cmd_compose_node":
 		var p composeParams
 		if err := decode(params, &p); err != nil {
@@ -315,7 +317,7 @@ func runOne(s *nodeedit.Scene, command string, params map[string]any, dryRun boo
 
 var headless = []string{"cmd_create_node", "cmd_set_node_property", "cmd_delete_node", "cmd_rename_node", "cmd_attach_script",
 	"cmd_connect_signal", "cmd_duplicate_node", "cmd_move_node", "cmd_add_to_group", "cmd_remove_from_group",
-	"cmd_compose_node", "cmd_batch_create_nodes", "cmd_apply_node_edits"}
+	"cmd_compose_node", "cmd_batch_create_nodes", "cmd_apply_node_edits", "cmd_batch_set_property"}
 
 func joinKnown() string {
 	s := ""
@@ -326,4 +328,48 @@ func joinKnown() string {
 		s += c
 	}
 	return s
+}
+
+// batchSet is the addon's cmd_batch_set_property on the scene: node_paths
+// (wins) or every node of type, root included; nodes without the property
+// are skipped.
+func batchSet(s *nodeedit.Scene, params map[string]any) (map[string]any, error) {
+	if err := need(params, "property"); err != nil {
+		return nil, err
+	}
+	prop := str(params, "property")
+	var targets []*godot.Node
+	if raw, ok := params["node_paths"].([]any); ok && len(raw) > 0 {
+		for _, p := range raw {
+			ps, _ := p.(string)
+			n, err := s.Node(ps)
+			if err != nil {
+				return nil, err
+			}
+			targets = append(targets, n)
+		}
+	} else if typ := str(params, "type"); typ != "" {
+		db := nodeedit.DB()
+		for _, n := range s.Doc.Nodes() {
+			if n.Type() == typ || n.Type() != "" && db.Inherits(n.Type(), typ) {
+				targets = append(targets, n)
+			}
+		}
+	} else {
+		return nil, &sdk.Error{Code: sdk.CodeInvalidArgument, Message: "no target nodes given", Hint: "pass node_paths or type", Required: "node_paths"}
+	}
+	applied := []string{}
+	skipped := []map[string]any{}
+	for _, n := range targets {
+		_, err := s.SetProperty(n, prop, params["value"])
+		if nodeedit.UnknownProperty(err) {
+			skipped = append(skipped, map[string]any{"path": n.Path(), "reason": "no such property"})
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		applied = append(applied, n.Path())
+	}
+	return map[string]any{"property": prop, "applied": applied, "skipped": skipped, "count": len(applied), "undoable": true}, nil
 }
