@@ -11,7 +11,7 @@ import (
 // action, and an all-or-nothing run_commands.
 func TestWholeProjectToolsets(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir+"/project.godot", "config_version=5\n\n[application]\n\nrun/main_scene=\"res://main.tscn\"\n")
+	writeFile(t, dir+"/project.godot", "config_version=5\n\n[application]\n\nrun/main_scene=\"res://main.tscn\"\nconfig/features=PackedStringArray(\"4.6\")\n")
 	main := "[gd_scene format=3]\n\n[ext_resource type=\"PackedScene\" path=\"res://gone.tscn\" id=\"1\"]\n\n[node name=\"Main\" type=\"Node2D\"]\n\n[node name=\"Icon\" type=\"Sprite2D\" parent=\".\"]\n\n[node name=\"Gone\" parent=\".\" instance=ExtResource(\"1\")]\n"
 	writeFile(t, dir+"/main.tscn", main)
 	hud := "[gd_scene format=3]\n\n[node name=\"HUD\" type=\"Control\"]\n\n[node name=\"Logo\" type=\"Sprite2D\" parent=\".\"]\n"
