@@ -99,6 +99,14 @@ func TestCyclesUnusedRefs(t *testing.T) {
 	if cls.Kind != "type" || len(cls.Uses) != 1 || cls.Uses[0].File != "res://user.gd" || cls.Uses[0].Line != 2 {
 		t.Errorf("class_name refs %+v", cls)
 	}
+	ext := call[refsResult](t, h, "cross_scene_find_refs", map[string]any{"target": "RefCounted", "kind": "type"})
+	if len(ext.Uses) != 1 || ext.Uses[0].File != "res://helper.gd" || ext.Uses[0].Line != 2 || ext.Uses[0].What != "extends" {
+		t.Errorf("extends RefCounted: %+v", ext.Uses)
+	}
+	nodes := call[refsResult](t, h, "cross_scene_find_refs", map[string]any{"target": "Node2D"})
+	if nodes.Kind != "type" || nodes.Total != 6 || nodes.Uses[0].Line != 5 {
+		t.Errorf("Node2D nodes: %+v", nodes)
+	}
 	sig := call[signalResult](t, h, "analyze_signal_flow", map[string]any{})
 	if sig.PerSignal["pressed"] != 1 || sig.PerSignal["hit"] != 1 || sig.Total != 2 {
 		t.Errorf("signal flow %+v", sig)

@@ -531,7 +531,7 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 		for _, p := range g.Paths() {
 			fi := g.File(p)
 			if fi.Kind == deps.KindScript && fi.Extends == target {
-				uses = append(uses, refUse{File: p, Line: 0, What: "extends", Detail: "extends " + target})
+				uses = append(uses, refUse{File: p, Line: fi.ExtendsLine, What: "extends", Detail: "extends " + target})
 			}
 			if fi.Type == target && fi.Kind == deps.KindResource {
 				uses = append(uses, refUse{File: p, Line: 1, What: "resource", Detail: "[gd_resource type=\"" + target + "\"]"})

@@ -90,6 +90,7 @@ func summariseScript(fi *FileInfo, src []byte) {
 				fi.ClassName = strings.TrimSuffix(f[0], ",")
 			}
 		case strings.HasPrefix(trim, "extends "):
+			fi.ExtendsLine = lineNo
 			f := strings.Fields(strings.TrimPrefix(trim, "extends "))
 			if len(f) > 0 && f[0] != `""` {
 				fi.Extends = f[0]

@@ -126,6 +126,7 @@ type FileInfo struct {
 	SubResources int          `json:"sub_resources,omitempty"`
 	ClassName    string       `json:"class_name,omitempty"` // a script's class_name
 	Extends      string       `json:"extends,omitempty"`    // a script's extends (class or path)
+	ExtendsLine  int          `json:"extends_line,omitempty"`
 	// Findings are the file's own problems (parse errors, bad parents,
 	// duplicate names, connections to missing nodes); problems that need
 	// other files (broken paths) are found by [Graph.Integrity].
