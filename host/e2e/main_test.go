@@ -64,7 +64,7 @@ func TestMain(m *testing.M) {
 // snapshots cover each of them.
 var firstParty = []string{
 	"project", "runtime", "export", "testing", "scene_edit",
-	"input_map", "resources_edit",
+	"input_map", "resources_edit", "analysis", "batch", "composite",
 }
 
 func firstPartyModules() []string {

@@ -1,0 +1,268 @@
+package nodeedit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+)
+
+// Scene is one scene file opened for editing through the call's workspace.
+// Edits change the in-memory document; nothing reaches the disk before
+// [Commit]. Not safe for concurrent use.
+type Scene struct {
+	Path string
+	File sdk.File
+	Doc  *godot.File
+	db   *classdb.DB
+	ctx  context.Context
+	ws   *sdk.Workspace
+	// Edited reports whether any edit changed the document.
+	Edited bool
+}
+
+// ScenePath returns the scene to edit: arg when given (normalised), else
+// the workspace's active scene.
+func ScenePath(ctx context.Context, call *sdk.Call, arg string) (string, error) {
+	if arg != "" {
+		if !strings.HasPrefix(arg, "res://") {
+			arg = "res://" + strings.TrimPrefix(arg, "/")
+		}
+		if !strings.HasSuffix(arg, ".tscn") {
+			return "", sdk.Errorf(sdk.CodeInvalidArgument, "pass a .tscn scene", "%s is not a text scene (.tscn)", arg)
+		}
+		return arg, nil
+	}
+	active, err := call.Workspace().ActiveScene(ctx)
+	if err != nil {
+		return "", err
+	}
+	if active == "" {
+		return "", &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "active_scene",
+			Message: "no scene is open", Hint: "pass scene, or open one with scene_edit's open_scene"}
+	}
+	return active, nil
+}
+
+// Open reads and parses a scene.
+func Open(ctx context.Context, call *sdk.Call, path string) (*Scene, error) {
+	ws := call.Workspace()
+	f, err := ws.Read(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := godot.ParseFile(f.Path, f.Data)
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "fix the file (validate_scene_integrity shows where) or restore it", "%s cannot be parsed: %v", f.Path, err)
+	}
+	if !doc.IsScene() {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a .tscn scene", "%s is a resource, not a scene", f.Path)
+	}
+	return &Scene{Path: f.Path, File: f, Doc: doc, db: DB(), ctx: ctx, ws: ws}, nil
+}
+
+// Bytes returns the edited file.
+func (s *Scene) Bytes() []byte { return s.Doc.Bytes() }
+
+// Node returns a node by path ("." is the root; a leading "/root/" or "/"
+// is accepted as the addon does).
+func (s *Scene) Node(path string) (*godot.Node, error) {
+	p := NormalizePath(path)
+	n := s.Doc.Node(p)
+	if n == nil {
+		return nil, &sdk.Error{Code: sdk.CodeNotFound, Message: fmt.Sprintf("no node at %q in %s", path, s.Path),
+			Hint: "paths are relative to the scene root (\".\" is the root); list nodes with find_nodes_by_type or get_scene_tree", Required: "node_path"}
+	}
+	return n, nil
+}
+
+// NormalizePath applies the addon's node path rules: strip one leading
+// "/", then a leading "root/", and map "" to ".".
+func NormalizePath(p string) string {
+	p = strings.TrimPrefix(p, "/")
+	p = strings.TrimPrefix(p, "root/")
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+// Class returns the node's class, or "" when the file does not name one (an
+// instanced scene, or a node overriding an inherited one).
+func Class(n *godot.Node) string { return n.Type() }
+
+// editErr turns an error of sdk/godot's editing API into an *sdk.Error.
+func editErr(err error, hint string) error {
+	if err == nil {
+		return nil
+	}
+	code := sdk.CodeInvalidArgument
+	if errors.Is(err, godot.ErrNotFound) {
+		code = sdk.CodeNotFound
+	}
+	return sdk.Errorf(code, hint, "%v", err)
+}
+
+func (s *Scene) addExt(typ, path string) (godot.Value, error) {
+	st, err := s.ws.Stat(s.ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Exists {
+		return nil, &sdk.Error{Code: sdk.CodeNotFound, Message: path + " does not exist", Hint: "create the file first, or pass an existing res:// path", Required: "value"}
+	}
+	ref, err := s.Doc.AddExtResource(typ, path, "")
+	if err != nil {
+		return nil, editErr(err, "pass a res:// path of an existing resource")
+	}
+	return ref, nil
+}
+
+// CreateNode adds a node of a class under parent and returns its path.
+func (s *Scene) CreateNode(parent, name, typ string) (*godot.Node, error) {
+	if !s.db.Exists(typ) {
+		hint := "pass a Node class such as Node2D or Sprite2D"
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, hint, "%q is not a Godot class", typ)
+	}
+	if !s.db.IsNode(typ) || !s.db.Instantiable(typ) {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass an instantiable Node class", "%s is not an instantiable Node class", typ)
+	}
+	if name == "" {
+		name = typ
+	}
+	if _, err := s.Node(parent); err != nil {
+		return nil, err
+	}
+	n, err := s.Doc.AddNode(NormalizePath(parent), name, typ)
+	if err != nil {
+		return nil, editErr(err, "choose a name no sibling has")
+	}
+	s.Edited = true
+	return n, nil
+}
+
+// SetProperty converts and sets one property of a node.
+func (s *Scene) SetProperty(n *godot.Node, prop string, raw any) (godot.Value, error) {
+	v, err := Coerce(s.db, Class(n), prop, raw, s.addExt)
+	if err != nil {
+		return nil, err
+	}
+	n.Set(prop, v)
+	s.Edited = true
+	return v, nil
+}
+
+// UnknownProperty reports whether err is Coerce's "no such property".
+func UnknownProperty(err error) bool {
+	var e *sdk.Error
+	return errors.As(err, &e) && e.Required == "property"
+}
+
+// AttachScript sets a node's script to an existing script file.
+func (s *Scene) AttachScript(n *godot.Node, script string) error {
+	_, err := s.SetProperty(n, "script", script)
+	return err
+}
+
+// Delete removes a node and its subtree.
+func (s *Scene) Delete(path string) error {
+	p := NormalizePath(path)
+	if p == "." {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "delete a child node, or delete the scene file", "cannot delete the scene root")
+	}
+	if _, err := s.Node(p); err != nil {
+		return err
+	}
+	if err := s.Doc.RemoveNode(p); err != nil {
+		return editErr(err, "pass the path of an existing node")
+	}
+	s.Edited = true
+	return nil
+}
+
+// Rename renames a node and returns its new path.
+func (s *Scene) Rename(path, name string) (string, error) {
+	n, err := s.Node(path)
+	if err != nil {
+		return "", err
+	}
+	if err := s.Doc.RenameNode(n.Path(), name); err != nil {
+		return "", editErr(err, "choose a name no sibling has")
+	}
+	s.Edited = true
+	return n.Path(), nil
+}
+
+// Move reparents a node and returns its new path.
+func (s *Scene) Move(path, parent string) (string, error) {
+	n, err := s.Node(path)
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.Node(parent); err != nil {
+		return "", err
+	}
+	if err := s.Doc.MoveNode(n.Path(), NormalizePath(parent)); err != nil {
+		return "", editErr(err, "move the node under an existing node outside its own subtree")
+	}
+	s.Edited = true
+	return n.Path(), nil
+}
+
+// Duplicate copies a node (with its subtree) next to it.
+func (s *Scene) Duplicate(path string) (string, error) {
+	n, err := s.Node(path)
+	if err != nil {
+		return "", err
+	}
+	c, err := s.Doc.DuplicateNode(n.Path(), "")
+	if err != nil {
+		return "", editErr(err, "duplicate a node other than the root")
+	}
+	s.Edited = true
+	return c.Path(), nil
+}
+
+// Connect adds a signal connection, checking the signal on the source's class.
+func (s *Scene) Connect(from, signal, to, method string) (already bool, err error) {
+	src, err := s.Node(from)
+	if err != nil {
+		return false, err
+	}
+	if _, err := s.Node(to); err != nil {
+		return false, err
+	}
+	if c := Class(src); c != "" {
+		if _, ok := s.db.Signal(c, signal); !ok {
+			hint := "list the class's signals with describe_class"
+			if sug := s.db.SuggestSignal(c, signal); sug != "" {
+				hint = "did you mean " + sug + "?"
+			}
+			return false, sdk.Errorf(sdk.CodeInvalidArgument, hint+" (signals a script declares cannot be checked headless)", "%s has no signal %q", c, signal)
+		}
+	}
+	conn := godot.Connection{Signal: signal, From: src.Path(), To: NormalizePath(to), Method: method}
+	for _, c := range s.Doc.Connections() {
+		if c.Signal == conn.Signal && c.From == conn.From && c.To == conn.To && c.Method == conn.Method {
+			return true, nil
+		}
+	}
+	if err := s.Doc.AddConnection(conn); err != nil {
+		return false, editErr(err, "connect existing nodes")
+	}
+	s.Edited = true
+	return false, nil
+}
+
+// Commit writes the scene (when edited) as one transaction named name; all
+// commits of a tool call are one journaled action. It honours dry_run.
+func (s *Scene) Commit(name string) (sdk.CommitResult, error) {
+	if !s.Edited {
+		return sdk.CommitResult{Files: []sdk.FileChange{}}, nil
+	}
+	return s.ws.Begin(name).Write(s.Path, s.Bytes(), s.File.Version).Commit(s.ctx)
+}

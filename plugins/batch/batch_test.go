@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	enginecheck.Close()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			os.Stderr.WriteString("goleak: " + err.Error() + "\n")
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+const mainScene = `[gd_scene format=3 uid="uid://b1main"]
+
+[node name="Main" type="Node2D"]
+
+[node name="Player" type="Sprite2D" parent="."]
+position = Vector2(10, 20)
+
+[node name="Enemy" type="Sprite2D" parent="."]
+
+[node name="Label" type="Label" parent="."]
+text = "hi"
+
+[node name="Timer" type="Timer" parent="Label"]
+wait_time = 0.5
+`
+
+const hudScene = `[gd_scene format=3 uid="uid://b1hud"]
+
+[node name="HUD" type="CanvasLayer"]
+
+[node name="Score" type="Label" parent="."]
+text = "0"
+
+[node name="Icon" type="Sprite2D" parent="."]
+`
+
+func project(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"project.godot":   "config_version=5\n\n[application]\n\nrun/main_scene=\"res://main.tscn\"\n",
+		"main.tscn":       mainScene,
+		"ui/hud.tscn":     hudScene,
+		"scripts/hero.gd": "extends Sprite2D\n",
+	} {
+		abs := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func call[T any](t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) T {
+	t.Helper()
+	res := h.Call(context.Background(), tool, args, opts...)
+	if res.Err != nil || res.IsError {
+		t.Fatalf("%s: %v %s", tool, res.Err, res.Text())
+	}
+	var out T
+	if err := res.Structured(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func read(t *testing.T, dir, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestFindNodesByType(t *testing.T) {
+	dir := project(t)
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	defer h.Close()
+	one := call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D", "scene": "res://main.tscn"})
+	if one.Count != 2 || one.Nodes[0].Path != "Player" || one.Nodes[0].Line != 5 || one.Nodes[1].Path != "Enemy" {
+		t.Errorf("one scene: %+v", one)
+	}
+	// Subclasses count: Label and Sprite2D are CanvasItems; the root Node2D too.
+	all := call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "CanvasItem", "all_scenes": true})
+	if all.Count != 6 {
+		t.Errorf("all scenes CanvasItem: %+v", all)
+	}
+	exact := call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Label", "all_scenes": true, "exact": true})
+	if exact.Count != 2 || exact.Nodes[0].Scene != "res://main.tscn" || exact.Nodes[1].Scene != "res://ui/hud.tscn" || exact.Nodes[1].Line != 5 {
+		t.Errorf("exact Label: %+v", exact)
+	}
+	sub := call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Node", "scene": "res://main.tscn", "parent_path": "Label", "recursive": false})
+	if sub.Count != 2 { // Label itself and its child Timer
+		t.Errorf("under Label: %+v", sub)
+	}
+	res := h.Call(context.Background(), "find_nodes_by_type", map[string]any{"type": "Sprite2D"})
+	if !res.IsError || !strings.Contains(res.Text(), "PRECONDITION_FAILED") {
+		t.Errorf("no scene and none active: %s", res.Text())
+	}
+}
+
+func TestSetPropertyAndCrossScene(t *testing.T) {
+	dir := project(t)
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	defer h.Close()
+
+	set := call[setResult](t, h, "set_property", map[string]any{"scene": "res://main.tscn", "type": "Sprite2D", "property": "position", "value": []any{1, 2}})
+	if set.Count != 2 || len(set.Changes) != 2 || set.Changes[0].Line != 6 || set.Changes[0].Old != "Vector2(10, 20)" || set.Changes[1].Line != 8 {
+		t.Errorf("set: %+v", set)
+	}
+	if got := read(t, dir, "main.tscn"); strings.Count(got, "position = Vector2(1, 2)") != 2 {
+		t.Errorf("file:\n%s", got)
+	}
+	// Unknown properties are skipped; bad values are refused and change nothing.
+	skip := call[setResult](t, h, "set_property", map[string]any{"scene": "res://main.tscn", "node_paths": []string{"Label", "Label/Timer"}, "property": "wait_time", "value": 2})
+	if skip.Count != 1 || len(skip.Skipped) != 1 || skip.Skipped[0].Path != "Label" {
+		t.Errorf("skip: %+v", skip)
+	}
+	before := read(t, dir, "main.tscn")
+	bad := h.Call(context.Background(), "set_property", map[string]any{"scene": "res://main.tscn", "node_paths": []string{"Player"}, "property": "position", "value": "left"})
+	if !bad.IsError || !strings.Contains(bad.Text(), "INVALID_ARGUMENT") || read(t, dir, "main.tscn") != before {
+		t.Errorf("bad value: %s", bad.Text())
+	}
+
+	// Across scenes: a dry run lists every file and line and writes nothing.
+	args := map[string]any{"scenes": []string{"res://main.tscn", "res://ui/hud.tscn"}, "type": "CanvasItem", "property": "modulate", "value": map[string]any{"r": 1, "g": 0, "b": 0}}
+	dry := call[crossResult](t, h, "cross_scene_set_property", args, sdktest.DryRun())
+	if !dry.DryRun || dry.TotalModified != 6 || len(dry.Changes) != 6 || len(dry.Files) != 2 {
+		t.Errorf("dry run: %+v", dry)
+	}
+	for _, c := range dry.Changes {
+		if c.Line == 0 || c.Scene == "" || c.New != "Color(1, 0, 0, 1)" {
+			t.Errorf("dry-run change without place or value: %+v", c)
+		}
+	}
+	if read(t, dir, "main.tscn") != before {
+		t.Error("dry run wrote main.tscn")
+	}
+	depth := h.Workspace().History().Depth
+	real := call[crossResult](t, h, "cross_scene_set_property", args)
+	if real.TotalModified != 6 || real.ActionID == 0 || len(real.Files) != 2 {
+		t.Errorf("cross scene: %+v", real)
+	}
+	if d := h.Workspace().History().Depth; d != depth+1 {
+		t.Errorf("journal depth %d → %d, want one action", depth, d)
+	}
+	if !strings.Contains(read(t, dir, "ui/hud.tscn"), "modulate = Color(1, 0, 0, 1)") {
+		t.Error("hud.tscn not changed")
+	}
+	// One undo reverts both scenes.
+	if _, err := h.Workspace().Undo(context.Background(), 1, false); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, dir, "main.tscn") != before || read(t, dir, "ui/hud.tscn") != hudScene {
+		t.Error("undo did not restore both scenes")
+	}
+	call[crossResult](t, h, "cross_scene_set_property", args)
+
+	deps := call[depsResult](t, h, "get_dependencies", map[string]any{"path": "res://project.godot"})
+	if deps.Count != 1 || deps.Dependencies[0].Path != "res://main.tscn" || !deps.Dependencies[0].Resolved {
+		t.Errorf("deps: %+v", deps)
+	}
+	missing := h.Call(context.Background(), "get_dependencies", map[string]any{"path": "res://nope.tscn"})
+	if !missing.IsError || !strings.Contains(missing.Text(), "NOT_FOUND") {
+		t.Errorf("missing: %s", missing.Text())
+	}
+
+	// The engine loads what the tools wrote.
+	enginecheck.Project(t, dir)
+}
+
+// With an editor attached, the edited scene's tools forward to the addon's
+// batch commands with its parameter names.
+func TestEditorForwarding(t *testing.T) {
+	dir := project(t)
+	ed := sdktest.NewEditor().
+		Result("cmd_find_nodes_by_type", map[string]any{"type": "Sprite2D", "nodes": []any{map[string]any{"path": "Player", "name": "Player", "type": "Sprite2D"}}, "count": 1}).
+		Result("cmd_batch_set_property", map[string]any{"property": "visible", "applied": []any{"Player"}, "skipped": []any{}, "count": 1, "dry_run": true, "undoable": true}).
+		Result("cmd_get_dependencies", map[string]any{"path": "res://main.tscn", "dependencies": []any{map[string]any{"raw": "uid://x", "path": "res://a.png", "type": "Texture2D"}}, "count": 1})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	defer h.Close()
+	f := call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D"})
+	if f.Count != 1 || f.Nodes[0].Path != "Player" {
+		t.Errorf("find: %+v", f)
+	}
+	s := call[setResult](t, h, "set_property", map[string]any{"node_paths": []string{"Player"}, "property": "visible", "value": false}, sdktest.DryRun())
+	if s.Count != 1 {
+		t.Errorf("set: %+v", s)
+	}
+	d := call[depsResult](t, h, "get_dependencies", map[string]any{"path": "res://main.tscn"})
+	if d.Count != 1 || !d.Dependencies[0].Resolved {
+		t.Errorf("deps: %+v", d)
+	}
+	calls := ed.Calls()
+	if len(calls) != 3 {
+		t.Fatalf("editor calls %+v", calls)
+	}
+	if p := calls[1].Params; p["dry_run"] != true || p["property"] != "visible" || p["value"] != false {
+		t.Errorf("batch_set_property params %+v", p)
+	}
+	if p := calls[0].Params; p["parent_path"] != "." || p["recursive"] != true {
+		t.Errorf("find params %+v", p)
+	}
+	// A named scene file is edited headless even with an editor attached.
+	call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D", "scene": "res://main.tscn"})
+	if len(ed.Calls()) != 3 {
+		t.Error("a named scene went to the editor")
+	}
+	_ = sdk.CodeNotFound
+}

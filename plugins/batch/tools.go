@@ -1,0 +1,496 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/internal/nodeedit"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
+)
+
+// --- find_nodes_by_type
+
+type findArgs struct {
+	Type       string `json:"type" jsonschema:"Godot class name, such as Sprite2D, or a script class_name"`
+	Scene      string `json:"scene,omitempty" jsonschema:"res:// .tscn to search; empty: the edited (active) scene"`
+	AllScenes  bool   `json:"all_scenes,omitempty" jsonschema:"search every scene of the project (from the files)"`
+	ParentPath string `json:"parent_path,omitempty" jsonschema:"only under this node (one scene)" default:"."`
+	Recursive  *bool  `json:"recursive,omitempty" jsonschema:"search the whole subtree, not only direct children" default:"true"`
+	Exact      bool   `json:"exact,omitempty" jsonschema:"match the class exactly, not its subclasses"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"maximum nodes returned" default:"500" minimum:"1" maximum:"10000"`
+	Offset     int    `json:"offset,omitempty" jsonschema:"skip this many nodes (next_offset of the previous page)" minimum:"0"`
+}
+
+type foundNode struct {
+	Path  string `json:"path"`
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	Scene string `json:"scene,omitempty"`
+	Line  int    `json:"line,omitempty"`
+}
+
+type findResult struct {
+	Type       string      `json:"type"`
+	Nodes      []foundNode `json:"nodes"`
+	Count      int         `json:"count" jsonschema:"matches over all pages"`
+	NextOffset int         `json:"next_offset,omitempty"`
+	Truncated  bool        `json:"truncated"`
+}
+
+func matcher(typ string, exact bool) func(string) bool {
+	db := nodeedit.DB()
+	return func(t string) bool {
+		if t == typ {
+			return true
+		}
+		return !exact && t != "" && db.Inherits(t, typ)
+	}
+}
+
+func findNodesByType(ctx context.Context, call *sdk.Call, in findArgs) (sdk.Result, error) {
+	if strings.TrimSpace(in.Type) == "" {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a class name such as Sprite2D", "type is empty")
+	}
+	recursive := in.Recursive == nil || *in.Recursive
+	parent := nodeedit.NormalizePath(in.ParentPath)
+	if call.EditorAttached && in.Scene == "" && !in.AllScenes {
+		var out findResult
+		err := call.Editor(ctx, "cmd_find_nodes_by_type", map[string]any{"type": in.Type, "parent_path": parent, "recursive": recursive}, &out)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if out.Nodes == nil {
+			out.Nodes = []foundNode{}
+		}
+		out.Count = len(out.Nodes)
+		return result(out), nil
+	}
+	match := matcher(in.Type, in.Exact)
+	var nodes []foundNode
+	if in.AllScenes {
+		p, err := call.Project()
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		g, err := deps.Shared(p.Root()).Graph(ctx)
+		if err != nil {
+			return sdk.Result{}, sdk.Errorf(sdk.CodeInternalError, "check that the project is readable", "cannot index the project: %v", err)
+		}
+		for _, n := range g.Nodes(nil, func(n deps.NodeInfo) bool { return match(n.Type) }) {
+			nodes = append(nodes, foundNode{Path: n.Path, Name: n.Name, Type: n.Type, Scene: n.File, Line: n.Line})
+		}
+	} else {
+		path, err := nodeedit.ScenePath(ctx, call, in.Scene)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		s, err := nodeedit.Open(ctx, call, path)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		root, err := s.Node(parent)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		lines := lineIndex(s.Doc.Source())
+		for _, n := range s.Doc.Nodes() {
+			if !under(n.Path(), root.Path(), recursive) || !match(n.Type()) {
+				continue
+			}
+			nodes = append(nodes, foundNode{Path: n.Path(), Name: n.Name(), Type: n.Type(), Scene: s.Path, Line: lines(n.Offset())})
+		}
+	}
+	out := findResult{Type: in.Type, Count: len(nodes)}
+	limit := in.Limit
+	if limit <= 0 {
+		limit = 500
+	}
+	if in.Offset < len(nodes) {
+		end := min(len(nodes), in.Offset+limit)
+		out.Nodes = nodes[in.Offset:end]
+		if end < len(nodes) {
+			out.NextOffset, out.Truncated = end, true
+		}
+	}
+	if out.Nodes == nil {
+		out.Nodes = []foundNode{}
+	}
+	return result(out), nil
+}
+
+func (r findResult) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d nodes of type %s", r.Count, r.Type)
+	for _, n := range r.Nodes {
+		if n.Scene != "" {
+			fmt.Fprintf(&b, "\n  %s:%d %s (%s)", n.Scene, n.Line, n.Path, n.Type)
+		} else {
+			fmt.Fprintf(&b, "\n  %s (%s)", n.Path, n.Type)
+		}
+	}
+	return b.String()
+}
+
+// under reports whether p is root itself or below it (a direct child only
+// when not recursive). The addon includes the parent itself.
+func under(p, root string, recursive bool) bool {
+	if p == root {
+		return true
+	}
+	var rel string
+	switch {
+	case root == ".":
+		rel = p
+	case strings.HasPrefix(p, root+"/"):
+		rel = p[len(root)+1:]
+	default:
+		return false
+	}
+	return recursive || !strings.Contains(rel, "/")
+}
+
+// lineIndex returns a function from byte offsets of src to 1-based lines.
+func lineIndex(src []byte) func(int) int {
+	var starts []int
+	starts = append(starts, 0)
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return func(off int) int {
+		if off < 0 {
+			return 0
+		}
+		return sort.Search(len(starts), func(i int) bool { return starts[i] > off })
+	}
+}
+
+func result(v fmt.Stringer) sdk.Result {
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: v.String()}}, Structured: v}
+}
+
+// --- set_property
+
+type setArgs struct {
+	Scene     string   `json:"scene,omitempty" jsonschema:"res:// .tscn to edit; empty: the edited (active) scene"`
+	Property  string   `json:"property" jsonschema:"property name, such as modulate or position"`
+	Value     any      `json:"value" jsonschema:"the value: JSON number/bool/string, [x, y] or {\"x\":…} for vectors and colours, a Godot literal string such as \"Vector2(1, 2)\", or a res:// path for resources"`
+	NodePaths []string `json:"node_paths,omitempty" jsonschema:"the nodes to change (wins over type)"`
+	Type      string   `json:"type,omitempty" jsonschema:"change every node of this class (and subclasses) instead"`
+}
+
+type skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+type change struct {
+	Scene string `json:"scene"`
+	Node  string `json:"node"`
+	Line  int    `json:"line" jsonschema:"line of the property in the file as it was read, or of the node's header when the property was not set"`
+	Old   string `json:"old,omitempty"`
+	New   string `json:"new"`
+}
+
+type setResult struct {
+	Property string           `json:"property"`
+	Applied  []string         `json:"applied"`
+	Skipped  []skipped        `json:"skipped"`
+	Count    int              `json:"count"`
+	DryRun   bool             `json:"dry_run"`
+	Undoable bool             `json:"undoable"`
+	Changes  []change         `json:"changes,omitempty"`
+	Files    []sdk.FileChange `json:"files,omitempty"`
+	Hint     string           `json:"hint,omitempty"`
+	// Persistence is the editor's per-node persistence stamp (editor mode).
+	Persistence []map[string]any `json:"persistence,omitempty"`
+}
+
+func (r setResult) String() string {
+	s := fmt.Sprintf("set %s on %d nodes", r.Property, r.Count)
+	if r.DryRun {
+		s = fmt.Sprintf("dry run: would set %s on %d nodes", r.Property, r.Count)
+	}
+	for _, c := range r.Changes {
+		s += fmt.Sprintf("\n  %s:%d %s: %s → %s", c.Scene, c.Line, c.Node, c.Old, c.New)
+	}
+	for _, k := range r.Skipped {
+		s += fmt.Sprintf("\n  skipped %s: %s", k.Path, k.Reason)
+	}
+	return s
+}
+
+// setOn sets prop on one node, recording the change; unknown properties
+// are skipped (as the addon does), bad values are errors.
+func setOn(s *nodeedit.Scene, n *godot.Node, prop string, value any, lines func(int) int, out *setResult, changes *[]change) error {
+	old, had := n.Get(prop)
+	line := lines(n.PropertyOffset(prop))
+	if line == 0 {
+		line = lines(n.Offset())
+	}
+	v, err := s.SetProperty(n, prop, value)
+	if nodeedit.UnknownProperty(err) {
+		out.Skipped = append(out.Skipped, skipped{Path: n.Path(), Reason: "no such property"})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c := change{Scene: s.Path, Node: n.Path(), Line: line, New: godot.FormatValue(v)}
+	if had {
+		c.Old = godot.FormatValue(old)
+	}
+	*changes = append(*changes, c)
+	out.Applied = append(out.Applied, n.Path())
+	return nil
+}
+
+func setProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, error) {
+	if in.Property == "" {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass the property name", "property is empty")
+	}
+	if len(in.NodePaths) == 0 && in.Type == "" {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass node_paths or type", "no target nodes given")
+	}
+	if call.EditorAttached && in.Scene == "" {
+		params := map[string]any{"property": in.Property, "value": in.Value, "dry_run": call.DryRun}
+		if len(in.NodePaths) > 0 {
+			params["node_paths"] = in.NodePaths
+		} else {
+			params["type"] = in.Type
+		}
+		var out setResult
+		if err := call.Editor(ctx, "cmd_batch_set_property", params, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		if out.Applied == nil {
+			out.Applied = []string{}
+		}
+		if out.Skipped == nil {
+			out.Skipped = []skipped{}
+		}
+		return result(out), nil
+	}
+	path, err := nodeedit.ScenePath(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	s, err := nodeedit.Open(ctx, call, path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := setResult{Property: in.Property, Applied: []string{}, Skipped: []skipped{}, Undoable: true}
+	var targets []*godot.Node
+	if len(in.NodePaths) > 0 {
+		for _, p := range in.NodePaths {
+			n, err := s.Node(p)
+			if err != nil {
+				return sdk.Result{}, err
+			}
+			targets = append(targets, n)
+		}
+	} else {
+		match := matcher(in.Type, false)
+		for _, n := range s.Doc.Nodes() {
+			if match(n.Type()) {
+				targets = append(targets, n)
+			}
+		}
+	}
+	lines := lineIndex(s.Doc.Source())
+	var changes []change
+	for _, n := range targets {
+		if err := setOn(s, n, in.Property, in.Value, lines, &out, &changes); err != nil {
+			return sdk.Result{}, err
+		}
+	}
+	res, err := s.Commit(fmt.Sprintf("Set %s on %d nodes", in.Property, len(out.Applied)))
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	invalidate(call, res)
+	out.Count, out.DryRun, out.Changes, out.Files = len(out.Applied), call.DryRun, changes, res.Files
+	return result(out), nil
+}
+
+func invalidate(call *sdk.Call, res sdk.CommitResult) {
+	p, err := call.Project()
+	if err != nil {
+		return
+	}
+	var paths []string
+	for _, f := range res.Files {
+		paths = append(paths, f.Path)
+	}
+	deps.Shared(p.Root()).Invalidate(paths...)
+}
+
+// --- cross_scene_set_property
+
+type crossArgs struct {
+	Scenes   []string `json:"scenes" jsonschema:"res:// .tscn files to edit"`
+	Type     string   `json:"type" jsonschema:"set the property on every node of this class (and subclasses)"`
+	Property string   `json:"property" jsonschema:"property name"`
+	Value    any      `json:"value" jsonschema:"the value, as for set_property"`
+}
+
+type sceneResult struct {
+	Scene    string `json:"scene"`
+	Modified int    `json:"modified"`
+	Error    string `json:"error,omitempty"`
+}
+
+type crossResult struct {
+	Results       []sceneResult    `json:"results"`
+	TotalModified int              `json:"total_modified"`
+	Scenes        int              `json:"scenes"`
+	DryRun        bool             `json:"dry_run"`
+	Changes       []change         `json:"changes" jsonschema:"every node and line that changes (or would)"`
+	Skipped       []skipped        `json:"skipped,omitempty"`
+	Files         []sdk.FileChange `json:"files"`
+	ActionID      uint64           `json:"action_id,omitempty" jsonschema:"the one journal action; godot_undo reverts every scene"`
+}
+
+func (r crossResult) String() string {
+	s := fmt.Sprintf("%d nodes in %d scenes", r.TotalModified, r.Scenes)
+	if r.DryRun {
+		s = "dry run: would change " + s
+	}
+	for _, c := range r.Changes {
+		s += fmt.Sprintf("\n  %s:%d %s: %s → %s", c.Scene, c.Line, c.Node, c.Old, c.New)
+	}
+	return s
+}
+
+func crossSceneSetProperty(ctx context.Context, call *sdk.Call, in crossArgs) (sdk.Result, error) {
+	if len(in.Scenes) == 0 || in.Type == "" || in.Property == "" {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass scenes (a non-empty list of .tscn files), type and property", "scenes, type and property are required")
+	}
+	match := matcher(in.Type, false)
+	out := crossResult{Results: []sceneResult{}, Changes: []change{}, DryRun: call.DryRun}
+	tx := call.Workspace().Begin(fmt.Sprintf("Set %s on %s nodes in %d scenes", in.Property, in.Type, len(in.Scenes)))
+	seen := map[string]bool{}
+	for _, arg := range in.Scenes {
+		path, err := nodeedit.ScenePath(ctx, call, arg)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
+		s, err := nodeedit.Open(ctx, call, path)
+		if err != nil {
+			return sdk.Result{}, err // nothing is written: the whole call is one action
+		}
+		lines := lineIndex(s.Doc.Source())
+		var sr setResult
+		var changes []change
+		for _, n := range s.Doc.Nodes() {
+			if match(n.Type()) {
+				if err := setOn(s, n, in.Property, in.Value, lines, &sr, &changes); err != nil {
+					return sdk.Result{}, err
+				}
+			}
+		}
+		out.Results = append(out.Results, sceneResult{Scene: s.Path, Modified: len(changes)})
+		out.Changes = append(out.Changes, changes...)
+		out.Skipped = append(out.Skipped, sr.Skipped...)
+		out.TotalModified += len(changes)
+		if s.Edited {
+			tx.Write(s.Path, s.Bytes(), s.File.Version)
+		}
+	}
+	out.Scenes = len(out.Results)
+	res, err := tx.Commit(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	invalidate(call, res)
+	out.Files, out.ActionID = res.Files, res.ActionID
+	if out.Files == nil {
+		out.Files = []sdk.FileChange{}
+	}
+	return result(out), nil
+}
+
+// --- get_dependencies
+
+type depsArgs struct {
+	Path string `json:"path" jsonschema:"res:// path of a scene, resource or script"`
+}
+
+type dependency struct {
+	Raw      string `json:"raw" jsonschema:"the path or uid:// as written"`
+	Path     string `json:"path" jsonschema:"the resolved res:// path (empty when it resolves to nothing)"`
+	Type     string `json:"type,omitempty"`
+	Via      string `json:"via,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Resolved bool   `json:"resolved"`
+}
+
+type depsResult struct {
+	Path         string       `json:"path"`
+	Dependencies []dependency `json:"dependencies"`
+	Count        int          `json:"count"`
+}
+
+func (r depsResult) String() string {
+	s := fmt.Sprintf("%s: %d dependencies", r.Path, r.Count)
+	for _, d := range r.Dependencies {
+		mark := ""
+		if !d.Resolved {
+			mark = " (missing)"
+		}
+		s += fmt.Sprintf("\n  line %d %s %s%s", d.Line, d.Via, d.Raw, mark)
+	}
+	return s
+}
+
+func getDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.Result, error) {
+	path := in.Path
+	if !strings.HasPrefix(path, "res://") && !strings.HasPrefix(path, "uid://") {
+		path = "res://" + strings.TrimPrefix(path, "/")
+	}
+	if call.EditorAttached {
+		var out depsResult
+		if err := call.Editor(ctx, "cmd_get_dependencies", map[string]any{"path": path}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+		for i := range out.Dependencies {
+			out.Dependencies[i].Resolved = out.Dependencies[i].Path != ""
+		}
+		if out.Dependencies == nil {
+			out.Dependencies = []dependency{}
+		}
+		out.Count = len(out.Dependencies)
+		return result(out), nil
+	}
+	p, err := call.Project()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	g, err := deps.Shared(p.Root()).Graph(ctx)
+	if err != nil {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInternalError, "check that the project is readable", "cannot index the project: %v", err)
+	}
+	resolved, ok := g.Resolve(path)
+	if !ok {
+		return sdk.Result{}, &sdk.Error{Code: sdk.CodeNotFound, Message: in.Path + " is not a file of the project",
+			Hint: "pass the res:// path of an existing scene, resource or script"}
+	}
+	out := depsResult{Path: resolved, Dependencies: []dependency{}}
+	for _, r := range g.Refs(resolved) {
+		if r.Via == deps.ViaClassName {
+			continue
+		}
+		out.Dependencies = append(out.Dependencies, dependency{Raw: r.Raw, Path: r.Target, Type: r.Type, Via: r.Via, Line: r.Line, Resolved: r.Target != ""})
+	}
+	out.Count = len(out.Dependencies)
+	return result(out), nil
+}

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	enginecheck.Close()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			os.Stderr.WriteString("goleak: " + err.Error() + "\n")
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+const mainScene = `[gd_scene format=3 uid="uid://c0main"]
+
+[node name="Main" type="Node2D"]
+
+[node name="Player" type="Sprite2D" parent="."]
+`
+
+func project(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"project.godot":    "config_version=5\n\n[application]\n\nrun/main_scene=\"res://main.tscn\"\n",
+		"main.tscn":        mainScene,
+		"scripts/enemy.gd": "extends CharacterBody2D\n\nfunc _on_hit() -> void:\n\tpass\n",
+		"shapes/box.tres":  "[gd_resource type=\"RectangleShape2D\" format=3]\n\n[resource]\nsize = Vector2(16, 16)\n",
+	} {
+		abs := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func call[T any](t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) T {
+	t.Helper()
+	res := h.Call(context.Background(), tool, args, opts...)
+	if res.Err != nil || res.IsError {
+		t.Fatalf("%s: %v %s", tool, res.Err, res.Text())
+	}
+	var out T
+	if err := res.Structured(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func read(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "main.tscn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestHeadlessComposite(t *testing.T) {
+	dir := project(t)
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	defer h.Close()
+	ctx := context.Background()
+	scene := "res://main.tscn"
+
+	// compose_node: one node, its script, properties and children.
+	depth := h.Workspace().History().Depth
+	c := call[composeResult](t, h, "compose_node", map[string]any{
+		"scene": scene, "node_type": "CharacterBody2D", "node_name": "Enemy", "script_path": "res://scripts/enemy.gd",
+		"properties": map[string]any{"position": []any{100, 50}, "motion_mode": "MOTION_MODE_FLOATING"},
+		"children": []any{
+			map[string]any{"node_type": "CollisionShape2D", "node_name": "Shape", "properties": map[string]any{"shape": "res://shapes/box.tres"}},
+			map[string]any{"node_type": "Sprite2D", "properties": map[string]any{"modulate": map[string]any{"r": 1, "g": 0.5, "b": 0}}},
+		},
+	})
+	if c.NodePath != "Enemy" || len(c.Children) != 2 || !c.ScriptAttached || len(c.PropertiesSet) != 2 || len(c.Files) != 1 {
+		t.Errorf("compose: %+v", c)
+	}
+	if d := h.Workspace().History().Depth; d != depth+1 {
+		t.Errorf("compose made %d actions", d-depth)
+	}
+	got := read(t, dir)
+	for _, want := range []string{
+		`[node name="Enemy" type="CharacterBody2D" parent="."]`, `position = Vector2(100, 50)`, `motion_mode = 1`,
+		`[node name="Shape" type="CollisionShape2D" parent="Enemy"]`, `[node name="Sprite2D" type="Sprite2D" parent="Enemy"]`,
+		`modulate = Color(1, 0.5, 0, 1)`, `path="res://scripts/enemy.gd"`, `path="res://shapes/box.tres"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("main.tscn lacks %q:\n%s", want, got)
+		}
+	}
+
+	// An unknown property fails the whole compose; nothing is written.
+	before := read(t, dir)
+	bad := h.Call(ctx, "compose_node", map[string]any{"scene": scene, "node_type": "Node2D", "node_name": "X",
+		"children": []any{map[string]any{"node_type": "Sprite2D", "properties": map[string]any{"texure": "res://a.png"}}}})
+	if !bad.IsError || !strings.Contains(bad.Text(), "did you mean texture") || read(t, dir) != before {
+		t.Errorf("bad compose: %s", bad.Text())
+	}
+
+	// batch_create_nodes, dry run first.
+	dry := call[batchCreateResult](t, h, "batch_create_nodes", map[string]any{"scene": scene, "node_type": "Marker2D", "names": []string{"A", "B", "C"}}, sdktest.DryRun())
+	if dry.Count != 3 || len(dry.Created) != 0 || !dry.DryRun || read(t, dir) != before {
+		t.Errorf("dry batch create: %+v", dry)
+	}
+	bc := call[batchCreateResult](t, h, "batch_create_nodes", map[string]any{"scene": scene, "node_type": "Marker2D", "names": []string{"A", "B", "C"}, "properties": map[string]any{"gizmo_extents": 4}})
+	if bc.Count != 3 || strings.Join(bc.Created, ",") != "A,B,C" {
+		t.Errorf("batch create: %+v", bc)
+	}
+
+	// apply_node_edits: unknown properties skipped, a missing node is an error.
+	ap := call[applyResult](t, h, "apply_node_edits", map[string]any{"scene": scene, "edits": []any{
+		map[string]any{"node_path": "A", "properties": map[string]any{"position": "Vector2(1, 2)", "nope": 1}},
+		map[string]any{"node_path": "Player", "properties": map[string]any{"flip_h": true}},
+	}})
+	if ap.Count != 2 || len(ap.Skipped) != 1 || ap.Skipped[0].Property != "nope" || len(ap.Edited) != 2 {
+		t.Errorf("apply: %+v", ap)
+	}
+	miss := h.Call(ctx, "apply_node_edits", map[string]any{"scene": scene, "edits": []any{map[string]any{"node_path": "Ghost", "properties": map[string]any{"visible": false}}}})
+	if !miss.IsError || !strings.Contains(miss.Text(), "NOT_FOUND") {
+		t.Errorf("missing node: %s", miss.Text())
+	}
+
+	// run_commands with stop_on_error: all or nothing.
+	before = read(t, dir)
+	cmds := []any{
+		map[string]any{"command": "create_node", "params": map[string]any{"node_type": "Timer", "node_name": "Clock"}},
+		map[string]any{"command": "godot_scene_edit_set_node_property", "params": map[string]any{"node_path": "Clock", "property": "wait_time", "value": 2}},
+		map[string]any{"command": "cmd_set_node_property", "params": map[string]any{"node_path": "Nobody", "property": "visible", "value": false}},
+		map[string]any{"command": "cmd_delete_node", "params": map[string]any{"node_path": "B"}},
+	}
+	r := call[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": cmds})
+	if r.OKAll || r.AbortedAt == nil || *r.AbortedAt != 2 || r.SkippedCount != 1 || r.Count != 3 || r.Results[2].Error != "NOT_FOUND" {
+		t.Errorf("stop on error: %+v", r)
+	}
+	if read(t, dir) != before {
+		t.Error("an aborted run_commands wrote the scene")
+	}
+	// Without stop_on_error the good commands are kept, as one action.
+	depth = h.Workspace().History().Depth
+	r = call[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": cmds, "stop_on_error": false})
+	if r.OKAll || r.AbortedAt != nil || r.Count != 4 || !r.Results[3].OK || r.Results[2].OK {
+		t.Errorf("keep going: %+v", r)
+	}
+	got = read(t, dir)
+	if !strings.Contains(got, `[node name="Clock" type="Timer" parent="."]`) || !strings.Contains(got, "wait_time = 2.0") || strings.Contains(got, `name="B"`) {
+		t.Errorf("after run_commands:\n%s", got)
+	}
+	if d := h.Workspace().History().Depth; d != depth+1 {
+		t.Errorf("run_commands made %d actions", d-depth)
+	}
+	// One undo reverts the whole list.
+	if _, err := h.Workspace().Undo(ctx, 1, false); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, dir) != before {
+		t.Error("undo did not revert run_commands")
+	}
+	call[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": cmds, "stop_on_error": false})
+	call[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": []any{
+		map[string]any{"command": "connect_signal", "params": map[string]any{"source_path": "Clock", "signal_name": "timeout", "target_path": "Enemy", "method_name": "_on_hit"}},
+		map[string]any{"command": "godot_batch_set_property", "params": map[string]any{"type": "Marker2D", "property": "gizmo_extents", "value": 8}},
+	}})
+	if got := read(t, dir); strings.Count(got, "gizmo_extents = 8.0") != 2 { // A and C (B was deleted)
+		t.Errorf("batch_set_property in run_commands:\n%s", got)
+	}
+
+	enginecheck.Project(t, dir)
+}
+
+func TestEditorForwarding(t *testing.T) {
+	dir := project(t)
+	ed := sdktest.NewEditor().
+		Result("cmd_compose_node", map[string]any{"node_path": "Enemy", "created": true, "children": []any{"Shape"}, "script_attached": false, "properties_set": []any{}, "saved": false, "persisted": true}).
+		Result("cmd_run_commands", map[string]any{"results": []any{map[string]any{"command": "cmd_create_node", "ok": true, "result": map[string]any{"node_path": "T"}}}, "ok_all": true, "count": 1})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	defer h.Close()
+	call[composeResult](t, h, "compose_node", map[string]any{"node_type": "CharacterBody2D", "node_name": "Enemy",
+		"children": []any{map[string]any{"node_type": "CollisionShape2D", "node_name": "Shape"}}})
+	r := call[runResult](t, h, "run_commands", map[string]any{"commands": []any{
+		map[string]any{"command": "godot_scene_edit_create_node", "params": map[string]any{"node_type": "Timer", "node_name": "T"}}}})
+	if !r.OKAll || r.Count != 1 {
+		t.Errorf("run: %+v", r)
+	}
+	calls := ed.Calls()
+	if len(calls) != 2 {
+		t.Fatalf("calls %+v", calls)
+	}
+	p := calls[0].Params
+	kids, _ := p["children"].([]any)
+	if p["name"] != "Enemy" || p["parent_path"] != "." || len(kids) != 1 || kids[0].(map[string]any)["name"] != "Shape" {
+		t.Errorf("compose params %+v", p)
+	}
+	sub := calls[1].Params["commands"].([]any)[0].(map[string]any)
+	if sub["command"] != "cmd_create_node" || sub["params"].(map[string]any)["name"] != "T" || calls[1].Params["stop_on_error"] != true {
+		t.Errorf("run_commands params %+v", calls[1].Params)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "main.tscn")); err != nil || read(t, dir) != mainScene {
+		t.Error("editor mode touched the file")
+	}
+}

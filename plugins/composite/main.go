@@ -1,0 +1,48 @@
+// Command composite is the first-party "composite" toolset: several node
+// edits in one call — a node with properties, script and children
+// (compose_node), many nodes of one type (batch_create_nodes), property
+// edits on many nodes (apply_node_edits), and a list of addon commands
+// (run_commands).
+//
+// With a Godot editor attached and no scene file named, each tool forwards
+// to the addon's command of the same name (ADDON-PROTOCOL §5.10, §5.3).
+// Headless, the tools edit the scene file through the host's workspace:
+// every call is one journaled action, and a failing call writes nothing.
+// run_commands with stop_on_error is all-or-nothing; without it, every
+// command that succeeds is kept and each failure is reported in place.
+package main
+
+import "github.com/godot-mcp/godot-mcp/sdk"
+
+func main() {
+	sdk.Serve(Toolset())
+}
+
+// Toolset returns the composite toolset.
+func Toolset() *sdk.Toolset {
+	return &sdk.Toolset{
+		Name:    "composite",
+		Version: "0.1.0",
+		Description: "Several scene edits in one call: compose a node with properties, script and children, create many nodes, " +
+			"apply property edits to many nodes, or run a list of editor commands; headless as one undoable action.",
+		Godot: ">= 4.0",
+		Tools: []sdk.Tool{
+			sdk.NewTool("compose_node",
+				"Create a node with its properties, script and children in one call. An unknown property or a bad value "+
+					"fails the whole call and nothing is created.",
+				sdk.Mutating, composeTool, sdk.WithTitle("Compose a node"), sdk.WithOutputSchema[composeResult]()),
+			sdk.NewTool("batch_create_nodes",
+				"Create several nodes of one class under one parent, each with the same properties.",
+				sdk.Mutating, batchCreateTool, sdk.WithTitle("Create many nodes"), sdk.WithOutputSchema[batchCreateResult]()),
+			sdk.NewTool("apply_node_edits",
+				"Set properties on many nodes: a list of {node_path, properties}. A missing node fails the call; unknown "+
+					"properties are skipped and listed.",
+				sdk.Mutating, applyTool, sdk.WithTitle("Apply node edits"), sdk.WithOutputSchema[applyResult]()),
+			sdk.NewTool("run_commands",
+				"Run a list of editor commands ({command, params}, e.g. {\"command\": \"create_node\", \"params\": {…}}) in order. "+
+					"stop_on_error (default true) stops at the first failure and reports aborted_at and skipped_count; "+
+					"headless, the list is then all-or-nothing.",
+				sdk.Mutating, runCommandsTool, sdk.WithTitle("Run editor commands"), sdk.WithOutputSchema[runResult]()),
+		},
+	}
+}

@@ -1,0 +1,416 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/internal/nodeedit"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+)
+
+// headlessScene opens the scene a headless call edits.
+func headlessScene(ctx context.Context, call *sdk.Call, scene string) (*nodeedit.Scene, error) {
+	path, err := nodeedit.ScenePath(ctx, call, scene)
+	if err != nil {
+		return nil, err
+	}
+	return nodeedit.Open(ctx, call, path)
+}
+
+// commit writes the scene as the call's one action and returns the files.
+func commit(s *nodeedit.Scene, name string) ([]sdk.FileChange, error) {
+	res, err := s.Commit(name)
+	if err != nil {
+		return nil, err
+	}
+	if res.Files == nil {
+		res.Files = []sdk.FileChange{}
+	}
+	return res.Files, nil
+}
+
+// toResult re-decodes an addon-shaped map into a typed result.
+func toResult[T any](m map[string]any, out *T) {
+	b, _ := json.Marshal(m)
+	_ = json.Unmarshal(b, out)
+}
+
+// --- compose_node
+
+type childArgs struct {
+	NodeType   string         `json:"node_type" jsonschema:"Node class of the child"`
+	NodeName   string         `json:"node_name,omitempty" jsonschema:"the child's name (default: its class)"`
+	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values, as for set_property"`
+	ScriptPath string         `json:"script_path,omitempty" jsonschema:"res:// script to attach"`
+}
+
+type composeArgs struct {
+	Scene      string         `json:"scene,omitempty" jsonschema:"res:// .tscn to edit as a file; empty: the edited scene (editor) or the active scene (headless)"`
+	ParentPath string         `json:"parent_path,omitempty" jsonschema:"parent node path ('.' is the root)" default:"."`
+	NodeType   string         `json:"node_type" jsonschema:"Node class, such as CharacterBody2D"`
+	NodeName   string         `json:"node_name,omitempty" jsonschema:"the node's name (default: its class)"`
+	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values: JSON numbers/bools/strings, [x, y] or {x, y} for vectors and colours, Godot literals such as \"Vector2(1, 2)\", res:// paths for resources"`
+	ScriptPath string         `json:"script_path,omitempty" jsonschema:"res:// script to attach"`
+	Children   []childArgs    `json:"children,omitempty" jsonschema:"child nodes to create under it"`
+	Save       bool           `json:"save,omitempty" jsonschema:"editor: save the scene afterwards (headless edits are written at once)"`
+}
+
+type composeResult struct {
+	NodePath       string           `json:"node_path"`
+	Created        bool             `json:"created"`
+	Children       []string         `json:"children"`
+	ScriptAttached bool             `json:"script_attached"`
+	PropertiesSet  []string         `json:"properties_set"`
+	Saved          bool             `json:"saved"`
+	Persisted      *bool            `json:"persisted,omitempty"`
+	DryRun         bool             `json:"dry_run,omitempty"`
+	Files          []sdk.FileChange `json:"files,omitempty"`
+}
+
+func (a composeArgs) params() composeParams {
+	p := composeParams{ParentPath: a.ParentPath, NodeType: a.NodeType, Name: a.NodeName, Properties: a.Properties,
+		ScriptPath: a.ScriptPath, Save: a.Save}
+	if p.ParentPath == "" {
+		p.ParentPath = "."
+	}
+	for _, c := range a.Children {
+		p.Children = append(p.Children, child{NodeType: c.NodeType, Name: c.NodeName, Properties: c.Properties, ScriptPath: c.ScriptPath})
+	}
+	return p
+}
+
+func composeTool(ctx context.Context, call *sdk.Call, in composeArgs) (sdk.Result, error) {
+	p := in.params()
+	var out composeResult
+	if call.EditorAttached && in.Scene == "" {
+		if err := call.Editor(ctx, "cmd_compose_node", p, &out); err != nil {
+			return sdk.Result{}, err
+		}
+	} else {
+		s, err := headlessScene(ctx, call, in.Scene)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		m, err := composeNode(s, p)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		toResult(m, &out)
+		out.Saved = !call.DryRun
+		if out.Files, err = commit(s, "Compose "+out.NodePath); err != nil {
+			return sdk.Result{}, err
+		}
+	}
+	out.DryRun = call.DryRun
+	if out.Children == nil {
+		out.Children = []string{}
+	}
+	if out.PropertiesSet == nil {
+		out.PropertiesSet = []string{}
+	}
+	text := fmt.Sprintf("created %s with %d children", out.NodePath, len(out.Children))
+	if call.DryRun {
+		text = "dry run: would create " + out.NodePath
+	}
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}, nil
+}
+
+// --- batch_create_nodes
+
+type batchCreateArgs struct {
+	Scene      string         `json:"scene,omitempty" jsonschema:"res:// .tscn to edit as a file; empty: the edited or active scene"`
+	ParentPath string         `json:"parent_path,omitempty" jsonschema:"parent node path" default:"."`
+	NodeType   string         `json:"node_type" jsonschema:"Node class of every new node"`
+	Names      []string       `json:"names" jsonschema:"the new nodes' names"`
+	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values applied to each node"`
+	Save       bool           `json:"save,omitempty" jsonschema:"editor: save the scene afterwards"`
+}
+
+type batchCreateResult struct {
+	Created  []string         `json:"created"`
+	Count    int              `json:"count"`
+	Saved    bool             `json:"saved"`
+	Undoable bool             `json:"undoable"`
+	Hint     string           `json:"hint,omitempty"`
+	DryRun   bool             `json:"dry_run,omitempty"`
+	Files    []sdk.FileChange `json:"files,omitempty"`
+}
+
+func batchCreateTool(ctx context.Context, call *sdk.Call, in batchCreateArgs) (sdk.Result, error) {
+	p := batchCreateParams{ParentPath: in.ParentPath, NodeType: in.NodeType, Names: in.Names, Properties: in.Properties, Save: in.Save}
+	if p.ParentPath == "" {
+		p.ParentPath = "."
+	}
+	var out batchCreateResult
+	if call.EditorAttached && in.Scene == "" {
+		params := map[string]any{"parent_path": p.ParentPath, "node_type": p.NodeType, "names": p.Names,
+			"properties": p.Properties, "save": p.Save, "dry_run": call.DryRun}
+		if err := call.Editor(ctx, "cmd_batch_create_nodes", params, &out); err != nil {
+			return sdk.Result{}, err
+		}
+	} else {
+		s, err := headlessScene(ctx, call, in.Scene)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		m, err := batchCreate(s, p, false)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		toResult(m, &out)
+		if out.Files, err = commit(s, fmt.Sprintf("Create %d %s nodes", len(in.Names), in.NodeType)); err != nil {
+			return sdk.Result{}, err
+		}
+		out.Saved = !call.DryRun
+		if call.DryRun {
+			out.Created = []string{}
+		}
+	}
+	out.DryRun = call.DryRun
+	if out.Created == nil {
+		out.Created = []string{}
+	}
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d nodes: %s", out.Count, strings.Join(out.Created, ", "))}}, Structured: out}, nil
+}
+
+// --- apply_node_edits
+
+type editArgs struct {
+	NodePath   string         `json:"node_path" jsonschema:"node path ('.' is the root)"`
+	Properties map[string]any `json:"properties" jsonschema:"property values to set"`
+}
+
+type applyArgs struct {
+	Scene string     `json:"scene,omitempty" jsonschema:"res:// .tscn to edit as a file; empty: the edited or active scene"`
+	Edits []editArgs `json:"edits" jsonschema:"the edits, applied in order"`
+	Save  bool       `json:"save,omitempty" jsonschema:"editor: save the scene afterwards"`
+}
+
+type applySkip struct {
+	NodePath string `json:"node_path"`
+	Property string `json:"property"`
+	Reason   string `json:"reason"`
+}
+
+type applyResult struct {
+	Edited      []string         `json:"edited"`
+	Skipped     []applySkip      `json:"skipped"`
+	Count       int              `json:"count" jsonschema:"properties set"`
+	Saved       bool             `json:"saved"`
+	Undoable    bool             `json:"undoable"`
+	Hint        string           `json:"hint,omitempty"`
+	Persistence []map[string]any `json:"persistence,omitempty"`
+	DryRun      bool             `json:"dry_run,omitempty"`
+	Files       []sdk.FileChange `json:"files,omitempty"`
+}
+
+func applyTool(ctx context.Context, call *sdk.Call, in applyArgs) (sdk.Result, error) {
+	p := applyParams{Save: in.Save}
+	for _, e := range in.Edits {
+		p.Edits = append(p.Edits, nodeEdit(e))
+	}
+	var out applyResult
+	if call.EditorAttached && in.Scene == "" {
+		params := map[string]any{"edits": p.Edits, "save": p.Save, "dry_run": call.DryRun}
+		if err := call.Editor(ctx, "cmd_apply_node_edits", params, &out); err != nil {
+			return sdk.Result{}, err
+		}
+	} else {
+		s, err := headlessScene(ctx, call, in.Scene)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		m, err := applyEdits(s, p)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		toResult(m, &out)
+		if out.Files, err = commit(s, fmt.Sprintf("Edit %d nodes", len(in.Edits))); err != nil {
+			return sdk.Result{}, err
+		}
+		out.Saved = !call.DryRun
+	}
+	out.DryRun = call.DryRun
+	if out.Edited == nil {
+		out.Edited = []string{}
+	}
+	if out.Skipped == nil {
+		out.Skipped = []applySkip{}
+	}
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d properties set on %d nodes, %d skipped", out.Count, len(out.Edited), len(out.Skipped))}}, Structured: out}, nil
+}
+
+// --- run_commands
+
+type commandArgs struct {
+	Command string         `json:"command" jsonschema:"command name: cmd_create_node, create_node or a tool name such as godot_scene_edit_create_node"`
+	Params  map[string]any `json:"params,omitempty" jsonschema:"the command's parameters (addon keys; node_name is accepted for name)"`
+}
+
+type runArgs struct {
+	Scene       string        `json:"scene,omitempty" jsonschema:"headless: res:// .tscn the commands edit; empty: the active scene"`
+	Commands    []commandArgs `json:"commands" jsonschema:"the commands, run in order"`
+	StopOnError *bool         `json:"stop_on_error,omitempty" jsonschema:"stop at the first failure (headless: then nothing is written)" default:"true"`
+}
+
+type subResult struct {
+	Command  string         `json:"command"`
+	OK       bool           `json:"ok"`
+	Result   map[string]any `json:"result,omitempty"`
+	Error    string         `json:"error,omitempty"`
+	Hint     string         `json:"hint,omitempty"`
+	Required string         `json:"required,omitempty"`
+}
+
+type runResult struct {
+	Results      []subResult      `json:"results"`
+	OKAll        bool             `json:"ok_all"`
+	Count        int              `json:"count"`
+	AbortedAt    *int             `json:"aborted_at,omitempty" jsonschema:"index of the command that failed and stopped the run"`
+	SkippedCount int              `json:"skipped_count,omitempty" jsonschema:"commands not run after aborted_at"`
+	Hint         string           `json:"hint,omitempty"`
+	DryRun       bool             `json:"dry_run,omitempty"`
+	Files        []sdk.FileChange `json:"files,omitempty"`
+}
+
+// toolPrefixes are the toolsets whose tool names map to addon commands.
+var toolPrefixes = []string{"scene_edit_", "composite_", "batch_", "inspection_", "scripts_", "resources_edit_"}
+
+// resolveCommand turns a command, bare action or tool name into the
+// addon's cmd_* name, as the reference server's command map does.
+func resolveCommand(name string) string {
+	n := strings.TrimSpace(name)
+	if strings.HasPrefix(n, "cmd_") {
+		return n
+	}
+	n = strings.TrimPrefix(n, "godot_")
+	if n == "batch_set_property" || n == "set_property" {
+		return "cmd_batch_set_property"
+	}
+	for _, p := range toolPrefixes {
+		if rest, ok := strings.CutPrefix(n, p); ok {
+			if p == "batch_" && rest == "set_property" {
+				return "cmd_batch_set_property"
+			}
+			return "cmd_" + rest
+		}
+	}
+	return "cmd_" + n
+}
+
+// mapParams renames node_name to name for create/compose, as the reference
+// server's map_params does.
+func mapParams(cmd string, params map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range params {
+		out[k] = v
+	}
+	if cmd == "cmd_create_node" || cmd == "cmd_compose_node" {
+		if v, ok := out["node_name"]; ok {
+			if _, has := out["name"]; !has {
+				out["name"] = v
+			}
+			delete(out, "node_name")
+		}
+		if kids, ok := out["children"].([]any); ok {
+			for _, k := range kids {
+				if m, ok := k.(map[string]any); ok {
+					if v, ok := m["node_name"]; ok {
+						m["name"] = v
+						delete(m, "node_name")
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func subError(cmd string, err error) subResult {
+	var e *sdk.Error
+	if !errors.As(err, &e) {
+		e = &sdk.Error{Code: sdk.CodeInternalError, Message: err.Error()}
+	}
+	hint := e.Message
+	if e.Hint != "" {
+		hint += "; " + e.Hint
+	}
+	return subResult{Command: cmd, OK: false, Error: e.Code, Hint: hint, Required: e.Required}
+}
+
+func runCommandsTool(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Result, error) {
+	stop := in.StopOnError == nil || *in.StopOnError
+	if len(in.Commands) == 0 {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass at least one {command, params}", "commands is empty")
+	}
+	cmds := make([]map[string]any, len(in.Commands))
+	for i, c := range in.Commands {
+		name := resolveCommand(c.Command)
+		if name == "cmd_run_commands" {
+			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "flatten the list: run_commands cannot nest", "command %d is run_commands", i)
+		}
+		cmds[i] = map[string]any{"command": name, "params": mapParams(name, c.Params)}
+	}
+	var out runResult
+	if call.EditorAttached && in.Scene == "" {
+		if err := call.Editor(ctx, "cmd_run_commands", map[string]any{"commands": cmds, "stop_on_error": stop}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+	} else {
+		s, err := headlessScene(ctx, call, in.Scene)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		out.OKAll = true
+		for i, c := range cmds {
+			name := c["command"].(string)
+			before := s.Bytes()
+			edited := s.Edited
+			m, err := runOne(s, name, c["params"].(map[string]any), call.DryRun)
+			if err != nil {
+				// Undo this command's partial edits: each command is all or nothing.
+				doc, perr := godot.ParseFile(s.Path, before)
+				if perr != nil {
+					return sdk.Result{}, sdk.Errorf(sdk.CodeInternalError, "report this bug", "cannot restore the scene: %v", perr)
+				}
+				s.Doc, s.Edited = doc, edited
+				out.Results = append(out.Results, subError(name, err))
+				out.OKAll = false
+				if stop {
+					at := i
+					out.AbortedAt, out.SkippedCount = &at, len(cmds)-i-1
+					out.Hint = fmt.Sprintf("command %d (%s) failed; nothing was written (stop_on_error): fix it and run the list again", i, name)
+					break
+				}
+				continue
+			}
+			out.Results = append(out.Results, subResult{Command: name, OK: true, Result: m})
+		}
+		if out.AbortedAt == nil {
+			if out.Files, err = commit(s, fmt.Sprintf("Run %d commands", len(cmds))); err != nil {
+				return sdk.Result{}, err
+			}
+		} else {
+			out.Files = []sdk.FileChange{}
+		}
+	}
+	out.Count = len(out.Results)
+	out.DryRun = call.DryRun
+	if out.Results == nil {
+		out.Results = []subResult{}
+	}
+	text := fmt.Sprintf("%d commands run, ok_all=%v", out.Count, out.OKAll)
+	if out.AbortedAt != nil {
+		text += fmt.Sprintf(", aborted at %d, %d skipped", *out.AbortedAt, out.SkippedCount)
+	}
+	for i, r := range out.Results {
+		if !r.OK {
+			text += fmt.Sprintf("\n  %d %s: %s %s", i, r.Command, r.Error, r.Hint)
+		}
+	}
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}, nil
+}
