@@ -25,6 +25,19 @@ func (p *parser) cur() token  { return p.toks[p.pos] }
 func (p *parser) next() token { return p.toks[min(p.pos+1, len(p.toks)-1)] }
 
 func (p *parser) fail(t token, format string, a ...any) {
+	if t.kind == tNewline && p.pos > 0 && p.pos < len(p.toks) && p.toks[p.pos] == t {
+		// Godot reads the token after a closing bracket while still
+		// ignoring newlines, so an error expected right after ")" is
+		// reported at the first token of the next line. Report it there too.
+		if prev := p.toks[p.pos-1]; prev.is(tOp, ")") || prev.is(tOp, "]") || prev.is(tOp, "}") {
+			for i := p.pos; i < len(p.toks); i++ {
+				if p.toks[i].kind != tNewline {
+					t = p.toks[i]
+					break
+				}
+			}
+		}
+	}
 	if p.err == nil {
 		p.err = &Error{Line: t.line, Column: t.col, Message: fmt.Sprintf(format, a...)}
 	}
