@@ -25,8 +25,8 @@ type contractTool struct {
 }
 
 // TestAgentContract pins what agents see of every core tool and every tool
-// of the first-party toolsets (project, runtime, export, testing, and the
-// todo example): name,
+// of the first-party toolsets (project, runtime, export, testing, tilemap,
+// scripts, and the todo example): name,
 // title, description, input and output schema, annotations, exactly as the
 // real host lists them. A change to any of it is a diff of
 // testdata/contract/*.json in review. After an intended change:
@@ -35,7 +35,7 @@ type contractTool struct {
 func TestAgentContract(t *testing.T) {
 	root := testenv.RepoRoot()
 	s := stdioHost(t, legacy, "--plugins-dir", projectPluginsDir, "--project", filepath.Join(root, "examples", "demo"), "--log-level", "warn")
-	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"project", "todo", "runtime", "export", "testing"}}, nil)
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"project", "todo", "runtime", "export", "testing", "tilemap", "scripts"}}, nil)
 	res, err := s.ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestAgentContract(t *testing.T) {
 		}
 		byToolset[ts] = append(byToolset[ts], ct)
 	}
-	for _, ts := range []string{"core", "project", "todo", "runtime", "export", "testing"} {
+	for _, ts := range []string{"core", "project", "todo", "runtime", "export", "testing", "tilemap", "scripts"} {
 		tools := byToolset[ts]
 		if len(tools) == 0 {
 			t.Errorf("tools/list has no tools of %s", ts)

@@ -76,6 +76,8 @@ func run(m *testing.M) int {
 		testplugins.Module + "/plugins/runtime":                 "godot-mcp-toolset-runtime",
 		testplugins.Module + "/plugins/export":                  "godot-mcp-toolset-export",
 		testplugins.Module + "/plugins/testing":                 "godot-mcp-toolset-testing",
+		testplugins.Module + "/plugins/tilemap":                 "godot-mcp-toolset-tilemap",
+		testplugins.Module + "/plugins/scripts":                 "godot-mcp-toolset-scripts",
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -100,7 +102,7 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
-	for _, p := range []string{"/plugins/project", "/examples/todo-toolset", "/plugins/runtime", "/plugins/export", "/plugins/testing"} {
+	for _, p := range []string{"/plugins/project", "/examples/todo-toolset", "/plugins/runtime", "/plugins/export", "/plugins/testing", "/plugins/tilemap", "/plugins/scripts"} {
 		src := paths[testplugins.Module+p]
 		if err := os.Rename(src, filepath.Join(projectPluginsDir, filepath.Base(src))); err != nil {
 			fmt.Fprintln(os.Stderr, err)
