@@ -81,11 +81,8 @@ func getCell(ctx context.Context, call *sdk.Call, in cellArgs) (sdk.Result, erro
 	}
 	out := map[string]any{"node_path": in.NodePath, "coords": c[:]}
 	if cell, ok := m.cells.Get(tiledata.Coords{X: int16(c[0]), Y: int16(c[1])}); ok {
-		for k, v := range cellJSON(cell) {
-			out[k] = v
-		}
-		out["coords"] = c[:]
-		out["empty"] = false
+		j := cellJSON(cell)
+		out["source_id"], out["atlas_coords"], out["alternative_tile"], out["empty"] = j.SourceID, j.AtlasCoords, j.AlternativeTile, false
 	} else {
 		out["source_id"], out["atlas_coords"], out["alternative_tile"], out["empty"] = -1, []int{-1, -1}, -1, true
 	}
@@ -105,7 +102,7 @@ func getUsedCells(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	cells := make([]map[string]any, 0, m.cells.Len())
+	cells := make([]cellOut, 0, m.cells.Len())
 	for c := range m.cells.All() {
 		cells = append(cells, cellJSON(c))
 	}

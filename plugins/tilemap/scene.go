@@ -222,12 +222,20 @@ func (m *tileMap) layerOut() any {
 	return nil
 }
 
-func cellJSON(c tiledata.Cell) map[string]any {
-	return map[string]any{
-		"coords":           []int{int(c.Coords.X), int(c.Coords.Y)},
-		"source_id":        int(c.SourceID),
-		"atlas_coords":     []int{int(c.AtlasCoords.X), int(c.AtlasCoords.Y)},
-		"alternative_tile": int(c.Alternative),
+// cellOut is one cell in results, with the addon's raw [x, y] arrays.
+type cellOut struct {
+	Coords          [2]int `json:"coords"`
+	SourceID        int    `json:"source_id"`
+	AtlasCoords     [2]int `json:"atlas_coords"`
+	AlternativeTile int    `json:"alternative_tile"`
+}
+
+func cellJSON(c tiledata.Cell) cellOut {
+	return cellOut{
+		Coords:          [2]int{int(c.Coords.X), int(c.Coords.Y)},
+		SourceID:        int(c.SourceID),
+		AtlasCoords:     [2]int{int(c.AtlasCoords.X), int(c.AtlasCoords.Y)},
+		AlternativeTile: int(c.Alternative),
 	}
 }
 
