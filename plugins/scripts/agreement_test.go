@@ -122,11 +122,6 @@ func mutate(src string, seed int) (string, int, string, bool) {
 	return "", 0, "", false
 }
 
-type verdict struct {
-	godotLine int // first error line, 0 = accepted
-	ourLine   int
-}
-
 func firstLines(rep *loadcheck.Report) map[string]int {
 	out := map[string]int{}
 	for _, p := range rep.Problems {
@@ -236,10 +231,6 @@ func TestAgreementWithGodot(t *testing.T) {
 		}
 	}
 	total := cleanBoth + cleanOnlyGodotRejects + cleanWeReject
-	agree := cleanBoth + cleanOnlyGodotRejects*0 + mutSame
-	for _, m := range []struct{}{} {
-		_ = m
-	}
 	summary := fmt.Sprintf("projects %d; scripts %d: both accept %d, only Godot rejects (names/types, not syntax) %d, built-in checker rejects %d; "+
 		"mutants %d: same first-error line %d, other line %d, Godot accepts %d, only built-in accepts %d",
 		len(projects), total, cleanBoth, cleanOnlyGodotRejects, cleanWeReject, mutants, mutSame, mutOtherLine, mutGodotAccepts, mutWeAccept)
@@ -250,7 +241,6 @@ func TestAgreementWithGodot(t *testing.T) {
 	}
 	sort.Strings(kinds)
 	t.Log("agreement by mutation: " + strings.Join(kinds, ", "))
-	_ = agree
 	if cleanWeReject > 0 {
 		t.Errorf("the built-in checker rejected %d script(s) Godot's parser accepts", cleanWeReject)
 	}

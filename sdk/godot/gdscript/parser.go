@@ -25,19 +25,6 @@ func (p *parser) cur() token  { return p.toks[p.pos] }
 func (p *parser) next() token { return p.toks[min(p.pos+1, len(p.toks)-1)] }
 
 func (p *parser) fail(t token, format string, a ...any) {
-	if t.kind == tNewline && p.pos > 0 && p.pos < len(p.toks) && p.toks[p.pos] == t {
-		// Godot reads the token after a closing bracket while still
-		// ignoring newlines, so an error expected right after ")" is
-		// reported at the first token of the next line. Report it there too.
-		if prev := p.toks[p.pos-1]; prev.is(tOp, ")") || prev.is(tOp, "]") || prev.is(tOp, "}") {
-			for i := p.pos; i < len(p.toks); i++ {
-				if p.toks[i].kind != tNewline {
-					t = p.toks[i]
-					break
-				}
-			}
-		}
-	}
 	if p.err == nil {
 		p.err = &Error{Line: t.line, Column: t.col, Message: fmt.Sprintf(format, a...)}
 	}
@@ -56,15 +43,6 @@ func (p *parser) skipNL() {
 func (p *parser) peek() token {
 	p.skipNL()
 	return p.cur()
-}
-
-func (p *parser) advance() token {
-	p.skipNL()
-	t := p.cur()
-	if t.kind != tEOF {
-		p.pos++
-	}
-	return t
 }
 
 func (p *parser) isOp(s string) bool { t := p.peek(); return t.kind == tOp && t.text == s }
@@ -384,7 +362,16 @@ func (p *parser) function(indent int) {
 	if p.accept("->") {
 		p.typeHint()
 	}
-	p.expect(":", "after function declaration")
+	if !p.isOp(":") {
+		// Godot reports a function header without ":" at the first token
+		// of the next line (measured against Godot 4.6); so do we.
+		t := p.peek()
+		for i := p.pos; t.kind == tNewline && i < len(p.toks); i++ {
+			t = p.toks[i]
+		}
+		p.fail(t, "Expected \":\" after function declaration.")
+	}
+	p.pos++
 	p.block(indent, p.suite, "function")
 }
 
