@@ -121,7 +121,7 @@ func (p *parser) postfix() exprInfo {
 			p.expr()
 			p.nest--
 			if !p.isOp("]") {
-				p.fail(p.peek(), "Expected closing \"]\" after subscription index.")
+				p.fail(p.closing(), "Expected closing \"]\" after subscription index.")
 			}
 			p.pos++
 			e = exprInfo{assignable: true}
@@ -142,7 +142,6 @@ func (p *parser) postfix() exprInfo {
 // args parses "(expr, ...)" with an optional trailing comma; the opening
 // bracket is the current token.
 func (p *parser) args(closer string) {
-	open := p.peek()
 	p.pos++
 	p.nest++
 	for !p.isOp(closer) {
@@ -153,10 +152,7 @@ func (p *parser) args(closer string) {
 	}
 	p.nest--
 	if !p.isOp(closer) {
-		if p.peek().kind == tEOF {
-			p.fail(open, "Expected closing %q after call arguments.", closer)
-		}
-		p.fail(p.peek(), "Expected closing %q after call arguments.", closer)
+		p.fail(p.closing(), "Expected closing %q after call arguments.", closer)
 	}
 	p.pos++
 }
@@ -200,7 +196,7 @@ func (p *parser) primary() exprInfo {
 			p.expr()
 			p.nest--
 			if !p.isOp(")") {
-				p.fail(p.peek(), "Expected closing \")\" after grouping expression.")
+				p.fail(p.closing(), "Expected closing \")\" after grouping expression.")
 			}
 			p.pos++
 			return exprInfo{}
@@ -241,7 +237,7 @@ func (p *parser) dict() {
 	}
 	p.nest--
 	if !p.isOp("}") {
-		p.fail(p.peek(), "Expected closing \"}\" after dictionary elements.")
+		p.fail(p.closing(), "Expected closing \"}\" after dictionary elements.")
 	}
 	p.pos++
 }

@@ -101,7 +101,7 @@ func TestErrors(t *testing.T) {
 		{"func f()\n\tpass\n", 2, 2, `Expected ":" after function declaration.`},
 		{"func f():\n\tif true\n\t\tpass\n", 2, 9, `Expected ":" after "if" condition.`},
 		{"func f():\n\tvar s = \"abc\n", 2, 10, "Unterminated string."},
-		{"func f():\n\tprint(1\n", 2, 7, "Expected closing"},
+		{"func f():\n\tprint(1\n", 2, 9, "Expected closing"},
 		{"func f():\n\tpass\n\t\tpass\n", 3, 3, "Indent"},
 		{"func f():\n\tpass\n  pass\n", 3, 1, "Used space character for indentation"},
 		{"func f():\npass\n", 2, 1, "Expected indented block after function."},

@@ -31,6 +31,21 @@ func (p *parser) fail(t token, format string, a ...any) {
 	panic(bailout{})
 }
 
+// closing is where Godot reports a missing closing bracket: when the
+// arguments ran on past a line break, at that line break (the end of the
+// last line that belonged to them), else at the current token.
+func (p *parser) closing() token {
+	t := p.peek()
+	if p.pos > 0 && p.toks[p.pos-1].kind == tNewline {
+		i := p.pos - 1
+		for i > 0 && p.toks[i-1].kind == tNewline {
+			i--
+		}
+		return p.toks[i]
+	}
+	return t
+}
+
 // skipNL skips newlines inside brackets.
 func (p *parser) skipNL() {
 	if p.nest > 0 {
@@ -244,7 +259,7 @@ func (p *parser) enum() {
 	}
 	p.nest--
 	if !p.isOp("}") {
-		p.fail(p.peek(), "Expected closing \"}\" for enum.")
+		p.fail(p.closing(), "Expected closing \"}\" for enum.")
 	}
 	p.pos++
 }
@@ -268,7 +283,7 @@ func (p *parser) typeHint() {
 		}
 		p.nest--
 		if !p.isOp("]") {
-			p.fail(p.peek(), "Expected closing \"]\" after collection type.")
+			p.fail(p.closing(), "Expected closing \"]\" after collection type.")
 		}
 		p.pos++
 	}
@@ -398,7 +413,7 @@ func (p *parser) params(closer, what string) {
 	}
 	p.nest--
 	if !p.isOp(closer) {
-		p.fail(p.peek(), "Expected closing %q after %s.", closer, what)
+		p.fail(p.closing(), "Expected closing %q after %s.", closer, what)
 	}
 	p.pos++
 }
