@@ -145,6 +145,9 @@ func (p *parser) args(closer string) {
 	p.pos++
 	p.nest++
 	for !p.isOp(closer) {
+		if t := p.peek(); closer == ")" && (t.kind == tNewline || t.kind == tEOF || (t.kind == tKeyword && !exprKeywords[t.text])) {
+			p.fail(t, "Expected expression as the function argument.")
+		}
 		p.expr()
 		if !p.accept(",") {
 			break
@@ -156,6 +159,11 @@ func (p *parser) args(closer string) {
 	}
 	p.pos++
 }
+
+// exprKeywords are the keywords that can start an expression.
+var exprKeywords = map[string]bool{"true": true, "false": true, "null": true, "PI": true, "TAU": true, "INF": true, "NAN": true,
+	"self": true, "super": true, "preload": true, "assert": true, "yield": true, "when": true, "void": true, "func": true,
+	"not": true, "await": true}
 
 func (p *parser) primary() exprInfo {
 	t := p.peek()
@@ -256,13 +264,9 @@ func (p *parser) lambda(fn token) {
 		p.typeHint()
 	}
 	p.expect(":", "after lambda declaration")
-	indent := 0
-	for i := p.pos - 1; i >= 0; i-- {
-		if p.toks[i].kind == tNewline && p.toks[i].line < fn.line {
-			indent = p.toks[i].indent
-			break
-		}
-	}
+	// The body must be indented past the block the lambda's statement is
+	// in (not past the line "func" is on, which may be a continuation).
+	indent := p.indent
 	if p.nest > 0 {
 		// Inside brackets the body may end at a closing bracket or a comma.
 		p.inline++

@@ -98,13 +98,13 @@ func TestErrors(t *testing.T) {
 		line, col int
 		msg       string
 	}{
-		{"func f()\n\tpass\n", 2, 2, `Expected ":" after function declaration.`},
+		{"func f()\n\tpass\n", 2, 2, `Unexpected "Indent" in class body.`},
 		{"func f():\n\tif true\n\t\tpass\n", 2, 9, `Expected ":" after "if" condition.`},
 		{"func f():\n\tvar s = \"abc\n", 2, 10, "Unterminated string."},
 		{"func f():\n\tprint(1\n", 2, 9, "Expected closing"},
 		{"func f():\n\tpass\n\t\tpass\n", 3, 3, "Indent"},
 		{"func f():\n\tpass\n  pass\n", 3, 1, "Used space character for indentation"},
-		{"func f():\npass\n", 2, 1, "Expected indented block after function."},
+		{"func f():\npass\n", 1, 10, "Expected indented block after function declaration."},
 		{"var x = = 1\n", 1, 9, "Expected expression"},
 		{"func f():\n\tvar x = 1)\n", 2, 11, "Expected end of statement"},
 		{"func f():\n\t1 + 2 = 3\n", 2, 2, "Cannot assign"},

@@ -14,6 +14,8 @@ type parser struct {
 	pos  int
 	nest int // open brackets around the current expression
 	err  *Error
+	// indent is the indentation of the innermost block being parsed.
+	indent int
 	// inline counts one-line lambda bodies being parsed: their statements
 	// may end at a closing bracket or comma.
 	inline int
@@ -25,6 +27,11 @@ func (p *parser) cur() token  { return p.toks[p.pos] }
 func (p *parser) next() token { return p.toks[min(p.pos+1, len(p.toks)-1)] }
 
 func (p *parser) fail(t token, format string, a ...any) {
+	// Inside brackets Godot reports an unexpected token that follows a
+	// line break at that line break.
+	if p.nest > 0 && p.pos > 0 && p.pos < len(p.toks) && p.toks[p.pos] == t && p.toks[p.pos-1].kind == tNewline {
+		t = p.closing()
+	}
 	if p.err == nil {
 		p.err = &Error{Line: t.line, Column: t.col, Message: fmt.Sprintf(format, a...)}
 	}
@@ -348,7 +355,7 @@ func (p *parser) property(in int) {
 				return
 			}
 			if t.indent > in {
-				p.fail(p.next(), "Unindent doesn't match the previous indentation level.")
+				p.fail(t, "Unindent doesn't match the previous indentation level.")
 			}
 			p.pos++
 			continue
@@ -378,16 +385,17 @@ func (p *parser) function(indent int) {
 		p.typeHint()
 	}
 	if !p.isOp(":") {
-		// Godot reports a function header without ":" at the first token
-		// of the next line (measured against Godot 4.6); so do we.
-		t := p.peek()
-		for i := p.pos; t.kind == tNewline && i < len(p.toks); i++ {
-			t = p.toks[i]
+		// Godot 4.5+ parses a header without ":" at the end of a line as
+		// a bodiless (abstract) declaration, so the body that follows is
+		// an unexpected indent in the class body. Report what it reports.
+		t := p.cur()
+		if t.kind == tNewline && t.indent > indent {
+			p.fail(p.next(), "Unexpected \"Indent\" in class body.")
 		}
 		p.fail(t, "Expected \":\" after function declaration.")
 	}
 	p.pos++
-	p.block(indent, p.suite, "function")
+	p.block(indent, p.suite, "function declaration")
 }
 
 // params parses "(name[: type][= default], ...)".
@@ -432,16 +440,21 @@ func (p *parser) block(indent int, body func(int), what string) {
 		p.simpleStatements()
 		return
 	}
+	// Godot reports both of these at the line break that precedes the
+	// offending line, i.e. on the line before it.
 	if t.indent <= indent {
-		p.fail(p.next(), "Expected indented block after %s.", what)
+		p.fail(t, "Expected indented block after %s.", what)
 	}
 	in := t.indent
 	p.pos++
+	outer := p.indent
+	p.indent = in
 	body(in)
+	p.indent = outer
 	// The block ends at a line indented less than it; that line must
 	// match an outer level, which its own parser checks.
 	if n := p.cur(); n.kind == tNewline && n.indent > indent && n.indent < in && saved == 0 {
-		p.fail(p.next(), "Unindent doesn't match the previous indentation level.")
+		p.fail(n, "Unindent doesn't match the previous indentation level.")
 	}
 }
 
