@@ -273,4 +273,5 @@ func (p *parser) lambda(fn token) {
 		defer func() { p.inline-- }()
 	}
 	p.block(indent, p.suite, "lambda declaration")
+	p.afterLambda = p.pos + 1
 }

@@ -14,6 +14,9 @@ type parser struct {
 	pos  int
 	nest int // open brackets around the current expression
 	err  *Error
+	// afterLambda is the token index where the last multi-line lambda
+	// body ended.
+	afterLambda int
 	// indent is the indentation of the innermost block being parsed.
 	indent int
 	// inline counts one-line lambda bodies being parsed: their statements
@@ -48,7 +51,11 @@ func (p *parser) closing() token {
 		for i > 0 && p.toks[i-1].kind == tNewline {
 			i--
 		}
-		return p.toks[i]
+		// Line breaks that ended a lambda body were the body's; Godot then
+		// reports at the token itself.
+		if i >= p.afterLambda {
+			return p.toks[i]
+		}
 	}
 	return t
 }
