@@ -138,3 +138,20 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCheck measures the checker's throughput on a script that uses
+// most of the language, repeated to about 100 KB.
+func BenchmarkCheck(b *testing.B) {
+	src := valid
+	for len(src) < 100_000 {
+		src += strings.ReplaceAll(valid, "class_name Player extends CharacterBody2D\n", "")
+	}
+	src = strings.ReplaceAll(src, "@tool\n", "")
+	if err := Check(src); err != nil {
+		b.Fatalf("%d:%d %s", err.Line, err.Column, err.Message)
+	}
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		Check(src)
+	}
+}
