@@ -392,6 +392,12 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 		t.Fatalf("dry run forwarded: %d calls", n)
 	}
 	callErr(t, h, "set_cell", map[string]any{"node_path": "G", "coords": "1,2"})
+	if got := callErr(t, h, "create_tile", map[string]any{"node_path": "G", "tileset_path": "res://t.tres", "source_id": 0, "atlas_coords": []int{0, 0}}); !strings.Contains(got, "exactly one") {
+		t.Fatalf("both node_path and tileset_path: %s", got)
+	}
+	if n := len(ed.Calls("cmd_create_tile")); n != 1 {
+		t.Fatalf("a refused create_tile reached the editor")
+	}
 	ed.Fail("cmd_tilemap_layers", "VALIDATION_ERROR", "Node is not a TileMap/TileMapLayer.", "")
 	if got := callErr(t, h, "layers", map[string]any{"node_path": "X"}); !strings.Contains(got, "VALIDATION_ERROR") {
 		t.Fatalf("addon refusal: %s", got)

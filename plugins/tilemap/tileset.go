@@ -46,15 +46,23 @@ func tileMapNode(d *doc, p string) (*godot.Node, error) {
 }
 
 // locateTileset opens the TileSet of node_path or the file tileset_path.
-func locateTileset(ctx context.Context, call *sdk.Call, in tilesetArgs) (*tileSet, error) {
+// check validates the choice of TileSet before either mode runs.
+func (in tilesetArgs) check() error {
 	if (in.NodePath == "") == (in.TilesetPath == "") {
-		return nil, invalid("pass node_path (a tile map with a tile_set) or tileset_path (a TileSet .tres), not both",
+		return invalid("pass node_path (a tile map with a tile_set) or tileset_path (a TileSet .tres), not both",
 			"exactly one of node_path and tileset_path is required")
 	}
 	if in.TilesetPath != "" {
-		if err := resPath("tileset_path", in.TilesetPath, ".tres"); err != nil {
-			return nil, err
-		}
+		return resPath("tileset_path", in.TilesetPath, ".tres")
+	}
+	return nil
+}
+
+func locateTileset(ctx context.Context, call *sdk.Call, in tilesetArgs) (*tileSet, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	if in.TilesetPath != "" {
 		return openTilesetFile(ctx, call, in.TilesetPath)
 	}
 	d, err := openScene(ctx, call, in.ScenePath)
@@ -217,6 +225,9 @@ func addAtlasSource(ctx context.Context, call *sdk.Call, in atlasArgs) (sdk.Resu
 		e.Required = "source_id"
 		return sdk.Result{}, e
 	}
+	if err := in.check(); err != nil {
+		return sdk.Result{}, err
+	}
 	if call.EditorAttached {
 		p := map[string]any{"texture_path": in.TexturePath, "region_size": region[:]}
 		if in.NodePath != "" {
@@ -297,6 +308,9 @@ func createTile(ctx context.Context, call *sdk.Call, in createTileArgs) (sdk.Res
 		e := invalid("pass the id of an atlas source (godot_tilemap_add_tileset_atlas_source returns it)", "source_id is required")
 		e.Required = "source_id"
 		return sdk.Result{}, e
+	}
+	if err := in.check(); err != nil {
+		return sdk.Result{}, err
 	}
 	if call.EditorAttached {
 		p := map[string]any{"source_id": *in.SourceID, "atlas_coords": at[:], "size": size[:]}
