@@ -248,6 +248,9 @@ func (l *lexer) run() {
 			l.advance()
 			if l.peek(0) == '"' || l.peek(0) == '\'' {
 				l.str(line, col, false)
+				if l.err != nil {
+					return
+				}
 				l.toks[len(l.toks)-1].kind = tNodePath
 				continue
 			}
