@@ -65,6 +65,7 @@ func TestMain(m *testing.M) {
 var firstParty = []string{
 	"project", "runtime", "export", "testing", "scene_edit",
 	"input_map", "resources_edit", "analysis", "batch", "composite",
+	"tilemap", "scripts",
 }
 
 func firstPartyModules() []string {

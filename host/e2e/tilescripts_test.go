@@ -1,0 +1,62 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
+)
+
+// TestTilemapAndScriptsThroughTheHost drives the real tilemap and scripts
+// plugins through the real host over MCP, headless, on a copy of a real
+// tile map project: a paint, the host's confirm gate on clear, a script
+// write with a syntax error reported, and godot_undo reverting it all.
+func TestTilemapAndScriptsThroughTheHost(t *testing.T) {
+	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", "2d-hexagonal_map")
+	if _, err := os.Stat(src); err != nil {
+		testenv.Missing(t, "fixture project 2d-hexagonal_map", "check out the shared fixtures beside the repository")
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"project.godot", "map.tscn", "tileset.tres"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, f), string(b))
+	}
+	orig, _ := readFile(t, filepath.Join(dir, "map.tscn"))
+	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_GODOT_BIN=" + filepath.Join(dir, "no-godot")},
+		"--plugins-dir", projectPluginsDir, "--project", dir)
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"tilemap", "scripts"}}, nil)
+
+	var set map[string]any
+	s.ok(t, "godot_tilemap_set_cell", map[string]any{"scene_path": "res://map.tscn", "node_path": "TileMapLayer",
+		"coords": []int{100, 100}, "source_id": 0}, &set)
+	var cell map[string]any
+	s.ok(t, "godot_tilemap_get_cell", map[string]any{"scene_path": "res://map.tscn", "node_path": "TileMapLayer", "coords": map[string]int{"x": 100, "y": 100}}, &cell)
+	if cell["empty"] != false {
+		t.Fatalf("get_cell after set_cell = %v", cell)
+	}
+	if e := toolError(t, s.call(t, "godot_tilemap_clear", map[string]any{"scene_path": "res://map.tscn", "node_path": "TileMapLayer"})); e.Required != "confirm" {
+		t.Fatalf("clear without confirm: %+v", e)
+	}
+	var w map[string]any
+	s.ok(t, "godot_scripts_write", map[string]any{"script_path": "res://troll.gd", "content": "extends Node\nfunc f()\n\tpass\n", "confirm": true}, &w)
+	if !strings.Contains(w["warning"].(string), "line 3") {
+		t.Fatalf("write of a broken script = %v", w)
+	}
+	var pe map[string]any
+	s.ok(t, "godot_scripts_get_parse_errors", nil, &pe)
+	if pe["checker"] != "builtin-gdscript-syntax" || pe["files_with_errors"].(float64) != 1 {
+		t.Fatalf("get_parse_errors = %v", pe)
+	}
+	s.ok(t, "godot_undo", map[string]any{"count": 2}, nil)
+	if now, _ := readFile(t, filepath.Join(dir, "map.tscn")); now != orig {
+		t.Fatal("undo did not restore map.tscn")
+	}
+	if _, ok := readFile(t, filepath.Join(dir, "troll.gd")); ok {
+		t.Fatal("undo left troll.gd behind")
+	}
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/internal/godotrun"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/gdscript"
+)
+
+type parseArgs struct {
+	ScriptPath string `json:"script_path,omitempty" jsonschema:"res:// path of one .gd script; default every .gd file of the project"`
+}
+
+// scriptError is one parse error, in the shape of the runtime toolset's.
+type scriptError struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+	Kind    string `json:"kind,omitempty"`
+}
+
+type parseResult struct {
+	// Checker is "godot" (the engine's compiler: syntax, names and types)
+	// or builtinChecker (syntax only).
+	Checker        string        `json:"checker"`
+	CheckerDetail  string        `json:"checker_detail"`
+	Checked        int           `json:"checked"`
+	FilesWithError int           `json:"files_with_errors"`
+	Errors         []scriptError `json:"errors"`
+	RescanPending  bool          `json:"rescan_pending,omitempty"`
+}
+
+// scanWait bounds the wait for an attached editor's file scan.
+var (
+	scanWait = 2 * time.Second
+	scanPoll = 50 * time.Millisecond
+)
+
+// editorScanning waits while an attached editor rescans the project, as
+// the contract's server does before a parse check.
+func editorScanning(ctx context.Context, call *sdk.Call) bool {
+	deadline := time.Now().Add(scanWait)
+	for {
+		var st struct {
+			Scanning bool `json:"scanning"`
+		}
+		if err := call.Editor(ctx, "cmd_get_scan_state", nil, &st); err != nil || !st.Scanning {
+			return false
+		}
+		if time.Now().Add(scanPoll).After(deadline) {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return true
+		case <-time.After(scanPoll):
+		}
+	}
+}
+
+func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Result, error) {
+	if in.ScriptPath != "" {
+		if err := checkPath(in.ScriptPath, ".gd"); err != nil {
+			return sdk.Result{}, err
+		}
+	}
+	res := parseResult{Errors: []scriptError{}}
+	if call.EditorAttached {
+		res.RescanPending = editorScanning(ctx, call)
+	}
+	// A Godot 4 binary compiles for real; without one (or with only a Godot
+	// 3 binary) the built-in checker reports syntax errors.
+	if t, err := godotrun.Prepare(ctx, call, finder); err == nil && t.Bin.Major >= 4 {
+		scripts := []string{in.ScriptPath}
+		if in.ScriptPath == "" {
+			if scripts, err = godotrun.ListScripts(t.Project); err != nil {
+				return sdk.Result{}, err
+			}
+		}
+		checked, err := godotrun.CheckScripts(ctx, t, scripts, func(done, total int, script string) {
+			call.Progress(float64(done), float64(total), script)
+		})
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		res.Checker, res.CheckerDetail, res.Checked = "godot", "godot --check-only "+t.Bin.Version, len(scripts)
+		files := map[string]bool{}
+		for _, e := range checked.Errors {
+			files[e.File] = true
+			res.Errors = append(res.Errors, scriptError{File: e.File, Line: e.Line, Message: e.Message, Kind: e.Kind})
+		}
+		res.FilesWithError = len(files)
+		return sdk.JSON(res), nil
+	} else if err != nil {
+		var e *sdk.Error
+		if errors.As(err, &e) && e.Required == "project_dir" {
+			return sdk.Result{}, err
+		}
+	}
+	res.Checker = builtinChecker
+	res.CheckerDetail = "built-in GDScript 2 syntax checker: syntax errors with line and column; names and types are not checked (no Godot 4 binary found: set GODOT_MCP_GODOT_BIN for the engine's compiler)"
+	scripts := []string{in.ScriptPath}
+	if in.ScriptPath == "" {
+		out, err := list(ctx, call, listArgs{Directory: "res://", Language: "gd"})
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		scripts = scripts[:0]
+		switch l := out.Structured.(map[string]any)["scripts"].(type) {
+		case []string:
+			scripts = l
+		case []any: // the editor's answer
+			for _, v := range l {
+				if s, ok := v.(string); ok {
+					scripts = append(scripts, s)
+				}
+			}
+		}
+	}
+	for i, s := range scripts {
+		text, err := readText(ctx, call, s)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if e := gdscript.Check(text); e != nil {
+			res.FilesWithError++
+			res.Errors = append(res.Errors, scriptError{File: s, Line: e.Line, Column: e.Column, Message: e.Message, Kind: "PARSE ERROR"})
+		}
+		call.Progress(float64(i+1), float64(len(scripts)), s)
+	}
+	res.Checked = len(scripts)
+	return sdk.JSON(res), nil
+}
+
+// readText reads a script headless, or from the editor when one is
+// attached (it may hold unsaved text).
+func readText(ctx context.Context, call *sdk.Call, p string) (string, error) {
+	if call.EditorAttached {
+		out, err := forward(ctx, call, "cmd_read_script", map[string]any{"script_path": p})
+		if err != nil {
+			return "", err
+		}
+		s, _ := out["content"].(string)
+		return s, nil
+	}
+	f, err := call.Workspace().Read(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	if !strings.EqualFold(path.Ext(p), ".gd") {
+		return "", fmt.Errorf("%s is not a .gd script", p)
+	}
+	return string(f.Data), nil
+}

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
+)
+
+func TestMain(m *testing.M) {
+	// No Godot 4 binary in these tests: the built-in checker runs. A binary
+	// on PATH would be found by the finder; point it at nothing.
+	os.Setenv("GODOT_MCP_GODOT_BIN", filepath.Join(os.TempDir(), "no-such-godot"))
+	code := m.Run()
+	enginecheck.Close()
+	os.Exit(code)
+}
+
+func project(t testing.TB, name string) string {
+	t.Helper()
+	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", name)
+	if _, err := os.Stat(src); err != nil {
+		testenv.Missing(t, "fixture project "+name, "check out the shared fixtures beside the repository")
+	}
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func call(t *testing.T, h *sdktest.Host, tool string, args map[string]any, opts ...sdktest.CallOption) map[string]any {
+	t.Helper()
+	res := h.Call(context.Background(), tool, args, opts...)
+	if res.IsError {
+		t.Fatalf("%s: %s", tool, res.Text())
+	}
+	var out map[string]any
+	if err := res.Structured(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func callErr(t *testing.T, h *sdktest.Host, tool string, args map[string]any) string {
+	t.Helper()
+	res := h.Call(context.Background(), tool, args)
+	if !res.IsError {
+		t.Fatalf("%s succeeded, want an error", tool)
+	}
+	return res.Text()
+}
+
+const playerGD = `extends Area2D
+
+signal hit
+
+@export var speed = 400 # How fast the player will move (pixels/sec).
+var screen_size # Size of the game window.
+
+
+func _ready():
+	screen_size = get_viewport_rect().size
+	hide()
+
+
+func _process(delta):
+	var velocity = Vector2.ZERO # The player's movement vector.
+	if Input.is_action_pressed(&"move_right"):
+		velocity.x += 1
+	if Input.is_action_pressed(&"move_left"):
+		velocity.x -= 1
+
+	if velocity.length() > 0:
+		velocity = velocity.normalized() * speed
+		$AnimatedSprite2D.play()
+	else:
+		$AnimatedSprite2D.stop()
+
+	position += velocity * delta
+	position = position.clamp(Vector2.ZERO, screen_size)
+
+
+func start(pos):
+	position = pos
+	show()
+	$CollisionShape2D.disabled = false
+`
+
+func TestHeadlessScripts(t *testing.T) {
+	dir := project(t, "2d-dodge_the_creeps")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+
+	// A dry run previews and writes nothing.
+	dry := call(t, h, "write", map[string]any{"script_path": "res://player.gd", "content": playerGD}, sdktest.DryRun())
+	if dry["dry_run"] != true || len(dry["changes"].([]any)) != 1 {
+		t.Fatalf("dry run = %v", dry)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "player.gd")); err == nil {
+		t.Fatal("dry run wrote the file")
+	}
+	w := call(t, h, "write", map[string]any{"script_path": "res://player.gd", "content": playerGD})
+	if w["created"] != true || w["overwrote"] != false || w["warning"] != nil {
+		t.Fatalf("write = %v", w)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "player.gd")); string(got) != playerGD {
+		t.Fatal("written text differs")
+	}
+	call(t, h, "write", map[string]any{"script_path": "res://lib/util.gd", "content": "static func twice(x: int) -> int:\n\treturn x * 2\n"})
+
+	r := call(t, h, "read", map[string]any{"script_path": "res://player.gd"})
+	if r["content"] != playerGD {
+		t.Fatalf("read = %v", r)
+	}
+	l := call(t, h, "list", map[string]any{})
+	if got := jsonOf(l["scripts"]); got != `["res://lib/util.gd","res://player.gd"]` {
+		t.Fatalf("list = %s", got)
+	}
+	if got := callErr(t, h, "list", map[string]any{"language": "py"}); !strings.Contains(got, "language") {
+		t.Fatalf("bad language: %s", got)
+	}
+
+	// get_for_node follows the scene's ext_resource to the script.
+	n := call(t, h, "get_for_node", map[string]any{"node_path": ".", "scene_path": "res://player.tscn"})
+	if n["script_path"] != "res://player.gd" || n["content"] != playerGD {
+		t.Fatalf("get_for_node = %v", n)
+	}
+	n = call(t, h, "get_for_node", map[string]any{"node_path": "CollisionShape2D", "scene_path": "res://player.tscn"})
+	if n["script_path"] != nil {
+		t.Fatalf("node without script = %v", n)
+	}
+	if got := callErr(t, h, "get_for_node", map[string]any{"scene_path": "res://player.tscn"}); !strings.Contains(got, "node_or_selection") {
+		t.Fatalf("no node_path: %s", got)
+	}
+
+	// patch replaces every occurrence and refuses absent text and C#.
+	p := call(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "velocity", "replace": "vel"})
+	if int(p["replacements"].(float64)) != strings.Count(playerGD, "velocity") || p["warning"] != nil {
+		t.Fatalf("patch = %v", p)
+	}
+	if got := callErr(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "no such text", "replace": "x"}); !strings.HasPrefix(got, "NOT_FOUND") {
+		t.Fatalf("absent find: %s", got)
+	}
+	if got := callErr(t, h, "patch", map[string]any{"script_path": "res://Player.cs", "find": "a", "replace": "b"}); !strings.Contains(got, "script_path") {
+		t.Fatalf("C# patch: %s", got)
+	}
+	if got := callErr(t, h, "read", map[string]any{"script_path": "res://player.txt"}); !strings.HasPrefix(got, "INVALID_ARGUMENT") {
+		t.Fatalf("bad extension: %s", got)
+	}
+
+	// A patch that breaks the syntax says so, with the line.
+	bad := call(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "func start(pos):", "replace": "func start(pos)"})
+	syn := bad["syntax"].(map[string]any)
+	if syn["introduced"] != true || !strings.Contains(bad["warning"].(string), "line 32") {
+		t.Fatalf("broken patch = %v", bad)
+	}
+	pe := call(t, h, "get_parse_errors", map[string]any{})
+	if pe["checker"] != builtinChecker || pe["checked"].(float64) != 2 || pe["files_with_errors"].(float64) != 1 {
+		t.Fatalf("get_parse_errors = %v", pe)
+	}
+	e0 := pe["errors"].([]any)[0].(map[string]any)
+	if e0["file"] != "res://player.gd" || e0["line"].(float64) != 32 || e0["column"].(float64) == 0 {
+		t.Fatalf("parse error = %v", e0)
+	}
+
+	// Undo every call: the project is as it was, scripts gone.
+	if _, err := h.Workspace().Undo(context.Background(), h.Workspace().History().Depth, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "player.gd")); err == nil {
+		t.Fatal("undo left player.gd behind")
+	}
+}
+
+// The scripts the tools write compile in Godot 4.6, and the one the
+// built-in checker rejects is rejected by Godot at the same line.
+func TestWrittenScriptsLoadInGodot(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n"), 0o644)
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	good := call(t, h, "write", map[string]any{"script_path": "res://player.gd", "content": playerGD})
+	if good["syntax"].(map[string]any)["error"] != nil {
+		t.Fatalf("good script flagged: %v", good)
+	}
+	broken := strings.Replace(playerGD, "if velocity.length() > 0:", "if velocity.length() > 0", 1)
+	b := call(t, h, "write", map[string]any{"script_path": "res://broken.gd", "content": broken})
+	line := int(b["syntax"].(map[string]any)["error"].(map[string]any)["line"].(float64))
+	rep := enginecheck.Run(t, map[string][]byte{"project.godot": []byte("config_version=5\n"),
+		"player.gd": []byte(playerGD), "broken.gd": []byte(broken)}, loadOpts)
+	engineLine := 0
+	for _, p := range rep.Problems {
+		t.Logf("engine: %s [%s]", p, p.Kind)
+		if p.File == "player.gd" && !p.IsWarning() {
+			t.Errorf("engine: %s", p)
+		}
+		if p.File == "broken.gd" && !p.IsWarning() && p.Line > 0 && (engineLine == 0 || p.Line < engineLine) {
+			engineLine = p.Line
+		}
+	}
+	if engineLine != line {
+		t.Fatalf("built-in checker says line %d, Godot says %d", line, engineLine)
+	}
+}
+
+func TestEditorModeForwardsExactParams(t *testing.T) {
+	ed := sdktest.NewEditor().
+		Result("cmd_list_scripts", map[string]any{"directory": "res://", "scripts": []string{"res://a.gd"}}).
+		Result("cmd_read_script", map[string]any{"script_path": "res://a.gd", "content": "extends Node\nvar x = 1\n"}).
+		Result("cmd_write_script", map[string]any{"script_path": "res://a.gd", "created": false, "overwrote": true, "previous_existed": true}).
+		Result("cmd_patch_script", map[string]any{"script_path": "res://a.gd", "replacements": 1}).
+		Result("cmd_get_script_for_node", map[string]any{"node_path": "Player", "script_path": "res://a.gd", "content": "extends Node\n"}).
+		Result("cmd_get_scan_state", map[string]any{"scanning": false})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: t.TempDir(), GodotVersion: "4.6", Editor: ed.Serve})
+	call(t, h, "list", map[string]any{"directory": "res://src", "language": "cs"})
+	call(t, h, "read", map[string]any{"script_path": "res://a.gd"})
+	w := call(t, h, "write", map[string]any{"script_path": "res://a.gd", "content": "extends Node\nfunc f(\n"})
+	if w["overwrote"] != true || w["syntax"].(map[string]any)["introduced"] != true {
+		t.Fatalf("write = %v", w)
+	}
+	p := call(t, h, "patch", map[string]any{"script_path": "res://a.gd", "find": "x = 1", "replace": "x = 2"})
+	if p["replacements"].(float64) != 1 {
+		t.Fatalf("patch = %v", p)
+	}
+	call(t, h, "get_for_node", map[string]any{})
+	pe := call(t, h, "get_parse_errors", map[string]any{"script_path": "res://a.gd"})
+	if pe["checker"] != builtinChecker || pe["files_with_errors"].(float64) != 0 {
+		t.Fatalf("get_parse_errors = %v", pe)
+	}
+	want := map[string][]string{
+		"cmd_list_scripts":        {`{"directory":"res://src","language":"cs"}`},
+		"cmd_write_script":        {`{"content":"extends Node\nfunc f(\n","script_path":"res://a.gd"}`},
+		"cmd_patch_script":        {`{"find":"x = 1","replace":"x = 2","script_path":"res://a.gd"}`},
+		"cmd_get_script_for_node": {`{"node_path":""}`},
+	}
+	for cmd, w := range want {
+		calls := ed.Calls(cmd)
+		if len(calls) != len(w) {
+			t.Fatalf("%s: %d calls, want %d", cmd, len(calls), len(w))
+		}
+		for i := range w {
+			if got := jsonOf(calls[i].Params); got != w[i] {
+				t.Errorf("%s sent %s, want %s", cmd, got, w[i])
+			}
+		}
+	}
+	for _, c := range ed.Calls("cmd_read_script") {
+		if got := jsonOf(c.Params); got != `{"script_path":"res://a.gd"}` {
+			t.Errorf("cmd_read_script sent %s", got)
+		}
+	}
+	if len(ed.Calls("cmd_get_scan_state")) == 0 {
+		t.Error("get_parse_errors did not wait for the editor's scan")
+	}
+	// A dry run forwards no write.
+	call(t, h, "write", map[string]any{"script_path": "res://a.gd", "content": "extends Node\n"}, sdktest.DryRun())
+	if n := len(ed.Calls("cmd_write_script")); n != 1 {
+		t.Fatalf("dry run forwarded a write: %d", n)
+	}
+	ed.Fail("cmd_read_script", "RESOURCE_NOT_FOUND", "No script at res://b.gd", "")
+	if got := callErr(t, h, "read", map[string]any{"script_path": "res://b.gd"}); !strings.Contains(got, "RESOURCE_NOT_FOUND") {
+		t.Fatalf("addon refusal: %s", got)
+	}
+}
+
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+var _ = sdk.JSON

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/tiledata"
+)
+
+func (a layerArgs) layerIndex() int {
+	if a.Layer == nil {
+		return 0
+	}
+	return *a.Layer
+}
+
+func layers(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
+	if call.EditorAttached {
+		return forward(ctx, call, "cmd_tilemap_layers", map[string]any{"node_path": in.NodePath}, false)
+	}
+	d, err := openScene(ctx, call, in.ScenePath)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, err := findNode(d, in.NodePath)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	var ls []map[string]any
+	switch n.Type() {
+	case "TileMapLayer":
+		enabled := true
+		if v, ok := n.Get("enabled"); ok {
+			if b, ok := v.(godot.Bool); ok {
+				enabled = bool(b)
+			}
+		}
+		ls = append(ls, map[string]any{"index": 0, "name": n.Name(), "enabled": enabled})
+	case "TileMap":
+		for i := range layerCount(n) {
+			name, enabled := "", true
+			if v, ok := n.Get(fmt.Sprintf("layer_%d/name", i)); ok {
+				if s, ok := v.(godot.String); ok {
+					name = string(s)
+				}
+			}
+			if v, ok := n.Get(fmt.Sprintf("layer_%d/enabled", i)); ok {
+				if b, ok := v.(godot.Bool); ok {
+					enabled = bool(b)
+				}
+			}
+			ls = append(ls, map[string]any{"index": i, "name": name, "enabled": enabled})
+		}
+	default:
+		return sdk.Result{}, errNotTileMap(in.NodePath, n.Type())
+	}
+	return sdk.JSON(map[string]any{"node_path": in.NodePath, "node_type": n.Type(), "layers": ls}), nil
+}
+
+func getCell(ctx context.Context, call *sdk.Call, in cellArgs) (sdk.Result, error) {
+	c, err := vec2("coords", in.Coords, nil)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached {
+		return forward(ctx, call, "cmd_tilemap_get_cell", map[string]any{
+			"node_path": in.NodePath, "coords": c[:], "layer": in.layerIndex()}, false)
+	}
+	if err := cellRange("coords", c); err != nil {
+		return sdk.Result{}, err
+	}
+	d, err := openScene(ctx, call, in.ScenePath)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	m, err := openLayer(d, in.NodePath, in.Layer)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{"node_path": in.NodePath, "coords": c[:]}
+	if cell, ok := m.cells.Get(tiledata.Coords{X: int16(c[0]), Y: int16(c[1])}); ok {
+		j := cellJSON(cell)
+		out["source_id"], out["atlas_coords"], out["alternative_tile"], out["empty"] = j.SourceID, j.AtlasCoords, j.AlternativeTile, false
+	} else {
+		out["source_id"], out["atlas_coords"], out["alternative_tile"], out["empty"] = -1, []int{-1, -1}, -1, true
+	}
+	return sdk.JSON(out), nil
+}
+
+func getUsedCells(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result, error) {
+	if call.EditorAttached {
+		return forward(ctx, call, "cmd_tilemap_get_used_cells", map[string]any{
+			"node_path": in.NodePath, "layer": in.layerIndex()}, false)
+	}
+	d, err := openScene(ctx, call, in.ScenePath)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	m, err := openLayer(d, in.NodePath, in.Layer)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	cells := make([]cellOut, 0, m.cells.Len())
+	for c := range m.cells.All() {
+		cells = append(cells, cellJSON(c))
+	}
+	return sdk.JSON(map[string]any{"node_path": in.NodePath, "layer": m.layerOut(), "count": len(cells), "cells": cells}), nil
+}
+
+func (t tile) cell(x, y int) tiledata.Cell {
+	return tiledata.Cell{
+		Coords:      tiledata.Coords{X: int16(x), Y: int16(y)},
+		SourceID:    uint16(t.source),
+		AtlasCoords: tiledata.AtlasCoords{X: uint16(t.atlas[0]), Y: uint16(t.atlas[1])},
+		Alternative: uint16(t.alt),
+	}
+}
+
+func (t tile) params(p map[string]any, layer int) map[string]any {
+	p["source_id"], p["atlas_coords"], p["alternative_tile"], p["layer"] = t.source, t.atlasSent[:], t.alt, layer
+	return p
+}
+
+func setCell(ctx context.Context, call *sdk.Call, in setCellArgs) (sdk.Result, error) {
+	c, err := vec2("coords", in.Coords, nil)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	t, err := in.tile()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached {
+		return forward(ctx, call, "cmd_tilemap_set_cell",
+			t.params(map[string]any{"node_path": in.NodePath, "coords": c[:]}, in.layerIndex()), true)
+	}
+	if err := cellRange("coords", c); err != nil {
+		return sdk.Result{}, err
+	}
+	d, err := openScene(ctx, call, in.ScenePath)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	m, err := openLayer(d, in.NodePath, in.Layer)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if t.erase {
+		m.cells.Erase(tiledata.Coords{X: int16(c[0]), Y: int16(c[1])})
+	} else {
+		m.cells.Set(t.cell(c[0], c[1]))
+	}
+	m.save()
+	src := t.source
+	if t.erase {
+		src = -1
+	}
+	out := map[string]any{"node_path": in.NodePath, "coords": c[:], "source_id": src, "layer": m.layerOut()}
+	return commit(ctx, call, fmt.Sprintf("Set cell (%d, %d) of %s", c[0], c[1], in.NodePath), out, d)
+}
+
+func fillRect(ctx context.Context, call *sdk.Call, in fillArgs) (sdk.Result, error) {
+	r, err := rect4(in.Rect)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	t, err := in.tile()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached {
+		return forward(ctx, call, "cmd_tilemap_fill_rect",
+			t.params(map[string]any{"node_path": in.NodePath, "rect": r[:]}, in.layerIndex()), true)
+	}
+	d, err := openScene(ctx, call, in.ScenePath)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	m, err := openLayer(d, in.NodePath, in.Layer)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	fill(m.cells, r, t)
+	m.save()
+	out := map[string]any{"node_path": in.NodePath, "rect": r[:], "cells": r[2] * r[3], "layer": m.layerOut()}
+	return commit(ctx, call, fmt.Sprintf("Fill %dx%d cells of %s", r[2], r[3], in.NodePath), out, d)
+}
+
+// fill paints (or erases) rect r row by row, the order the editor's fill
+// visits cells in, so new cells are appended in that order.
+func fill(l *tiledata.Layer, r [4]int, t tile) {
+	for y := r[1]; y < r[1]+r[3]; y++ {
+		for x := r[0]; x < r[0]+r[2]; x++ {
+			if t.erase {
+				l.Erase(tiledata.Coords{X: int16(x), Y: int16(y)})
+			} else {
+				l.Set(t.cell(x, y))
+			}
+		}
+	}
+}
+
+func clearLayer(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result, error) {
+	if call.EditorAttached {
+		return forward(ctx, call, "cmd_tilemap_clear", map[string]any{"node_path": in.NodePath, "layer": in.layerIndex()}, true)
+	}
+	d, err := openScene(ctx, call, in.ScenePath)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	m, err := openLayer(d, in.NodePath, in.Layer)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n := m.cells.Len()
+	if n > MaxCells {
+		return sdk.Result{}, invalid("erase it in parts with godot_tilemap_fill_rect and source_id -1",
+			"%s has %d cells, more than the %d one clear may erase", in.NodePath, n, MaxCells)
+	}
+	m.cells = tiledata.NewLayer(nil)
+	m.save()
+	out := map[string]any{"node_path": in.NodePath, "layer": m.layerOut(), "cleared": n}
+	return commit(ctx, call, "Clear "+in.NodePath, out, d)
+}

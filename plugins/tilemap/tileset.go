@@ -1,0 +1,372 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
+)
+
+// A TileSet lives either in its own .tres ([resource] section) or embedded
+// in a scene as a [sub_resource]. Its sources are "sources/N =
+// SubResource(...)" entries pointing at TileSetAtlasSource sub resources
+// of the same file; a tile is "X:Y/0 = 0" in the atlas source, plus
+// "X:Y/size_in_atlas" when it spans more than one atlas cell.
+
+type tileSet struct {
+	d    *doc
+	sec  *godot.Section
+	docs []*doc // files to write: the TileSet's, and the scene if it changed
+}
+
+func resPath(field, p, ext string) error {
+	if !strings.HasPrefix(p, "res://") || strings.Contains(p, "..") || !strings.HasSuffix(p, ext) {
+		return invalid(fmt.Sprintf("pass a res:// path ending in %s, inside the project", ext), "%s %q is not a res:// %s path", field, p, ext)
+	}
+	return nil
+}
+
+// tileMapNode finds a TileMapLayer or TileMap node.
+func tileMapNode(d *doc, p string) (*godot.Node, error) {
+	n, err := findNode(d, p)
+	if err != nil {
+		return nil, err
+	}
+	if t := n.Type(); t != "TileMapLayer" && t != "TileMap" {
+		return nil, errNotTileMap(p, t)
+	}
+	return n, nil
+}
+
+// locateTileset opens the TileSet of node_path or the file tileset_path.
+// check validates the choice of TileSet before either mode runs.
+func (in tilesetArgs) check() error {
+	if (in.NodePath == "") == (in.TilesetPath == "") {
+		return invalid("pass node_path (a tile map with a tile_set) or tileset_path (a TileSet .tres), not both",
+			"exactly one of node_path and tileset_path is required")
+	}
+	if in.TilesetPath != "" {
+		return resPath("tileset_path", in.TilesetPath, ".tres")
+	}
+	return nil
+}
+
+func locateTileset(ctx context.Context, call *sdk.Call, in tilesetArgs) (*tileSet, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	if in.TilesetPath != "" {
+		return openTilesetFile(ctx, call, in.TilesetPath)
+	}
+	d, err := openScene(ctx, call, in.ScenePath)
+	if err != nil {
+		return nil, err
+	}
+	n, err := tileMapNode(d, in.NodePath)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := n.Get("tile_set")
+	switch ref := v.(type) {
+	case godot.SubResource:
+		if s := d.res.SubResource(ref.ID); s != nil && s.Type() == "TileSet" {
+			return &tileSet{d: d, sec: s.Section, docs: []*doc{d}}, nil
+		}
+	case godot.ExtResource:
+		if e := d.res.ExtResource(ref.ID); e != nil {
+			return openTilesetFile(ctx, call, e.Path())
+		}
+	}
+	e := invalid("create one with godot_tilemap_create_tileset first", "%s has no tile_set", in.NodePath)
+	e.Required = "tile_set"
+	return nil, e
+}
+
+func openTilesetFile(ctx context.Context, call *sdk.Call, p string) (*tileSet, error) {
+	d, err := readDoc(ctx, call, p)
+	if err != nil {
+		return nil, err
+	}
+	if d.res.ResourceType() != "TileSet" || d.res.Resource() == nil {
+		return nil, invalid("pass the path of a TileSet resource", "%s is a %s, not a TileSet", p, d.res.ResourceType())
+	}
+	return &tileSet{d: d, sec: d.res.Resource(), docs: []*doc{d}}, nil
+}
+
+// sources maps source ids to their sub resources.
+func (ts *tileSet) sources() map[int]*godot.SubResourceDecl {
+	out := map[int]*godot.SubResourceDecl{}
+	for _, k := range ts.sec.Keys() {
+		idText, ok := strings.CutPrefix(k, "sources/")
+		if !ok {
+			continue
+		}
+		id, err := strconv.Atoi(idText)
+		if err != nil {
+			continue
+		}
+		v, _ := ts.sec.Get(k)
+		if ref, ok := v.(godot.SubResource); ok {
+			out[id] = ts.d.res.SubResource(ref.ID)
+		} else {
+			out[id] = nil // external source: exists, not editable here
+		}
+	}
+	return out
+}
+
+func (ts *tileSet) pathOut() any {
+	if ts.d.res.IsScene() {
+		return nil
+	}
+	return ts.d.file.Path
+}
+
+func createTileset(ctx context.Context, call *sdk.Call, in createTilesetArgs) (sdk.Result, error) {
+	size, err := vec2("tile_size", in.TileSize, &[2]int{16, 16})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if size[0] <= 0 || size[1] <= 0 {
+		return sdk.Result{}, invalid("give a positive tile size such as [16, 16]", "tile_size (%d, %d) must be positive", size[0], size[1])
+	}
+	if in.NodePath == "" && in.SavePath == "" {
+		return sdk.Result{}, invalid("pass node_path, save_path or both", "node_path or save_path is required")
+	}
+	if in.SavePath != "" {
+		if err := resPath("save_path", in.SavePath, ".tres"); err != nil {
+			return sdk.Result{}, err
+		}
+	}
+	if call.EditorAttached {
+		p := map[string]any{"tile_size": size[:]}
+		if in.NodePath != "" {
+			p["node_path"] = in.NodePath
+		}
+		if in.SavePath != "" {
+			p["save_path"] = in.SavePath
+		}
+		return forward(ctx, call, "cmd_create_tileset", p, true)
+	}
+	out := map[string]any{"node_path": nilIfEmpty(in.NodePath), "tileset_path": nilIfEmpty(in.SavePath), "tile_size": size[:], "created": true}
+	var newData []byte
+	id := uid.Format(uid.New())
+	if in.SavePath != "" {
+		var b strings.Builder
+		fmt.Fprintf(&b, "[gd_resource type=\"TileSet\" format=3 uid=%q]\n\n[resource]\n", id)
+		if size != [2]int{16, 16} {
+			fmt.Fprintf(&b, "tile_size = Vector2i(%d, %d)\n", size[0], size[1])
+		}
+		newData = []byte(b.String())
+	}
+	var docs []*doc
+	if in.NodePath != "" {
+		d, err := openScene(ctx, call, in.ScenePath)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		n, err := tileMapNode(d, in.NodePath)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if in.SavePath != "" {
+			ext, err := d.res.AddExtResource("TileSet", in.SavePath, id)
+			if err != nil {
+				return sdk.Result{}, err
+			}
+			n.Set("tile_set", ext)
+		} else {
+			sub, err := d.res.AddSubResource("TileSet")
+			if err != nil {
+				return sdk.Result{}, err
+			}
+			if size != [2]int{16, 16} {
+				sub.Set("tile_size", godot.Vector2i{X: int32(size[0]), Y: int32(size[1])})
+			}
+			n.Set("tile_set", sub.Ref())
+		}
+		docs = append(docs, d)
+	}
+	return commitNew(ctx, call, "Create TileSet", out, in.SavePath, newData, docs...)
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// textureExts are the image files Godot imports as Texture2D.
+var textureExts = []string{".png", ".webp", ".jpg", ".jpeg", ".svg", ".bmp", ".tga", ".exr", ".hdr", ".ktx", ".dds", ".tres", ".res"}
+
+var importUID = regexp.MustCompile(`(?m)^uid="(uid://[a-z0-9]+)"`)
+
+func addAtlasSource(ctx context.Context, call *sdk.Call, in atlasArgs) (sdk.Result, error) {
+	region, err := vec2("region_size", in.RegionSize, &[2]int{16, 16})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if region[0] <= 0 || region[1] <= 0 {
+		return sdk.Result{}, invalid("give a positive region size such as [16, 16]", "region_size (%d, %d) must be positive", region[0], region[1])
+	}
+	if !strings.HasPrefix(in.TexturePath, "res://") || !slices.Contains(textureExts, strings.ToLower(path.Ext(in.TexturePath))) {
+		return sdk.Result{}, invalid("pass the res:// path of an image the project imports as a Texture2D", "texture_path %q is not a texture", in.TexturePath)
+	}
+	if in.SourceID != nil && (*in.SourceID < 0 || *in.SourceID > 0xFFFF) {
+		e := invalid("omit source_id to take the next free one", "source_id %d must be between 0 and 65535", *in.SourceID)
+		e.Required = "source_id"
+		return sdk.Result{}, e
+	}
+	if err := in.check(); err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached {
+		p := map[string]any{"texture_path": in.TexturePath, "region_size": region[:]}
+		if in.NodePath != "" {
+			p["node_path"] = in.NodePath
+		}
+		if in.TilesetPath != "" {
+			p["tileset_path"] = in.TilesetPath
+		}
+		if in.SourceID != nil {
+			p["source_id"] = *in.SourceID
+		}
+		return forward(ctx, call, "cmd_add_tileset_atlas_source", p, true)
+	}
+	st, err := call.Workspace().Stat(ctx, in.TexturePath)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if !st.Exists || st.IsDir {
+		return sdk.Result{}, &sdk.Error{Code: sdk.CodeNotFound, Message: fmt.Sprintf("no texture at %s", in.TexturePath),
+			Hint: "pass an existing image (godot_project_search_files finds *.png)"}
+	}
+	ts, err := locateTileset(ctx, call, in.tilesetArgs)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	srcs := ts.sources()
+	id := 0
+	for k := range srcs {
+		id = max(id, k+1)
+	}
+	if in.SourceID != nil {
+		if _, taken := srcs[*in.SourceID]; taken {
+			e := invalid("omit source_id to take the next free one", "source_id %d is already used by this TileSet", *in.SourceID)
+			e.Required = "source_id"
+			return sdk.Result{}, e
+		}
+		id = *in.SourceID
+	}
+	texUID := ""
+	if imp, err := call.Workspace().Read(ctx, in.TexturePath+".import"); err == nil {
+		if m := importUID.FindSubmatch(imp.Data); m != nil {
+			texUID = string(m[1])
+		}
+	}
+	ext, err := ts.d.res.AddExtResource("Texture2D", in.TexturePath, texUID)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	sub, err := ts.d.res.AddSubResource("TileSetAtlasSource")
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	sub.Set("texture", ext)
+	if region != [2]int{16, 16} {
+		sub.Set("texture_region_size", godot.Vector2i{X: int32(region[0]), Y: int32(region[1])})
+	}
+	ts.sec.Set(fmt.Sprintf("sources/%d", id), sub.Ref())
+	out := map[string]any{"node_path": nilIfEmpty(in.NodePath), "tileset_path": ts.pathOut(), "source_id": id,
+		"texture_path": in.TexturePath, "region_size": region[:]}
+	return commit(ctx, call, fmt.Sprintf("Add atlas source %d", id), out, ts.docs...)
+}
+
+var tileKey = regexp.MustCompile(`^(\d+):(\d+)/(0|size_in_atlas)$`)
+
+func createTile(ctx context.Context, call *sdk.Call, in createTileArgs) (sdk.Result, error) {
+	at, err := vec2("atlas_coords", in.AtlasCoords, nil)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	size, err := vec2("size", in.Size, &[2]int{1, 1})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if size[0] <= 0 || size[1] <= 0 || at[0] < 0 || at[1] < 0 {
+		return sdk.Result{}, invalid("atlas_coords are >= 0 and size >= [1, 1]", "atlas_coords (%d, %d) or size (%d, %d) out of range", at[0], at[1], size[0], size[1])
+	}
+	if in.SourceID == nil {
+		e := invalid("pass the id of an atlas source (godot_tilemap_add_tileset_atlas_source returns it)", "source_id is required")
+		e.Required = "source_id"
+		return sdk.Result{}, e
+	}
+	if err := in.check(); err != nil {
+		return sdk.Result{}, err
+	}
+	if call.EditorAttached {
+		p := map[string]any{"source_id": *in.SourceID, "atlas_coords": at[:], "size": size[:]}
+		if in.NodePath != "" {
+			p["node_path"] = in.NodePath
+		}
+		if in.TilesetPath != "" {
+			p["tileset_path"] = in.TilesetPath
+		}
+		return forward(ctx, call, "cmd_create_tile", p, true)
+	}
+	ts, err := locateTileset(ctx, call, in.tilesetArgs)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	src := ts.sources()[*in.SourceID]
+	if src == nil || src.Type() != "TileSetAtlasSource" {
+		e := invalid("pass the id of an atlas source of this TileSet", "source %d does not exist or is not an atlas source", *in.SourceID)
+		e.Required = "source_id"
+		return sdk.Result{}, e
+	}
+	// Refuse overlap with existing tiles, as the atlas does.
+	type area struct{ x, y, w, h int }
+	tiles := map[[2]int]*area{}
+	for _, k := range src.Keys() {
+		m := tileKey.FindStringSubmatch(k)
+		if m == nil {
+			continue
+		}
+		x, _ := strconv.Atoi(m[1])
+		y, _ := strconv.Atoi(m[2])
+		a := tiles[[2]int{x, y}]
+		if a == nil {
+			a = &area{x, y, 1, 1}
+			tiles[[2]int{x, y}] = a
+		}
+		if m[3] == "size_in_atlas" {
+			if v, ok := src.Get(k); ok {
+				if s, ok := v.(godot.Vector2i); ok {
+					a.w, a.h = int(s.X), int(s.Y)
+				}
+			}
+		}
+	}
+	for _, a := range tiles {
+		if at[0] < a.x+a.w && a.x < at[0]+size[0] && at[1] < a.y+a.h && a.y < at[1]+size[1] {
+			return sdk.Result{}, invalid("pick free atlas coordinates (godot_inspection tools list the source's tiles)",
+				"no room for a %dx%d tile at (%d, %d): the tile at (%d, %d) covers it", size[0], size[1], at[0], at[1], a.x, a.y)
+		}
+	}
+	key := fmt.Sprintf("%d:%d/", at[0], at[1])
+	if size != [2]int{1, 1} {
+		src.Set(key+"size_in_atlas", godot.Vector2i{X: int32(size[0]), Y: int32(size[1])})
+	}
+	src.Set(key+"0", godot.Int(0))
+	out := map[string]any{"node_path": nilIfEmpty(in.NodePath), "tileset_path": ts.pathOut(), "source_id": *in.SourceID,
+		"atlas_coords": at[:], "size": size[:]}
+	return commit(ctx, call, fmt.Sprintf("Create tile %d:%d in source %d", at[0], at[1], *in.SourceID), out, ts.docs...)
+}
