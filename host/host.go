@@ -31,6 +31,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
+	"github.com/godot-mcp/godot-mcp/host/metrics"
 	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/host/server"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
@@ -93,6 +94,8 @@ type Host struct {
 	Workspace  *workspace.Host
 	// Bridge is the link to a Godot editor; nil when Options.BridgeURL is "".
 	Bridge *bridge.Bridge
+	// Metrics counts tool calls and plugin lifecycles (host/metrics).
+	Metrics *metrics.Registry
 
 	log hclog.Logger
 }
@@ -170,6 +173,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	ring := events.NewRing(ringSize)
 	bus.Subscribe(ring)
 	bus.Subscribe(events.LogSink{Log: log.Named("event")})
+	met := metrics.New()
 	version := gate.NewVersion(godot, source)
 	br, err := newBridge(opts, bus, log)
 	if err != nil {
@@ -188,7 +192,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		ProjectDir:   opts.ProjectDir,
 		GodotVersion: version.String,
 		Verify:       cat.Verify,
-		OnEvent:      pluginEvent(bus),
+		OnEvent:      pluginEvent(bus, met),
 		PassEnv:      passEnv,
 		SecretEnv:    cfg.SecretEnv(),
 		MemoryLimit:  cfg.PluginMemoryLimit,
@@ -226,6 +230,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		Problems:       cat.Problems,
 		Workspace:      ws,
 		Editor:         editorOf(br),
+		Metrics:        met,
 	})
 	if err != nil {
 		if br != nil {
@@ -236,7 +241,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		return nil, err
 	}
 	bus.Subscribe(srv.LoggingSink())
-	h := &Host{Config: cfg, Catalog: cat, Supervisor: sup, Bus: bus, Ring: ring, Policy: chain, Gate: g, Server: srv, Workspace: ws, Bridge: br, log: log}
+	h := &Host{Config: cfg, Catalog: cat, Supervisor: sup, Bus: bus, Ring: ring, Policy: chain, Gate: g, Server: srv, Workspace: ws, Bridge: br, Metrics: met, log: log}
 	if !opts.NoSeed {
 		by := "startup"
 		if cfg.DefaultToolsets == nil {
@@ -296,9 +301,13 @@ func (h *Host) Close(ctx context.Context) {
 	}
 }
 
-// pluginEvent turns supervisor lifecycle events into bus events.
-func pluginEvent(bus *events.Bus) func(supervisor.Event) {
-	return func(e supervisor.Event) { bus.Emit(busEvent(e)) }
+// pluginEvent turns supervisor lifecycle events into bus events, and
+// counts them.
+func pluginEvent(bus *events.Bus, m *metrics.Registry) func(supervisor.Event) {
+	return func(e supervisor.Event) {
+		countPluginEvent(m, e)
+		bus.Emit(busEvent(e))
+	}
 }
 
 func busEvent(e supervisor.Event) events.Event {

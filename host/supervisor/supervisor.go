@@ -181,6 +181,11 @@ const (
 	EventCrashed   = "crashed"
 	EventRestarted = "restarted"
 	EventCrashLoop = "crash_loop"
+	// EventUpgraded: a new binary of a running toolset was swapped in
+	// (Upgrade); EventUpgradeFailed: it was refused and the old one serves
+	// on, Message saying why.
+	EventUpgraded      = "upgraded"
+	EventUpgradeFailed = "upgrade_failed"
 )
 
 // Event reports a lifecycle change of a plugin.
