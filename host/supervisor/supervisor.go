@@ -285,6 +285,9 @@ type toolset struct {
 	entry    catalog.Entry
 	state    State
 	inst     *instance // the running plugin; nil unless state is Running
+	// draining are instances replaced by Upgrade that still finish the
+	// calls they took; Stop kills them too.
+	draining map[*instance]bool
 	restarts int
 	crashes  []time.Time // within crashLoopWindow
 	lastErr  string
@@ -540,7 +543,12 @@ func (s *Supervisor) Stop(ctx context.Context, name string) error {
 	ts.inst = nil
 	ts.state = Stopped
 	ts.crashes = nil
+	draining := ts.draining
+	ts.draining = nil
 	ts.mu.Unlock()
+	for d := range draining {
+		s.stopInstance(ctx, d)
+	}
 
 	// Wait for an aborted launch to finish, so that no process of this
 	// toolset survives Stop. Launches react to abort at once.
