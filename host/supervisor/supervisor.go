@@ -280,11 +280,11 @@ type toolset struct {
 	// processes. It is a channel so that waiting for it honours a context.
 	ops chan struct{}
 
-	mu       sync.Mutex
-	gen      uint64 // bumped by Start and Stop; a launch from an older generation is discarded
-	entry    catalog.Entry
-	state    State
-	inst     *instance // the running plugin; nil unless state is Running
+	mu    sync.Mutex
+	gen   uint64 // bumped by Start and Stop; a launch from an older generation is discarded
+	entry catalog.Entry
+	state State
+	inst  *instance // the running plugin; nil unless state is Running
 	// draining are instances replaced by Upgrade that still finish the
 	// calls they took; Stop kills them too.
 	draining map[*instance]bool
