@@ -132,6 +132,12 @@ type Options struct {
 	// Reserved are exposed tool names the host keeps for itself (its core
 	// tools); a toolset whose tool would take one is refused.
 	Reserved []string
+	// Dev are binaries outside the plugins directory that the operator
+	// named (serve --dev-plugin), each named godot-mcp-toolset-<name>.
+	// They are cataloged like the others except that the lock file does
+	// not apply: naming one on the command line is the trust. Their
+	// entries are marked Dev.
+	Dev []string
 }
 
 // Entry is a trusted toolset binary.
@@ -257,6 +263,15 @@ func Open(opts Options) (*Catalog, error) {
 		}()
 	}
 	wg.Wait()
+	for _, p := range opts.Dev {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		r := scan(filepath.Dir(abs), filepath.Base(abs), nil, cache, opts, false)
+		r.entry.Dev = true
+		results = append(results, r)
+	}
 
 	// Refuse every binary of a name claimed twice, naming all the paths.
 	claims := map[string][]string{}

@@ -200,6 +200,16 @@ func (r *registry) add(e *toolEntry) {
 	r.byToolset[e.ref.Toolset] = append(r.byToolset[e.ref.Toolset], e)
 }
 
+// removeToolset drops every tool of a toolset.
+func (r *registry) removeToolset(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range r.byToolset[name] {
+		delete(r.byName, e.ref.Name)
+	}
+	delete(r.byToolset, name)
+}
+
 func (r *registry) lookup(name string) (*toolEntry, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()

@@ -144,3 +144,24 @@ func (t *Tools) setCacheable(_ context.Context, req mcp.Request, c *mcp.Cacheabl
 		c.CacheScope = "private"
 	}
 }
+
+// Replace swaps a toolset's tool definitions for those of m, after a hot
+// upgrade changed them. When shown (the toolset is enabled) the mirror is
+// updated too, and every session gets notifications/tools/list_changed.
+// Definitions refused are returned, as NewTools logs them.
+func (t *Tools) Replace(m *manifest.Manifest, shown bool) []error {
+	if shown {
+		old := t.reg.toolset(m.Name)
+		names := make([]string, 0, len(old))
+		for _, e := range old {
+			names = append(names, e.ref.Name)
+		}
+		t.mcp.RemoveTools(names...)
+	}
+	t.reg.removeToolset(m.Name)
+	errs := t.reg.addToolset(m)
+	if shown {
+		t.Show(m.Name)
+	}
+	return errs
+}

@@ -1,0 +1,109 @@
+package host
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/catalog"
+	"github.com/godot-mcp/godot-mcp/host/gate"
+	"github.com/godot-mcp/godot-mcp/internal/testplugins"
+)
+
+// TestHotUpgrade replaces an installed plugin binary while the host
+// serves: a new build (here: the same program with bytes appended, so a
+// new digest) is swapped in; a broken one is refused and the old plugin
+// serves on, with the reason in the health check's problems.
+func TestHotUpgrade(t *testing.T) {
+	build := t.TempDir()
+	bins, err := testplugins.Build(build, "echo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugins := t.TempDir()
+	path := filepath.Join(plugins, catalog.BinaryPrefix+"echo")
+	orig, err := os.ReadFile(bins["echo"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, orig, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	h, err := New(ctx, Options{Version: "test", PluginsDir: plugins, GodotVersion: "4.5", NoSeed: true,
+		CatalogCacheDir: t.TempDir(), WatchInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(ctx)
+	if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{"echo"}, By: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	pid := h.Supervisor.Status("echo").PID
+	waitUntil := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+
+	// A new build, renamed into place (Linux refuses writes to a running
+	// executable), is swapped in.
+	next := append(append([]byte(nil), orig...), []byte("\x00new build")...)
+	if err := os.WriteFile(path+".new", next, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil("the new binary to serve", func() bool { p := h.Supervisor.Status("echo").PID; return p != 0 && p != pid })
+	newPID := h.Supervisor.Status("echo").PID
+	if e, _ := h.Catalog.Lookup("echo"); e.SHA256 == "" || e.SHA256 == mustHash(t, bins["echo"]) {
+		t.Errorf("catalog entry not refreshed: %+v", e)
+	}
+	if !testplugins.WaitDead(pid, 10*time.Second) {
+		t.Errorf("the old plugin %d still runs", pid)
+	}
+
+	// A broken binary, renamed into place as installers do: refused, and
+	// the running plugin serves on.
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte("#!/bin/sh\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	var problem string
+	waitUntil("the refusal to be reported", func() bool {
+		for _, p := range h.upgrader.problems() {
+			problem = p.Error()
+		}
+		for _, p := range h.Catalog.Problems() {
+			problem = p.Error()
+		}
+		return problem != ""
+	})
+	if !strings.Contains(problem, "the old one serves on") {
+		t.Errorf("problem %q does not say the old plugin serves on", problem)
+	}
+	if st := h.Supervisor.Status("echo"); st.PID != newPID {
+		t.Errorf("after the refused binary: %+v, want pid %d serving", st, newPID)
+	}
+}
+
+func mustHash(t *testing.T, path string) string {
+	t.Helper()
+	sum, err := catalog.HashFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
