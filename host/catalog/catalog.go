@@ -157,8 +157,7 @@ type Entry struct {
 // binary already cataloged (a hot upgrade); open a new one to see new
 // binaries.
 type Catalog struct {
-	opts     Options
-	reserved []string
+	opts Options
 
 	mu       sync.RWMutex // guards entries, byName, problems, upgradeErr
 	dir      string
