@@ -3,6 +3,7 @@ package server
 import (
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/metrics"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
 // readerPolicy shows the local caller read-only tools only, and never
@@ -128,5 +130,17 @@ func TestMetricsEndpointHasTheSameAuthAndFilter(t *testing.T) {
 	if code != http.StatusOK || strings.Contains(body, "godot_runtime_secret") || strings.Contains(body, `toolset="runtime"`) ||
 		!strings.Contains(body, `godot_mcp_tool_calls_total{tool="godot_inspection_scene_tree",toolset="inspection"} 1`) {
 		t.Errorf("reader: %d\n%s", code, body)
+	}
+}
+
+// TestCoreToolNamesMatchTheSDKs keeps the list sdktest checks toolsets
+// against (manifest.CoreToolNames) equal to the host's core tools.
+func TestCoreToolNamesMatchTheSDKs(t *testing.T) {
+	got := CoreToolNames()
+	slices.Sort(got)
+	want := slices.Clone(manifest.CoreToolNames)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("host core tools %v, sdk/manifest.CoreToolNames %v: update the sdk's list", got, want)
 	}
 }

@@ -281,6 +281,14 @@ func FromProto(p *pb.Manifest) *Manifest {
 	return m
 }
 
+// CoreToolNames are the exposed names of the host's core tools; a toolset
+// tool exposed under one of them is refused (sdktest checks it; the host
+// checks this list against its own).
+var CoreToolNames = []string{
+	"godot_disable_toolset", "godot_enable_toolset", "godot_get_server_info", "godot_health_check",
+	"godot_list_history", "godot_list_tools_by_safety_class", "godot_list_toolsets", "godot_redo", "godot_undo",
+}
+
 // semverRE is the pattern semver.org gives for a version:
 // MAJOR.MINOR.PATCH, an optional -pre-release and +build metadata.
 var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
