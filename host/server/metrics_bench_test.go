@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -12,25 +13,32 @@ import (
 
 // BenchmarkCallMetrics measures what metrics add to one tools/call: the
 // same plugin call (a fake supervisor answering at once, so the host's own
-// path is all that is timed) without metrics and with them, side by side.
-// The difference of the two is the per-call overhead docs/PERFORMANCE.md
-// records.
+// path is all that is timed) on a server without metrics and on one with
+// them, interleaved call by call so both sides see the same machine load.
+// It reports the time per call of each side and their difference, the
+// per-call overhead docs/PERFORMANCE.md records.
 func BenchmarkCallMetrics(b *testing.B) {
-	for _, tc := range []struct {
-		name string
-		m    *metrics.Registry
-	}{{"off", nil}, {"on", metrics.New()}} {
-		b.Run(tc.name, func(b *testing.B) {
-			e := newEnv(b, envOptions{godot: "4.5", seed: []string{"inspection"}, metrics: tc.m})
-			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "godot_inspection_scene_tree", Arguments: json.RawMessage(`{}`)}}
-			ctx := context.Background()
-			b.ReportAllocs()
-			for b.Loop() {
-				res, err := e.srv.observedCall(ctx, req)
-				if err != nil || res.(*mcp.CallToolResult).IsError {
-					b.Fatalf("call: %v %+v", err, res)
-				}
-			}
-		})
+	off := newEnv(b, envOptions{godot: "4.5", seed: []string{"inspection"}})
+	on := newEnv(b, envOptions{godot: "4.5", seed: []string{"inspection"}, metrics: metrics.New()})
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "godot_inspection_scene_tree", Arguments: json.RawMessage(`{}`)}}
+	ctx := context.Background()
+	call := func(e *env) time.Duration {
+		start := time.Now()
+		res, err := e.srv.observedCall(ctx, req)
+		d := time.Since(start)
+		if err != nil || res.(*mcp.CallToolResult).IsError {
+			b.Fatalf("call: %v %+v", err, res)
+		}
+		return d
 	}
+	var tOff, tOn time.Duration
+	n := 0
+	for b.Loop() {
+		tOff += call(off)
+		tOn += call(on)
+		n++
+	}
+	b.ReportMetric(float64(tOff.Nanoseconds())/float64(n), "off-ns/call")
+	b.ReportMetric(float64(tOn.Nanoseconds())/float64(n), "on-ns/call")
+	b.ReportMetric(float64((tOn-tOff).Nanoseconds())/float64(n), "overhead-ns/call")
 }
