@@ -141,11 +141,16 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	built := false // the dev builds' directory goes unless the host is built
+	defer func() {
+		if !built {
+			dev.close()
+		}
+	}()
 	cat, err := catalog.Open(catalog.Options{Dir: opts.PluginsDir, Logger: log.Named("catalog"), CacheDir: opts.CatalogCacheDir,
 		PassEnv: passEnv, SecretEnv: cfg.SecretEnv(), RefuseUnsafe: cfg.Plugins.RefuseUnsafePermissions,
 		Reserved: server.CoreToolNames(), Dev: dev.binaries()})
 	if err != nil {
-		dev.close()
 		return nil, err
 	}
 	for _, p := range cat.Problems() {
@@ -272,6 +277,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if names := dev.names(); len(names) > 0 {
 		h.Gate.Seed(ctx, names, "dev-plugin")
 	}
+	built = true
 	h.startWatching(opts.WatchInterval, dev)
 	startBridge(br, g, ws, bus, log, godot, source)
 	return h, nil
