@@ -66,6 +66,7 @@ type upgrader struct {
 	log   hclog.Logger
 
 	mu       sync.Mutex
+	lock     fileStamp            // of the lock file (zero: none)
 	seen     map[string]fileStamp // by toolset: the stamp of the binary in use
 	pending  map[string]fileStamp // a changed stamp waiting to settle
 	refused  map[string]string    // sha256 of a new binary already refused
@@ -80,6 +81,7 @@ func newUpgrader(cat *catalog.Catalog, sup *supervisor.Supervisor, tools *server
 			u.seen[e.Name] = st
 		}
 	}
+	u.lock, _ = stampOf(cat.LockPath())
 	return u
 }
 
@@ -112,6 +114,29 @@ func (u *upgrader) run(ctx context.Context, every time.Duration) {
 // poll checks every binary once and upgrades those that changed and
 // settled.
 func (u *upgrader) poll(ctx context.Context) {
+	// A changed lock file (`plugins lock` after an upgrade) may now trust
+	// a binary refused before: forget the refusals and look at every
+	// binary whose digest differs from the one in use.
+	lockStamp, _ := stampOf(u.cat.LockPath())
+	u.mu.Lock()
+	relock := lockStamp != u.lock
+	u.lock = lockStamp
+	if relock {
+		clear(u.refused)
+	}
+	u.mu.Unlock()
+	if relock {
+		for _, e := range u.cat.Entries() {
+			if sum, err := catalog.HashFile(e.Path); err == nil && sum != e.SHA256 {
+				if st, ok := stampOf(e.Path); ok {
+					u.mu.Lock()
+					u.seen[e.Name] = st
+					u.mu.Unlock()
+				}
+				u.Upgrade(ctx, e.Name, sum)
+			}
+		}
+	}
 	for _, e := range u.cat.Entries() {
 		st, ok := stampOf(e.Path)
 		if !ok {

@@ -107,3 +107,79 @@ func mustHash(t *testing.T, path string) string {
 	}
 	return sum
 }
+
+// TestHotUpgradeWithLockFile: with a lock file, a replaced binary is
+// refused (the old one serves on) and the message says to pin it; after
+// `plugins lock` (a new lock file) the host swaps it in by itself.
+func TestHotUpgradeWithLockFile(t *testing.T) {
+	build := t.TempDir()
+	bins, err := testplugins.Build(build, "echo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugins := t.TempDir()
+	path := filepath.Join(plugins, catalog.BinaryPrefix+"echo")
+	orig, _ := os.ReadFile(bins["echo"])
+	if err := os.WriteFile(path, orig, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	lock := func() {
+		t.Helper()
+		c, err := catalog.Open(catalog.Options{Dir: plugins, IgnoreLock: true, CacheDir: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := catalog.WriteLock(c.LockPath(), c.Lock()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lock()
+	ctx := context.Background()
+	h, err := New(ctx, Options{Version: "test", PluginsDir: plugins, GodotVersion: "4.5", NoSeed: true,
+		CatalogCacheDir: cache, WatchInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(ctx)
+	if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{"echo"}, By: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	pid := h.Supervisor.Status("echo").PID
+
+	next := append(append([]byte(nil), orig...), []byte("\x00new build")...)
+	if err := os.WriteFile(path+".new", next, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	var problem string
+	for problem == "" {
+		for _, p := range h.Catalog.Problems() {
+			problem = p.Error()
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the unpinned binary was not reported")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(problem, `run "godot-mcp plugins lock"`) || !strings.Contains(problem, "the old one serves on") || strings.Contains(problem, "restart the host") {
+		t.Errorf("problem = %q", problem)
+	}
+	if got := h.Supervisor.Status("echo").PID; got != pid {
+		t.Fatalf("an unpinned binary replaced the running plugin: pid %d, was %d", got, pid)
+	}
+
+	lock() // the operator pins the new binary
+	for p := h.Supervisor.Status("echo").PID; p == pid || p == 0; p = h.Supervisor.Status("echo").PID {
+		if time.Now().After(deadline.Add(20 * time.Second)) {
+			t.Fatalf("the pinned binary was not swapped in (problems %v)", h.Catalog.Problems())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if ps := h.Catalog.Problems(); len(ps) != 0 {
+		t.Errorf("problems left after the upgrade: %v", ps)
+	}
+}

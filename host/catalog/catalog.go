@@ -282,6 +282,11 @@ func Open(opts Options) (*Catalog, error) {
 	for _, r := range results {
 		switch {
 		case r.problem != nil:
+			if r.problem.Kind == ProblemUnpinned || r.problem.Kind == ProblemChanged {
+				// Refused at start, the toolset is not in this host at
+				// all: pinning it is not enough, the host must start again.
+				r.problem.Err = fmt.Errorf("%w, then restart the host", r.problem.Err)
+			}
 			c.problems = append(c.problems, r.problem)
 		case len(claims[r.entry.Name]) > 1:
 			c.problems = append(c.problems, &Problem{Kind: ProblemDuplicate, Name: r.entry.Name, Path: r.entry.Path,
@@ -579,6 +584,9 @@ func (c *Catalog) Refresh(name string) (Entry, error) {
 		return Entry{}, fmt.Errorf("toolset %q is not in the catalog; a new toolset is found when the host starts", name)
 	}
 	fail := func(p *Problem) (Entry, error) {
+		if p.Kind == ProblemUnpinned || p.Kind == ProblemChanged {
+			p.Err = fmt.Errorf("%w; the host swaps it in within seconds of the lock file changing", p.Err)
+		}
 		p.Err = fmt.Errorf("the new binary of toolset %q is refused, the old one serves on: %w", name, p.Err)
 		c.mu.Lock()
 		c.upgradeErr[name] = p
