@@ -33,7 +33,13 @@
 // no pin, is refused and never run, not even with --describe: the manifest
 // comes from the lock file. Without a lock file every binary is trusted on
 // first use: hashed at Open, and re-hashed by Verify before every start, so
-// a binary swapped while the host runs is still refused.
+// a binary swapped behind the catalog's back is never started unchecked.
+// A swapped binary is taken only through Refresh, which checks it exactly as
+// Open would (the host's hot-upgrade watcher calls it).
+//
+// Binaries named by the operator outside the plugins directory
+// (Options.Dev, serve --dev-plugin) are cataloged the same way, except that
+// the lock file does not apply to them.
 //
 // Two binaries claiming one toolset name are both refused: which one an
 // operator meant cannot be guessed.

@@ -38,6 +38,14 @@
 // compared with the cataloged one and a difference refuses the start.
 // docs/supervisor.md gives the reasons and numbers.
 //
+// # Hot upgrade
+//
+// Upgrade swaps a new binary of a running toolset in between calls: the
+// new plugin starts beside the old one, is installed in one step, and the
+// old one finishes the calls it took and then stops; a new plugin that fails
+// to start leaves the old one serving (EventUpgradeFailed). See upgrade.go
+// and docs/supervisor.md.
+//
 // # Crashes
 //
 // A plugin process that exits while it should be running has crashed: the
