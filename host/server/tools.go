@@ -150,17 +150,22 @@ func (t *Tools) setCacheable(_ context.Context, req mcp.Request, c *mcp.Cacheabl
 // updated too, and every session gets notifications/tools/list_changed.
 // Definitions refused are returned, as NewTools logs them.
 func (t *Tools) Replace(m *manifest.Manifest, shown bool) []error {
+	old := t.reg.toolset(m.Name)
+	errs := t.reg.replaceToolset(m)
 	if shown {
-		old := t.reg.toolset(m.Name)
-		names := make([]string, 0, len(old))
-		for _, e := range old {
-			names = append(names, e.ref.Name)
+		// Tools the new build dropped leave the mirror; Show re-adds the
+		// rest with their new definitions, and the SDK sends list_changed.
+		keep := map[string]bool{}
+		for _, e := range t.reg.toolset(m.Name) {
+			keep[e.ref.Name] = true
 		}
-		t.mcp.RemoveTools(names...)
-	}
-	t.reg.removeToolset(m.Name)
-	errs := t.reg.addToolset(m)
-	if shown {
+		var gone []string
+		for _, e := range old {
+			if !keep[e.ref.Name] {
+				gone = append(gone, e.ref.Name)
+			}
+		}
+		t.mcp.RemoveTools(gone...)
 		t.Show(m.Name)
 	}
 	return errs
