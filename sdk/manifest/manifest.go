@@ -328,7 +328,7 @@ func CheckGodotConstraint(c string) error {
 	}
 	if _, err := version.NewConstraint(c); err != nil {
 		msg := fmt.Sprintf("godot constraint %q cannot be read (%v): use comma-separated comparisons such as \">= 4.2, < 5.0\"", c, err)
-		if fix := suggestConstraint(c); fix != "" {
+		if fix := suggestConstraint(c); fix != "" && parses(fix) {
 			msg += fmt.Sprintf("; you probably mean %q", fix)
 		}
 		return errors.New(msg)
@@ -342,6 +342,13 @@ var (
 	twoOpsRE = regexp.MustCompile(`^(\s*(?:>=|<=|>|<|=|!=|~>)\s*[0-9.]+)\s+((?:>=|<=|>|<|=|!=|~>)\s*[0-9.]+\s*)$`)
 	tildeRE  = regexp.MustCompile(`^~\s*(\d+)\.(\d+)(\.\d+)?$`)
 )
+
+// parses reports whether a suggested constraint is valid itself (numbers
+// too large for go-version are not).
+func parses(c string) bool {
+	_, err := version.NewConstraint(c)
+	return err == nil
+}
 
 func suggestConstraint(c string) string {
 	if m := caretRE.FindStringSubmatch(c); m != nil {
