@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -31,6 +33,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
+	"github.com/godot-mcp/godot-mcp/host/metrics"
 	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/host/server"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
@@ -77,6 +80,14 @@ type Options struct {
 	// GODOT_MCP_BRIDGE_TOKEN, required for a non-loopback URL.
 	BridgeURL   string
 	BridgeToken string
+	// WatchInterval is how often the host looks for replaced plugin
+	// binaries to swap in (hot upgrade, see upgrade.go); 0 means
+	// DefaultWatchInterval, negative turns the watcher off.
+	WatchInterval time.Duration
+	// DevPlugins are toolsets under development outside the plugins
+	// directory (serve --dev-plugin): a binary, or a Go package directory
+	// the host builds and rebuilds when its sources change. See dev.go.
+	DevPlugins []string
 }
 
 // Host is a running godot-mcp. Its parts are exported for the commands and
@@ -93,8 +104,13 @@ type Host struct {
 	Workspace  *workspace.Host
 	// Bridge is the link to a Godot editor; nil when Options.BridgeURL is "".
 	Bridge *bridge.Bridge
+	// Metrics counts tool calls and plugin lifecycles (host/metrics).
+	Metrics *metrics.Registry
 
-	log hclog.Logger
+	log      hclog.Logger
+	upgrader *upgrader
+	stop     context.CancelFunc // ends the watcher and the dev builders
+	bg       sync.WaitGroup
 }
 
 // ringSize is how many recent events godot_get_server_info can show.
@@ -121,9 +137,19 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	passEnv := func(toolset string) []string {
 		return append(cfg.PluginPassEnv(toolset), pluginenv.FromEnv(os.Getenv)...)
 	}
+	dev, err := newDevPlugins(ctx, opts.DevPlugins, log.Named("dev"))
+	if err != nil {
+		return nil, err
+	}
+	built := false // the dev builds' directory goes unless the host is built
+	defer func() {
+		if !built {
+			dev.close()
+		}
+	}()
 	cat, err := catalog.Open(catalog.Options{Dir: opts.PluginsDir, Logger: log.Named("catalog"), CacheDir: opts.CatalogCacheDir,
 		PassEnv: passEnv, SecretEnv: cfg.SecretEnv(), RefuseUnsafe: cfg.Plugins.RefuseUnsafePermissions,
-		Reserved: server.CoreToolNames()})
+		Reserved: server.CoreToolNames(), Dev: dev.binaries()})
 	if err != nil {
 		return nil, err
 	}
@@ -170,6 +196,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	ring := events.NewRing(ringSize)
 	bus.Subscribe(ring)
 	bus.Subscribe(events.LogSink{Log: log.Named("event")})
+	met := metrics.New()
 	version := gate.NewVersion(godot, source)
 	br, err := newBridge(opts, bus, log)
 	if err != nil {
@@ -188,7 +215,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		ProjectDir:   opts.ProjectDir,
 		GodotVersion: version.String,
 		Verify:       cat.Verify,
-		OnEvent:      pluginEvent(bus),
+		OnEvent:      pluginEvent(bus, met),
 		PassEnv:      passEnv,
 		SecretEnv:    cfg.SecretEnv(),
 		MemoryLimit:  cfg.PluginMemoryLimit,
@@ -203,6 +230,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		Toolsets: manifests,
 		Bus:      bus,
 	})
+	up := newUpgrader(cat, sup, tools, nil, bus, log.Named("upgrade"))
 	g := gate.New(gate.Options{
 		Toolsets: manifests,
 		Plugins:  plugins{cat: cat, sup: sup},
@@ -223,9 +251,10 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		LocalTransport: localTransport(opts.Transport),
 		LocalProfile:   cfg.Stdio.Profile,
 		ProjectDir:     opts.ProjectDir,
-		Problems:       cat.Problems,
+		Problems:       func() []error { return append(cat.Problems(), up.problems()...) },
 		Workspace:      ws,
 		Editor:         editorOf(br),
+		Metrics:        met,
 	})
 	if err != nil {
 		if br != nil {
@@ -236,7 +265,8 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		return nil, err
 	}
 	bus.Subscribe(srv.LoggingSink())
-	h := &Host{Config: cfg, Catalog: cat, Supervisor: sup, Bus: bus, Ring: ring, Policy: chain, Gate: g, Server: srv, Workspace: ws, Bridge: br, log: log}
+	up.gate = g
+	h := &Host{Config: cfg, Catalog: cat, Supervisor: sup, Bus: bus, Ring: ring, Policy: chain, Gate: g, Server: srv, Workspace: ws, Bridge: br, Metrics: met, log: log, upgrader: up}
 	if !opts.NoSeed {
 		by := "startup"
 		if cfg.DefaultToolsets == nil {
@@ -244,6 +274,11 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		}
 		h.Gate.Seed(ctx, gate.Defaults(cfg.DefaultToolsets), by)
 	}
+	if names := dev.names(); len(names) > 0 {
+		h.Gate.Seed(ctx, names, "dev-plugin")
+	}
+	built = true
+	h.startWatching(opts.WatchInterval, dev)
 	startBridge(br, g, ws, bus, log, godot, source)
 	return h, nil
 }
@@ -285,6 +320,9 @@ func (h *Host) OnEnabledSet(push func(enabled []string) error) (unsubscribe func
 
 // Close stops every plugin and drains the event sinks.
 func (h *Host) Close(ctx context.Context) {
+	if h.stop != nil {
+		h.stop()
+	}
 	if h.Bridge != nil {
 		_ = h.Bridge.Close()
 	}
@@ -296,9 +334,13 @@ func (h *Host) Close(ctx context.Context) {
 	}
 }
 
-// pluginEvent turns supervisor lifecycle events into bus events.
-func pluginEvent(bus *events.Bus) func(supervisor.Event) {
-	return func(e supervisor.Event) { bus.Emit(busEvent(e)) }
+// pluginEvent turns supervisor lifecycle events into bus events, and
+// counts them.
+func pluginEvent(bus *events.Bus, m *metrics.Registry) func(supervisor.Event) {
+	return func(e supervisor.Event) {
+		countPluginEvent(m, e)
+		bus.Emit(busEvent(e))
+	}
 }
 
 func busEvent(e supervisor.Event) events.Event {
@@ -315,6 +357,8 @@ func busEvent(e supervisor.Event) events.Event {
 	case supervisor.EventCrashLoop:
 		ev.Kind, ev.Level = events.PluginCrashed, events.Error
 		ev.Fields["crash_loop"] = true
+	case supervisor.EventUpgradeFailed:
+		ev.Kind, ev.Level = events.Kind("plugin_"+e.Kind), events.Warning
 	default:
 		ev.Kind = events.Kind("plugin_" + e.Kind)
 	}

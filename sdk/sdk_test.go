@@ -21,10 +21,10 @@ import (
 type findArgs struct {
 	Pattern string   `json:"pattern" jsonschema:"glob to match"`
 	Limit   int      `json:"limit,omitempty" jsonschema:"maximum number of results"`
-	Tags    []string `json:"tags,omitempty"`
+	Tags    []string `json:"tags,omitempty" jsonschema:"tags"`
 	Filter  *struct {
-		Ext string `json:"ext"`
-	} `json:"filter,omitempty"`
+		Ext string `json:"ext" jsonschema:"ext"`
+	} `json:"filter,omitempty" jsonschema:"filter"`
 }
 
 type noArgs struct{}
@@ -112,8 +112,8 @@ func prop(schema map[string]any, name string) map[string]any {
 }
 
 type findResult struct {
-	Files []string `json:"files"`
-	Total int      `json:"total"`
+	Files []string `json:"files" jsonschema:"files"`
+	Total int      `json:"total" jsonschema:"total"`
 }
 
 func TestArgumentValidation(t *testing.T) {
@@ -175,7 +175,7 @@ func TestArgumentValidation(t *testing.T) {
 
 func TestErrorMapping(t *testing.T) {
 	type mode struct {
-		Mode string `json:"mode"`
+		Mode string `json:"mode" jsonschema:"mode"`
 	}
 	h := sdktest.New(t, toolset(func(_ context.Context, _ *sdk.Call, in mode) (sdk.Result, error) {
 		switch in.Mode {
@@ -303,7 +303,7 @@ func TestProgressDryRunEnvAndLogs(t *testing.T) {
 
 func TestEditor(t *testing.T) {
 	type nodeInfo struct {
-		Path string `json:"path"`
+		Path string `json:"path" jsonschema:"path"`
 	}
 	handler := func(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
 		var out nodeInfo
@@ -378,12 +378,12 @@ func TestCancellationReachesHandler(t *testing.T) {
 func TestManifestValidation(t *testing.T) {
 	ok := func(context.Context, *sdk.Call, noArgs) (sdk.Result, error) { return sdk.Result{}, nil }
 	reserved := func(context.Context, *sdk.Call, struct {
-		DryRun bool `json:"dry_run"`
+		DryRun bool `json:"dry_run" jsonschema:"dry run"`
 	}) (sdk.Result, error) {
 		return sdk.Result{}, nil
 	}
 	bad := func(context.Context, *sdk.Call, struct {
-		F func() `json:"f"`
+		F func() `json:"f" jsonschema:"f"`
 	}) (sdk.Result, error) {
 		return sdk.Result{}, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -103,8 +104,15 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 		Scope:       o.scope,
 	}}
 	var errs []error
+	// The field checks name the field and its type; the schema library's
+	// own error (for the same problem) would name its internals, so it is
+	// reported only when the fields are fine.
+	fieldErr := checkArgsType(reflect.TypeFor[In]())
+	if fieldErr != nil {
+		errs = append(errs, fmt.Errorf("arguments: %w", fieldErr))
+	}
 	in, inJSON, err := deriveSchema(SchemaFor[In])
-	if err != nil {
+	if err != nil && fieldErr == nil {
 		errs = append(errs, fmt.Errorf("input schema: %w", err))
 	}
 	t.in, t.spec.InputSchema = in, inJSON

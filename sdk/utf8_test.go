@@ -15,7 +15,7 @@ import (
 // as an RPC error that blames the toolset.
 func TestInvalidUTF8ReachesTheCaller(t *testing.T) {
 	type in struct {
-		Fail bool `json:"fail,omitempty"`
+		Fail bool `json:"fail,omitempty" jsonschema:"fail"`
 	}
 	h := sdktest.New(t, toolset(func(_ context.Context, _ *sdk.Call, a in) (sdk.Result, error) {
 		if a.Fail {

@@ -108,6 +108,8 @@ func runServe(args []string, _, stderr io.Writer) int {
 	addr := fs.String("http", "", "serve streamable HTTP on `addr` (e.g. 127.0.0.1:8765) instead of stdio")
 	sessionTimeout := fs.Duration("session-timeout", server.DefaultSessionTimeout, "HTTP: end a 2025-11-25 session after this `duration` without a request (0: never)")
 	maxSessions := fs.Int("max-sessions", server.DefaultMaxSessions, "HTTP: refuse new 2025-11-25 sessions beyond this `number` (0: no cap)")
+	var devPlugins stringList
+	fs.Var(&devPlugins, "dev-plugin", "run a toolset under development from `PATH`: its binary, or its Go package directory (rebuilt when a source changes); repeatable. Swapped in between calls when it changes; the lock file does not apply to it")
 	bridgeURL := fs.String("bridge", "", "listen for the Godot editor addon at `URL` (ws://HOST:PORT), or \"off\"; default $"+bridge.URLEnv+" or "+bridge.DefaultURL)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, serveUsage)
@@ -133,6 +135,7 @@ func runServe(args []string, _, stderr io.Writer) int {
 		return 2
 	}
 	opts.BridgeURL, opts.BridgeToken = bridgeSettings(*bridgeURL, os.Getenv)
+	opts.DevPlugins = devPlugins
 	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -171,4 +174,14 @@ func bridgeSettings(flagURL string, getenv func(string) string) (url, token stri
 		url = ""
 	}
 	return url, getenv(bridge.TokenEnv)
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(v string) error {
+	*l = append(*l, v)
+	return nil
 }

@@ -33,7 +33,13 @@
 // no pin, is refused and never run, not even with --describe: the manifest
 // comes from the lock file. Without a lock file every binary is trusted on
 // first use: hashed at Open, and re-hashed by Verify before every start, so
-// a binary swapped while the host runs is still refused.
+// a binary swapped behind the catalog's back is never started unchecked.
+// A swapped binary is taken only through Refresh, which checks it exactly as
+// Open would (the host's hot-upgrade watcher calls it).
+//
+// Binaries named by the operator outside the plugins directory
+// (Options.Dev, serve --dev-plugin) are cataloged the same way, except that
+// the lock file does not apply to them.
 //
 // Two binaries claiming one toolset name are both refused: which one an
 // operator meant cannot be guessed.
@@ -132,6 +138,12 @@ type Options struct {
 	// Reserved are exposed tool names the host keeps for itself (its core
 	// tools); a toolset whose tool would take one is refused.
 	Reserved []string
+	// Dev are binaries outside the plugins directory that the operator
+	// named (serve --dev-plugin), each named godot-mcp-toolset-<name>.
+	// They are cataloged like the others except that the lock file does
+	// not apply: naming one on the command line is the trust. Their
+	// entries are marked Dev.
+	Dev []string
 }
 
 // Entry is a trusted toolset binary.
@@ -141,11 +153,19 @@ type Entry struct {
 	SHA256   string             // hex digest of the binary as cataloged
 	Manifest *manifest.Manifest // validated
 	Pinned   bool               // the lock file pins this binary
+	// Dev marks a toolset the operator named with serve --dev-plugin: it
+	// lives outside the plugins directory and the lock file does not apply
+	// to it (naming it on the command line is the trust).
+	Dev bool
 }
 
-// Catalog is the result of one scan. It does not change after Open; open a
-// new one to see new binaries.
+// Catalog is the result of one scan. Only Refresh changes it, for one
+// binary already cataloged (a hot upgrade); open a new one to see new
+// binaries.
 type Catalog struct {
+	opts Options
+
+	mu       sync.RWMutex // guards entries, byName, problems, upgradeErr
 	dir      string
 	lockPath string
 	hasLock  bool
@@ -154,6 +174,9 @@ type Catalog struct {
 	problems []error
 	ignored  []string
 	warnings []string
+	// upgradeErr is why the last Refresh of a toolset refused its new
+	// binary; listed in Problems until a Refresh succeeds.
+	upgradeErr map[string]error
 }
 
 // DefaultDir returns $GODOT_MCP_PLUGINS_DIR if set, else the directory of the
@@ -196,7 +219,7 @@ func Open(opts Options) (*Catalog, error) {
 	if lockPath == "" {
 		lockPath = filepath.Join(dir, LockFileName)
 	}
-	c := &Catalog{dir: dir, lockPath: lockPath, byName: map[string]Entry{}}
+	c := &Catalog{opts: opts, dir: dir, lockPath: lockPath, byName: map[string]Entry{}, upgradeErr: map[string]error{}}
 
 	files, err := os.ReadDir(dir)
 	if err != nil {
@@ -245,6 +268,15 @@ func Open(opts Options) (*Catalog, error) {
 		}()
 	}
 	wg.Wait()
+	for _, p := range opts.Dev {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		r := scan(filepath.Dir(abs), filepath.Base(abs), nil, cache, opts, false)
+		r.entry.Dev = true
+		results = append(results, r)
+	}
 
 	// Refuse every binary of a name claimed twice, naming all the paths.
 	claims := map[string][]string{}
@@ -256,6 +288,11 @@ func Open(opts Options) (*Catalog, error) {
 	for _, r := range results {
 		switch {
 		case r.problem != nil:
+			if r.problem.Kind == ProblemUnpinned || r.problem.Kind == ProblemChanged {
+				// Refused at start, the toolset is not in this host at
+				// all: pinning it is not enough, the host must start again.
+				r.problem.Err = fmt.Errorf("%w, then restart the host", r.problem.Err)
+			}
 			c.problems = append(c.problems, r.problem)
 		case len(claims[r.entry.Name]) > 1:
 			c.problems = append(c.problems, &Problem{Kind: ProblemDuplicate, Name: r.entry.Name, Path: r.entry.Path,
@@ -446,27 +483,52 @@ func (c *Catalog) Dir() string { return c.dir }
 func (c *Catalog) LockPath() string { return c.lockPath }
 
 // Locked reports whether a lock file was read: then every entry is pinned.
-func (c *Catalog) Locked() bool { return c.hasLock }
+func (c *Catalog) Locked() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.hasLock
+}
 
 // Entries returns the trusted toolsets, sorted by name.
-func (c *Catalog) Entries() []Entry { return append([]Entry(nil), c.entries...) }
+func (c *Catalog) Entries() []Entry {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return append([]Entry(nil), c.entries...)
+}
 
 // Lookup returns the trusted toolset with the given name.
 func (c *Catalog) Lookup(name string) (Entry, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	e, ok := c.byName[name]
 	return e, ok
 }
 
 // Problems returns the binaries refused at scan, each a *Problem whose
-// message names the binary and says how to fix it.
-func (c *Catalog) Problems() []error { return append([]error(nil), c.problems...) }
+// message names the binary and says how to fix it, followed by the new
+// binaries Refresh refused (the old one serves on).
+func (c *Catalog) Problems() []error {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := append([]error(nil), c.problems...)
+	names := make([]string, 0, len(c.upgradeErr))
+	for n := range c.upgradeErr {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		out = append(out, c.upgradeErr[n])
+	}
+	return out
+}
 
 // Refused returns the refused binaries as data (kind, toolset name, path,
 // message), for tools that show them (godot_list_toolsets,
 // godot_health_check, `plugins list`): the same problems as Problems.
 func (c *Catalog) Refused() []*Problem {
-	out := make([]*Problem, 0, len(c.problems))
-	for _, err := range c.problems {
+	problems := c.Problems()
+	out := make([]*Problem, 0, len(problems))
+	for _, err := range problems {
 		var p *Problem
 		if errors.As(err, &p) {
 			out = append(out, p)
@@ -493,17 +555,109 @@ func (c *Catalog) Verify(e Entry) error {
 		return fmt.Errorf("toolset %q: cannot hash %s: %w; reinstall the toolset", e.Name, e.Path, err)
 	}
 	if sum != e.SHA256 {
-		return fmt.Errorf("toolset %q: %s changed since it was cataloged (sha256 %s, expected %s); run \"godot-mcp plugins lock\" to trust the new binary, then restart the host",
-			e.Name, e.Path, short(sum), short(e.SHA256))
+		return fmt.Errorf("toolset %q: %s changed since it was cataloged (sha256 %s, expected %s); %s",
+			e.Name, e.Path, short(sum), short(e.SHA256), c.ChangedHint())
 	}
 	return nil
+}
+
+// ChangedHint says what makes the host serve a changed binary: without a
+// lock file nothing (the host checks the new binary and swaps it in by
+// itself within seconds, or takes it at its next start); with one, the
+// operator pins it first.
+func (c *Catalog) ChangedHint() string {
+	c.mu.RLock()
+	locked := c.hasLock
+	c.mu.RUnlock()
+	if !locked {
+		return "no lock file pins it, so the host checks the new binary and swaps it in by itself within seconds, or takes it at its next start; nothing to run"
+	}
+	return "the lock file pins the old binary: if the new one is intended, run \"godot-mcp plugins lock\" and the host swaps it in within seconds; otherwise reinstall the pinned version"
+}
+
+// Refresh re-catalogs the binary of an installed toolset after it changed
+// on disk: it re-reads the lock file, hashes the binary, takes its manifest
+// from the lock file or from --describe (the cache keyed by digest), and
+// checks its name, its clashes with the other toolsets and the core tools,
+// exactly as Open would. On success the new entry replaces the old one and
+// is returned; on failure the old entry stays, the refusal is listed in
+// Problems (replacing an older refusal of the same toolset), and returned.
+func (c *Catalog) Refresh(name string) (Entry, error) {
+	c.mu.RLock()
+	old, ok := c.byName[name]
+	c.mu.RUnlock()
+	if !ok {
+		return Entry{}, fmt.Errorf("toolset %q is not in the catalog; a new toolset is found when the host starts", name)
+	}
+	fail := func(p *Problem) (Entry, error) {
+		if p.Kind == ProblemUnpinned || p.Kind == ProblemChanged {
+			p.Err = fmt.Errorf("%w; the host swaps it in within seconds of the lock file changing", p.Err)
+		}
+		p.Err = fmt.Errorf("the new binary of toolset %q is refused, the old one serves on: %w", name, p.Err)
+		c.mu.Lock()
+		c.upgradeErr[name] = p
+		c.mu.Unlock()
+		return Entry{}, p
+	}
+	var lock *Lock
+	if !c.opts.IgnoreLock && !old.Dev {
+		l, err := ReadLock(c.lockPath)
+		if err != nil {
+			return fail(&Problem{Kind: ProblemFile, Name: name, Path: old.Path, Err: err})
+		}
+		lock = l
+	}
+	c.mu.Lock()
+	c.hasLock = lock != nil
+	c.mu.Unlock()
+	dirUnsafe := false
+	if info, err := os.Stat(filepath.Dir(old.Path)); err == nil && info.Mode().Perm()&0o002 != 0 {
+		dirUnsafe = true
+	}
+	r := scan(filepath.Dir(old.Path), filepath.Base(old.Path), lock, newCache(c.opts.CacheDir, c.opts.Logger), c.opts, dirUnsafe)
+	if r.problem != nil {
+		return fail(r.problem)
+	}
+	if r.entry.Name != name {
+		return fail(&Problem{Kind: ProblemManifest, Name: name, Path: old.Path,
+			Err: fmt.Errorf("%s now describes toolset %q; a toolset cannot change its name while installed", old.Path, r.entry.Name)})
+	}
+	r.entry.Dev = old.Dev
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	others := make([]Entry, 0, len(c.entries))
+	for _, e := range c.entries {
+		if e.Name != name {
+			others = append(others, e)
+		}
+	}
+	r.entry.Pinned = r.entry.Pinned || old.Pinned && lock != nil
+	_, clashes := ResolveClashes(append(others, r.entry), c.opts.Reserved)
+	for _, p := range clashes {
+		if p.Name == name || p.Clash == name {
+			p.Err = fmt.Errorf("the new binary of toolset %q is refused, the old one serves on: %w", name, p.Err)
+			c.upgradeErr[name] = p
+			return Entry{}, p
+		}
+	}
+	delete(c.upgradeErr, name)
+	for i := range c.entries {
+		if c.entries[i].Name == name {
+			c.entries[i] = r.entry
+		}
+	}
+	c.byName[name] = r.entry
+	return r.entry, nil
 }
 
 // Lock returns a lock pinning every entry of the catalog; write it with
 // WriteLock. Open the catalog with IgnoreLock to pin what is on disk now.
 func (c *Catalog) Lock() *Lock {
 	l := &Lock{Version: LockVersion, Plugins: []LockedPlugin{}}
-	for _, e := range c.entries {
+	for _, e := range c.Entries() {
+		if e.Dev {
+			continue // not in the plugins directory
+		}
 		l.Plugins = append(l.Plugins, LockedPlugin{Name: e.Name, File: filepath.Base(e.Path), SHA256: e.SHA256, Manifest: e.Manifest})
 	}
 	return l

@@ -490,6 +490,7 @@ func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in info
 		"listen_streams": s.tools.listeners.Load(),
 		"events":         nonNil(recent),
 		"editor":         s.editorInfo(view),
+		"metrics":        s.metricsInfo(caller),
 	}
 	if s.opts.Bus != nil {
 		out["events_dropped"] = s.opts.Bus.Dropped()

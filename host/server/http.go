@@ -150,6 +150,9 @@ func (s *Server) ListenAndServe(ctx context.Context, o HTTPOptions) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(path, handler)
+	if mh := s.metricsHandler(o, loopback); mh != nil {
+		mux.Handle(metricsPath, mh)
+	}
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: readHeaderTimeout,

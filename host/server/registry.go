@@ -200,6 +200,33 @@ func (r *registry) add(e *toolEntry) {
 	r.byToolset[e.ref.Toolset] = append(r.byToolset[e.ref.Toolset], e)
 }
 
+// replaceToolset swaps a toolset's tools for those of m in one step, so a
+// concurrent lookup finds either the old tools or the new ones, never
+// neither. The new definitions are checked as addToolset checks them; a
+// name another toolset holds is refused (the catalog already refuses such
+// clashes, so this only guards).
+func (r *registry) replaceToolset(m *manifest.Manifest) []error {
+	fresh := newRegistry()
+	errs := fresh.addToolset(m)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range r.byToolset[m.Name] {
+		delete(r.byName, e.ref.Name)
+	}
+	kept := fresh.byToolset[m.Name][:0]
+	for _, e := range fresh.byToolset[m.Name] {
+		if prev, taken := r.byName[e.ref.Name]; taken {
+			errs = append(errs, fmt.Errorf("tool %q of toolset %q is exposed as %q, which toolset %q already uses; the tool is not exposed, rename it or the toolset",
+				e.bare, m.Name, e.ref.Name, prev.ref.Toolset))
+			continue
+		}
+		r.byName[e.ref.Name] = e
+		kept = append(kept, e)
+	}
+	r.byToolset[m.Name] = kept
+	return errs
+}
+
 func (r *registry) lookup(name string) (*toolEntry, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()

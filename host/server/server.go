@@ -50,6 +50,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
+	"github.com/godot-mcp/godot-mcp/host/metrics"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
 	"github.com/godot-mcp/godot-mcp/host/workspace"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -116,6 +117,8 @@ type Options struct {
 	// bridge is off. The undo tools forward through it and the diagnostics
 	// show it.
 	Editor Editor
+	// Metrics counts calls per tool (host/metrics); nil counts nothing.
+	Metrics *metrics.Registry
 }
 
 // Server is the MCP endpoint. Create it with New.
@@ -224,7 +227,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return s.listTools(ctx, next, method, req)
 		case "tools/call":
 			if ctr, ok := req.(*mcp.CallToolRequest); ok {
-				return s.callTool(ctx, ctr)
+				return s.observedCall(ctx, ctr)
 			}
 		case "initialize":
 			res, err := next(ctx, method, req)

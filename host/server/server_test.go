@@ -21,6 +21,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/gate"
+	"github.com/godot-mcp/godot-mcp/host/metrics"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
@@ -150,6 +151,7 @@ type envOptions struct {
 	editor   Editor
 	project  string
 	problems func() []error
+	metrics  *metrics.Registry
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -161,7 +163,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	tools := NewTools(ToolsOptions{Version: "test", Toolsets: testToolsets(), Bus: bus})
 	g := gate.New(gate.Options{Toolsets: testToolsets(), Plugins: fp, Surface: tools, Bus: bus, GodotVersion: o.godot, VersionSource: "flag"})
 	srv, err := New(Options{Version: "test", Tools: tools, Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile, Editor: o.editor,
-		ProjectDir: o.project, Problems: o.problems})
+		ProjectDir: o.project, Problems: o.problems, Metrics: o.metrics})
 	if err != nil {
 		t.Fatal(err)
 	}

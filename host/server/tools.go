@@ -144,3 +144,29 @@ func (t *Tools) setCacheable(_ context.Context, req mcp.Request, c *mcp.Cacheabl
 		c.CacheScope = "private"
 	}
 }
+
+// Replace swaps a toolset's tool definitions for those of m, after a hot
+// upgrade changed them. When shown (the toolset is enabled) the mirror is
+// updated too, and every session gets notifications/tools/list_changed.
+// Definitions refused are returned, as NewTools logs them.
+func (t *Tools) Replace(m *manifest.Manifest, shown bool) []error {
+	old := t.reg.toolset(m.Name)
+	errs := t.reg.replaceToolset(m)
+	if shown {
+		// Tools the new build dropped leave the mirror; Show re-adds the
+		// rest with their new definitions, and the SDK sends list_changed.
+		keep := map[string]bool{}
+		for _, e := range t.reg.toolset(m.Name) {
+			keep[e.ref.Name] = true
+		}
+		var gone []string
+		for _, e := range old {
+			if !keep[e.ref.Name] {
+				gone = append(gone, e.ref.Name)
+			}
+		}
+		t.mcp.RemoveTools(gone...)
+		t.Show(m.Name)
+	}
+	return errs
+}

@@ -50,8 +50,10 @@ func (s *Supervisor) Call(ctx context.Context, name string, req CallRequest, onP
 		switch ts.state {
 		case Running:
 			inst := ts.inst
+			inst.inflight.Add(1)
 			ts.mu.Unlock()
 			w, err := s.call(ctx, inst, req, onProgress)
+			inst.inflight.Done()
 			if err != nil {
 				return sdk.Result{}, err
 			}

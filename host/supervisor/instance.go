@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,6 +40,9 @@ type instance struct {
 	stderr *tail
 	// calls holds one token per call in flight (MaxConcurrentCalls).
 	calls chan struct{}
+	// inflight counts the calls that picked this instance (under the
+	// toolset's mutex); an upgrade waits for them before stopping it.
+	inflight sync.WaitGroup
 
 	// ctx is cancelled when the process is gone or being stopped; every
 	// call in flight derives from it, so none outlives the process.
@@ -71,7 +75,7 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 		if err := s.opts.Verify(e); err != nil {
 			return nil, &sdk.Error{Code: sdk.CodePluginUntrusted, Toolset: ts.name,
 				Message: fmt.Sprintf("refusing to start toolset %q: %v", ts.name, err),
-				Hint:    "reinstall the toolset from a trusted source, or run \"godot-mcp plugins lock\" if the new binary is intended",
+				Hint:    "if the new binary is intended, the host swaps it in by itself once it is trusted (no lock file: at once; with a lock file: after \"godot-mcp plugins lock\"); otherwise reinstall the toolset from a trusted source",
 				Err:     err}
 		}
 	}

@@ -38,6 +38,14 @@
 // compared with the cataloged one and a difference refuses the start.
 // docs/supervisor.md gives the reasons and numbers.
 //
+// # Hot upgrade
+//
+// Upgrade swaps a new binary of a running toolset in between calls: the
+// new plugin starts beside the old one, is installed in one step, and the
+// old one finishes the calls it took and then stops; a new plugin that fails
+// to start leaves the old one serving (EventUpgradeFailed). See upgrade.go
+// and docs/supervisor.md.
+//
 // # Crashes
 //
 // A plugin process that exits while it should be running has crashed: the
@@ -181,6 +189,11 @@ const (
 	EventCrashed   = "crashed"
 	EventRestarted = "restarted"
 	EventCrashLoop = "crash_loop"
+	// EventUpgraded: a new binary of a running toolset was swapped in
+	// (Upgrade); EventUpgradeFailed: it was refused and the old one serves
+	// on, Message saying why.
+	EventUpgraded      = "upgraded"
+	EventUpgradeFailed = "upgrade_failed"
 )
 
 // Event reports a lifecycle change of a plugin.
@@ -275,11 +288,14 @@ type toolset struct {
 	// processes. It is a channel so that waiting for it honours a context.
 	ops chan struct{}
 
-	mu       sync.Mutex
-	gen      uint64 // bumped by Start and Stop; a launch from an older generation is discarded
-	entry    catalog.Entry
-	state    State
-	inst     *instance // the running plugin; nil unless state is Running
+	mu    sync.Mutex
+	gen   uint64 // bumped by Start and Stop; a launch from an older generation is discarded
+	entry catalog.Entry
+	state State
+	inst  *instance // the running plugin; nil unless state is Running
+	// draining are instances replaced by Upgrade that still finish the
+	// calls they took; Stop kills them too.
+	draining map[*instance]bool
 	restarts int
 	crashes  []time.Time // within crashLoopWindow
 	lastErr  string
@@ -535,7 +551,12 @@ func (s *Supervisor) Stop(ctx context.Context, name string) error {
 	ts.inst = nil
 	ts.state = Stopped
 	ts.crashes = nil
+	draining := ts.draining
+	ts.draining = nil
 	ts.mu.Unlock()
+	for d := range draining {
+		s.stopInstance(ctx, d)
+	}
 
 	// Wait for an aborted launch to finish, so that no process of this
 	// toolset survives Stop. Launches react to abort at once.

@@ -16,6 +16,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/hashicorp/go-version"
+
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
@@ -130,8 +132,11 @@ func (m *Manifest) Validate() error {
 	if err := CheckName(m.Name); err != nil {
 		errs = append(errs, err)
 	}
-	if m.Version == "" {
-		add("toolset %q has no version: set a semantic version such as \"1.0.0\"", m.Name)
+	if err := CheckVersion(m.Version); err != nil {
+		add("toolset %q: %v", m.Name, err)
+	}
+	if err := CheckGodotConstraint(m.Godot); err != nil {
+		add("toolset %q: %v", m.Name, err)
 	}
 	if strings.TrimSpace(m.Description) == "" {
 		add("toolset %q has no description: agents read it to decide whether to enable the toolset", m.Name)
@@ -274,4 +279,105 @@ func FromProto(p *pb.Manifest) *Manifest {
 		})
 	}
 	return m
+}
+
+// CoreToolNames are the exposed names of the host's core tools; a toolset
+// tool exposed under one of them is refused (sdktest checks it; the host
+// checks this list against its own).
+var CoreToolNames = []string{
+	"godot_disable_toolset", "godot_enable_toolset", "godot_get_server_info", "godot_health_check",
+	"godot_list_history", "godot_list_tools_by_safety_class", "godot_list_toolsets", "godot_redo", "godot_undo",
+}
+
+// semverRE is the pattern semver.org gives for a version:
+// MAJOR.MINOR.PATCH, an optional -pre-release and +build metadata.
+var semverRE = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+
+// CheckVersion checks a toolset version: a semantic version
+// MAJOR.MINOR.PATCH ("1.2.0", "2.0.0-beta.1"), which `plugins list` and
+// the lock file show and operators compare.
+func CheckVersion(v string) error {
+	switch {
+	case v == "":
+		return errors.New(`has no version: set a semantic version such as "1.0.0"`)
+	case !semverRE.MatchString(v):
+		fix := "1.0.0"
+		if p, err := version.NewVersion(v); err == nil {
+			seg := p.Segments()
+			for len(seg) < 3 {
+				seg = append(seg, 0)
+			}
+			fix = fmt.Sprintf("%d.%d.%d", seg[0], seg[1], seg[2])
+			if pre := p.Prerelease(); pre != "" {
+				fix += "-" + pre
+			}
+		}
+		return fmt.Errorf("version %q is not a semantic version MAJOR.MINOR.PATCH: write %q", v, fix)
+	}
+	return nil
+}
+
+// CheckGodotConstraint checks a Godot constraint the way the host reads it
+// (hashicorp/go-version: comma-separated ">= 4.2, < 5.0", "~> 4.3", "4.4");
+// "" means any version. The error suggests the spelling that was probably
+// meant, for the forms of other ecosystems ("^4.2", "4.x", ">= 4.2 < 5").
+func CheckGodotConstraint(c string) error {
+	c = strings.TrimSpace(c)
+	if c == "" {
+		return nil
+	}
+	if _, err := version.NewConstraint(c); err != nil {
+		msg := fmt.Sprintf("godot constraint %q cannot be read (%v): use comma-separated comparisons such as \">= 4.2, < 5.0\"", c, err)
+		if fix := suggestConstraint(c); fix != "" && parses(fix) {
+			msg += fmt.Sprintf("; you probably mean %q", fix)
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+var (
+	caretRE  = regexp.MustCompile(`^\^\s*(\d+)(\.\d+)?(\.\d+)?$`)
+	wildRE   = regexp.MustCompile(`^(\d+)(?:\.(\d+))?\.[x*]$`)
+	twoOpsRE = regexp.MustCompile(`^(\s*(?:>=|<=|>|<|=|!=|~>)\s*[0-9.]+)\s+((?:>=|<=|>|<|=|!=|~>)\s*[0-9.]+\s*)$`)
+	tildeRE  = regexp.MustCompile(`^~\s*(\d+)\.(\d+)(\.\d+)?$`)
+)
+
+// parses reports whether a suggested constraint is valid itself (numbers
+// too large for go-version are not).
+func parses(c string) bool {
+	_, err := version.NewConstraint(c)
+	return err == nil
+}
+
+func suggestConstraint(c string) string {
+	if m := caretRE.FindStringSubmatch(c); m != nil {
+		major := atoi(m[1])
+		lower := m[1] + m[2] + m[3]
+		if m[2] == "" {
+			lower += ".0"
+		}
+		return fmt.Sprintf(">= %s, < %d.0", lower, major+1)
+	}
+	if m := wildRE.FindStringSubmatch(c); m != nil {
+		if m[2] == "" {
+			return fmt.Sprintf(">= %s.0, < %d.0", m[1], atoi(m[1])+1)
+		}
+		return fmt.Sprintf(">= %s.%s, < %s.%d", m[1], m[2], m[1], atoi(m[2])+1)
+	}
+	if m := twoOpsRE.FindStringSubmatch(c); m != nil {
+		return strings.TrimSpace(m[1]) + ", " + strings.TrimSpace(m[2])
+	}
+	if m := tildeRE.FindStringSubmatch(c); m != nil {
+		return fmt.Sprintf(">= %s.%s%s, < %s.%d", m[1], m[2], m[3], m[1], atoi(m[2])+1)
+	}
+	return ""
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, r := range s {
+		n = n*10 + int(r-'0')
+	}
+	return n
 }

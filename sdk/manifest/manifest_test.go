@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -37,6 +38,11 @@ func TestValidateNamesEveryProblem(t *testing.T) {
 		{"reserved core", func(m *Manifest) { m.Name = "core" }, `"core" is reserved`},
 		{"no version", func(m *Manifest) { m.Version = "" }, "has no version"},
 		{"no description", func(m *Manifest) { m.Description = " " }, "has no description"},
+		{"version not semver", func(m *Manifest) { m.Version = "1.2" }, `version "1.2" is not a semantic version MAJOR.MINOR.PATCH: write "1.2.0"`},
+		{"version not a number", func(m *Manifest) { m.Version = "latest" }, `version "latest" is not a semantic version`},
+		{"caret constraint", func(m *Manifest) { m.Godot = "^4.2" }, `godot constraint "^4.2" cannot be read`},
+		{"wildcard constraint", func(m *Manifest) { m.Godot = "4.x" }, `you probably mean ">= 4.0, < 5.0"`},
+		{"constraint without comma", func(m *Manifest) { m.Godot = ">= 4.2 < 5" }, `you probably mean ">= 4.2, < 5"`},
 		{"bad tool name", func(m *Manifest) { m.Tools[0].Name = "add node" }, "name is invalid"},
 		{"duplicate tool", func(m *Manifest) { m.Tools = append(m.Tools, m.Tools[0]) }, "declared twice"},
 		{"missing class fails closed", func(m *Manifest) { m.Tools[0].SafetyClass = "" }, "safety class"},
@@ -90,5 +96,44 @@ func TestUnknownProtoClassFailsClosed(t *testing.T) {
 	}
 	if err := m.Validate(); err == nil {
 		t.Fatal("a tool with an unknown safety class must not validate")
+	}
+}
+
+func TestConstraintSuggestions(t *testing.T) {
+	for in, want := range map[string]string{
+		"^4.2":       ">= 4.2, < 5.0",
+		"^4":         ">= 4.0, < 5.0",
+		"4.x":        ">= 4.0, < 5.0",
+		"4.3.*":      ">= 4.3, < 4.4",
+		">= 4.2 < 5": ">= 4.2, < 5",
+		"~4.2":       ">= 4.2, < 4.3",
+	} {
+		err := CheckGodotConstraint(in)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("you probably mean %q", want)) {
+			t.Errorf("CheckGodotConstraint(%q) = %v, want the suggestion %q", in, err, want)
+		}
+	}
+	for _, ok := range []string{"", ">= 4.2, < 5.0", "~> 4.3", "4.4", ">=4.0"} {
+		if err := CheckGodotConstraint(ok); err != nil {
+			t.Errorf("CheckGodotConstraint(%q) = %v", ok, err)
+		}
+	}
+	for _, ok := range []string{"1.0.0", "0.1.0-beta.1", "2.3.4+build.5"} {
+		if err := CheckVersion(ok); err != nil {
+			t.Errorf("CheckVersion(%q) = %v", ok, err)
+		}
+	}
+}
+
+func TestValidateReportsEveryProblemTogether(t *testing.T) {
+	m := valid()
+	m.Version = "1.0"
+	m.Godot = "^4.2"
+	m.Tools[0].SafetyClass = "harmless"
+	err := m.Validate()
+	for _, want := range []string{`version "1.0"`, `godot constraint "^4.2"`, `"harmless"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate() = %v, want it to contain %q", err, want)
+		}
 	}
 }

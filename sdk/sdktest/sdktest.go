@@ -88,6 +88,8 @@ type Host struct {
 	name    string
 	toolset pb.ToolsetClient
 
+	rules map[string]*toolRules // by bare tool name: the host's checks
+
 	mu   sync.Mutex
 	logs []LogLine
 
@@ -113,8 +115,18 @@ func New(t testing.TB, ts *sdk.Toolset, opts Options) *Host {
 	if err != nil {
 		t.Fatalf("sdktest: %v", err)
 	}
+	m, err := ts.Manifest()
+	if err != nil {
+		_ = impl.Close()
+		t.Fatalf("sdktest: %v", err)
+	}
+	rules, err := hostRules(m, opts.GodotVersion)
+	if err != nil {
+		_ = impl.Close()
+		t.Fatalf("sdktest: %v", err)
+	}
 	client, server := plugin.TestPluginGRPCConn(t, false, wire.PluginSets(impl)[wire.ProtocolVersion])
-	h := &Host{t: t, opts: opts, name: ts.Name}
+	h := &Host{t: t, opts: opts, name: ts.Name, rules: rules}
 	if opts.ProjectDir != "" {
 		// A directory that does not exist is allowed (tests of tools that
 		// never touch files pass a made-up one); the workspace then
@@ -201,17 +213,30 @@ func (h *Host) Manifest(ctx context.Context) (*manifest.Manifest, error) {
 }
 
 // CallOption adjusts one call.
-type CallOption func(*pb.CallRequest)
+type CallOption func(*callOptions)
 
-// DryRun marks the call as a dry run, as the host does when the caller
-// passes dry_run=true to a mutating or destructive tool.
+type callOptions struct {
+	req     *pb.CallRequest
+	confirm bool
+}
+
+// DryRun passes dry_run=true, as an agent does. The host accepts it only
+// for mutating and destructive tools (the call answers INVALID_ARGUMENT
+// otherwise) and hands it to the tool as Call.DryRun.
 func DryRun() CallOption {
-	return func(r *pb.CallRequest) { r.DryRun = true }
+	return func(o *callOptions) { o.req.DryRun = true }
+}
+
+// Confirm passes confirm=true, as an agent does once the user agreed. A
+// destructive tool's real run needs it: without it (and without DryRun)
+// the host answers PRECONDITION_FAILED and the tool never runs.
+func Confirm() CallOption {
+	return func(o *callOptions) { o.confirm = true }
 }
 
 // CallID sets the call id the tool sees in Call.CallID.
 func CallID(id string) CallOption {
-	return func(r *pb.CallRequest) { r.CallId = id }
+	return func(o *callOptions) { o.req.CallId = id }
 }
 
 // Progress is one progress event the tool sent.
@@ -286,8 +311,17 @@ func (h *Host) Call(ctx context.Context, tool string, args any, opts ...CallOpti
 		}
 		req.ArgumentsJson = b
 	}
+	co := &callOptions{req: req}
 	for _, o := range opts {
-		o(req)
+		o(co)
+	}
+	if r := h.rules[tool]; r != nil {
+		plain, dry, refusal := r.screen(h.name, req.ArgumentsJson, req.DryRun, co.confirm)
+		if refusal != nil {
+			return &Result{IsError: true, ErrorCode: refusal.Code, Error: refusal,
+				Content: []sdk.Content{sdk.TextContent{Text: refusal.Text()}}}
+		}
+		req.ArgumentsJson, req.DryRun = plain, dry
 	}
 	if req.CallId == "" {
 		req.CallId = fmt.Sprintf("sdktest-%d", h.callSeq.Add(1))

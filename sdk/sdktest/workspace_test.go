@@ -11,12 +11,12 @@ import (
 )
 
 type appendArgs struct {
-	Path string `json:"path"`
-	Line string `json:"line"`
+	Path string `json:"path" jsonschema:"path"`
+	Line string `json:"line" jsonschema:"line"`
 	// Twice commits two transactions in the one call.
-	Twice bool `json:"twice,omitempty"`
+	Twice bool `json:"twice,omitempty" jsonschema:"twice"`
 	// Stale writes against a version that is certainly not current.
-	Stale bool `json:"stale,omitempty"`
+	Stale bool `json:"stale,omitempty" jsonschema:"stale"`
 }
 
 // appender is a toolset that edits files only through the workspace.
