@@ -18,7 +18,7 @@ import (
 
 func call(t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) *sdktest.Result {
 	t.Helper()
-	res := h.Call(context.Background(), tool, args, opts...)
+	res := h.Call(context.Background(), tool, args, append(opts, sdktest.ConfirmDestructive())...)
 	if res.Err != nil {
 		t.Fatalf("%s: %v", tool, res.Err)
 	}

@@ -16,7 +16,7 @@ import (
 
 func must(t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) *sdktest.Result {
 	t.Helper()
-	res := h.Call(context.Background(), tool, args, opts...)
+	res := h.Call(context.Background(), tool, args, append(opts, sdktest.ConfirmDestructive())...)
 	if res.Err != nil || res.IsError {
 		t.Fatalf("%s(%v): %v %s", tool, args, res.Err, res.Text())
 	}
@@ -25,7 +25,7 @@ func must(t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.
 
 func refused(t *testing.T, h *sdktest.Host, tool string, args any, code, text string) *sdktest.Result {
 	t.Helper()
-	res := h.Call(context.Background(), tool, args)
+	res := h.Call(context.Background(), tool, args, sdktest.ConfirmDestructive())
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}

@@ -73,7 +73,7 @@ func newProject(t *testing.T) (dir, outside string) {
 
 func call[T any](t *testing.T, h *sdktest.Host, tool string, args any) (T, *sdktest.Result) {
 	t.Helper()
-	res := h.Call(context.Background(), tool, args)
+	res := h.Call(context.Background(), tool, args, sdktest.ConfirmDestructive())
 	if res.Err != nil {
 		t.Fatalf("%s: %v", tool, res.Err)
 	}

@@ -59,7 +59,7 @@ func headless(t testing.TB, dir string) *sdktest.Host {
 // call runs a tool and fails the test on an error result.
 func call(t testing.TB, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) map[string]any {
 	t.Helper()
-	r := h.Call(context.Background(), tool, args, opts...)
+	r := h.Call(context.Background(), tool, args, append(opts, sdktest.ConfirmDestructive())...)
 	if r.Err != nil {
 		t.Fatalf("%s: %v", tool, r.Err)
 	}
@@ -76,7 +76,7 @@ func call(t testing.TB, h *sdktest.Host, tool string, args any, opts ...sdktest.
 // refused runs a tool that must fail with code, and returns the text.
 func refused(t testing.TB, h *sdktest.Host, tool string, args any, code string) string {
 	t.Helper()
-	r := h.Call(context.Background(), tool, args)
+	r := h.Call(context.Background(), tool, args, sdktest.ConfirmDestructive())
 	if r.Err != nil {
 		t.Fatalf("%s: %v", tool, r.Err)
 	}

@@ -52,7 +52,7 @@ func project(t testing.TB, name string) string {
 
 func call(t *testing.T, h *sdktest.Host, tool string, args map[string]any, opts ...sdktest.CallOption) map[string]any {
 	t.Helper()
-	res := h.Call(context.Background(), tool, args, opts...)
+	res := h.Call(context.Background(), tool, args, append(opts, sdktest.ConfirmDestructive())...)
 	if res.IsError {
 		t.Fatalf("%s: %s", tool, res.Text())
 	}
@@ -65,7 +65,7 @@ func call(t *testing.T, h *sdktest.Host, tool string, args map[string]any, opts 
 
 func callErr(t *testing.T, h *sdktest.Host, tool string, args map[string]any) string {
 	t.Helper()
-	res := h.Call(context.Background(), tool, args)
+	res := h.Call(context.Background(), tool, args, sdktest.ConfirmDestructive())
 	if !res.IsError {
 		t.Fatalf("%s succeeded, want an error", tool)
 	}

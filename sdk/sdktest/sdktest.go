@@ -216,8 +216,9 @@ func (h *Host) Manifest(ctx context.Context) (*manifest.Manifest, error) {
 type CallOption func(*callOptions)
 
 type callOptions struct {
-	req     *pb.CallRequest
-	confirm bool
+	req                *pb.CallRequest
+	confirm            bool
+	confirmDestructive bool
 }
 
 // DryRun passes dry_run=true, as an agent does. The host accepts it only
@@ -232,6 +233,13 @@ func DryRun() CallOption {
 // the host answers PRECONDITION_FAILED and the tool never runs.
 func Confirm() CallOption {
 	return func(o *callOptions) { o.confirm = true }
+}
+
+// ConfirmDestructive passes confirm=true exactly when the tool is
+// destructive, as an agent does once the user agreed. It suits a test
+// helper that calls many tools and is not about the confirm rule itself.
+func ConfirmDestructive() CallOption {
+	return func(o *callOptions) { o.confirmDestructive = true }
 }
 
 // CallID sets the call id the tool sees in Call.CallID.
@@ -316,7 +324,8 @@ func (h *Host) Call(ctx context.Context, tool string, args any, opts ...CallOpti
 		o(co)
 	}
 	if r := h.rules[tool]; r != nil {
-		plain, dry, refusal := r.screen(h.name, req.ArgumentsJson, req.DryRun, co.confirm)
+		confirm := co.confirm || (co.confirmDestructive && r.spec.SafetyClass == manifest.Destructive)
+		plain, dry, refusal := r.screen(h.name, req.ArgumentsJson, req.DryRun, confirm)
 		if refusal != nil {
 			return &Result{IsError: true, ErrorCode: refusal.Code, Error: refusal,
 				Content: []sdk.Content{sdk.TextContent{Text: refusal.Text()}}}
