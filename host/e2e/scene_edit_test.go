@@ -2,46 +2,22 @@ package e2e
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/projfixture"
+
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
 
-// copyFixture copies a project of the shared corpus of real Godot 4
-// projects into a temporary directory.
-func copyFixture(t testing.TB, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the Godot 4 fixture corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
+// copyFixture copies a project of the shared Godot 4 corpus into a temporary
+// directory.
+func copyFixture(t testing.TB, name string) string { return projfixture.Copy(t, name) }
 
 // TestSceneEditAgentSession is a long agent-style session over MCP through
 // the real host and the real scene_edit plugin, headless, on a copy of a

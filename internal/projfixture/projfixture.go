@@ -13,36 +13,25 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
 
 // Env overrides where the corpus is.
 const Env = "GODOT_MCP_FIXTURES"
 
-// Dir returns the corpus directory, or skips the test when it is absent.
+// Dir returns the corpus directory. When it is absent the test stops as
+// testenv.Missing says: a skip on a developer's machine, a failure in CI.
 func Dir(t testing.TB) string {
 	t.Helper()
 	if d := os.Getenv(Env); d != "" {
 		return d
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	fx := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4")
+	if st, err := os.Stat(fx); err != nil || !st.IsDir() {
+		testenv.Missing(t, "the Godot 4 fixture corpus ("+fx+")", "check out the shared fixtures beside the repository, or set "+Env)
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			fx := filepath.Join(dir, "..", "shared", "fixtures", "godot4")
-			if st, err := os.Stat(fx); err == nil && st.IsDir() {
-				return fx
-			}
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			break
-		}
-	}
-	t.Skipf("SKIPPING: the Godot 4 fixture corpus is not beside the checkout; set %s", Env)
-	return ""
+	return fx
 }
 
 // Copy copies the corpus project name (e.g. "2d-platformer") into a fresh

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,39 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/internal/projfixture"
+
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-// project copies a real project of the shared corpus into a temporary
-// directory (the corpus is read-only and shared).
-func project(t testing.TB, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the Godot 4 fixture corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
+// project copies a project of the shared Godot 4 corpus into a temporary
+// directory.
+func project(t testing.TB, name string) string { return projfixture.Copy(t, name) }
 
 // headless starts the toolset without an editor on a copy of a corpus
 // project, with scene (if any) active.

@@ -4,50 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/internal/projfixture"
+
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 	"github.com/godot-mcp/godot-mcp/sdk/workspace"
 )
 
-// fixture copies a real project of the shared corpus
-// (../shared/fixtures/godot4/<name>) into a temporary directory.
-func fixture(t testing.TB, name string) string {
-	t.Helper()
-	root := testenv.RepoRoot()
-	src := filepath.Join(root, "..", "shared", "fixtures", "godot4", name)
-	if d := os.Getenv("GODOT_MCP_FIXTURES"); d != "" {
-		src = filepath.Join(d, name)
-	}
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the Godot 4 fixture corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
+// fixture copies a project of the shared Godot 4 corpus into a temporary
+// directory.
+func fixture(t testing.TB, name string) string { return projfixture.Copy(t, name) }
 
 // headless starts the toolset on dir with the real workspace and an
 // in-memory journal.

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/projfixture"
+
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
-	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -23,32 +24,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func project(t testing.TB, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "fixture project "+name, "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
+// project copies a project of the shared Godot 4 corpus into a temporary
+// directory.
+func project(t testing.TB, name string) string { return projfixture.Copy(t, name) }
 
 func call(t *testing.T, h *sdktest.Host, tool string, args map[string]any, opts ...sdktest.CallOption) map[string]any {
 	t.Helper()
