@@ -199,3 +199,34 @@ func addClassNameHints(t *Target, res *CheckResult) {
 		}
 	}
 }
+
+// Editor is the part of a tool call that reaches the attached editor
+// (*sdk.Call has it).
+type Editor interface {
+	Editor(ctx context.Context, command string, params, result any) error
+}
+
+// EditorScanning waits, up to wait and asking every poll, while an attached
+// editor rescans the project (files a tool just wrote are invisible to it
+// until then), as the contract's server does before a parse check. It
+// reports whether the editor was still scanning at the deadline. Without an
+// editor there is nothing to wait for.
+func EditorScanning(ctx context.Context, ed Editor, wait, poll time.Duration) bool {
+	deadline := time.Now().Add(wait)
+	for {
+		var st struct {
+			Scanning bool `json:"scanning"`
+		}
+		if err := ed.Editor(ctx, "cmd_get_scan_state", nil, &st); err != nil || !st.Scanning {
+			return false
+		}
+		if time.Now().Add(poll).After(deadline) {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return true
+		case <-time.After(poll):
+		}
+	}
+}

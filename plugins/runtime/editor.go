@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/internal/godotrun"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -25,9 +26,7 @@ const RequiredBridge = "bridge_connected"
 var pollInterval = 100 * time.Millisecond
 
 // editor is the part of *sdk.Call the forwarding needs; tests pass a fake.
-type editor interface {
-	Editor(ctx context.Context, command string, params, result any) error
-}
+type editor = godotrun.Editor
 
 // forward runs command once. A missing editor becomes BRIDGE_DISCONNECTED
 // with required=bridge_connected and a hint naming the headless tools.

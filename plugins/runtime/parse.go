@@ -31,30 +31,6 @@ var (
 	scanPoll = 50 * time.Millisecond
 )
 
-// editorScanning waits while an attached editor is rescanning the project
-// (files a tool just wrote are invisible to it until then) and reports
-// whether it was still scanning at the deadline. Without an editor there is
-// nothing to wait for.
-func editorScanning(ctx context.Context, ed editor) bool {
-	deadline := time.Now().Add(scanWait)
-	for {
-		var st struct {
-			Scanning bool `json:"scanning"`
-		}
-		if err := ed.Editor(ctx, "cmd_get_scan_state", nil, &st); err != nil || !st.Scanning {
-			return false
-		}
-		if time.Now().Add(scanPoll).After(deadline) {
-			return true
-		}
-		select {
-		case <-ctx.Done():
-			return true
-		case <-time.After(scanPoll):
-		}
-	}
-}
-
 func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Result, error) {
 	t, err := godotrun.Prepare(ctx, call, finder)
 	if err != nil {
@@ -74,7 +50,7 @@ func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Resu
 	} else if scripts, err = godotrun.ListScripts(t.Project); err != nil {
 		return sdk.Result{}, err
 	}
-	pending := editorScanning(ctx, call)
+	pending := godotrun.EditorScanning(ctx, call, scanWait, scanPoll)
 	checked, err := godotrun.CheckScripts(ctx, t, scripts, func(done, total int, script string) {
 		if total > 1 {
 			call.Progress(float64(done), float64(total), "checked "+script)

@@ -43,28 +43,6 @@ var (
 	scanPoll = 50 * time.Millisecond
 )
 
-// editorScanning waits while an attached editor rescans the project, as
-// the contract's server does before a parse check.
-func editorScanning(ctx context.Context, call *sdk.Call) bool {
-	deadline := time.Now().Add(scanWait)
-	for {
-		var st struct {
-			Scanning bool `json:"scanning"`
-		}
-		if err := call.Editor(ctx, "cmd_get_scan_state", nil, &st); err != nil || !st.Scanning {
-			return false
-		}
-		if time.Now().Add(scanPoll).After(deadline) {
-			return true
-		}
-		select {
-		case <-ctx.Done():
-			return true
-		case <-time.After(scanPoll):
-		}
-	}
-}
-
 func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Result, error) {
 	if in.ScriptPath != "" {
 		if err := checkPath(in.ScriptPath, ".gd"); err != nil {
@@ -73,7 +51,7 @@ func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Resu
 	}
 	res := parseResult{Errors: []scriptError{}}
 	if call.EditorAttached {
-		res.RescanPending = editorScanning(ctx, call)
+		res.RescanPending = godotrun.EditorScanning(ctx, call, scanWait, scanPoll)
 	}
 	// A Godot 4 binary compiles for real; without one (or with only a Godot
 	// 3 binary) the built-in checker reports syntax errors.
