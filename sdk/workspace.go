@@ -2,12 +2,14 @@ package sdk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"time"
 
 	"google.golang.org/grpc/status"
 
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
@@ -145,6 +147,29 @@ func ToolErrorFromProto(te *pb.ToolError) *Error {
 		e.Code = CodeToolError
 	}
 	return e
+}
+
+// ProjectFile is where a project's settings live.
+const ProjectFile = "res://project.godot"
+
+// ReadProject reads and parses project.godot, returning the parsed settings
+// and the file (its version is what a commit of the edited settings passes
+// back). A missing file is NOT_FOUND and one that does not parse is
+// PRECONDITION_FAILED, each with a hint.
+func (w *Workspace) ReadProject(ctx context.Context) (*godot.Project, File, error) {
+	f, err := w.Read(ctx, ProjectFile)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Code == CodeNotFound {
+			e.Hint = "open a Godot project: the project directory must hold project.godot"
+		}
+		return nil, File{}, err
+	}
+	p, err := godot.ParseProject("project.godot", f.Data)
+	if err != nil {
+		return nil, File{}, Errorf(CodePreconditionFailed, "fix project.godot (godot-mcp check reports where) and try again", "project.godot does not parse: %v", err)
+	}
+	return p, f, nil
 }
 
 // Read returns a file's bytes and version. A missing file is NOT_FOUND.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -13,8 +12,6 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 )
-
-const projectFile = "res://project.godot"
 
 var (
 	dbOnce sync.Once
@@ -42,22 +39,6 @@ func checkName(arg, name string) error {
 		}
 	}
 	return nil
-}
-
-// readProject reads and parses project.godot through the workspace.
-func readProject(ctx context.Context, call *sdk.Call) (*godot.Project, sdk.File, error) {
-	f, err := call.Workspace().Read(ctx, projectFile)
-	if err != nil {
-		if e, ok := errors.AsType[*sdk.Error](err); ok && e.Code == sdk.CodeNotFound {
-			e.Hint = "open a Godot project: the project directory must hold project.godot"
-		}
-		return nil, sdk.File{}, err
-	}
-	p, err := godot.ParseProject("project.godot", f.Data)
-	if err != nil {
-		return nil, sdk.File{}, sdk.Errorf(sdk.CodePreconditionFailed, "fix project.godot (godot-mcp check reports where) and try again", "project.godot does not parse: %v", err)
-	}
-	return p, f, nil
 }
 
 func commit(ctx context.Context, call *sdk.Call, name string, p *godot.Project, f sdk.File) (sdk.CommitResult, error) {
@@ -105,7 +86,7 @@ func addAction(ctx context.Context, call *sdk.Call, in addActionArgs) (sdk.Resul
 		}
 		return sdk.JSON(out), nil
 	}
-	p, f, err := readProject(ctx, call)
+	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -137,7 +118,7 @@ func removeAction(ctx context.Context, call *sdk.Call, in actionArgs) (sdk.Resul
 		}
 		return sdk.JSON(out), nil
 	}
-	p, f, err := readProject(ctx, call)
+	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -168,7 +149,7 @@ func clearActionEvents(ctx context.Context, call *sdk.Call, in clearArgs) (sdk.R
 		}
 		return sdk.JSON(out), nil
 	}
-	p, f, err := readProject(ctx, call)
+	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -224,7 +205,7 @@ func getActionEvents(ctx context.Context, call *sdk.Call, in getArgs) (sdk.Resul
 		}
 		return sdk.JSON(out), nil
 	}
-	p, _, err := readProject(ctx, call)
+	p, _, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -187,7 +187,7 @@ func addEvent(ctx context.Context, call *sdk.Call, in addEventArgs) (sdk.Result,
 		}
 		return sdk.JSON(out), nil
 	}
-	p, f, err := readProject(ctx, call)
+	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}

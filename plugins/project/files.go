@@ -103,7 +103,7 @@ func deleteResourceFile(ctx context.Context, call *sdk.Call, in deleteArgs) (sdk
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a file; directories are not deleted by this tool", "%s is a directory", in.Path)
 	}
 	res := p.ResPath(abs)
-	if res == projectFile {
+	if res == sdk.ProjectFile {
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "project.godot is the project itself", "refusing to delete project.godot")
 	}
 	id, _ := uidOf(p, res)
@@ -208,7 +208,7 @@ func moveResourceFile(ctx context.Context, call *sdk.Call, in moveArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if from == projectFile {
+	if from == sdk.ProjectFile {
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "project.godot must stay at the project root", "refusing to move project.godot")
 	}
 	if to == from {

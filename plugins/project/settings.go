@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,8 +10,6 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 )
-
-const projectFile = "res://project.godot"
 
 var (
 	dbOnce sync.Once
@@ -115,7 +112,7 @@ func getSetting(ctx context.Context, call *sdk.Call, in getSettingArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	proj, _, err := readProject(ctx, call)
+	proj, _, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -163,7 +160,7 @@ func setSetting(ctx context.Context, call *sdk.Call, in setSettingArgs) (sdk.Res
 		}
 		return sdk.JSON(out), nil
 	}
-	proj, f, err := readProject(ctx, call)
+	proj, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -206,20 +203,4 @@ func orAny(typ string) string {
 		return "JSON value"
 	}
 	return typ
-}
-
-// readProject reads and parses project.godot through the workspace.
-func readProject(ctx context.Context, call *sdk.Call) (*godot.Project, sdk.File, error) {
-	f, err := call.Workspace().Read(ctx, projectFile)
-	if err != nil {
-		if e, ok := errors.AsType[*sdk.Error](err); ok && e.Code == sdk.CodeNotFound {
-			e.Hint = "open a Godot project: the project directory must hold project.godot"
-		}
-		return nil, sdk.File{}, err
-	}
-	p, err := godot.ParseProject("project.godot", f.Data)
-	if err != nil {
-		return nil, sdk.File{}, sdk.Errorf(sdk.CodePreconditionFailed, "fix project.godot (godot-mcp check reports where) and try again", "project.godot does not parse: %v", err)
-	}
-	return p, f, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,23 +9,6 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
-
-const projectFile = "res://project.godot"
-
-func readProject(ctx context.Context, call *sdk.Call) (*godot.Project, sdk.File, error) {
-	f, err := call.Workspace().Read(ctx, projectFile)
-	if err != nil {
-		if e, ok := errors.AsType[*sdk.Error](err); ok && e.Code == sdk.CodeNotFound {
-			e.Hint = "open a Godot project: the project directory must hold project.godot"
-		}
-		return nil, sdk.File{}, err
-	}
-	p, err := godot.ParseProject("project.godot", f.Data)
-	if err != nil {
-		return nil, sdk.File{}, sdk.Errorf(sdk.CodePreconditionFailed, "fix project.godot (godot-mcp check reports where) and try again", "project.godot does not parse: %v", err)
-	}
-	return p, f, nil
-}
 
 // checkAutoloadName accepts what the editor's Autoload tab accepts: a
 // valid identifier that is not an engine class or global constant name
@@ -100,7 +82,7 @@ func registerAutoload(ctx context.Context, call *sdk.Call, in registerArgs) (sdk
 	if !fi.Exists || fi.IsDir {
 		return sdk.Result{}, sdk.Errorf(sdk.CodeNotFound, "check the path with godot_project_search_files", "%s does not exist", path)
 	}
-	p, f, err := readProject(ctx, call)
+	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -141,7 +123,7 @@ func unregisterAutoload(ctx context.Context, call *sdk.Call, in unregisterArgs) 
 		}
 		return sdk.JSON(out), nil
 	}
-	p, f, err := readProject(ctx, call)
+	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}
