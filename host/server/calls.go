@@ -47,7 +47,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Re
 		return errorResult(aerr, e.output), nil
 	}
 	if e.core != nil {
-		return e.core(ctx, req, a.in, a.dryRun), nil
+		return e.core(ctx, req, a.in), nil
 	}
 	return s.callPlugin(ctx, req, caller, e, a), nil
 }

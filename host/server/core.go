@@ -42,12 +42,7 @@ func coreTool[In any](name string, class manifest.SafetyClass, description strin
 		description: description,
 		schema:      sdk.SchemaFor[In],
 		bind: func(s *Server) coreRun {
-			return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any, dryRun bool) *mcp.CallToolResult {
-				if dryRun {
-					// The call path takes dry_run out of every call; core
-					// tools that declare it (undo, redo) get it back.
-					args[ArgDryRun] = true
-				}
+			return func(ctx context.Context, req *mcp.CallToolRequest, args map[string]any) *mcp.CallToolResult {
 				// The arguments passed the schema; decoding them into In
 				// cannot fail for a schema derived from In.
 				var in In

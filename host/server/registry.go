@@ -32,7 +32,7 @@ const (
 )
 
 // coreRun runs a core tool with validated arguments.
-type coreRun func(ctx context.Context, req *mcp.CallToolRequest, in map[string]any, dryRun bool) *mcp.CallToolResult
+type coreRun func(ctx context.Context, req *mcp.CallToolRequest, in map[string]any) *mcp.CallToolResult
 
 // toolEntry is one tool the host knows, enabled or not: the registry holds
 // every installed toolset's tools so a call to a tool of a disabled toolset
@@ -161,6 +161,11 @@ func (e *toolEntry) arguments(raw json.RawMessage) (callArgs, *sdk.Error) {
 			a := callArgs{in: in, raw: raw}
 			a.confirm, _ = in[ArgConfirm].(bool)
 			a.dryRun, _ = in[ArgDryRun].(bool)
+			if e.core != nil {
+				// A core tool's schema declares what it takes (undo's
+				// dry_run among it); nothing is the host's to take out.
+				return a, nil
+			}
 			delete(in, ArgConfirm)
 			delete(in, ArgDryRun)
 			// Re-encode only when the plugin's view differs from the
