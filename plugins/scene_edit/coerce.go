@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -222,33 +221,7 @@ func packedNumbers(typ string, a []any) (godot.Value, error) {
 		}
 		nums[i] = n
 	}
-	switch typ {
-	case "PackedInt32Array":
-		out := make(godot.PackedInt32Array, len(nums))
-		for i, n := range nums {
-			out[i] = int32(n)
-		}
-		return out, nil
-	case "PackedInt64Array":
-		out := make(godot.PackedInt64Array, len(nums))
-		for i, n := range nums {
-			out[i] = int64(n)
-		}
-		return out, nil
-	case "PackedFloat32Array":
-		out := make(godot.PackedFloat32Array, len(nums))
-		for i, n := range nums {
-			out[i] = float32(n)
-		}
-		return out, nil
-	case "PackedFloat64Array":
-		return godot.PackedFloat64Array(nums), nil
-	}
-	b := make([]byte, len(nums))
-	for i, n := range nums {
-		b[i] = byte(n)
-	}
-	return godot.PackedByteArray{Data: b}, nil
+	return godot.PackedNumbers(typ, nums), nil
 }
 
 // htmlColor parses "#rgb", "#rgba", "#rrggbb" or "#rrggbbaa" (the # is
@@ -278,37 +251,12 @@ func htmlColor(s string) (godot.Color, bool) {
 }
 
 // infer converts JSON to the closest Variant, for untyped script variables
-// and array elements: numbers without a fraction become int.
+// and array elements: numbers without a fraction become int. It is
+// godot.FromJSON with no type; a value encoding/json does not produce
+// becomes its fmt text.
 func infer(v any) godot.Value {
-	switch x := v.(type) {
-	case nil:
-		return godot.Nil{}
-	case bool:
-		return godot.Bool(x)
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-			return godot.Int(int64(x))
-		}
-		return godot.Float(x)
-	case string:
-		return godot.String(x)
-	case []any:
-		items := make([]godot.Value, len(x))
-		for i, it := range x {
-			items[i] = infer(it)
-		}
-		return godot.Array{Items: items}
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		d := godot.Dictionary{}
-		for _, k := range keys {
-			d.Entries = append(d.Entries, godot.DictEntry{Key: godot.String(k), Value: infer(x[k])})
-		}
-		return d
+	if val, err := godot.FromJSON(v, ""); err == nil {
+		return val
 	}
 	return godot.String(fmt.Sprint(v))
 }
