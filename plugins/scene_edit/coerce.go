@@ -293,41 +293,11 @@ func describeJSON(v any) string {
 
 // toJSON renders a Variant as the addon's to_json does (§4.1): vectors and
 // colors as objects, resources as their path, other values in Godot's text
-// form.
+// form. It is godot.ToJSON plus resolving f's resource references (also
+// inside arrays); the numeric packed arrays and dictionaries stay in text
+// form here, as this tool has always returned them.
 func toJSON(f *godot.File, v godot.Value) any {
 	switch x := v.(type) {
-	case nil, godot.Nil:
-		return nil
-	case godot.Bool:
-		return bool(x)
-	case godot.Int:
-		return int64(x)
-	case godot.Float:
-		return float64(x)
-	case godot.String:
-		return string(x)
-	case godot.StringName:
-		return string(x)
-	case godot.NodePath:
-		return string(x)
-	case godot.Vector2:
-		return map[string]any{"x": x.X, "y": x.Y}
-	case godot.Vector2i:
-		return map[string]any{"x": x.X, "y": x.Y}
-	case godot.Vector3:
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z}
-	case godot.Vector3i:
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z}
-	case godot.Vector4:
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z, "w": x.W}
-	case godot.Vector4i:
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z, "w": x.W}
-	case godot.Color:
-		return map[string]any{"r": x.R, "g": x.G, "b": x.B, "a": x.A}
-	case godot.Rect2:
-		return map[string]any{"position": toJSON(f, x.Position), "size": toJSON(f, x.Size)}
-	case godot.Rect2i:
-		return map[string]any{"position": toJSON(f, x.Position), "size": toJSON(f, x.Size)}
 	case godot.ExtResource:
 		if d := f.ExtResource(x.ID); d != nil {
 			return d.Path()
@@ -342,10 +312,10 @@ func toJSON(f *godot.File, v godot.Value) any {
 			out[i] = toJSON(f, it)
 		}
 		return out
-	case godot.PackedStringArray:
-		return []string(x)
+	case godot.PackedInt32Array, godot.PackedInt64Array, godot.PackedFloat32Array, godot.PackedFloat64Array, godot.Dictionary:
+		return godot.FormatValue(v)
 	}
-	return godot.FormatValue(v)
+	return godot.ToJSON(v)
 }
 
 // resourceType is the ext_resource type Godot records for a file, and its
