@@ -132,11 +132,7 @@ func coerce(typ string, v any) (godot.Value, error) {
 		return nil, fmt.Errorf("a %s is {\"position\": {\"x\":…,\"y\":…}, \"size\": {\"x\":…,\"y\":…}}", typ)
 	case "Array":
 		if a, ok := v.([]any); ok {
-			items := make([]godot.Value, len(a))
-			for i, it := range a {
-				items[i] = infer(it)
-			}
-			return godot.Array{Items: items}, nil
+			return infer(a), nil
 		}
 	case "Dictionary":
 		if m, ok := v.(map[string]any); ok {
