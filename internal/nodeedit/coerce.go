@@ -209,17 +209,13 @@ func vector(typ string, raw any) (godot.Value, bool) {
 	return v, err == nil
 }
 
+// generic converts the JSON scalars by their shape alone (whole numbers
+// to int), as godot.FromJSON does with no type; lists and objects need the
+// node's class.
 func generic(prop string, raw any) (godot.Value, error) {
-	switch x := raw.(type) {
-	case bool:
-		return godot.Bool(x), nil
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-			return godot.Int(int64(x)), nil
-		}
-		return godot.Float(x), nil
-	case string:
-		return godot.String(x), nil
+	switch raw.(type) {
+	case bool, float64, string:
+		return godot.FromJSON(raw, "")
 	}
 	return nil, invalid(prop, "pass a Godot literal string such as \"Vector2(1, 2)\" for this node, whose class the scene does not name",
 		"cannot convert %s without the node's class", describe(raw))

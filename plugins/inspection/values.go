@@ -25,36 +25,18 @@ import (
 // holds the value (an instanced scene's own file for its nodes).
 func toJSON(v godot.Value, file *godot.File, filePath string) any {
 	switch x := v.(type) {
-	case nil, godot.Nil:
-		return nil
-	case godot.Bool:
-		return bool(x)
-	case godot.Int:
-		return int64(x)
-	case godot.Float:
-		return float64(x)
-	case godot.String:
-		return string(x)
-	case godot.StringName:
-		return string(x)
-	case godot.NodePath:
-		return string(x)
-	case godot.Vector2:
-		return map[string]any{"x": x.X, "y": x.Y}
+	case nil, godot.Nil, godot.Bool, godot.Int, godot.Float, godot.String, godot.StringName, godot.NodePath,
+		godot.Vector2, godot.Vector3, godot.Vector4, godot.Color, godot.Rect2:
+		// The same as godot.ToJSON; the cases below differ from it
+		// (int64 components, float32 digits, copies, str()-ed keys,
+		// resolved references, str() text).
+		return godot.ToJSON(v)
 	case godot.Vector2i:
 		return map[string]any{"x": int64(x.X), "y": int64(x.Y)}
-	case godot.Vector3:
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z}
 	case godot.Vector3i:
 		return map[string]any{"x": int64(x.X), "y": int64(x.Y), "z": int64(x.Z)}
-	case godot.Vector4:
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z, "w": x.W}
 	case godot.Vector4i:
 		return map[string]any{"x": int64(x.X), "y": int64(x.Y), "z": int64(x.Z), "w": int64(x.W)}
-	case godot.Color:
-		return map[string]any{"r": x.R, "g": x.G, "b": x.B, "a": x.A}
-	case godot.Rect2:
-		return map[string]any{"position": toJSON(x.Position, file, filePath), "size": toJSON(x.Size, file, filePath)}
 	case godot.Rect2i:
 		return map[string]any{"position": toJSON(x.Position, file, filePath), "size": toJSON(x.Size, file, filePath)}
 	case godot.Array:

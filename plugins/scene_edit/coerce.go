@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -133,11 +132,7 @@ func coerce(typ string, v any) (godot.Value, error) {
 		return nil, fmt.Errorf("a %s is {\"position\": {\"x\":…,\"y\":…}, \"size\": {\"x\":…,\"y\":…}}", typ)
 	case "Array":
 		if a, ok := v.([]any); ok {
-			items := make([]godot.Value, len(a))
-			for i, it := range a {
-				items[i] = infer(it)
-			}
-			return godot.Array{Items: items}, nil
+			return infer(a), nil
 		}
 	case "Dictionary":
 		if m, ok := v.(map[string]any); ok {
@@ -222,33 +217,7 @@ func packedNumbers(typ string, a []any) (godot.Value, error) {
 		}
 		nums[i] = n
 	}
-	switch typ {
-	case "PackedInt32Array":
-		out := make(godot.PackedInt32Array, len(nums))
-		for i, n := range nums {
-			out[i] = int32(n)
-		}
-		return out, nil
-	case "PackedInt64Array":
-		out := make(godot.PackedInt64Array, len(nums))
-		for i, n := range nums {
-			out[i] = int64(n)
-		}
-		return out, nil
-	case "PackedFloat32Array":
-		out := make(godot.PackedFloat32Array, len(nums))
-		for i, n := range nums {
-			out[i] = float32(n)
-		}
-		return out, nil
-	case "PackedFloat64Array":
-		return godot.PackedFloat64Array(nums), nil
-	}
-	b := make([]byte, len(nums))
-	for i, n := range nums {
-		b[i] = byte(n)
-	}
-	return godot.PackedByteArray{Data: b}, nil
+	return godot.PackedNumbers(typ, nums), nil
 }
 
 // htmlColor parses "#rgb", "#rgba", "#rrggbb" or "#rrggbbaa" (the # is
@@ -278,37 +247,12 @@ func htmlColor(s string) (godot.Color, bool) {
 }
 
 // infer converts JSON to the closest Variant, for untyped script variables
-// and array elements: numbers without a fraction become int.
+// and array elements: numbers without a fraction become int. It is
+// godot.FromJSON with no type; a value encoding/json does not produce
+// becomes its fmt text.
 func infer(v any) godot.Value {
-	switch x := v.(type) {
-	case nil:
-		return godot.Nil{}
-	case bool:
-		return godot.Bool(x)
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-			return godot.Int(int64(x))
-		}
-		return godot.Float(x)
-	case string:
-		return godot.String(x)
-	case []any:
-		items := make([]godot.Value, len(x))
-		for i, it := range x {
-			items[i] = infer(it)
-		}
-		return godot.Array{Items: items}
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		d := godot.Dictionary{}
-		for _, k := range keys {
-			d.Entries = append(d.Entries, godot.DictEntry{Key: godot.String(k), Value: infer(x[k])})
-		}
-		return d
+	if val, err := godot.FromJSON(v, ""); err == nil {
+		return val
 	}
 	return godot.String(fmt.Sprint(v))
 }
@@ -345,41 +289,11 @@ func describeJSON(v any) string {
 
 // toJSON renders a Variant as the addon's to_json does (§4.1): vectors and
 // colors as objects, resources as their path, other values in Godot's text
-// form.
+// form. It is godot.ToJSON plus resolving f's resource references (also
+// inside arrays); the numeric packed arrays and dictionaries stay in text
+// form here, as this tool has always returned them.
 func toJSON(f *godot.File, v godot.Value) any {
 	switch x := v.(type) {
-	case nil, godot.Nil:
-		return nil
-	case godot.Bool:
-		return bool(x)
-	case godot.Int:
-		return int64(x)
-	case godot.Float:
-		return float64(x)
-	case godot.String:
-		return string(x)
-	case godot.StringName:
-		return string(x)
-	case godot.NodePath:
-		return string(x)
-	case godot.Vector2:
-		return map[string]any{"x": x.X, "y": x.Y}
-	case godot.Vector2i:
-		return map[string]any{"x": x.X, "y": x.Y}
-	case godot.Vector3:
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z}
-	case godot.Vector3i:
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z}
-	case godot.Vector4:
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z, "w": x.W}
-	case godot.Vector4i:
-		return map[string]any{"x": x.X, "y": x.Y, "z": x.Z, "w": x.W}
-	case godot.Color:
-		return map[string]any{"r": x.R, "g": x.G, "b": x.B, "a": x.A}
-	case godot.Rect2:
-		return map[string]any{"position": toJSON(f, x.Position), "size": toJSON(f, x.Size)}
-	case godot.Rect2i:
-		return map[string]any{"position": toJSON(f, x.Position), "size": toJSON(f, x.Size)}
 	case godot.ExtResource:
 		if d := f.ExtResource(x.ID); d != nil {
 			return d.Path()
@@ -394,10 +308,10 @@ func toJSON(f *godot.File, v godot.Value) any {
 			out[i] = toJSON(f, it)
 		}
 		return out
-	case godot.PackedStringArray:
-		return []string(x)
+	case godot.PackedInt32Array, godot.PackedInt64Array, godot.PackedFloat32Array, godot.PackedFloat64Array, godot.Dictionary:
+		return godot.FormatValue(v)
 	}
-	return godot.FormatValue(v)
+	return godot.ToJSON(v)
 }
 
 // resourceType is the ext_resource type Godot records for a file, and its

@@ -142,7 +142,7 @@ func FromJSON(v any, typ string) (Value, error) {
 			}
 			nums[i] = f
 		}
-		return packedNumbers(typ, nums), nil
+		return PackedNumbers(typ, nums), nil
 	case "Array":
 		if _, ok := v.([]any); ok {
 			return inferJSON(v)
@@ -159,8 +159,18 @@ func FromJSON(v any, typ string) (Value, error) {
 	return bad()
 }
 
-func packedNumbers(typ string, nums []float64) Value {
+// PackedNumbers builds the numeric packed array typ ("PackedInt32Array",
+// "PackedInt64Array", "PackedFloat32Array", "PackedByteArray"; anything
+// else gives a PackedFloat64Array) from nums, converting each number to
+// the element type as Go's conversions do (no range check).
+func PackedNumbers(typ string, nums []float64) Value {
 	switch typ {
+	case "PackedByteArray":
+		b := make([]byte, len(nums))
+		for i, f := range nums {
+			b[i] = byte(f)
+		}
+		return PackedByteArray{Data: b}
 	case "PackedInt32Array":
 		out := make(PackedInt32Array, len(nums))
 		for i, f := range nums {
