@@ -223,6 +223,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		MaxResultBytes:     cfg.Plugins.MaxResultMB << 20,
 		MaxConcurrentCalls: cfg.Plugins.MaxConcurrentCalls,
 		Editor:             hostEditor(br),
+		GRPCCallsOnly:      os.Getenv(supervisor.CallsEnv) == "grpc",
 	})
 	tools := server.NewTools(server.ToolsOptions{
 		Version:  opts.Version,

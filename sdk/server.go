@@ -38,6 +38,9 @@ type server struct {
 	env     Env
 	conn    *grpc.ClientConn // to the host services; nil before Configure
 	connErr error            // why conn is nil after Configure
+	// callPipe is set once the plugin serves calls on the host's call pipe
+	// (callpipe package); Configure tells the host.
+	callPipe bool
 }
 
 var (
@@ -104,16 +107,29 @@ func (s *server) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.C
 			return nil, status.Errorf(codes.FailedPrecondition, "configure toolset %q: %v", s.ts.Name, err)
 		}
 	}
-	return &pb.ConfigureResponse{}, nil
+	s.mu.Lock()
+	pipe := s.callPipe
+	s.mu.Unlock()
+	return &pb.ConfigureResponse{CallPipe: pipe}, nil
 }
 
 // Call implements pb.ToolsetServer: progress events, then exactly one result.
 func (s *server) Call(req *pb.CallRequest, stream pb.Toolset_CallServer) error {
+	res, err := s.call(stream.Context(), req, stream.Send)
+	if err != nil {
+		return status.Error(codes.NotFound, err.Error())
+	}
+	return stream.Send(&pb.CallEvent{Event: &pb.CallEvent_Result{Result: res}})
+}
+
+// call runs one call, whichever way it came (gRPC or the call pipe): send
+// carries its progress events. The error is for a call that cannot run at
+// all (an unknown tool); a tool's own failure is in the result.
+func (s *server) call(ctx context.Context, req *pb.CallRequest, send func(*pb.CallEvent) error) (*pb.CallResult, error) {
 	t, ok := s.tools[req.GetTool()]
 	if !ok {
-		return status.Errorf(codes.NotFound, "toolset %q has no tool %q", s.ts.Name, req.GetTool())
+		return nil, fmt.Errorf("toolset %q has no tool %q", s.ts.Name, req.GetTool())
 	}
-	ctx := stream.Context()
 	s.mu.Lock()
 	env := s.env
 	s.mu.Unlock()
@@ -125,11 +141,11 @@ func (s *server) Call(req *pb.CallRequest, stream pb.Toolset_CallServer) error {
 		srv:    s,
 
 		EditorAttached: req.GetEditorAttached(),
-		send:           stream.Send,
+		send:           send,
 	}
 	res, err := t.run(ctx, call, req.GetArgumentsJson())
 	call.finish()
-	return stream.Send(&pb.CallEvent{Event: &pb.CallEvent_Result{Result: resultToProto(ctx, t, res, err, env.ProjectDir)}})
+	return resultToProto(ctx, t, res, err, env.ProjectDir), nil
 }
 
 // Close releases the connection to the host services.

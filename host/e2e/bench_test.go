@@ -86,6 +86,10 @@ func BenchmarkToolsCall(b *testing.B) {
 			env := append([]string{callLogEnv + "="}, strings.Fields(os.Getenv(benchHostEnv))...)
 			host := stdioHostEnv(b, v, env, "--godot-version", "4.5", "--log-level", "warn")
 			host.ok(b, "godot_enable_toolset", map[string]any{"toolsets": []string{"gatetest"}}, nil)
+			// The same host with every plugin call over gRPC instead of
+			// the call pipe, for the comparison in one run.
+			grpcHost := stdioHostEnv(b, v, append(env, supervisor.CallsEnv+"=grpc"), "--godot-version", "4.5", "--log-level", "warn")
+			grpcHost.ok(b, "godot_enable_toolset", map[string]any{"toolsets": []string{"gatetest"}}, nil)
 			plain := plainSession(b, v)
 			ctx := context.Background()
 			call := func(cs *mcp.ClientSession, name string) time.Duration {
@@ -97,22 +101,26 @@ func BenchmarkToolsCall(b *testing.B) {
 				}
 				return d
 			}
-			for range 50 { // warm up both: connections, caches, the plugin's first call
+			for range 50 { // warm up all: connections, caches, the plugin's first call
 				call(host.ClientSession, "godot_gatetest_read")
+				call(grpcHost.ClientSession, "godot_gatetest_read")
 				call(plain, "read")
 			}
-			var hostLat, plainLat []time.Duration
+			var hostLat, grpcLat, plainLat []time.Duration
 			b.ResetTimer()
 			for range b.N {
 				hostLat = append(hostLat, call(host.ClientSession, "godot_gatetest_read"))
+				grpcLat = append(grpcLat, call(grpcHost.ClientSession, "godot_gatetest_read"))
 				plainLat = append(plainLat, call(plain, "read"))
 			}
-			hp, pp := percentile(hostLat, 50), percentile(plainLat, 50)
+			hp, gp, pp := percentile(hostLat, 50), percentile(grpcLat, 50), percentile(plainLat, 50)
 			b.ReportMetric(us(hp), "host-p50-µs")
 			b.ReportMetric(us(percentile(hostLat, 90)), "host-p90-µs")
+			b.ReportMetric(us(gp), "grpc-host-p50-µs")
 			b.ReportMetric(us(pp), "plain-p50-µs")
 			b.ReportMetric(us(percentile(plainLat, 90)), "plain-p90-µs")
 			b.ReportMetric(float64(hp)/float64(pp), "ratio-p50")
+			b.ReportMetric(float64(gp)/float64(pp), "grpc-ratio-p50")
 		})
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
 )
 
 // Progress is one progress report of a call in flight.
@@ -139,28 +140,55 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 		return nil, s.callError(ctx, inst, req, status.Error(codes.Canceled, "the plugin went away while the call waited for a slot"))
 	}
 
-	// The receive limit is checked against each message's length prefix,
-	// before the message is read: an oversized result costs the host the
-	// transport's flow-control window, not its size.
-	stream, err := inst.rpc.Call(callCtx, &pb.CallRequest{
+	pbReq := &pb.CallRequest{
 		Tool:          req.Tool,
 		ArgumentsJson: req.Args,
 		DryRun:        req.DryRun,
 		CallId:        req.CallID,
 
 		EditorAttached: req.EditorAttached,
-	}, grpc.MaxCallRecvMsgSize(s.opts.MaxResultBytes))
+	}
+	var result *pb.CallResult
+	var err error
+	if inst.pipe != nil {
+		result, err = inst.pipe.Call(callCtx, pbReq, s.opts.MaxResultBytes, func(p *pb.Progress) {
+			if onProgress != nil {
+				onProgress(Progress{Done: p.GetProgress(), Total: p.GetTotal(), Message: p.GetMessage()})
+			}
+		})
+	} else {
+		result, err = s.callGRPC(callCtx, inst, pbReq, onProgress)
+	}
 	if err != nil {
 		return nil, s.callError(ctx, inst, req, err)
+	}
+	if result == nil {
+		return nil, &sdk.Error{Code: sdk.CodePluginError, Toolset: inst.name,
+			Message: fmt.Sprintf("toolset %q ended call %q without a result", inst.name, req.Tool),
+			Hint:    "report this to the toolset's author: every call must end with exactly one result"}
+	}
+	return result, nil
+}
+
+// callGRPC runs a call over the Toolset service's Call stream, for plugins
+// that do not serve the call pipe. A nil result without an error means the
+// stream ended without one.
+func (s *Supervisor) callGRPC(ctx context.Context, inst *instance, req *pb.CallRequest, onProgress func(Progress)) (*pb.CallResult, error) {
+	// The receive limit is checked against each message's length prefix,
+	// before the message is read: an oversized result costs the host the
+	// transport's flow-control window, not its size.
+	stream, err := inst.rpc.Call(ctx, req, grpc.MaxCallRecvMsgSize(s.opts.MaxResultBytes))
+	if err != nil {
+		return nil, err
 	}
 	var result *pb.CallResult
 	for {
 		ev, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
-			break
+			return result, nil
 		}
 		if err != nil {
-			return nil, s.callError(ctx, inst, req, err)
+			return nil, err
 		}
 		switch e := ev.GetEvent().(type) {
 		case *pb.CallEvent_Progress:
@@ -173,12 +201,6 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 			}
 		}
 	}
-	if result == nil {
-		return nil, &sdk.Error{Code: sdk.CodePluginError, Toolset: inst.name,
-			Message: fmt.Sprintf("toolset %q ended call %q without a result", inst.name, req.Tool),
-			Hint:    "report this to the toolset's author: every call must end with exactly one result"}
-	}
-	return result, nil
 }
 
 // callError turns a failed call into an *sdk.Error, telling the caller's
@@ -195,15 +217,24 @@ func (s *Supervisor) callError(ctx context.Context, inst *instance, req CallRequ
 			Message: fmt.Sprintf("toolset %q was stopped while call %q ran", inst.name, req.Tool),
 			Hint:    hintNotRunning, Err: err}
 	}
-	if st := status.Convert(err); st.Code() == codes.ResourceExhausted && strings.Contains(st.Message(), "larger than max") {
+	var tooLarge *callpipe.TooLargeError
+	st := status.Convert(err)
+	switch {
+	case errors.As(err, &tooLarge) || st.Code() == codes.ResourceExhausted && strings.Contains(st.Message(), "larger than max"):
+		detail := st.Message()
+		if tooLarge != nil {
+			detail = tooLarge.Error()
+		}
 		return &sdk.Error{Code: sdk.CodeResultTooLarge, Toolset: inst.name,
 			Message: fmt.Sprintf("toolset %q answered call %q with more than the host accepts from a plugin (%d MiB): %s",
-				inst.name, req.Tool, s.opts.MaxResultBytes>>20, st.Message()),
+				inst.name, req.Tool, s.opts.MaxResultBytes>>20, detail),
 			Hint: "ask for less (a narrower path, a lower limit, a smaller image), or have the operator raise plugins.max_result_mb in the policy config",
 			Err:  err}
-	}
-	switch status.Code(err) {
-	case codes.Unavailable, codes.Canceled:
+	case errors.Is(err, callpipe.ErrClosed), errors.Is(err, context.Canceled):
+		// The call pipe is gone, or the call was cancelled while the
+		// caller still waits: the process exited or is being stopped.
+		return s.lostConnection(inst, req, err)
+	case st.Code() == codes.Unavailable, st.Code() == codes.Canceled:
 		// Either the connection broke (Canceled: the watcher saw the
 		// process exit), or a live plugin answered with one of these codes
 		// itself, which a plugin not built on the SDK may do. The code
@@ -211,39 +242,49 @@ func (s *Supervisor) callError(ctx context.Context, inst *instance, req CallRequ
 		if s.pluginAlive(inst) {
 			return pluginStatusError(inst, req, err)
 		}
-		// Wait for the process to be gone so that its stderr, and with it
-		// the panic, has been read completely.
-		t := time.NewTimer(s.opts.StopGrace + killWait + drainWait)
-		defer t.Stop()
-		select {
-		case <-inst.done:
-		case <-t.C:
-			// The process lives but its connection is dead: it is of no
-			// use any more. Killing it makes the watcher record a crash.
-			s.log.Error("lost the connection to a live plugin; killing it", "toolset", inst.name, "pid", inst.pid(), "error", err)
-			_ = inst.runner.Kill(context.Background())
-			<-inst.done
-		}
-		if inst.stopping.Load() {
-			return &sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: inst.name,
-				Message: fmt.Sprintf("toolset %q was stopped while call %q ran", inst.name, req.Tool),
-				Hint:    hintNotRunning, Err: err}
-		}
-		return &sdk.Error{Code: sdk.CodePluginCrashed, Toolset: inst.name,
-			Message: inst.report.message(inst.name, req.Tool),
-			Hint:    hintCrashed,
-			Detail:  strings.Join(inst.report.tail, "\n"),
-			Err:     err}
+		return s.lostConnection(inst, req, err)
 	default:
 		return pluginStatusError(inst, req, err)
 	}
 }
 
-// pluginStatusError is a gRPC status a live plugin answered a call with.
+// lostConnection is the error of a call whose connection to the plugin is
+// gone: a crash (with the process's last words), or a stop.
+func (s *Supervisor) lostConnection(inst *instance, req CallRequest, err error) error {
+	// Wait for the process to be gone so that its stderr, and with it
+	// the panic, has been read completely.
+	t := time.NewTimer(s.opts.StopGrace + killWait + drainWait)
+	defer t.Stop()
+	select {
+	case <-inst.done:
+	case <-t.C:
+		// The process lives but its connection is dead: it is of no
+		// use any more. Killing it makes the watcher record a crash.
+		s.log.Error("lost the connection to a live plugin; killing it", "toolset", inst.name, "pid", inst.pid(), "error", err)
+		_ = inst.runner.Kill(context.Background())
+		<-inst.done
+	}
+	if inst.stopping.Load() {
+		return &sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: inst.name,
+			Message: fmt.Sprintf("toolset %q was stopped while call %q ran", inst.name, req.Tool),
+			Hint:    hintNotRunning, Err: err}
+	}
+	return &sdk.Error{Code: sdk.CodePluginCrashed, Toolset: inst.name,
+		Message: inst.report.message(inst.name, req.Tool),
+		Hint:    hintCrashed,
+		Detail:  strings.Join(inst.report.tail, "\n"),
+		Err:     err}
+}
+
+// pluginStatusError is a gRPC status a live plugin answered a call with,
+// or its refusal of a call on the call pipe.
 func pluginStatusError(inst *instance, req CallRequest, err error) *sdk.Error {
-	st := status.Convert(err)
+	detail := err.Error() // a call pipe's refusal: the plugin's own words
+	if st, ok := status.FromError(err); ok {
+		detail = fmt.Sprintf("%s: %s", st.Code(), st.Message())
+	}
 	return &sdk.Error{Code: sdk.CodePluginError, Toolset: inst.name,
-		Message: fmt.Sprintf("toolset %q failed call %q: %s: %s", inst.name, req.Tool, st.Code(), st.Message()),
+		Message: fmt.Sprintf("toolset %q failed call %q: %s", inst.name, req.Tool, detail),
 		Hint:    "report this to the toolset's author: a tool failure should be a result with isError, not an RPC error",
 		Err:     err}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
+	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
 )
 
 // unrecognizedHandshake starts go-plugin's error for a first stdout line
@@ -36,6 +37,9 @@ type instance struct {
 	client *plugin.Client
 	runner *procRunner
 	rpc    pb.ToolsetClient
+	// pipe carries the calls when the plugin serves the call pipe; nil:
+	// calls go over rpc.
+	pipe   *callpipe.Client
 	health grpc_health_v1.HealthClient // go-plugin's health service on the same connection
 	stderr *tail
 	// calls holds one token per call in flight (MaxConcurrentCalls).
@@ -93,6 +97,7 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 	}
 	output := newOutputLog(log, inst.stderr)
 	inst.runner = newProcRunner(ts.name, e.Path, s.opts.StopGrace, env, memLimit, output, s.goroutine)
+	inst.runner.callPipe = !s.opts.GRPCCallsOnly
 	timeout := s.opts.StartTimeout
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = time.Until(dl)
@@ -210,13 +215,19 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 			return nil, err
 		}
 	}
-	if _, err := inst.rpc.Configure(ctx, &pb.ConfigureRequest{
+	configured, err := inst.rpc.Configure(ctx, &pb.ConfigureRequest{
 		HostVersion:          s.opts.HostVersion,
 		ProjectDir:           s.opts.ProjectDir,
 		GodotVersion:         godot,
 		HostServicesBrokerId: brokerID,
-	}); err != nil {
+	})
+	if err != nil {
 		return fail(fmt.Errorf("configure: %w", err))
+	}
+	if configured.GetCallPipe() && inst.runner.callConn != nil {
+		// The runner closes the connection when the process is gone,
+		// which fails the calls still waiting on it.
+		inst.pipe = callpipe.NewClient(inst.runner.callConn)
 	}
 
 	inst.ctx, inst.cancel = context.WithCancel(context.Background())

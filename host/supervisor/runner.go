@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -21,11 +22,16 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk/proctree"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
+	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
 )
 
 // lifelineFD is the descriptor number the lifeline has in the plugin: the
 // first of exec.Cmd.ExtraFiles is always 3 (after stdin, stdout, stderr).
-const lifelineFD = 3
+// callPipeFD is the second, the plugin's end of the call pipe.
+const (
+	lifelineFD = 3
+	callPipeFD = 4
+)
 
 // killWait bounds how long Kill waits for the process group to disappear
 // after SIGKILL. SIGKILL cannot be caught, so this only runs out for a
@@ -76,6 +82,9 @@ type procRunner struct {
 	// goroutine starts reap; the supervisor passes its own tracked launcher
 	// so that Shutdown can wait for it.
 	goroutine func(func())
+	// callPipe makes Start create a call pipe (package callpipe) and pass
+	// the plugin its end.
+	callPipe bool
 
 	cmd       *exec.Cmd
 	pid       int    // set by Start; read it with getPID where Start may run concurrently
@@ -83,6 +92,9 @@ type procRunner struct {
 	stdout    *pipeReader
 	stderr    *pipeReader
 	lifeline  *os.File // write end; the host holds it while the plugin runs
+	// callConn is the host's end of the call pipe, nil without one. The
+	// instance takes it if the plugin serves the pipe; reap closes it.
+	callConn net.Conn
 
 	// mu orders signals against reaping: once the process is reaped its pid
 	// (and so its process-group id) may be reused by an unrelated process,
@@ -126,6 +138,9 @@ func (r *procRunner) prepare(spec *exec.Cmd) {
 	_, _ = rand.Read(id[:])
 	r.marker = wire.InstanceEnv + "=" + hex.EncodeToString(id[:])
 	cmd.Env = append(env, wire.LifelineFDEnv+"="+strconv.Itoa(lifelineFD), r.marker)
+	if r.callPipe {
+		cmd.Env = append(cmd.Env, callpipe.FDEnv+"="+strconv.Itoa(callPipeFD))
+	}
 	cmd.Stdin = nil // /dev/null: never the host's MCP stream
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	r.cmd = cmd
@@ -175,12 +190,29 @@ func (r *procRunner) Start(_ context.Context) (err error) {
 	r.cmd.Stdout = outW
 	r.cmd.Stderr = errW
 	r.cmd.ExtraFiles = []*os.File{lifeR}
+	var callConn net.Conn
+	if r.callPipe {
+		host, plugin, err := socketPair()
+		if err != nil {
+			_ = outR.Close()
+			_ = errR.Close()
+			_ = lifeW.Close()
+			return fmt.Errorf("supervisor: creating the call pipe for %s: %w", r.name, err)
+		}
+		toClose = append(toClose, plugin)
+		r.cmd.ExtraFiles = append(r.cmd.ExtraFiles, plugin)
+		callConn = host
+	}
 	if err := r.cmd.Start(); err != nil {
 		_ = outR.Close()
 		_ = errR.Close()
 		_ = lifeW.Close()
+		if callConn != nil {
+			_ = callConn.Close()
+		}
 		return fmt.Errorf("supervisor: starting %s: %w", r.path, err)
 	}
+	r.callConn = callConn
 	r.mu.Lock()
 	r.pid = r.cmd.Process.Pid
 	r.mu.Unlock()
@@ -198,6 +230,24 @@ func (r *procRunner) Start(_ context.Context) (err error) {
 		}
 	}
 	return nil
+}
+
+// socketPair makes the call pipe: a connected pair of Unix stream sockets,
+// private to the host and the plugin (no path, no listener). The host's end
+// is returned as a connection, the plugin's as a file for ExtraFiles.
+func socketPair() (host net.Conn, plugin *os.File, err error) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	hf := os.NewFile(uintptr(fds[0]), "call pipe")
+	host, err = net.FileConn(hf) // a duplicate
+	_ = hf.Close()
+	if err != nil {
+		_ = syscall.Close(fds[1])
+		return nil, nil, err
+	}
+	return host, os.NewFile(uintptr(fds[1]), "call pipe (plugin)"), nil
 }
 
 // pumpStderr copies the plugin's stderr, line by line, to its outputLog.
@@ -246,6 +296,9 @@ func (r *procRunner) reap() {
 		r.mu.Unlock()
 	}
 	_ = r.lifeline.Close()
+	if r.callConn != nil {
+		_ = r.callConn.Close()
+	}
 	// Descendants that left the group and were re-parented when the plugin
 	// died (a crash gives no chance to find them by ancestry) still carry
 	// the run's marker in their environment.

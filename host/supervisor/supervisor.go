@@ -138,7 +138,16 @@ type Options struct {
 	// MaxConcurrentCalls bounds the calls in flight to one plugin; further
 	// calls wait for a slot (their context bounds the wait). Default 8.
 	MaxConcurrentCalls int
+	// GRPCCallsOnly sends every call over gRPC, even to plugins that serve
+	// the call pipe (package callpipe), which is otherwise used: for
+	// comparisons, and as a way around a suspected fault of the pipe.
+	// The host sets it when $GODOT_MCP_PLUGIN_CALLS (CallsEnv) is "grpc".
+	GRPCCallsOnly bool
 }
+
+// CallsEnv names the environment variable with which an operator sends
+// every call over gRPC ("grpc"); see Options.GRPCCallsOnly.
+const CallsEnv = "GODOT_MCP_PLUGIN_CALLS"
 
 // Defaults of the plugin limits; docs/supervisor.md explains them.
 const (

@@ -453,7 +453,12 @@ func (x *ConfigureRequest) GetHostServicesBrokerId() uint32 {
 }
 
 type ConfigureResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The plugin serves calls on the socket the host passed in
+	// GODOT_MCP_CALL_FD (the call pipe, docs/plugin-protocol.md §7). The host
+	// then sends calls there instead of to Call; without it (or when the host
+	// passed no socket) every call goes through Call.
+	CallPipe      bool `protobuf:"varint,1,opt,name=call_pipe,json=callPipe,proto3" json:"call_pipe,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -486,6 +491,13 @@ func (x *ConfigureResponse) ProtoReflect() protoreflect.Message {
 // Deprecated: Use ConfigureResponse.ProtoReflect.Descriptor instead.
 func (*ConfigureResponse) Descriptor() ([]byte, []int) {
 	return file_toolset_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ConfigureResponse) GetCallPipe() bool {
+	if x != nil {
+		return x.CallPipe
+	}
+	return false
 }
 
 type CallRequest struct {
@@ -2233,8 +2245,9 @@ const file_toolset_proto_rawDesc = "" +
 	"\vproject_dir\x18\x02 \x01(\tR\n" +
 	"projectDir\x12#\n" +
 	"\rgodot_version\x18\x03 \x01(\tR\fgodotVersion\x125\n" +
-	"\x17host_services_broker_id\x18\x04 \x01(\rR\x14hostServicesBrokerId\"\x13\n" +
-	"\x11ConfigureResponse\"\xa3\x01\n" +
+	"\x17host_services_broker_id\x18\x04 \x01(\rR\x14hostServicesBrokerId\"0\n" +
+	"\x11ConfigureResponse\x12\x1b\n" +
+	"\tcall_pipe\x18\x01 \x01(\bR\bcallPipe\"\xa3\x01\n" +
 	"\vCallRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12%\n" +
 	"\x0earguments_json\x18\x02 \x01(\fR\rargumentsJson\x12\x17\n" +

@@ -16,6 +16,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
+	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
 )
 
 // PanicMessage is what the panic tool panics with; tests look for it.
@@ -48,6 +49,9 @@ type pidOut struct {
 	// LifelineEnvLeft is the lifeline variable as the plugin's own code
 	// (and anything it starts) sees it: empty, since the SDK removes it.
 	LifelineEnvLeft string `json:"lifeline_env_left,omitempty"`
+	// CallPipeEnvLeft is the call pipe variable as the plugin's own code
+	// sees it: empty, since the SDK removes it.
+	CallPipeEnvLeft string `json:"call_pipe_env_left,omitempty"`
 }
 
 func main() {
@@ -74,7 +78,16 @@ func main() {
 					// the lifeline as the first extra file, fd 3.
 					out.Lifeline, _ = os.Readlink("/proc/self/fd/3")
 					out.LifelineEnvLeft = os.Getenv(wire.LifelineFDEnv)
+					out.CallPipeEnvLeft = os.Getenv(callpipe.FDEnv)
 					return sdk.JSON(out), nil
+				}),
+			sdk.NewTool("child_fds", "Start a shell and report the open descriptors it inherited, one 'fd -> target' per line.", sdk.Runtime,
+				func(ctx context.Context, _ *sdk.Call, _ struct{}) (sdk.Result, error) {
+					out, err := exec.CommandContext(ctx, "/bin/sh", "-c", `for f in /proc/$$/fd/*; do echo "${f##*/} -> $(readlink "$f")"; done`).Output()
+					if err != nil {
+						return sdk.Result{}, err
+					}
+					return sdk.Text("%s", out), nil
 				}),
 			sdk.NewTool("spawn", "Start a grandchild process (sleep 300) and report its pid.", sdk.Runtime,
 				func(context.Context, *sdk.Call, struct{}) (sdk.Result, error) {

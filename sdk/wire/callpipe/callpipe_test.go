@@ -1,0 +1,356 @@
+//go:build unix
+
+package callpipe_test
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
+)
+
+// pair returns the two ends of a real socket pair, as the host makes them.
+func pair(t testing.TB) (host, plugin net.Conn) {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := func(fd int) net.Conn {
+		f := os.NewFile(uintptr(fd), "pipe")
+		defer f.Close()
+		c, err := net.FileConn(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	host, plugin = conn(fds[0]), conn(fds[1])
+	t.Cleanup(func() { host.Close(); plugin.Close() })
+	return host, plugin
+}
+
+// serve runs h on the plugin end and returns a client on the host end.
+// Serve's outcome arrives on the returned channel.
+func serve(t testing.TB, h callpipe.Handler) (*callpipe.Client, <-chan error) {
+	t.Helper()
+	hostEnd, pluginEnd := pair(t)
+	done := make(chan error, 1)
+	go func() { done <- callpipe.Serve(pluginEnd, h) }()
+	c := callpipe.NewClient(hostEnd)
+	t.Cleanup(func() { c.Close() })
+	return c, done
+}
+
+func text(s string) *pb.CallResult {
+	return &pb.CallResult{Content: []*pb.Content{{Content: &pb.Content_Text{Text: &pb.TextContent{Text: s}}}}}
+}
+
+func textOf(r *pb.CallResult) string {
+	if r == nil || len(r.GetContent()) == 0 {
+		return ""
+	}
+	return r.GetContent()[0].GetText().GetText()
+}
+
+// echo answers every call with its tool name and arguments.
+func echo(_ context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+	return text(req.GetTool() + " " + string(req.GetArgumentsJson())), nil
+}
+
+func TestConcurrentCallsGetTheirOwnResults(t *testing.T) {
+	c, _ := serve(t, echo)
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for i := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			args := fmt.Sprintf(`{"n":%d}`, i)
+			res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "t", ArgumentsJson: []byte(args)}, 1<<20, nil)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if got, want := textOf(res), "t "+args; got != want {
+				errs <- fmt.Errorf("got %q, want %q", got, want)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestProgressArrivesBeforeTheResult(t *testing.T) {
+	seen := make(chan struct{})
+	c, _ := serve(t, func(ctx context.Context, _ *pb.CallRequest, send func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		if err := send(&pb.CallEvent{Event: &pb.CallEvent_Progress{Progress: &pb.Progress{Progress: 1, Total: 2, Message: "half"}}}); err != nil {
+			return nil, err
+		}
+		select { // the result only once the caller saw the progress
+		case <-seen:
+		case <-ctx.Done():
+		}
+		return text("done"), nil
+	})
+	var got []*pb.Progress
+	res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "t"}, 1<<20, func(p *pb.Progress) {
+		got = append(got, p)
+		if len(got) == 1 {
+			close(seen)
+		}
+	})
+	if err != nil || textOf(res) != "done" {
+		t.Fatalf("Call = %v, %v", res, err)
+	}
+	if len(got) != 1 || got[0].GetProgress() != 1 || got[0].GetTotal() != 2 || got[0].GetMessage() != "half" {
+		t.Fatalf("progress = %v, want one event 1/2 half", got)
+	}
+}
+
+func TestCancelReachesTheHandler(t *testing.T) {
+	started, ended := make(chan struct{}), make(chan error, 1)
+	c, _ := serve(t, func(ctx context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		if req.GetTool() != "slow" {
+			return text("fine"), nil
+		}
+		close(started)
+		<-ctx.Done()
+		ended <- ctx.Err()
+		return text("too late"), nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	_, err := c.Call(ctx, &pb.CallRequest{Tool: "slow"}, 1<<20, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call error = %v, want context.Canceled", err)
+	}
+	select {
+	case err := <-ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("handler context ended with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the handler's context was never cancelled")
+	}
+	// The connection is still good for the next call.
+	if res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "again"}, 1<<20, nil); err != nil || textOf(res) != "fine" {
+		t.Fatalf("next call = %v, %v", res, err)
+	}
+}
+
+func TestResultLargerThanTheLimitIsSkippedAndTheConnectionStaysInStep(t *testing.T) {
+	c, _ := serve(t, func(_ context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		if req.GetTool() == "big" {
+			return text(strings.Repeat("x", 200_000)), nil
+		}
+		return text("small"), nil
+	})
+	_, err := c.Call(context.Background(), &pb.CallRequest{Tool: "big"}, 100_000, nil)
+	var tl *callpipe.TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != 100_000 || tl.Size <= 200_000 {
+		t.Fatalf("err = %v, want a TooLargeError over 200000 bytes with limit 100000", err)
+	}
+	res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "small"}, 100_000, nil)
+	if err != nil || textOf(res) != "small" {
+		t.Fatalf("next call = %v, %v", res, err)
+	}
+}
+
+func TestHandlerErrorIsAPluginError(t *testing.T) {
+	c, _ := serve(t, func(context.Context, *pb.CallRequest, func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		return nil, errors.New(`toolset "x" has no tool "nope"`)
+	})
+	_, err := c.Call(context.Background(), &pb.CallRequest{Tool: "nope"}, 1<<20, nil)
+	var pe *callpipe.PluginError
+	if !errors.As(err, &pe) || pe.Message != `toolset "x" has no tool "nope"` {
+		t.Fatalf("err = %v, want the handler's words as a PluginError", err)
+	}
+}
+
+func TestPluginGoneFailsCallsInFlightAndAfter(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	started := make(chan struct{})
+	go callpipe.Serve(pluginEnd, func(ctx context.Context, _ *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	c := callpipe.NewClient(hostEnd)
+	go func() { <-started; pluginEnd.Close() }() // the plugin process dies
+	_, err := c.Call(context.Background(), &pb.CallRequest{Tool: "t"}, 1<<20, nil)
+	if !errors.Is(err, callpipe.ErrClosed) {
+		t.Fatalf("call in flight: err = %v, want ErrClosed", err)
+	}
+	<-c.Done()
+	if _, err := c.Call(context.Background(), &pb.CallRequest{Tool: "t"}, 1<<20, nil); !errors.Is(err, callpipe.ErrClosed) {
+		t.Fatalf("call after: err = %v, want ErrClosed", err)
+	}
+}
+
+// frame builds a raw frame as a misbehaving peer would send it.
+func frame(kind callpipe.Kind, id uint64, size uint32, payload []byte) []byte {
+	b := make([]byte, 13, 13+len(payload))
+	binary.BigEndian.PutUint32(b[0:4], size)
+	b[4] = byte(kind)
+	binary.BigEndian.PutUint64(b[5:13], id)
+	return append(b, payload...)
+}
+
+func TestClientRefusesWhatOnlyTheHostSends(t *testing.T) {
+	for name, raw := range map[string][]byte{
+		"a call frame":        frame(callpipe.KindCall, 1, 0, nil),
+		"an unknown kind":     frame(9, 1, 0, nil),
+		"an oversized header": frame(callpipe.KindEvent, 1, callpipe.MaxFrameBytes+1, nil),
+	} {
+		t.Run(name, func(t *testing.T) {
+			hostEnd, pluginEnd := pair(t)
+			c := callpipe.NewClient(hostEnd)
+			go func() {
+				buf := make([]byte, 4096)
+				_, _ = pluginEnd.Read(buf) // the call
+				_, _ = pluginEnd.Write(raw)
+			}()
+			_, err := c.Call(context.Background(), &pb.CallRequest{Tool: "t"}, 1<<20, nil)
+			if !errors.Is(err, callpipe.ErrClosed) {
+				t.Fatalf("err = %v, want ErrClosed", err)
+			}
+		})
+	}
+}
+
+func TestClientFailsOnlyTheCallOfAnUndecodableEvent(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	c := callpipe.NewClient(hostEnd)
+	go func() {
+		buf := make([]byte, 4096)
+		_, _ = pluginEnd.Read(buf)
+		_, _ = pluginEnd.Write(frame(callpipe.KindEvent, 1, 3, []byte{0xff, 0xff, 0xff}))
+	}()
+	_, err := c.Call(context.Background(), &pb.CallRequest{Tool: "t"}, 1<<20, nil)
+	var pe *callpipe.PluginError
+	if !errors.As(err, &pe) || errors.Is(err, callpipe.ErrClosed) {
+		t.Fatalf("err = %v, want a PluginError with the connection still open", err)
+	}
+	select {
+	case <-c.Done():
+		t.Fatal("the connection was closed for one bad event")
+	default:
+	}
+}
+
+func TestServerRefusesWhatOnlyThePluginSends(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	done := make(chan error, 1)
+	go func() { done <- callpipe.Serve(pluginEnd, echo) }()
+	if _, err := hostEnd.Write(frame(callpipe.KindEvent, 1, 0, nil)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "only the plugin sends") {
+			t.Fatalf("Serve = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not stop")
+	}
+}
+
+func TestServerAnswersAnUndecodableCallWithAFailFrame(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	go callpipe.Serve(pluginEnd, echo)
+	if _, err := hostEnd.Write(frame(callpipe.KindCall, 7, 2, []byte{0xff, 0xff})); err != nil {
+		t.Fatal(err)
+	}
+	hdr := make([]byte, 13)
+	if _, err := hostEnd.Read(hdr); err != nil {
+		t.Fatal(err)
+	}
+	if callpipe.Kind(hdr[4]) != callpipe.KindFail || binary.BigEndian.Uint64(hdr[5:13]) != 7 {
+		t.Fatalf("header = %v, want a fail frame for call 7", hdr)
+	}
+}
+
+func TestServeReturnsNilWhenTheHostCloses(t *testing.T) {
+	c, done := serve(t, echo)
+	c.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve = %v, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+}
+
+// FuzzClient feeds whatever a broken plugin might write to a client with a
+// call in flight: the call must end (with a result or an error), never hang
+// or panic.
+func FuzzClient(f *testing.F) {
+	ok := func(id uint64) []byte {
+		p := []byte{0x12, 0x00} // CallEvent{result: {}}
+		return frame(callpipe.KindEvent, id, uint32(len(p)), p)
+	}
+	f.Add(ok(1))
+	f.Add(frame(callpipe.KindFail, 1, 4, []byte("nope")))
+	f.Add(frame(callpipe.KindEvent, 1, 3, []byte{0xff, 0xff, 0xff}))
+	f.Add(append(frame(callpipe.KindEvent, 2, 2, []byte{0x12, 0x00}), ok(1)...))
+	f.Add(frame(callpipe.KindEvent, 1, 1<<30, nil))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		hostEnd, pluginEnd := pair(t)
+		c := callpipe.NewClient(hostEnd)
+		go func() {
+			buf := make([]byte, 4096)
+			_, _ = pluginEnd.Read(buf)
+			_, _ = pluginEnd.Write(raw)
+			pluginEnd.Close()
+		}()
+		res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "t"}, 1<<20, nil)
+		if (res == nil) == (err == nil) {
+			t.Fatalf("Call = %v, %v: want exactly one of a result and an error", res, err)
+		}
+	})
+}
+
+// FuzzServe feeds whatever a broken host might write to a plugin: Serve
+// must return once the connection closes, never hang or panic.
+func FuzzServe(f *testing.F) {
+	f.Add(frame(callpipe.KindCall, 1, 0, nil))
+	f.Add(frame(callpipe.KindCancel, 1, 0, nil))
+	f.Add(frame(callpipe.KindCall, 1, 2, []byte{0xff, 0xff}))
+	f.Add(frame(callpipe.KindEvent, 1, 0, nil))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		hostEnd, pluginEnd := pair(t)
+		done := make(chan error, 1)
+		go func() { done <- callpipe.Serve(pluginEnd, echo) }()
+		go func() { // drain the answers
+			buf := make([]byte, 4096)
+			for {
+				if _, err := hostEnd.Read(buf); err != nil {
+					return
+				}
+			}
+		}()
+		_, _ = hostEnd.Write(raw)
+		_ = hostEnd.(*net.UnixConn).CloseWrite()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Serve did not return after the host closed")
+		}
+	})
+}
