@@ -101,4 +101,14 @@ func TestSameMistakeSameCode(t *testing.T) {
 	if n := len(ed.Calls("cmd_get_node_property")) + len(ed.Calls("cmd_set_node_property")) + len(ed.Calls("cmd_move_node")); n != len(mistakes) {
 		t.Errorf("%d of %d calls reached the editor", n, len(mistakes))
 	}
+
+	// The host's own tools that forward to the editor get the same rule: an
+	// addon that answers "Unknown command" (one older than the host) is a
+	// precondition with the fix, not a VALIDATION_ERROR.
+	ed.Remove("cmd_list_history")
+	te := toolError(t, s.call(t, "godot_list_history", nil))
+	if te.Code != sdk.CodePreconditionFailed || te.Required != "addon_command" ||
+		!strings.Contains(te.Message, "Unknown command 'cmd_list_history'.") || !strings.Contains(te.Hint, "update the godot-mcp addon") {
+		t.Errorf("godot_list_history with an addon without it: %+v", te)
+	}
 }
