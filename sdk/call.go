@@ -88,9 +88,13 @@ func (c *Call) Logger() hclog.Logger {
 // is marshalled to JSON; the reply is unmarshalled into result unless result
 // is nil.
 //
-// A failure reported by the peer is returned as *[Error] with the peer's code
-// and hint; return it from the handler unchanged and the caller sees it.
-// When no peer is attached the code is BRIDGE_DISCONNECTED.
+// A failure reported by the peer is returned as *[Error], its code already
+// the one an agent gets for the same mistake headless: the host maps the
+// addon's codes (RESOURCE_NOT_FOUND is NOT_FOUND, VALIDATION_ERROR is
+// INVALID_ARGUMENT, a command the addon lacks is PRECONDITION_FAILED with
+// Required "addon_command"; see package addonerr). Return it from the
+// handler unchanged and the caller sees it. When no peer is attached the
+// code is BRIDGE_DISCONNECTED.
 func (c *Call) Editor(ctx context.Context, command string, params, result any) error {
 	if c == nil || c.srv == nil {
 		return errNoEditor("this call is not connected to a godot-mcp host")

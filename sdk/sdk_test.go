@@ -335,11 +335,13 @@ func TestEditor(t *testing.T) {
 		}
 	})
 	t.Run("peer fails", func(t *testing.T) {
+		// The peer speaks the addon's codes; the handler gets the host's
+		// mapping of them (sdk/addonerr), and returns it unchanged.
 		h := sdktest.New(t, toolset(handler), sdktest.Options{Editor: func(string, json.RawMessage) (json.RawMessage, *sdk.Error) {
-			return nil, &sdk.Error{Code: "NODE_NOT_FOUND", Message: "no node /root/Main", Hint: "list the scene tree first"}
+			return nil, &sdk.Error{Code: "RESOURCE_NOT_FOUND", Hint: "No node at '/root/Main'."}
 		}})
 		res := h.Call(context.Background(), "t", nil)
-		if res.ErrorCode != "NODE_NOT_FOUND" || res.Error.Hint != "list the scene tree first" {
+		if res.ErrorCode != sdk.CodeNotFound || res.Error.Message != "the Godot editor refused get_node: No node at '/root/Main'." || res.Error.Hint == "" {
 			t.Fatalf("got %+v", res.Error)
 		}
 	})

@@ -348,7 +348,11 @@ func TestRepliesAndErrors(t *testing.T) {
 		hint  string
 		req   string
 	}{
-		{"addon failure passes unchanged", fakeaddon.Fail("PRECONDITION_FAILED", "No scene is open.", "active_scene"), "PRECONDITION_FAILED", "No scene is open.", "active_scene"},
+		// The addon's failures, as agents see them (addonerr.Refusal): its
+		// words are in the message, the code is the SDK's, required kept.
+		{"addon precondition", fakeaddon.Fail("PRECONDITION_FAILED", "No scene is open.", "active_scene"), "PRECONDITION_FAILED", "No scene is open.", "active_scene"},
+		{"addon not found", fakeaddon.Fail("RESOURCE_NOT_FOUND", "No node at 'X'.", "node_path"), sdk.CodeNotFound, "No node at 'X'.", "node_path"},
+		{"addon validation", fakeaddon.Fail("VALIDATION_ERROR", "count must be >= 1"), sdk.CodeInvalidArgument, "count must be >= 1", ""},
 		{"crashed handler", fakeaddon.Crash(), sdk.CodeInternalError, "'cmd_x' failed inside the addon", ""},
 		{"reply without ok", fakeaddon.Raw(`{"id":"{{id}}","result":{}}`), sdk.CodeInternalError, "GDScript error", ""},
 		{"ok not a bool", fakeaddon.Raw(`{"id":"{{id}}","ok":"yes","result":{}}`), sdk.CodeInternalError, "GDScript error", ""},
@@ -362,7 +366,7 @@ func TestRepliesAndErrors(t *testing.T) {
 			start := time.Now()
 			_, err := r.b.Request(ctx, "cmd_x", nil, 0)
 			e := sdkErr(t, err, c.code)
-			if !strings.Contains(e.Hint, c.hint) || e.Required != c.req {
+			if !strings.Contains(e.Message+e.Hint, c.hint) || e.Required != c.req {
 				t.Fatalf("error %+v", e)
 			}
 			if c.code == sdk.CodeInternalError && time.Since(start) >= 200*time.Millisecond {
@@ -545,8 +549,8 @@ func TestDrift(t *testing.T) {
 	r.attached()
 	waitFor(t, "the addon info", func() bool { return r.b.Status().AddonCommands > 0 })
 	_, err := r.b.Request(ctx, "cmd_from_the_future", nil, 0)
-	e := sdkErr(t, err, "VALIDATION_ERROR")
-	if e.Required != "addon_command" || !strings.Contains(e.Message, "0.8.0") {
+	e := sdkErr(t, err, sdk.CodePreconditionFailed)
+	if e.Required != "addon_command" || !strings.Contains(e.Message, "0.8.0") || !strings.Contains(e.Hint, "update the godot-mcp addon") {
 		t.Fatalf("error %+v", e)
 	}
 	if len(a.Calls("cmd_from_the_future")) != 0 {
@@ -556,15 +560,20 @@ func TestDrift(t *testing.T) {
 		t.Fatalf("drift %v", d)
 	}
 
-	// Without a command list (an older addon) the command is sent, and the
-	// addon's own refusal comes back unchanged.
+	// Without a command list (an older addon) the command is sent; the
+	// addon's "Unknown command" is the same refusal, quoting its answer,
+	// and the command is drift from then on.
 	r2 := newRig(t, bridge.Options{})
-	r2.addon(fakeaddon.Options{NoAddonInfo: true})
+	r2.addon(fakeaddon.Options{NoAddonInfo: true, AddonVersion: "0.7.0"})
 	r2.attached()
 	_, err = r2.b.Request(ctx, "cmd_from_the_future", nil, 0)
-	e = sdkErr(t, err, "VALIDATION_ERROR")
-	if e.Hint != "Unknown command 'cmd_from_the_future'." {
+	e = sdkErr(t, err, sdk.CodePreconditionFailed)
+	if e.Required != "addon_command" || !strings.Contains(e.Message, "Unknown command 'cmd_from_the_future'.") ||
+		!strings.Contains(e.Message, "0.7.0") || !strings.Contains(e.Hint, "update the godot-mcp addon") {
 		t.Fatalf("error %+v", e)
+	}
+	if d := r2.b.Status().Drift; len(d) != 1 || d[0] != "cmd_from_the_future" {
+		t.Fatalf("drift %v", d)
 	}
 }
 
@@ -650,7 +659,9 @@ func TestBrowserOriginRefused(t *testing.T) {
 }
 
 // TestHostEditor: a plugin's Call.Editor goes through the bridge and gets
-// the addon's result or failure unchanged.
+// the addon's result unchanged, and its failure as agents see it
+// (addonerr.Refusal: RESOURCE_NOT_FOUND is NOT_FOUND, the addon's words in
+// the message).
 func TestHostEditor(t *testing.T) {
 	r := newRig(t, bridge.Options{})
 	r.addon(fakeaddon.Options{Handlers: map[string]fakeaddon.Handler{
@@ -668,7 +679,8 @@ func TestHostEditor(t *testing.T) {
 		t.Fatalf("%v %v", resp, err)
 	}
 	resp, err = he.Command(ctx, &pb.EditorRequest{Command: "cmd_get_node_properties", ParamsJson: []byte(`{"node_path":"Missing"}`)})
-	if err != nil || resp.GetOk() || resp.GetError().GetCode() != "RESOURCE_NOT_FOUND" || resp.GetError().GetHint() != "No node at 'Missing'." {
+	if err != nil || resp.GetOk() || resp.GetError().GetCode() != sdk.CodeNotFound ||
+		resp.GetError().GetMessage() != "the Godot editor refused cmd_get_node_properties: No node at 'Missing'." || resp.GetError().GetHint() == "" {
 		t.Fatalf("%v %v", resp, err)
 	}
 	// The plugin's deadline is the request's timeout.

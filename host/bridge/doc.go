@@ -41,6 +41,12 @@
 //	res, err := b.Request(ctx, "cmd_get_scene_tree", map[string]any{"max_depth": 2}, 0)
 //
 // Errors are *sdk.Error values, so a toolset's Call.Editor returns them to
-// the agent unchanged. internal/fakeaddon is a Go stand-in for the addon
-// that speaks the same contract over a real socket, for tests.
+// the agent unchanged. The addon's own failures are mapped once, here, by
+// sdk/addonerr (RESOURCE_NOT_FOUND → NOT_FOUND, VALIDATION_ERROR →
+// INVALID_ARGUMENT, "Unknown command" → PRECONDITION_FAILED
+// required=addon_command; its hint quoted in the message, a fix as the
+// hint), so an agent gets the same code for the same mistake whether a tool
+// ran headless or in the editor, in every toolset and in the host's own
+// undo tools. internal/fakeaddon is a Go stand-in for the addon that speaks
+// the same contract (its codes, not ours) over a real socket, for tests.
 package bridge

@@ -12,8 +12,9 @@ import (
 
 // HostEditor serves the plugins' HostEditor calls (Call.Editor in the SDK)
 // through the bridge: a toolset's command goes to the attached editor with
-// the default timeout, and the addon's result or structured failure comes
-// back unchanged. Plugins never open an editor link of their own.
+// the default timeout, and the addon's result comes back unchanged and its
+// failure as Request maps it (sdk/addonerr). Plugins never open an editor
+// link of their own.
 func (b *Bridge) HostEditor() pb.HostEditorServer { return hostEditor{b: b} }
 
 type hostEditor struct {

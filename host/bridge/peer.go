@@ -16,6 +16,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/addonerr"
 )
 
 // peer is one editor socket, from accept to close. At most one peer is
@@ -481,6 +482,14 @@ func (p *peer) lacks(command string) bool {
 	return true
 }
 
+// noteMissing records command as drift: the addon answered that it does
+// not know it.
+func (p *peer) noteMissing(command string) {
+	p.mu.Lock()
+	p.missing[command] = true
+	p.mu.Unlock()
+}
+
 func (p *peer) drift() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -519,7 +528,4 @@ func (p *peer) pushLoop() {
 }
 
 // isUnknownCommand reports the addon's refusal of a command it lacks.
-func isUnknownCommand(err error) bool {
-	var e *sdk.Error
-	return errors.As(err, &e) && e.Code == wireValidationError && strings.HasPrefix(e.Hint, "Unknown command")
-}
+func isUnknownCommand(err error) bool { return addonerr.IsUnknownCommand(err) }

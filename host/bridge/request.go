@@ -11,6 +11,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/addonerr"
 )
 
 // Request sends command with params to the attached editor and returns the
@@ -24,11 +25,13 @@ import (
 //   - TIMEOUT: the editor did not answer within timeout;
 //   - INTERNAL_ERROR: the editor answered with something that is not a
 //     response envelope (returned as soon as it arrives);
-//   - the addon's own failure, with its code, hint and required unchanged
-//     (VALIDATION_ERROR, PRECONDITION_FAILED, RESOURCE_NOT_FOUND, …);
-//   - VALIDATION_ERROR with required "addon_command" when the addon's
-//     command list is known and lacks command (version drift), without
-//     sending it;
+//   - the addon's own failure, mapped by [addonerr.Refusal] to the code an
+//     agent gets for the same mistake headless (RESOURCE_NOT_FOUND is
+//     NOT_FOUND, VALIDATION_ERROR is INVALID_ARGUMENT), with the addon's
+//     hint quoted in the message and its required kept;
+//   - PRECONDITION_FAILED with required "addon_command" when the addon
+//     lacks command (version drift): without sending it when the addon's
+//     command list is known, else when the addon answers "Unknown command";
 //   - INVALID_ARGUMENT when params do not encode to a JSON object or the
 //     frame would exceed 32 MiB.
 //
@@ -40,14 +43,7 @@ func (b *Bridge) Request(ctx context.Context, command string, params any, timeou
 		return nil, b.noEditor(command)
 	}
 	if !handshakeCommand(command) && p.lacks(command) {
-		id := p.identity()
-		err := &sdk.Error{
-			Code: wireValidationError,
-			Message: fmt.Sprintf("the godot-mcp addon in the attached editor (version %s) has no command %s",
-				orUnknown(id.AddonVersion), command),
-			Hint:     "the addon is older (or newer) than this godot-mcp host expects: update the godot-mcp addon in the project's addons/godot_mcp folder and reload the plugin",
-			Required: "addon_command",
-		}
+		err := addonerr.UnknownCommand(command, p.identity().AddonVersion, "")
 		b.noteError(err.Error())
 		return nil, err
 	}
@@ -87,7 +83,17 @@ func (p *peer) request(ctx context.Context, command string, params any, timeout 
 	if err != nil {
 		return nil, err
 	}
-	return b.outcome(command, r)
+	res, err := b.outcome(command, r)
+	if err != nil && r.err == nil && addonerr.IsUnknownCommand(err) {
+		// Drift the addon's command list did not announce (or it sent
+		// none): record it, and name the addon's version as the check
+		// before sending does.
+		if !handshakeCommand(command) {
+			p.noteMissing(command)
+		}
+		err = addonerr.UnknownCommand(command, p.identity().AddonVersion, r.f.hint)
+	}
+	return res, err
 }
 
 // roundTrip writes msg and waits for w's reply. It returns the reply, or a
@@ -155,7 +161,9 @@ func (p *peer) roundTrip(ctx context.Context, id string, msg []byte, w *waiter, 
 // bigWrite is the frame size from which a write gets its own deadline.
 const bigWrite = 64 << 10
 
-// outcome turns a reply into Request's results.
+// outcome turns a reply into Request's results. This is where the addon's
+// failure envelope becomes the error agents see: addonerr.Refusal is the
+// one mapping of its codes, shared with sdktest's scripted editor.
 func (b *Bridge) outcome(command string, r reply) (json.RawMessage, error) {
 	if r.err != nil {
 		b.noteError(r.err.Error())
@@ -164,12 +172,7 @@ func (b *Bridge) outcome(command string, r reply) (json.RawMessage, error) {
 	if r.f.ok {
 		return r.f.result, nil
 	}
-	return nil, &sdk.Error{
-		Code:     r.f.code,
-		Message:  fmt.Sprintf("the Godot editor refused %s", command),
-		Hint:     r.f.hint,
-		Required: r.f.required,
-	}
+	return nil, addonerr.Refusal(command, r.f.code, r.f.hint, r.f.required)
 }
 
 func (b *Bridge) timedOut(command string, timeout time.Duration) *sdk.Error {

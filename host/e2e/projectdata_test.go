@@ -99,7 +99,9 @@ func TestProjectDataToolsetsEditorMode(t *testing.T) {
 	s.ok(t, "godot_input_map_add_event", map[string]any{"action": "jump", "type": "key", "key": "Space", "ctrl": true}, nil)
 	s.ok(t, "godot_resources_edit_register_autoload", map[string]any{"name": "Music", "path": "music.gd"}, nil)
 	te := toolError(t, s.call(t, "godot_project_get_setting", map[string]any{"name": "application/config/name"}))
-	if te.Code != "VALIDATION_ERROR" || te.Required != "name" {
+	// The addon's VALIDATION_ERROR is the SDK's INVALID_ARGUMENT, as
+	// headless (sdk/addonerr), with its words and required kept.
+	if te.Code != sdk.CodeInvalidArgument || te.Required != "name" || !strings.Contains(te.Message, "Setting name is required.") {
 		t.Errorf("the addon's failure came back as %+v", te)
 	}
 

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -215,5 +216,19 @@ func TestEditorForwarding(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "main.tscn")); err != nil || read(t, dir) != mainScene {
 		t.Error("editor mode touched the file")
+	}
+
+	// A failed sub-command carries the code a headless run gives it
+	// (RESOURCE_NOT_FOUND is NOT_FOUND, as in TestHeadless), not the
+	// addon's, with the addon's words kept.
+	ed.Result("cmd_run_commands", map[string]any{"results": []any{
+		map[string]any{"command": "cmd_set_node_property", "ok": false, "error": "RESOURCE_NOT_FOUND", "hint": "No node at 'Nobody'."},
+		map[string]any{"command": "cmd_frobnicate", "ok": false, "error": "VALIDATION_ERROR", "hint": "Unknown command 'cmd_frobnicate'."},
+	}, "ok_all": false, "count": 2, "aborted_at": 0})
+	r = call[runResult](t, h, "run_commands", map[string]any{"commands": []any{
+		map[string]any{"command": "cmd_set_node_property", "params": map[string]any{"node_path": "Nobody", "property": "visible", "value": false}}}})
+	if len(r.Results) != 2 || r.Results[0].Error != sdk.CodeNotFound || !strings.Contains(r.Results[0].Hint, "No node at 'Nobody'.") ||
+		r.Results[1].Error != sdk.CodePreconditionFailed || r.Results[1].Required != "addon_command" {
+		t.Errorf("editor sub-results: %+v", r.Results)
 	}
 }

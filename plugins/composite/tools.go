@@ -9,6 +9,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/internal/nodeedit"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/addonerr"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
 
@@ -359,6 +360,14 @@ func runCommandsTool(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Resul
 	if call.EditorAttached && in.Scene == "" {
 		if err := call.Editor(ctx, "cmd_run_commands", map[string]any{"commands": cmds, "stop_on_error": stop}, &out); err != nil {
 			return sdk.Result{}, err
+		}
+		// Each failed sub-command is the addon's own envelope, inside an
+		// ok result the host does not map: map it with the host's rule,
+		// so a sub-result has the code a headless run gives it.
+		for i, r := range out.Results {
+			if !r.OK {
+				out.Results[i] = subError(r.Command, addonerr.Refusal(r.Command, r.Error, r.Hint, r.Required))
+			}
 		}
 	} else {
 		s, err := headlessScene(ctx, call, in.Scene)

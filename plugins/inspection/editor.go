@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -12,10 +10,6 @@ import (
 // requiredActiveScene is the Required token of "no scene" refusals, as the
 // addon spells it.
 const requiredActiveScene = "active_scene"
-
-// requiredAddon is the Required token of a refusal because the editor's
-// addon is too old for a command.
-const requiredAddon = "addon_version"
 
 // noActiveScene is the refusal of a scene-targeting tool with no scene.
 func noActiveScene(editor bool) error {
@@ -29,32 +23,11 @@ func noActiveScene(editor bool) error {
 
 // forward runs an addon command and decodes its result into a generic
 // JSON object, so numbers are float64 as they are after any JSON round
-// trip. The addon's own codes are mapped to the SDK's, so an agent sees
-// the same error in both modes.
+// trip. Its failures come back from the host already in the codes a
+// headless call would give (sdk/addonerr), so they are returned as they are.
 func forward(ctx context.Context, call *sdk.Call, command string, params any) (map[string]any, error) {
 	var raw json.RawMessage
 	if err := call.Editor(ctx, command, params, &raw); err != nil {
-		var e *sdk.Error
-		if errors.As(err, &e) {
-			c := *e
-			switch c.Code {
-			case "RESOURCE_NOT_FOUND":
-				c.Code = sdk.CodeNotFound
-			case "VALIDATION_ERROR":
-				if strings.HasPrefix(c.Hint, "Unknown command") {
-					// An addon older than this toolset (ADDON-PROTOCOL §6.5).
-					return nil, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: requiredAddon,
-						Message: "the godot-mcp addon in the editor does not know " + command + " (" + c.Hint + ")",
-						Hint:    "update the godot-mcp addon (addons/godot_mcp) in the project to a version with " + command + ", or close the editor to read the files headless"}
-				}
-				c.Code = sdk.CodeInvalidArgument
-			case sdk.CodePreconditionFailed:
-				if c.Required == requiredActiveScene {
-					return nil, noActiveScene(true)
-				}
-			}
-			return nil, &c
-		}
 		return nil, err
 	}
 	out := map[string]any{}

@@ -116,10 +116,11 @@ func TestEditorForwards(t *testing.T) {
 func TestEditorRefusals(t *testing.T) {
 	ed := addon()
 	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
-	// The addon's RESOURCE_NOT_FOUND is the SDK's NOT_FOUND, hint kept.
+	// The addon's RESOURCE_NOT_FOUND is the SDK's NOT_FOUND (the host's one
+	// rule, sdk/addonerr), its words kept in the message.
 	e := fails(t, h, "get_node_properties", obj{"node_path": "Nope"}, sdk.CodeNotFound)
-	if e.Hint != "No node at 'Nope'." {
-		t.Errorf("hint: %+v", e)
+	if !strings.Contains(e.Message, "No node at 'Nope'.") || e.Hint == "" {
+		t.Errorf("not found: %+v", e)
 	}
 	// Another scene than the editor's active one is refused before any
 	// scene command is sent.
@@ -152,7 +153,7 @@ func TestEditorRefusals(t *testing.T) {
 		obj{"node_path": "MobTimer", "type": "Timer", "script": nil, "properties": obj{}, "children": []any{}})
 	old := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed2.Serve})
 	e = fails(t, old, "snapshot_subtree", nil, sdk.CodePreconditionFailed)
-	if e.Required != "addon_version" || !strings.Contains(e.Hint, "update the godot-mcp addon") {
+	if e.Required != "addon_command" || !strings.Contains(e.Hint, "update the godot-mcp addon") {
 		t.Errorf("old addon: %+v", e)
 	}
 	np := call(t, old, "get_node_properties", obj{"node_path": "MobTimer"})

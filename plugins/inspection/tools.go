@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/addonerr"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
 
@@ -436,7 +437,7 @@ func getNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Resu
 			snap, err := forward(ctx, call, "cmd_snapshot_subtree", map[string]any{
 				"node_path": in.NodePath, "properties": names, "max_depth": 0})
 			var e *sdk.Error
-			if errors.As(err, &e) && e.Required == requiredAddon {
+			if errors.As(err, &e) && addonerr.IsUnknownCommand(e) {
 				// An addon older than cmd_snapshot_subtree (#535) still
 				// answers the contract's node_info.
 				info["builtin"], info["overridden"] = map[string]any{}, []string{}

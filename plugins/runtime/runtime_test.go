@@ -362,7 +362,7 @@ func TestEditorPolling(t *testing.T) {
 		case "cmd_play_scene":
 			return map[string]any{"playing": true, "scene": p["scene_path"]}, nil
 		}
-		return nil, &sdk.Error{Code: "VALIDATION_ERROR", Message: "Unknown command '" + cmd + "'."}
+		return nil, &sdk.Error{Code: "VALIDATION_ERROR", Hint: "Unknown command '" + cmd + "'."}
 	}}
 	h := host(t, t.TempDir(), ed.handle)
 
@@ -404,9 +404,10 @@ func TestEditorPolling(t *testing.T) {
 	if res.IsError || !strings.Contains(res.Text(), "res://level.tscn") {
 		t.Fatalf("%s", res.Text())
 	}
-	// An addon error comes back with its own code.
+	// An addon refusal comes back as the host maps it: a command this
+	// addon lacks is an addon-too-old precondition.
 	res = h.Call(context.Background(), "stop_scene", nil)
-	if res.ErrorCode != "VALIDATION_ERROR" {
+	if res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "addon_command" {
 		t.Fatalf("%+v", res.Error)
 	}
 }

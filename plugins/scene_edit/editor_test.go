@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -133,12 +134,14 @@ func TestEditorDryRunProbes(t *testing.T) {
 	}
 }
 
-// The addon's refusals come back with their code, hint and required.
+// The addon's refusals come back with the code headless mode gives for the
+// same mistake (the host's one rule, sdk/addonerr), its words and required.
 func TestEditorRefusalPassesThrough(t *testing.T) {
 	ed := sdktest.NewEditor().Fail("cmd_rename_node", "VALIDATION_ERROR", "Node 'Player/Sprite' belongs to res://player.tscn.", "node_path")
 	h := editorHost(t, ed)
 	r := h.Call(context.Background(), "rename_node", map[string]any{"node_path": "Player/Sprite", "new_name": "X"})
-	if !r.IsError || r.ErrorCode != "VALIDATION_ERROR" || r.Error.Required != "node_path" {
+	if !r.IsError || r.ErrorCode != sdk.CodeInvalidArgument || r.Error.Required != "node_path" ||
+		!strings.Contains(r.Error.Message, "belongs to res://player.tscn") {
 		t.Fatalf("got %s", r.Text())
 	}
 	// create_scene refuses an existing file before the addon would overwrite it.

@@ -256,7 +256,7 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 		t.Fatalf("dry run forwarded a write: %d", n)
 	}
 	ed.Fail("cmd_read_script", "RESOURCE_NOT_FOUND", "No script at res://b.gd", "")
-	if got := callErr(t, h, "read", map[string]any{"script_path": "res://b.gd"}); !strings.Contains(got, "RESOURCE_NOT_FOUND") {
+	if got := callErr(t, h, "read", map[string]any{"script_path": "res://b.gd"}); !strings.HasPrefix(got, "NOT_FOUND: ") || !strings.Contains(got, "No script at res://b.gd") {
 		t.Fatalf("addon refusal: %s", got)
 	}
 }

@@ -376,7 +376,7 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 		t.Fatalf("a refused create_tile reached the editor")
 	}
 	ed.Fail("cmd_tilemap_layers", "VALIDATION_ERROR", "Node is not a TileMap/TileMapLayer.", "")
-	if got := callErr(t, h, "layers", map[string]any{"node_path": "X"}); !strings.Contains(got, "VALIDATION_ERROR") {
+	if got := callErr(t, h, "layers", map[string]any{"node_path": "X"}); !strings.HasPrefix(got, "INVALID_ARGUMENT: ") || !strings.Contains(got, "Node is not a TileMap/TileMapLayer.") {
 		t.Fatalf("addon refusal: %s", got)
 	}
 }

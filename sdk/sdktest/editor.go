@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/addonerr"
 )
 
 // Editor is a scripted Godot editor for testing a toolset's editor mode.
@@ -23,11 +24,16 @@ import (
 //
 // It behaves like the godot-mcp addon behind the host: params reach a
 // handler with every JSON number as float64 (Godot parses numbers as
-// floats); a command nobody scripted is refused with the addon's own
-// VALIDATION_ERROR "Unknown command '…'."; and a handler's *sdk.Error
-// comes back to the toolset with its code, hint and required unchanged.
-// For the wire itself (sockets, timeouts, replacement) the host has its own
-// tests against a fake addon.
+// floats); a handler fails with the addon's own codes (VALIDATION_ERROR,
+// RESOURCE_NOT_FOUND, PRECONDITION_FAILED, INTERNAL_ERROR), hint and
+// required, and a command nobody scripted is refused as the addon does,
+// VALIDATION_ERROR "Unknown command '…'.". The toolset receives those
+// refusals exactly as it does behind the real host: mapped by
+// sdk/addonerr (RESOURCE_NOT_FOUND is NOT_FOUND, VALIDATION_ERROR is
+// INVALID_ARGUMENT, an unknown command is PRECONDITION_FAILED
+// required=addon_command, the addon's hint quoted in the message). For the
+// wire itself (sockets, timeouts, replacement) the host has its own tests
+// against a fake addon.
 type Editor struct {
 	mu       sync.Mutex
 	handlers map[string]EditorHandler
@@ -35,8 +41,9 @@ type Editor struct {
 }
 
 // EditorHandler answers one editor command: a result that marshals to a
-// JSON object, or the addon's failure (Code such as PRECONDITION_FAILED,
-// Hint, Required).
+// JSON object, or the addon's failure as it puts it on the wire (Code such
+// as RESOURCE_NOT_FOUND, Hint, Required; Message is not part of the
+// addon's envelope and is not used).
 type EditorHandler func(params map[string]any) (any, *sdk.Error)
 
 // EditorCall is one command the toolset sent.
@@ -64,8 +71,8 @@ func (e *Editor) Result(command string, result any) *Editor {
 	return e.On(command, func(map[string]any) (any, *sdk.Error) { return result, nil })
 }
 
-// Fail scripts command to fail every time, as the addon does: code such as
-// "PRECONDITION_FAILED", the addon's hint, and required ("" for none).
+// Fail scripts command to fail every time, as the addon does: its code
+// such as "RESOURCE_NOT_FOUND", its hint, and required ("" for none).
 func (e *Editor) Fail(command, code, hint, required string) *Editor {
 	return e.On(command, func(map[string]any) (any, *sdk.Error) {
 		return nil, &sdk.Error{Code: code, Hint: hint, Required: required}
@@ -91,11 +98,11 @@ func (e *Editor) Serve(command string, params json.RawMessage) (json.RawMessage,
 	if len(params) > 0 {
 		var v any
 		if err := json.Unmarshal(params, &v); err != nil {
-			return nil, refused(command, "VALIDATION_ERROR", "Malformed JSON envelope.", "")
+			return nil, refused(addonerr.ValidationError, "Malformed JSON envelope.", "")
 		}
 		obj, ok := v.(map[string]any)
 		if !ok && v != nil {
-			return nil, refused(command, "VALIDATION_ERROR", "'params' must be an object.", "")
+			return nil, refused(addonerr.ValidationError, "'params' must be an object.", "")
 		}
 		if obj != nil {
 			p = obj
@@ -106,27 +113,27 @@ func (e *Editor) Serve(command string, params json.RawMessage) (json.RawMessage,
 	h := e.handlers[command]
 	e.mu.Unlock()
 	if h == nil {
-		return nil, refused(command, "VALIDATION_ERROR", fmt.Sprintf("Unknown command '%s'.", command), "")
+		return nil, refused(addonerr.ValidationError, fmt.Sprintf("Unknown command '%s'.", command), "")
 	}
 	res, ferr := h(p)
 	if ferr != nil {
-		return nil, refused(command, ferr.Code, ferr.Hint, ferr.Required)
+		return nil, refused(ferr.Code, ferr.Hint, ferr.Required)
 	}
 	if res == nil {
 		return json.RawMessage("{}"), nil
 	}
 	b, err := json.Marshal(res)
 	if err != nil || len(b) == 0 || b[0] != '{' {
-		return nil, &sdk.Error{Code: sdk.CodeInternalError,
-			Message: fmt.Sprintf("the scripted editor's answer to %s is not a JSON object", command),
-			Hint:    "return a map or a struct from the EditorHandler"}
+		return nil, refused(addonerr.InternalError,
+			fmt.Sprintf("the scripted editor's answer to %s is not a JSON object: return a map or a struct from the EditorHandler", command), "")
 	}
 	return b, nil
 }
 
-// refused is the error the host's bridge makes of an addon failure.
-func refused(command, code, hint, required string) *sdk.Error {
-	return &sdk.Error{Code: code, Message: fmt.Sprintf("the Godot editor refused %s", command), Hint: hint, Required: required}
+// refused is an addon failure envelope: the addon's code, hint and
+// required, which the harness maps as the host's bridge does.
+func refused(code, hint, required string) *sdk.Error {
+	return &sdk.Error{Code: code, Hint: hint, Required: required}
 }
 
 func contains(list []string, s string) bool {

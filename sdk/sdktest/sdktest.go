@@ -53,6 +53,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/addonerr"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/hook"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
@@ -71,7 +72,9 @@ type Options struct {
 	// Editor answers Call.Editor. nil means no Godot peer is attached: every
 	// command fails with BRIDGE_DISCONNECTED, as with the real host. For a
 	// scripted editor that records what the toolset sent, pass
-	// NewEditor()…Serve (see Editor).
+	// NewEditor()…Serve (see Editor). It plays the addon: a failure it
+	// returns is the addon's (its Code, Hint and Required), and the toolset
+	// receives it mapped by sdk/addonerr.Refusal, as behind the host.
 	Editor func(command string, params json.RawMessage) (json.RawMessage, *sdk.Error)
 	// WorkspaceEditor, when set, plays the attached Godot editor for the
 	// workspace: scenes it reports unsaved cannot be written, and it is
@@ -455,8 +458,10 @@ func (s *editorService) Command(_ context.Context, req *pb.EditorRequest) (*pb.E
 			Hint:    "open the project in the Godot editor with the godot-mcp addon enabled",
 		}}, nil
 	}
-	out, e := s.h.opts.Editor(req.GetCommand(), json.RawMessage(req.GetParamsJson()))
-	if e != nil {
+	out, f := s.h.opts.Editor(req.GetCommand(), json.RawMessage(req.GetParamsJson()))
+	if f != nil {
+		// The host's bridge maps the addon's refusals with this function.
+		e := addonerr.Refusal(req.GetCommand(), f.Code, f.Hint, f.Required)
 		return &pb.EditorResponse{Error: &pb.ToolError{Code: e.Code, Message: e.Message, Hint: e.Hint, Required: e.Required}}, nil
 	}
 	return &pb.EditorResponse{Ok: true, ResultJson: out}, nil

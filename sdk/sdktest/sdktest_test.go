@@ -2,6 +2,7 @@ package sdktest_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -93,6 +94,12 @@ func TestScriptedEditor(t *testing.T) {
 		if p["name"] == "Bad" {
 			return nil, &sdk.Error{Code: "PRECONDITION_FAILED", Hint: "No scene is open.", Required: "active_scene"}
 		}
+		if p["name"] == "" {
+			return nil, &sdk.Error{Code: "VALIDATION_ERROR", Hint: "Node name is empty.", Required: "name"}
+		}
+		if p["name"] == "Ghost" {
+			return nil, &sdk.Error{Code: "RESOURCE_NOT_FOUND", Hint: "No node at 'Ghost'."}
+		}
 		return map[string]any{"node_path": p["name"], "created": true}, nil
 	})
 	h := sdktest.New(t, editorToolset(), sdktest.Options{Editor: ed.Serve})
@@ -104,19 +111,32 @@ func TestScriptedEditor(t *testing.T) {
 	if err := res.Structured(&out); err != nil || out.NodePath != "Hero" || !out.Created {
 		t.Fatalf("result %+v %v %s", out, err, res.Text())
 	}
+	// The addon's refusals reach the toolset as behind the real host
+	// (sdk/addonerr): its words in the message, the SDK's codes.
 	res = h.Call(ctx, "create", nodeArgs{Name: "Bad"})
-	if !res.IsError || res.Error.Code != "PRECONDITION_FAILED" || res.Error.Hint != "No scene is open." || res.Error.Required != "active_scene" {
+	if !res.IsError || res.Error.Code != "PRECONDITION_FAILED" || res.Error.Message != "the Godot editor refused cmd_create_node: No scene is open." ||
+		res.Error.Required != "active_scene" || res.Error.Hint == "" {
 		t.Fatalf("failure %+v", res.Error)
 	}
+	res = h.Call(ctx, "create", nodeArgs{Name: ""})
+	if res.ErrorCode != sdk.CodeInvalidArgument || !strings.Contains(res.Error.Message, "Node name is empty.") || res.Error.Required != "name" {
+		t.Fatalf("validation %+v", res.Error)
+	}
+	res = h.Call(ctx, "create", nodeArgs{Name: "Ghost"})
+	if res.ErrorCode != sdk.CodeNotFound || !strings.Contains(res.Error.Message, "No node at 'Ghost'.") {
+		t.Fatalf("not found %+v", res.Error)
+	}
 	calls := ed.Calls("cmd_create_node")
-	if len(calls) != 2 || calls[0].Params["name"] != "Hero" || calls[0].Params["node_type"] != "Node2D" {
+	if len(calls) != 4 || calls[0].Params["name"] != "Hero" || calls[0].Params["node_type"] != "Node2D" {
 		t.Fatalf("calls %+v", calls)
 	}
 
-	// A command nobody scripted: the addon's own refusal.
+	// A command nobody scripted: the addon's "Unknown command", which the
+	// host makes an addon-too-old precondition.
 	h2 := sdktest.New(t, editorToolset(), sdktest.Options{Editor: sdktest.NewEditor().Serve})
 	res = h2.Call(ctx, "create", nodeArgs{Name: "X"})
-	if !res.IsError || res.Error.Code != "VALIDATION_ERROR" || res.Error.Hint != "Unknown command 'cmd_create_node'." {
+	if !res.IsError || res.Error.Code != sdk.CodePreconditionFailed || res.Error.Required != "addon_command" ||
+		!strings.Contains(res.Error.Message, "Unknown command 'cmd_create_node'.") {
 		t.Fatalf("unknown command %+v", res.Error)
 	}
 	// No editor at all.
