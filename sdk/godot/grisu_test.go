@@ -79,3 +79,35 @@ func indexByte(s string, c byte) int {
 	}
 	return -1
 }
+
+// BenchmarkFloatSpelling compares the two spellings with strconv's
+// shortest form on the same values: typed decimals as scalars, random
+// doubles, and float32 components.
+func BenchmarkFloatSpelling(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	vals := make([]float64, 1024)
+	for i := range vals {
+		switch i % 3 {
+		case 0:
+			vals[i] = float64(rng.IntN(2_000_000)-1_000_000) / math.Pow10(rng.IntN(6))
+		case 1:
+			vals[i] = math.Float64frombits(rng.Uint64()&^(0x7ff<<52) | uint64(1023+rng.IntN(60)-30)<<52)
+		default:
+			vals[i] = float64(float32(rng.NormFloat64() * 1000))
+		}
+	}
+	buf := make([]byte, 0, 64)
+	b.Run("strconv-shortest", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			buf = strconv.AppendFloat(buf[:0], vals[i%len(vals)], 'g', -1, 64)
+		}
+	})
+	for _, s := range []FloatStyle{FloatsShortest, FloatsSixDigits} {
+		w := writer{floats: s}
+		b.Run(s.String(), func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				buf = w.appendScalarFloat(buf[:0], vals[i%len(vals)])
+			}
+		})
+	}
+}
