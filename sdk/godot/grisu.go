@@ -57,56 +57,48 @@ var grisuCache = func() [grisuPowers]cachedPower {
 	ten := big.NewInt(10)
 	for i := range out {
 		k := grisuMinDecimal + i*grisuDecimalStep
-		// 10^k as a fraction num/den, then scaled by 2^s so that the
-		// quotient has exactly 64 bits.
+		// 10^k as the fraction num/den.
 		num, den := big.NewInt(1), big.NewInt(1)
 		if k >= 0 {
 			num.Exp(ten, big.NewInt(int64(k)), nil)
 		} else {
 			den.Exp(ten, big.NewInt(int64(-k)), nil)
 		}
-		// s such that 2^63 <= num×2^s/den < 2^64.
+		// The scale 2^s that puts the quotient in [2^63, 2^64), then the
+		// quotient rounded to nearest.
 		s := 63 - (num.BitLen() - den.BitLen())
-		for {
-			q := scaledQuotient(num, den, s)
-			switch {
-			case q.BitLen() > 64:
+		quo, rem, d := scaledQuotient(num, den, s)
+		for quo.BitLen() != 64 {
+			if quo.BitLen() > 64 {
 				s--
-				continue
-			case q.BitLen() < 64:
-				s++
-				continue
-			}
-			// Round to nearest: compare the remainder with den/2.
-			n, d := new(big.Int).Set(num), new(big.Int).Set(den)
-			if s >= 0 {
-				n.Lsh(n, uint(s))
 			} else {
-				d.Lsh(d, uint(-s))
+				s++
 			}
-			quo, rem := new(big.Int).QuoRem(n, d, new(big.Int))
-			if rem.Lsh(rem, 1).Cmp(d) >= 0 {
-				quo.Add(quo, big.NewInt(1))
-			}
+			quo, rem, d = scaledQuotient(num, den, s)
+		}
+		if rem.Lsh(rem, 1).Cmp(d) >= 0 {
+			quo.Add(quo, big.NewInt(1))
 			if quo.BitLen() > 64 { // rounded up to 2^64
 				quo.Rsh(quo, 1)
 				s--
 			}
-			out[i] = cachedPower{f: quo.Uint64(), e: -s, k: k}
-			break
 		}
+		out[i] = cachedPower{f: quo.Uint64(), e: -s, k: k}
 	}
 	return out
 }()
 
-func scaledQuotient(num, den *big.Int, s int) *big.Int {
+// scaledQuotient divides num × 2^s by den, returning the quotient, the
+// remainder and the divisor used.
+func scaledQuotient(num, den *big.Int, s int) (quo, rem, d *big.Int) {
 	n, d := new(big.Int).Set(num), new(big.Int).Set(den)
 	if s >= 0 {
 		n.Lsh(n, uint(s))
 	} else {
 		d.Lsh(d, uint(-s))
 	}
-	return n.Quo(n, d)
+	quo, rem = new(big.Int).QuoRem(n, d, new(big.Int))
+	return quo, rem, d
 }
 
 // cachedPowerFor returns the cached power c for which w × c has a binary

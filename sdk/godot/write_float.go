@@ -17,7 +17,7 @@ type FloatStyle uint8
 const (
 	// FloatsShortest is the spelling of Godot 4.5 and later
 	// (String::num_scientific on Grisu2, godotengine/godot#98750, first in
-	// 4.5-dev5): the shortest digits that read back as the same number,
+	// 4.5-dev5): Grisu2's shortest digits that read back as the same number,
 	// float32 digits for a value a float32 holds exactly, fixed notation
 	// when the decimal exponent is in [-4, 15) and scientific notation
 	// otherwise: 10000000.0, 123456789.0, 0.0001, 1e+15, 1e-05.
@@ -38,11 +38,12 @@ func (s FloatStyle) String() string {
 }
 
 // FloatStyleFor returns the float spelling of a Godot version such as
-// "4.4", "4.7.1", "4.5-dev5" or "3" (Project.Version, sdk.Env.GodotVersion).
-// An empty or unrecognised version gets the current spelling, FloatsShortest:
-// a project that names no version was made by an editor too new or too
-// unusual to tell, and the current form is what every supported editor
-// reads and the newest one writes.
+// "4.4", "4.7.1" or "3" (Project.Version, sdk.Env.GodotVersion): versions
+// before 4.5 get FloatsSixDigits. An empty or unrecognised version gets
+// FloatsShortest, the current spelling: every editor since 4.5 writes it,
+// every 4.x editor reads it, and a Godot 4 project.godot without a
+// version in config/features is rare enough that guessing an old editor
+// would be wrong more often than right.
 func FloatStyleFor(version string) FloatStyle {
 	major, minor, ok := leadingVersion(version)
 	if !ok {
