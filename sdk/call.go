@@ -35,6 +35,9 @@ type Call struct {
 	send    func(*pb.CallEvent) error // nil when there is no stream
 	done    bool
 	project *Project // opened on first use by Project
+	// godotVersion caches Workspace.GodotVersion for the call; nil until
+	// first asked.
+	godotVersion *string
 }
 
 // Progress reports how far the call has got; total is 0 when unknown. The

@@ -172,6 +172,62 @@ func (w *Workspace) ReadProject(ctx context.Context) (*godot.Project, File, erro
 	return p, f, nil
 }
 
+// GodotVersion returns the Godot version the project's files are written
+// for, such as "4.7": the host's [Env.GodotVersion] (the attached editor's,
+// the operator's override or project.godot's), else config/features of
+// project.godot read through the workspace; "" when neither tells. The
+// answer is kept for the rest of the call.
+func (w *Workspace) GodotVersion(ctx context.Context) string {
+	if w == nil || w.call == nil {
+		return ""
+	}
+	c := w.call
+	if c.Env.GodotVersion != "" {
+		return c.Env.GodotVersion
+	}
+	c.mu.Lock()
+	cached := c.godotVersion
+	c.mu.Unlock()
+	if cached != nil {
+		return *cached
+	}
+	v := ""
+	if f, err := w.Read(ctx, ProjectFile); err == nil {
+		if p, err := godot.ParseProject("project.godot", f.Data); err == nil {
+			v = p.Version()
+			if v == "" && p.ConfigVersion() == 4 {
+				v = "3"
+			}
+		}
+	}
+	c.mu.Lock()
+	c.godotVersion = &v
+	c.mu.Unlock()
+	return v
+}
+
+// FloatStyle returns how the project's Godot version spells floats:
+// [godot.FloatStyleFor] of [Workspace.GodotVersion] (the current spelling
+// when the version is unknown).
+func (w *Workspace) FloatStyle(ctx context.Context) godot.FloatStyle {
+	return godot.FloatStyleFor(w.GodotVersion(ctx))
+}
+
+// ParseFile parses a .tscn or .tres read through the workspace, set up so
+// that edits write values the way the project's Godot version does
+// ([Workspace.FloatStyle]). The error is the parser's, with file:line:col;
+// wrap it in the tool's own *Error. Toolsets that edit scenes or resources
+// headlessly parse them here rather than with [godot.ParseFile], or set the
+// style themselves with [godot.File.SetFloatStyle].
+func (w *Workspace) ParseFile(ctx context.Context, f File) (*godot.File, error) {
+	doc, err := godot.ParseFile(f.Path, f.Data)
+	if err != nil {
+		return nil, err
+	}
+	doc.SetFloatStyle(w.FloatStyle(ctx))
+	return doc, nil
+}
+
 // Read returns a file's bytes and version. A missing file is NOT_FOUND.
 func (w *Workspace) Read(ctx context.Context, path string) (File, error) {
 	c, err := w.client()

@@ -55,7 +55,7 @@ func Open(ctx context.Context, call *sdk.Call, path string) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := godot.ParseFile(f.Path, f.Data)
+	doc, err := ws.ParseFile(ctx, f)
 	if err != nil {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "fix the file (validate_scene_integrity shows where) or restore it", "%s cannot be parsed: %v", f.Path, err)
 	}

@@ -241,9 +241,9 @@ func setOn(s *nodeedit.Scene, n *godot.Node, prop string, value any, lines func(
 	if err != nil {
 		return err
 	}
-	c := change{Scene: s.Path, Node: n.Path(), Line: line, New: godot.FormatValue(v)}
+	c := change{Scene: s.Path, Node: n.Path(), Line: line, New: s.Doc.FormatValue(v)}
 	if had {
-		c.Old = godot.FormatValue(old)
+		c.Old = s.Doc.FormatValue(old)
 	}
 	*changes = append(*changes, c)
 	out.Applied = append(out.Applied, n.Path())

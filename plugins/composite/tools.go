@@ -386,6 +386,7 @@ func runCommandsTool(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Resul
 				if perr != nil {
 					return sdk.Result{}, sdk.Errorf(sdk.CodeInternalError, "report this bug", "cannot restore the scene: %v", perr)
 				}
+				doc.SetFloatStyle(s.Doc.FloatStyle())
 				s.Doc, s.Edited = doc, edited
 				out.Results = append(out.Results, subError(name, err))
 				out.OKAll = false

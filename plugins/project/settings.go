@@ -179,7 +179,7 @@ func setSetting(ctx context.Context, call *sdk.Call, in setSettingArgs) (sdk.Res
 			Message: fmt.Sprintf("value for %s: %s", in.Name, strings.TrimSuffix(err.Error(), ": "+godot.ErrInvalid.Error())),
 			Hint:    "pass a value of type " + orAny(typ)}
 	}
-	out := setSettingResult{Name: in.Name, Value: godot.ToJSON(v), Text: godot.FormatValue(v), Set: true}
+	out := setSettingResult{Name: in.Name, Value: godot.ToJSON(v), Text: proj.FormatValue(v), Set: true}
 	if known {
 		if dv, err := godot.ParseValue([]byte(s.Default)); err == nil && godot.Equal(dv, v) {
 			out.Reverted = true

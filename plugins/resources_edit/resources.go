@@ -65,7 +65,7 @@ func readTres(ctx context.Context, call *sdk.Call, path string) (*godot.File, sd
 		}
 		return nil, sdk.File{}, err
 	}
-	rf, err := godot.ParseFile(path, f.Data)
+	rf, err := call.Workspace().ParseFile(ctx, f)
 	if err != nil {
 		return nil, sdk.File{}, sdk.Errorf(sdk.CodePreconditionFailed, "fix the file (godot-mcp check reports where) and try again", "%s does not parse: %v", path, err)
 	}
@@ -350,6 +350,7 @@ func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, fmt.Errorf("building %s: %w", path, err)
 	}
+	rf.SetFloatStyle(ws.FloatStyle(ctx))
 	names := make([]string, 0, len(in.Properties))
 	for k := range in.Properties {
 		names = append(names, k)

@@ -94,6 +94,7 @@ func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	nf.SetFloatStyle(s.file.FloatStyle())
 	cp := &copier{src: s.file, dst: nf, ext: map[string]godot.Value{}, sub: map[string]godot.Value{}}
 	rel := func(p string) string {
 		if p == n.Path() {

@@ -41,10 +41,12 @@ func createScene(ctx context.Context, call *sdk.Call, in createSceneArgs) (sdk.R
 	if err := validName(rootName); err != nil {
 		return sdk.Result{}, invalid(requiredScenePath, "use a file name that is a valid node name", "the root would be named %q: %v", rootName, err)
 	}
-	f, err := godot.NewScene(sp, uid.New().String(), atLeast(projectVersion(ctx, call), 4, 6))
+	version := projectVersion(ctx, call)
+	f, err := godot.NewScene(sp, uid.New().String(), atLeast(version, 4, 6))
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	f.SetFloatStyle(godot.FloatStyleFor(version))
 	if _, err := f.AddNode("", rootName, in.RootType); err != nil {
 		return sdk.Result{}, editError(err, requiredScenePath)
 	}

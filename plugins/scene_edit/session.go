@@ -127,11 +127,15 @@ func loadScene(ctx context.Context, call *sdk.Call, arg string) (*scene, error) 
 	if s := takeCached(ctx, call, p); s != nil {
 		return s, nil
 	}
-	f, err := call.Workspace().Read(ctx, p)
+	ws := call.Workspace()
+	f, err := ws.Read(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	file, err := godot.ParseFile(p, f.Data)
+	if err == nil {
+		file.SetFloatStyle(ws.FloatStyle(ctx))
+	}
 	if err != nil {
 		return nil, invalid(requiredScenePath, "fix the file (godot-mcp check "+p+" shows where) or open it in the Godot editor",
 			"%s does not parse: %v", p, err)
@@ -201,18 +205,7 @@ func (s *scene) commit(ctx context.Context, call *sdk.Call, name string, out map
 // projectVersion returns the project's Godot version ("4.6"), from the
 // host's environment or project.godot's config/features; "" if unknown.
 func projectVersion(ctx context.Context, call *sdk.Call) string {
-	if v := call.Env.GodotVersion; v != "" {
-		return v
-	}
-	f, err := call.Workspace().Read(ctx, "res://project.godot")
-	if err != nil {
-		return ""
-	}
-	p, err := godot.ParseProject("project.godot", f.Data)
-	if err != nil {
-		return ""
-	}
-	return p.Version()
+	return call.Workspace().GodotVersion(ctx)
 }
 
 // atLeast reports whether version "4.6.1" is at least major.minor; an

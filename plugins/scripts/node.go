@@ -44,7 +44,7 @@ func getForNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, e
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	doc, err := godot.ParseFile(f.Path, f.Data)
+	doc, err := ws.ParseFile(ctx, f)
 	if err != nil {
 		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Message: fmt.Sprintf("%s cannot be parsed: %v", f.Path, err),
 			Hint: "fix the scene file first", Err: err}

@@ -23,7 +23,7 @@ func readDoc(ctx context.Context, call *sdk.Call, path string) (*doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := godot.ParseFile(f.Path, f.Data)
+	res, err := call.Workspace().ParseFile(ctx, f)
 	if err != nil {
 		return nil, &sdk.Error{Code: sdk.CodePreconditionFailed, Message: fmt.Sprintf("%s cannot be parsed: %v", f.Path, err),
 			Hint: "fix the file (godot-mcp check names the problem) or restore it with godot_undo", Err: err}

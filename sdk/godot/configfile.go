@@ -32,6 +32,18 @@ func ParseConfig(name string, src []byte) (*ConfigFile, error) {
 	return &ConfigFile{doc: doc}, nil
 }
 
+// SetFloatStyle sets how values written by later edits spell floats; use
+// the style of the project's Godot version, FloatStyleFor(version). The
+// default is FloatsShortest; ParseProject sets the project's own style.
+func (c *ConfigFile) SetFloatStyle(s FloatStyle) { c.doc.floats = s }
+
+// FloatStyle returns the float spelling of edits (SetFloatStyle).
+func (c *ConfigFile) FloatStyle() FloatStyle { return c.doc.floats }
+
+// FormatValue returns v as an edit of this file writes it, in the file's
+// FloatStyle.
+func (c *ConfigFile) FormatValue(v Value) string { return string(c.doc.writer().append(nil, v)) }
+
 // Name returns the file name given to the parser.
 func (c *ConfigFile) Name() string { return c.doc.name }
 

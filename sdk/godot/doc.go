@@ -58,6 +58,17 @@
 // file; Project adds the project.godot conventions: "section/key" setting
 // names, alphabetical section order, input actions, and Version.
 //
+// # Float spelling
+//
+// Godot 4.5 changed how floats are written (Grisu2 shortest digits, fixed
+// notation up to 15 digits: 10000000.0) from printf's "%g" (six digits:
+// 1e+07). An edit writes the spelling of the Godot version the file
+// belongs to, its FloatStyle: set it with File.SetFloatStyle or
+// ConfigFile.SetFloatStyle from FloatStyleFor(version); ParseProject takes
+// the project's own version. The default, and FormatValue's, is the
+// current spelling, FloatsShortest. FormatValueFor renders one value in a
+// given style.
+//
 // # Errors
 //
 // Parse errors are *SyntaxError values with the file name, a 1-based line

@@ -124,6 +124,9 @@ type document struct {
 	// mode returns how edited values spell byte arrays (resource files
 	// follow their format field); nil means as recorded.
 	mode func() byteMode
+	// floats is how edited values spell floats: the style of the Godot
+	// version the file belongs to.
+	floats FloatStyle
 	// removed is told about values that an edit removed or replaced, so
 	// the owner can drop resources nobody references any more.
 	removed func(vals []Value)
@@ -131,9 +134,9 @@ type document struct {
 
 func (d *document) writer() writer {
 	if d.mode == nil {
-		return writer{}
+		return writer{floats: d.floats}
 	}
-	return writer{bytes: d.mode()}
+	return writer{bytes: d.mode(), floats: d.floats}
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

@@ -14,14 +14,22 @@ type Project struct {
 	*ConfigFile
 }
 
-// ParseProject parses a project.godot file.
+// ParseProject parses a project.godot file. Its edits spell floats the way
+// the project's own Godot version does (Version; config_version=4 is a
+// Godot 3 project), as that editor writes the file.
 func ParseProject(name string, src []byte) (*Project, error) {
 	c, err := ParseConfig(name, src)
 	if err != nil {
 		return nil, err
 	}
 	c.sortedSections = true
-	return &Project{ConfigFile: c}, nil
+	p := &Project{ConfigFile: c}
+	version := p.Version()
+	if version == "" && p.ConfigVersion() == 4 {
+		version = "3"
+	}
+	c.SetFloatStyle(FloatStyleFor(version))
+	return p, nil
 }
 
 // splitSetting splits a setting name at its first '/'.
@@ -124,10 +132,11 @@ func (p *Project) ConfigVersion() int {
 
 // SetVersion records version (e.g. "4.7") in config/features the way the
 // editor does on save: other version entries are dropped and the list is
-// sorted.
+// sorted. Later edits spell floats as that version does.
 func (p *Project) SetVersion(version string) {
 	fs := slices.DeleteFunc(p.Features(), func(f string) bool { return versionPrefix(f) != "" })
 	fs = append(fs, version)
 	slices.Sort(fs)
 	p.SetSetting(featuresSetting, PackedStringArray(fs))
+	p.SetFloatStyle(FloatStyleFor(version))
 }

@@ -150,6 +150,19 @@ func (f *File) Name() string { return f.doc.name }
 // IsScene reports whether the file is a scene ([gd_scene]).
 func (f *File) IsScene() bool { return f.scene }
 
+// SetFloatStyle sets how values written by later edits spell floats; use
+// the style of the project's Godot version, FloatStyleFor(version). The
+// default is FloatsShortest, the current editors' spelling. Text that no
+// edit touches keeps its bytes whatever the style.
+func (f *File) SetFloatStyle(s FloatStyle) { f.doc.floats = s }
+
+// FloatStyle returns the float spelling of edits (SetFloatStyle).
+func (f *File) FloatStyle() FloatStyle { return f.doc.floats }
+
+// FormatValue returns v as an edit of this file writes it: floats in the
+// file's FloatStyle and byte arrays following its format field.
+func (f *File) FormatValue(v Value) string { return string(f.doc.writer().append(nil, v)) }
+
 // Format returns the header's format field (3 or 4 for Godot 4 files), or 0
 // when it is absent.
 func (f *File) Format() int {

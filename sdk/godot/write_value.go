@@ -3,7 +3,6 @@ package godot
 import (
 	"cmp"
 	"encoding/base64"
-	"math"
 	"slices"
 	"strconv"
 )
@@ -22,63 +21,34 @@ const (
 // writer renders values in the engine's canonical spelling
 // (VariantWriter::write).
 type writer struct {
-	bytes byteMode
+	bytes  byteMode
+	floats FloatStyle
 }
 
-// FormatValue returns the canonical text of v, as the Godot editor would write
-// it. PackedByteArray values keep their recorded spelling; resource files
-// apply the file-wide format=3/4 rule when they write edited values.
+// FormatValue returns the canonical text of v, as the current Godot editor
+// would write it (floats in FloatsShortest). PackedByteArray values keep
+// their recorded spelling; resource files apply the file-wide format=3/4
+// rule when they write edited values. For the spelling of a given Godot
+// version use FormatValueFor.
 func FormatValue(v Value) string {
 	return string(AppendValue(nil, v))
 }
 
-// AppendValue appends the canonical text of v to dst.
+// AppendValue appends the canonical text of v to dst, like FormatValue.
 func AppendValue(dst []byte, v Value) []byte {
 	return writer{}.append(dst, v)
 }
 
-// appendReal writes a float the way rtos_fix does for components of vectors,
-// colors and packed arrays: no ".0" suffix.
-func appendReal(dst []byte, f float64) []byte {
-	switch {
-	case f == 0:
-		// Both 0.0 and -0.0: a negative zero would only produce noise in
-		// version control.
-		return append(dst, '0')
-	case f != f:
-		return append(dst, "nan"...)
-	case math.IsInf(f, 1):
-		return append(dst, "inf"...)
-	case math.IsInf(f, -1):
-		return append(dst, "-inf"...)
-	}
-	// Values that are exactly representable as float32 (everything the engine
-	// stores as real_t) use the shortest float32 text, so 0.1f is "0.1" and
-	// not "0.10000000149011612".
-	if float64(float32(f)) == f {
-		return strconv.AppendFloat(dst, f, 'g', -1, 32)
-	}
-	return strconv.AppendFloat(dst, f, 'g', -1, 64)
+// FormatValueFor returns the text of v with floats spelled in style, e.g.
+// FormatValueFor(v, FloatStyleFor(project.Version())). Edits through a
+// File or ConfigFile use the file's style (SetFloatStyle) instead.
+func FormatValueFor(v Value, style FloatStyle) string {
+	return string(AppendValueFor(nil, v, style))
 }
 
-// appendScalarFloat writes a standalone float: like appendReal, plus ".0"
-// when the text would otherwise read back as an integer.
-func appendScalarFloat(dst []byte, f float64) []byte {
-	start := len(dst)
-	dst = appendReal(dst, f)
-	if f != f || math.IsInf(f, 0) {
-		return dst
-	}
-	for _, c := range dst[start:] {
-		if c == '.' || c == 'e' || c == 'E' {
-			return dst
-		}
-	}
-	return append(dst, ".0"...)
-}
-
-func appendFloat32(dst []byte, f float32) []byte {
-	return appendReal(dst, float64(f))
+// AppendValueFor appends the text of v to dst, like FormatValueFor.
+func AppendValueFor(dst []byte, v Value, style FloatStyle) []byte {
+	return writer{floats: style}.append(dst, v)
 }
 
 // appendMultilineString writes a String: only '\' and '"' are escaped, so
@@ -140,16 +110,6 @@ func appendQuotedC(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-func appendReals(dst []byte, fs ...float64) []byte {
-	for i, f := range fs {
-		if i > 0 {
-			dst = append(dst, ", "...)
-		}
-		dst = appendReal(dst, f)
-	}
-	return dst
-}
-
 func appendInts32(dst []byte, is ...int32) []byte {
 	for i, v := range is {
 		if i > 0 {
@@ -182,7 +142,7 @@ func (w writer) append(dst []byte, v Value) []byte {
 	case Int:
 		return strconv.AppendInt(dst, int64(x), 10)
 	case Float:
-		return appendScalarFloat(dst, float64(x))
+		return w.appendScalarFloat(dst, float64(x))
 	case String:
 		return appendMultilineString(dst, string(x))
 	case StringName:
@@ -194,60 +154,60 @@ func (w writer) append(dst []byte, v Value) []byte {
 		return append(dst, ')')
 	case Vector2:
 		dst = append(dst, "Vector2("...)
-		return append(appendReals(dst, x.X, x.Y), ')')
+		return append(w.appendReals(dst, x.X, x.Y), ')')
 	case Vector2i:
 		dst = append(dst, "Vector2i("...)
 		return append(appendInts32(dst, x.X, x.Y), ')')
 	case Vector3:
 		dst = append(dst, "Vector3("...)
-		return append(appendReals(dst, x.X, x.Y, x.Z), ')')
+		return append(w.appendReals(dst, x.X, x.Y, x.Z), ')')
 	case Vector3i:
 		dst = append(dst, "Vector3i("...)
 		return append(appendInts32(dst, x.X, x.Y, x.Z), ')')
 	case Vector4:
 		dst = append(dst, "Vector4("...)
-		return append(appendReals(dst, x.X, x.Y, x.Z, x.W), ')')
+		return append(w.appendReals(dst, x.X, x.Y, x.Z, x.W), ')')
 	case Vector4i:
 		dst = append(dst, "Vector4i("...)
 		return append(appendInts32(dst, x.X, x.Y, x.Z, x.W), ')')
 	case Rect2:
 		dst = append(dst, "Rect2("...)
-		return append(appendReals(dst, x.Position.X, x.Position.Y, x.Size.X, x.Size.Y), ')')
+		return append(w.appendReals(dst, x.Position.X, x.Position.Y, x.Size.X, x.Size.Y), ')')
 	case Rect2i:
 		dst = append(dst, "Rect2i("...)
 		return append(appendInts32(dst, x.Position.X, x.Position.Y, x.Size.X, x.Size.Y), ')')
 	case Transform2D:
 		dst = append(dst, "Transform2D("...)
-		return append(appendReals(dst, x.X.X, x.X.Y, x.Y.X, x.Y.Y, x.Origin.X, x.Origin.Y), ')')
+		return append(w.appendReals(dst, x.X.X, x.X.Y, x.Y.X, x.Y.Y, x.Origin.X, x.Origin.Y), ')')
 	case Plane:
 		dst = append(dst, "Plane("...)
-		return append(appendReals(dst, x.Normal.X, x.Normal.Y, x.Normal.Z, x.D), ')')
+		return append(w.appendReals(dst, x.Normal.X, x.Normal.Y, x.Normal.Z, x.D), ')')
 	case Quaternion:
 		dst = append(dst, "Quaternion("...)
-		return append(appendReals(dst, x.X, x.Y, x.Z, x.W), ')')
+		return append(w.appendReals(dst, x.X, x.Y, x.Z, x.W), ')')
 	case AABB:
 		dst = append(dst, "AABB("...)
-		return append(appendReals(dst, x.Position.X, x.Position.Y, x.Position.Z, x.Size.X, x.Size.Y, x.Size.Z), ')')
+		return append(w.appendReals(dst, x.Position.X, x.Position.Y, x.Position.Z, x.Size.X, x.Size.Y, x.Size.Z), ')')
 	case Basis:
 		dst = append(dst, "Basis("...)
-		return append(appendBasis(dst, x), ')')
+		return append(w.appendBasis(dst, x), ')')
 	case Transform3D:
 		dst = append(dst, "Transform3D("...)
-		dst = appendBasis(dst, x.Basis)
+		dst = w.appendBasis(dst, x.Basis)
 		dst = append(dst, ", "...)
-		return append(appendReals(dst, x.Origin.X, x.Origin.Y, x.Origin.Z), ')')
+		return append(w.appendReals(dst, x.Origin.X, x.Origin.Y, x.Origin.Z), ')')
 	case Projection:
 		dst = append(dst, "Projection("...)
 		for c, col := range x.Columns {
 			if c > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendReals(dst, col.X, col.Y, col.Z, col.W)
+			dst = w.appendReals(dst, col.X, col.Y, col.Z, col.W)
 		}
 		return append(dst, ')')
 	case Color:
 		dst = append(dst, "Color("...)
-		return append(appendReals(dst, x.R, x.G, x.B, x.A), ')')
+		return append(w.appendReals(dst, x.R, x.G, x.B, x.A), ')')
 	case RID:
 		if x.ID == 0 {
 			return append(dst, "RID()"...)
@@ -377,12 +337,18 @@ func (w writer) append(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendFloat32(dst, v)
+			dst = w.appendReal(dst, float64(v))
 		}
 		return append(dst, ')')
 	case PackedFloat64Array:
 		dst = append(dst, "PackedFloat64Array("...)
-		return append(appendReals(dst, x...), ')')
+		for i, v := range x {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = w.appendReal(dst, v)
+		}
+		return append(dst, ')')
 	case PackedStringArray:
 		dst = append(dst, "PackedStringArray("...)
 		for i, s := range x {
@@ -398,7 +364,7 @@ func (w writer) append(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendReals(dst, v.X, v.Y)
+			dst = w.appendReals(dst, v.X, v.Y)
 		}
 		return append(dst, ')')
 	case PackedVector3Array:
@@ -407,7 +373,7 @@ func (w writer) append(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendReals(dst, v.X, v.Y, v.Z)
+			dst = w.appendReals(dst, v.X, v.Y, v.Z)
 		}
 		return append(dst, ')')
 	case PackedVector4Array:
@@ -416,7 +382,7 @@ func (w writer) append(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendReals(dst, v.X, v.Y, v.Z, v.W)
+			dst = w.appendReals(dst, v.X, v.Y, v.Z, v.W)
 		}
 		return append(dst, ')')
 	case PackedColorArray:
@@ -425,7 +391,7 @@ func (w writer) append(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = appendReals(dst, v.R, v.G, v.B, v.A)
+			dst = w.appendReals(dst, v.R, v.G, v.B, v.A)
 		}
 		return append(dst, ')')
 	}
@@ -433,12 +399,12 @@ func (w writer) append(dst []byte, v Value) []byte {
 	return append(dst, "null"...)
 }
 
-func appendBasis(dst []byte, b Basis) []byte {
+func (w writer) appendBasis(dst []byte, b Basis) []byte {
 	for r, row := range b.Rows {
 		if r > 0 {
 			dst = append(dst, ", "...)
 		}
-		dst = appendReals(dst, row.X, row.Y, row.Z)
+		dst = w.appendReals(dst, row.X, row.Y, row.Z)
 	}
 	return dst
 }

@@ -26,7 +26,7 @@ func TestFormatValue(t *testing.T) {
 		{"float zero", Float(0), "0.0"},
 		{"float negative zero", Float(math.Copysign(0, -1)), "0.0"},
 		{"float inf", Float(math.Inf(1)), "inf"},
-		{"float -inf", Float(math.Inf(-1)), "-inf"},
+		{"float -inf", Float(math.Inf(-1)), "inf_neg"},
 		{"float nan", Float(math.NaN()), "nan"},
 		// A value that is exactly a float32 uses the float32 shortest text.
 		{"float32 exact", Float(float64(float32(0.1))), "0.1"},
