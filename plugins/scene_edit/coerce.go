@@ -288,10 +288,11 @@ func describeJSON(v any) string {
 }
 
 // toJSON renders a Variant as the addon's to_json does (§4.1): vectors and
-// colors as objects, resources as their path, other values in Godot's text
-// form. It is godot.ToJSON plus resolving f's resource references (also
-// inside arrays); the numeric packed arrays and dictionaries stay in text
-// form here, as this tool has always returned them.
+// colors as objects, numeric packed arrays as lists, dictionaries as
+// objects, resources as their path, other values in Godot's text form. It
+// is godot.ToJSON plus resolving f's resource references (also inside
+// arrays), so set_node_property echoes a value in the shape
+// get_node_property reads it.
 func toJSON(f *godot.File, v godot.Value) any {
 	switch x := v.(type) {
 	case godot.ExtResource:
@@ -308,8 +309,6 @@ func toJSON(f *godot.File, v godot.Value) any {
 			out[i] = toJSON(f, it)
 		}
 		return out
-	case godot.PackedInt32Array, godot.PackedInt64Array, godot.PackedFloat32Array, godot.PackedFloat64Array, godot.Dictionary:
-		return godot.FormatValue(v)
 	}
 	return godot.ToJSON(v)
 }

@@ -352,3 +352,29 @@ func TestThemeOverride(t *testing.T) {
 	}
 	refused(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_colors/font_color", "value": "red"}, sdk.CodeInvalidArgument)
 }
+
+// set_node_property echoes numeric packed arrays as lists and dictionaries
+// as objects (contract §4.1), the shapes inspection's get_node_property
+// reads them in, not Godot's text form.
+func TestSetNodePropertyEchoesListsAndObjects(t *testing.T) {
+	dir := fixture(t, "2d-pong")
+	h := headless(t, dir)
+	call(t, h, "create_scene", map[string]any{"scene_path": "res://hud.tscn", "root_type": "Control"})
+	call(t, h, "create_node", map[string]any{"node_type": "Label", "node_name": "Score"})
+	out := call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "tab_stops", "value": []any{10, 20.5}})
+	if v, ok := out["value"].([]any); !ok || len(v) != 2 || v[0] != 10.0 || v[1] != 20.5 {
+		t.Fatalf("PackedFloat32Array echo = %#v, want [10 20.5]", out["value"])
+	}
+	call(t, h, "create_node", map[string]any{"node_type": "CodeEdit", "node_name": "Code"})
+	out = call(t, h, "set_node_property", map[string]any{"node_path": "Code", "property": "auto_brace_completion_pairs", "value": map[string]any{"(": ")"}})
+	if v, ok := out["value"].(map[string]any); !ok || len(v) != 1 || v["("] != ")" {
+		t.Fatalf("Dictionary echo = %#v, want {\"(\": \")\"}", out["value"])
+	}
+	got := read(t, dir, "res://hud.tscn")
+	for _, line := range []string{"tab_stops = PackedFloat32Array(10, 20.5)", "auto_brace_completion_pairs = {\n\"(\": \")\"\n}"} {
+		if !strings.Contains(got, line) {
+			t.Errorf("file lacks %q:\n%s", line, got)
+		}
+	}
+	roundTrips(t, "res://hud.tscn", got)
+}
