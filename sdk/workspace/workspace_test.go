@@ -775,3 +775,31 @@ func TestCommitExpectActiveScene(t *testing.T) {
 		t.Fatalf("versions %+v", res.Files[0])
 	}
 }
+
+// A project directory replaced by a link after the workspace opened it is
+// not written through (the root is only trusted while it is a directory).
+func TestRootReplacedByLinkIsNotWritten(t *testing.T) {
+	parent := t.TempDir()
+	root := filepath.Join(parent, "project")
+	outside := filepath.Join(parent, "outside")
+	for _, d := range []string{root, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(root, root+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, root); err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.Commit(bg, Change{Name: "w", Ops: []Op{{Path: "a.txt", Data: []byte("x")}}})
+	wantCode(t, err, sdk.CodeInvalidArgument)
+	if _, err := os.Stat(filepath.Join(outside, "a.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal("written through the link that replaced the project directory")
+	}
+}
