@@ -350,10 +350,23 @@ func (w *Workspace) Begin(name string) *Tx {
 // Tx collects file changes for one [Tx.Commit]. It is not safe for
 // concurrent use.
 type Tx struct {
-	ws   *Workspace
-	name string
-	ops  []*pb.WorkspaceOp
-	done bool
+	ws     *Workspace
+	name   string
+	ops    []*pb.WorkspaceOp
+	active string
+	done   bool
+}
+
+// ExpectActiveScene makes the commit conditional on path being the headless
+// active scene when it runs: otherwise it is refused with CONFLICT
+// (Required "active_scene") and nothing is written. A toolset that
+// remembers the active scene between calls, instead of asking
+// [Workspace.ActiveScene] before every edit, sets it so a scene switched
+// by another call or process is never edited by mistake; the check costs
+// no extra round trip.
+func (tx *Tx) ExpectActiveScene(path string) *Tx {
+	tx.active = path
+	return tx
 }
 
 // Write sets a file's content. base is the version the new content was
@@ -395,7 +408,7 @@ func (tx *Tx) Commit(ctx context.Context) (CommitResult, error) {
 	}
 	call := tx.ws.call
 	resp, err := c.Commit(ctx, &pb.WorkspaceCommitRequest{
-		CallId: call.CallID, Name: tx.name, Ops: tx.ops, DryRun: call.DryRun,
+		CallId: call.CallID, Name: tx.name, Ops: tx.ops, DryRun: call.DryRun, ExpectActiveScene: tx.active,
 	})
 	if err != nil {
 		return CommitResult{}, rpcError(ctx, "commit", err)

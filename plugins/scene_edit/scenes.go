@@ -62,9 +62,11 @@ func createScene(ctx context.Context, call *sdk.Call, in createSceneArgs) (sdk.R
 		}
 		return sdk.JSON(out), nil
 	}
-	if _, err := call.Workspace().SetActiveScene(ctx, sp); err != nil {
+	sc, err := call.Workspace().SetActiveScene(ctx, sp)
+	if err != nil {
 		return sdk.Result{}, err
 	}
+	noteActive(sc.Active)
 	return sdk.JSON(out), nil
 }
 
@@ -100,9 +102,11 @@ func openScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Resul
 		out["dry_run"] = true
 		return sdk.JSON(out), nil
 	}
-	if _, err := ws.SetActiveScene(ctx, sp); err != nil {
+	sc, err := ws.SetActiveScene(ctx, sp)
+	if err != nil {
 		return sdk.Result{}, err
 	}
+	noteActive(sc.Active)
 	return sdk.JSON(out), nil
 }
 
@@ -149,9 +153,11 @@ func closeScene(ctx context.Context, call *sdk.Call, in closeSceneArgs) (sdk.Res
 		out["dry_run"] = true
 		return sdk.JSON(out), nil
 	}
-	if _, err := ws.CloseScene(ctx, target); err != nil {
+	st, err = ws.CloseScene(ctx, target)
+	if err != nil {
 		return sdk.Result{}, err
 	}
+	noteActive(st.Active)
 	return sdk.JSON(out), nil
 }
 

@@ -1840,9 +1840,15 @@ type WorkspaceCommitRequest struct {
 	Ops  []*WorkspaceOp `protobuf:"bytes,3,rep,name=ops,proto3" json:"ops,omitempty"`
 	// Validate and report, write nothing. The host also forces a dry run when
 	// the call itself is one.
-	DryRun        bool `protobuf:"varint,4,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	DryRun bool `protobuf:"varint,4,opt,name=dry_run,json=dryRun,proto3" json:"dry_run,omitempty"`
+	// When set, the commit is refused with CONFLICT (nothing written) unless
+	// this res:// path is the headless active scene at commit time. A plugin
+	// that remembers the active scene from an earlier call, rather than asking
+	// (Scenes) before every edit, sets it so the check happens in the same
+	// round trip, under the lock that serialises commits.
+	ExpectActiveScene string `protobuf:"bytes,5,opt,name=expect_active_scene,json=expectActiveScene,proto3" json:"expect_active_scene,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *WorkspaceCommitRequest) Reset() {
@@ -1901,6 +1907,13 @@ func (x *WorkspaceCommitRequest) GetDryRun() bool {
 		return x.DryRun
 	}
 	return false
+}
+
+func (x *WorkspaceCommitRequest) GetExpectActiveScene() string {
+	if x != nil {
+		return x.ExpectActiveScene
+	}
+	return ""
 }
 
 // WorkspaceFileChange reports what a commit did (or would do) to one file.
@@ -2332,12 +2345,13 @@ const file_toolset_proto_rawDesc = "" +
 	"\x06delete\x18\x02 \x01(\bR\x06delete\x12\x12\n" +
 	"\x04data\x18\x03 \x01(\fR\x04data\x12!\n" +
 	"\fbase_version\x18\x04 \x01(\tR\vbaseVersion\x12\x12\n" +
-	"\x04mode\x18\x05 \x01(\rR\x04mode\"\x92\x01\n" +
+	"\x04mode\x18\x05 \x01(\rR\x04mode\"\xc2\x01\n" +
 	"\x16WorkspaceCommitRequest\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x122\n" +
 	"\x03ops\x18\x03 \x03(\v2 .godotmcp.toolset.v1.WorkspaceOpR\x03ops\x12\x17\n" +
-	"\adry_run\x18\x04 \x01(\bR\x06dryRun\"\xe5\x01\n" +
+	"\adry_run\x18\x04 \x01(\bR\x06dryRun\x12.\n" +
+	"\x13expect_active_scene\x18\x05 \x01(\tR\x11expectActiveScene\"\xe5\x01\n" +
 	"\x13WorkspaceFileChange\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
 	"\x06change\x18\x02 \x01(\tR\x06change\x12!\n" +

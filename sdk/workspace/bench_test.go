@@ -78,3 +78,45 @@ func BenchmarkJournalCost(b *testing.B) {
 	b.ReportMetric(med(td), "disk-p50-µs")
 	b.ReportMetric(0, "ns/op")
 }
+
+// BenchmarkCommitScene is the engine's part of one headless scene edit of a
+// 20 KB file with the journal on disk: what the host does for the plugin's
+// commit (CAS read and hash, temp file, rename, journal append), per
+// durability mode. host/e2e BenchmarkSceneEditHeadless is the end-to-end
+// figure.
+func BenchmarkCommitScene(b *testing.B) {
+	for _, m := range []struct {
+		name string
+		mode SyncMode
+		mem  bool
+	}{{"sync=file", SyncFile, false}, {"sync=none", SyncNone, false}, {"sync=file/journal=memory", SyncFile, true}} {
+		b.Run(m.name, func(b *testing.B) {
+			opts := Options{Sync: m.mode, JournalDir: b.TempDir()}
+			if m.mem {
+				opts.JournalDir = ""
+			}
+			w, _ := newWS(b, opts)
+			body := []byte(strings.Repeat("[node name=\"N\" type=\"Node3D\" parent=\".\"]\n", 500))
+			bodies := [2][]byte{body, append(slices.Clone(body), '\n')}
+			res, err := w.Commit(bg, Change{Name: "seed", Ops: []Op{{Path: "s.tscn", Data: bodies[1]}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			base := res.Files[0].VersionAfter
+			var ds []time.Duration
+			b.ResetTimer()
+			for i := range b.N {
+				t0 := time.Now()
+				res, err := w.Commit(bg, Change{Name: "bench", Ops: []Op{{Path: "s.tscn", Data: bodies[i%2], Base: base}}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ds = append(ds, time.Since(t0))
+				base = res.Files[0].VersionAfter
+			}
+			slices.Sort(ds)
+			b.ReportMetric(float64(ds[len(ds)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(ds[len(ds)*9/10].Microseconds()), "p90-µs")
+		})
+	}
+}

@@ -38,6 +38,11 @@ type Change struct {
 	// DryRun validates and reports without writing.
 	DryRun bool
 	Ops    []Op
+	// ExpectActiveScene, when set, refuses the commit with CONFLICT unless
+	// it is the active scene when the commit runs: a plugin that edits the
+	// active scene it remembers (rather than asking first) is told so when
+	// another call or process has switched scenes since.
+	ExpectActiveScene string
 }
 
 // file is one file of an action: its state before and after.
@@ -47,6 +52,9 @@ type file struct {
 	dirs   []string // directories the action created for it
 	before content
 	after  content
+	// beforeVersion is before's version, computed once by the commit's
+	// compare-and-swap (not kept in the journal).
+	beforeVersion sdk.FileVersion
 }
 
 // action is one journal entry.
@@ -127,6 +135,9 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 
 	release, unlock := w.lockJournal()
 	defer unlock()
+	if err := w.expectActiveLocked(ch.ExpectActiveScene); err != nil {
+		return sdk.CommitResult{}, err
+	}
 	// Compare and swap: read every file and check its version.
 	var conflicts []string
 	changed := files[:0:0]
@@ -137,10 +148,12 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 		}
 		f.before = cur
 		op := ch.Ops[i]
-		if got := cur.version(); got != op.Base {
+		got := cur.version()
+		if got != op.Base {
 			conflicts = append(conflicts, conflictLine(f.res, op.Base, got))
 			continue
 		}
+		f.beforeVersion = got
 		if op.Delete && !cur.exists {
 			return sdk.CommitResult{}, sdk.Errorf(sdk.CodeNotFound, "nothing to delete; drop the Delete",
 				"%s does not exist", f.res)
@@ -180,6 +193,28 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 	}
 	res.Warnings = append(res.Warnings, w.reloadLocked(ctx, changed)...)
 	return res, nil
+}
+
+// expectActiveLocked refuses a commit prepared for an active scene that is
+// no longer the active one.
+func (w *Workspace) expectActiveLocked(want string) error {
+	if want == "" {
+		return nil
+	}
+	res, _, err := clean(want)
+	if err != nil {
+		return err
+	}
+	if res == w.active {
+		return nil
+	}
+	now := "no scene is active"
+	if w.active != "" {
+		now = "the active scene is " + w.active
+	}
+	return &sdk.Error{Code: sdk.CodeConflict, Required: "active_scene",
+		Message: "the change was made to " + res + " as the active scene, but " + now + " (another call or process switched scenes); nothing was written",
+		Hint:    "run the tool again: it edits the scene that is active now, or pass scene explicitly"}
 }
 
 // guardLocked refuses changes to scenes with unsaved editor changes. With
@@ -271,9 +306,12 @@ func conflictError(lines []string, fix string) *sdk.Error {
 		Hint:    fix + " (another toolset or an editor changed the file)"}
 }
 
+// report describes a checked change; f.beforeVersion is the version the
+// compare-and-swap computed (hashing 20 KB again costs as much as the rest
+// of the report).
 func report(f *file, dryRun bool) sdk.FileChange {
 	fc := sdk.FileChange{Path: f.res, BytesBefore: int64(len(f.before.data)), BytesAfter: int64(len(f.after.data)),
-		VersionBefore: f.before.version(), VersionAfter: f.after.version()}
+		VersionBefore: f.beforeVersion, VersionAfter: f.after.version()}
 	switch {
 	case !f.before.exists:
 		fc.Change = sdk.ChangeCreated

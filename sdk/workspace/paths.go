@@ -108,10 +108,12 @@ func (w *Workspace) resolveWrite(arg string) (target, error) {
 	// Find the deepest existing ancestor, remembering what is missing.
 	var missing []string
 	dir := parentRel
+	var dirFi fs.FileInfo
 	for {
 		p := filepath.Join(w.root, filepath.FromSlash(dir))
 		fi, err := os.Lstat(p)
 		if err == nil {
+			dirFi = fi
 			if !fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
 				return target{}, sdk.Errorf(sdk.CodeInvalidArgument, "choose a path whose parent is a directory",
 					"%s: res://%s is a file, not a directory", res, dir)
@@ -131,7 +133,13 @@ func (w *Workspace) resolveWrite(arg string) (target, error) {
 			dir = ""
 		}
 	}
-	resolvedDir, err := filepath.EvalSymlinks(filepath.Join(w.root, filepath.FromSlash(dir)))
+	// The root was resolved when the workspace was opened: when it is the
+	// directory and still is one (not since replaced by a link), there is
+	// nothing to resolve.
+	resolvedDir, err := w.root, error(nil)
+	if dir != "" || dirFi.Mode()&fs.ModeSymlink != 0 {
+		resolvedDir, err = filepath.EvalSymlinks(filepath.Join(w.root, filepath.FromSlash(dir)))
+	}
 	if err != nil {
 		return target{}, sdk.Errorf(sdk.CodeInvalidArgument, hintResPath, "%s cannot be resolved: %v", res, err)
 	}

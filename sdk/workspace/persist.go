@@ -351,9 +351,14 @@ func (w *Workspace) appendLocked(pending []entry) error {
 		}
 		s.log = f
 	}
-	// Cut a torn tail, then write at the end of what was read.
-	if err := s.log.Truncate(s.off); err != nil {
-		return err
+	// Cut a torn tail (syncIn saw the file longer than its whole entries),
+	// then write at the end of what was read. A log that ends where this
+	// process stopped reading needs no truncate: on most file systems even
+	// a truncate to the current size is a metadata update.
+	if s.seen == nil || s.seen.Size() != s.off {
+		if err := s.log.Truncate(s.off); err != nil {
+			return err
+		}
 	}
 	if _, err := s.log.WriteAt(buf.Bytes(), s.off); err != nil {
 		return err

@@ -149,7 +149,7 @@ func (s *Service) Commit(ctx context.Context, req *pb.WorkspaceCommitRequest) (*
 		dry = dry || info.DryRun
 	}
 	ch := Change{Name: req.GetName(), Toolset: s.toolset, CallID: req.GetCallId(), DryRun: dry,
-		Ops: make([]Op, len(req.GetOps()))}
+		ExpectActiveScene: req.GetExpectActiveScene(), Ops: make([]Op, len(req.GetOps()))}
 	for i, op := range req.GetOps() {
 		ch.Ops[i] = Op{Path: op.GetPath(), Delete: op.GetDelete(), Data: op.GetData(),
 			Base: sdk.FileVersion(op.GetBaseVersion()), Mode: fs.FileMode(op.GetMode()).Perm()}

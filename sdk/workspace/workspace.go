@@ -42,6 +42,7 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -247,10 +248,14 @@ func load(abs string) (content, error) {
 	if fi.Size() > MaxFileBytes {
 		return content{}, fmt.Errorf("is %d bytes; the workspace handles files up to %d", fi.Size(), MaxFileBytes)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
+	// Read into a buffer of the size just seen (one read call for a scene,
+	// where io.ReadAll would grow from 512 bytes in a dozen); a file that
+	// grows meanwhile is still read to its end.
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+1))
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileBytes+1)); err != nil {
 		return content{}, err
 	}
+	data := buf.Bytes()
 	if len(data) > MaxFileBytes {
 		return content{}, fmt.Errorf("grew past %d bytes while being read", MaxFileBytes)
 	}

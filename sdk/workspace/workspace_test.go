@@ -723,3 +723,83 @@ func TestUndoDoesNotFollowASwappedDirectory(t *testing.T) {
 		t.Fatal("undo deleted a file outside the project")
 	}
 }
+
+// A commit prepared for the active scene is refused, whole, once another
+// call or another process has switched scenes; with the expected scene
+// still active it goes through.
+func TestCommitExpectActiveScene(t *testing.T) {
+	jdir := t.TempDir()
+	w, dir := newWS(t, Options{JournalDir: jdir})
+	put(t, dir, "a.tscn", "a")
+	put(t, dir, "b.tscn", "b")
+	other, err := Open(dir, Options{JournalDir: jdir}) // a second process on the project
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.SetActiveScene(bg, "res://a.tscn"); err != nil {
+		t.Fatal(err)
+	}
+	a := mustRead(t, w, "a.tscn")
+	edit := func(data string) (sdk.CommitResult, error) {
+		return w.Commit(bg, Change{Name: "edit", ExpectActiveScene: "res://a.tscn",
+			Ops: []Op{{Path: "a.tscn", Data: []byte(data), Base: a.Version}, {Path: "new.txt", Data: []byte("n")}}})
+	}
+	if _, err := other.SetActiveScene(bg, "res://b.tscn"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = edit("a2")
+	if e := wantCode(t, err, sdk.CodeConflict); e.Required != "active_scene" || !strings.Contains(e.Message, "res://b.tscn") {
+		t.Fatal(e)
+	}
+	if got, _ := get(t, dir, "a.tscn"); got != "a" {
+		t.Fatalf("a.tscn = %q after a refused commit", got)
+	}
+	if _, ok := get(t, dir, "new.txt"); ok {
+		t.Fatal("new.txt written by a refused commit")
+	}
+	if h := w.History(); h.Depth != 0 {
+		t.Fatalf("refused commit journaled: %+v", h)
+	}
+	if _, err := other.CloseScene(bg, ""); err != nil { // a is active again
+		t.Fatal(err)
+	}
+	res, err := edit("a2")
+	if err != nil || len(res.Files) != 2 {
+		t.Fatal(res, err)
+	}
+	if got, _ := get(t, dir, "a.tscn"); got != "a2" {
+		t.Fatalf("a.tscn = %q", got)
+	}
+	// The version reported before the write is the one compared.
+	if res.Files[0].VersionBefore != a.Version || res.Files[0].VersionAfter != VersionOf([]byte("a2")) {
+		t.Fatalf("versions %+v", res.Files[0])
+	}
+}
+
+// A project directory replaced by a link after the workspace opened it is
+// not written through (the root is only trusted while it is a directory).
+func TestRootReplacedByLinkIsNotWritten(t *testing.T) {
+	parent := t.TempDir()
+	root := filepath.Join(parent, "project")
+	outside := filepath.Join(parent, "outside")
+	for _, d := range []string{root, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(root, root+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, root); err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.Commit(bg, Change{Name: "w", Ops: []Op{{Path: "a.txt", Data: []byte("x")}}})
+	wantCode(t, err, sdk.CodeInvalidArgument)
+	if _, err := os.Stat(filepath.Join(outside, "a.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal("written through the link that replaced the project directory")
+	}
+}
