@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
+	"google.golang.org/grpc"
 
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
@@ -29,6 +30,9 @@ type Call struct {
 	EditorAttached bool
 
 	srv *server
+	// host carries the call's host service requests when it came over the
+	// call pipe; nil: the broker connection (hostServices).
+	host grpc.ClientConnInterface
 
 	mu      sync.Mutex
 	logger  hclog.Logger              // built on first use: most calls never log
@@ -102,5 +106,14 @@ func (c *Call) Editor(ctx context.Context, command string, params, result any) e
 	if c == nil || c.srv == nil {
 		return errNoEditor("this call is not connected to a godot-mcp host")
 	}
-	return c.srv.editor(ctx, command, params, result)
+	return c.srv.editor(ctx, c, command, params, result)
+}
+
+// hostServices is where this call's requests to the host services go: the
+// call pipe the call came on, or else the broker connection.
+func (c *Call) hostServices() (grpc.ClientConnInterface, error) {
+	if c.host != nil {
+		return c.host, nil
+	}
+	return c.srv.hostConn()
 }

@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/godot-mcp/godot-mcp/sdk/proctree"
+	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
 	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
 )
@@ -124,8 +126,14 @@ func (s *server) serveCallPipe(fdText string, logger hclog.Logger) {
 	s.mu.Lock()
 	s.callPipe = true
 	s.mu.Unlock()
+	pipe := callpipe.NewServer(conn)
 	go func() {
-		if err := callpipe.Serve(conn, s.call); err != nil {
+		// A call that came over the pipe sends its workspace and editor
+		// requests back over it too (Call.hostServices): no broker hop.
+		err := pipe.Serve(func(ctx context.Context, req *pb.CallRequest, send func(*pb.CallEvent) error) (*pb.CallResult, error) {
+			return s.call(ctx, req, send, pipe)
+		})
+		if err != nil {
 			logger.Error("the call pipe failed", "error", err)
 		}
 	}()

@@ -115,7 +115,7 @@ func (s *server) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.C
 
 // Call implements pb.ToolsetServer: progress events, then exactly one result.
 func (s *server) Call(req *pb.CallRequest, stream pb.Toolset_CallServer) error {
-	res, err := s.call(stream.Context(), req, stream.Send)
+	res, err := s.call(stream.Context(), req, stream.Send, nil)
 	if err != nil {
 		return status.Error(codes.NotFound, err.Error())
 	}
@@ -123,9 +123,11 @@ func (s *server) Call(req *pb.CallRequest, stream pb.Toolset_CallServer) error {
 }
 
 // call runs one call, whichever way it came (gRPC or the call pipe): send
-// carries its progress events. The error is for a call that cannot run at
-// all (an unknown tool); a tool's own failure is in the result.
-func (s *server) call(ctx context.Context, req *pb.CallRequest, send func(*pb.CallEvent) error) (*pb.CallResult, error) {
+// carries its progress events, and host, when not nil, the call's requests
+// to the host services (the pipe the call came on; nil: the broker
+// connection). The error is for a call that cannot run at all (an unknown
+// tool); a tool's own failure is in the result.
+func (s *server) call(ctx context.Context, req *pb.CallRequest, send func(*pb.CallEvent) error, host grpc.ClientConnInterface) (*pb.CallResult, error) {
 	t, ok := s.tools[req.GetTool()]
 	if !ok {
 		return nil, fmt.Errorf("toolset %q has no tool %q", s.ts.Name, req.GetTool())
@@ -142,6 +144,7 @@ func (s *server) call(ctx context.Context, req *pb.CallRequest, send func(*pb.Ca
 
 		EditorAttached: req.GetEditorAttached(),
 		send:           send,
+		host:           host,
 	}
 	res, err := t.run(ctx, call, req.GetArgumentsJson())
 	call.finish()
@@ -202,8 +205,8 @@ func errNoEditor(why string) *Error {
 	}
 }
 
-func (s *server) editor(ctx context.Context, command string, params, result any) error {
-	conn, err := s.hostConn()
+func (s *server) editor(ctx context.Context, call *Call, command string, params, result any) error {
+	conn, err := call.hostServices()
 	if err != nil {
 		return errNoEditor(err.Error())
 	}

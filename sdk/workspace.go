@@ -122,7 +122,7 @@ func (w *Workspace) client() (pb.HostWorkspaceClient, error) {
 	if w == nil || w.call == nil || w.call.srv == nil {
 		return nil, errNoWorkspace("this call is not connected to a godot-mcp host")
 	}
-	conn, err := w.call.srv.hostConn()
+	conn, err := w.call.hostServices()
 	if err != nil {
 		return nil, errNoWorkspace(err.Error())
 	}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -30,7 +31,7 @@ func BenchmarkSceneEditHeadless(b *testing.B) {
 
 func benchSceneEdit(b *testing.B, sync string) {
 	dir := copyFixture(b, "3d-csg")
-	env := []string{"GODOT_MCP_WORKSPACE_SYNC=" + sync}
+	env := append([]string{"GODOT_MCP_WORKSPACE_SYNC=" + sync}, strings.Fields(os.Getenv(benchHostEnv))...)
 	s := stdioHostEnv(b, legacy, env, "--project", dir, "--plugins-dir", projectPluginsDir, "--log-level", "warn")
 	s.ok(b, "godot_enable_toolset", map[string]any{"toolsets": []string{"scene_edit"}}, nil)
 	s.ok(b, "godot_scene_edit_open_scene", map[string]any{"scene_path": "res://csg.tscn"}, nil)

@@ -19,12 +19,19 @@ import (
 func newHostServer(log hclog.Logger, editor pb.HostEditorServer, ws pb.HostWorkspaceServer) func([]grpc.ServerOption) *grpc.Server {
 	return func(opts []grpc.ServerOption) *grpc.Server {
 		s := grpc.NewServer(append(opts, wire.GRPCServerOptions()...)...)
-		pb.RegisterHostLogServer(s, &hostLog{log: log})
-		pb.RegisterHostEditorServer(s, editor)
-		if ws != nil {
-			pb.RegisterHostWorkspaceServer(s, ws)
-		}
+		registerHostServices(s, log, editor, ws)
 		return s
+	}
+}
+
+// registerHostServices registers the host services a plugin may call: on
+// the broker's gRPC server, and on the call pipe for calls that came over
+// it. The same implementations serve both.
+func registerHostServices(r grpc.ServiceRegistrar, log hclog.Logger, editor pb.HostEditorServer, ws pb.HostWorkspaceServer) {
+	pb.RegisterHostLogServer(r, &hostLog{log: log})
+	pb.RegisterHostEditorServer(r, editor)
+	if ws != nil {
+		pb.RegisterHostWorkspaceServer(r, ws)
 	}
 }
 

@@ -226,8 +226,11 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 	}
 	if configured.GetCallPipe() && inst.runner.callConn != nil {
 		// The runner closes the connection when the process is gone,
-		// which fails the calls still waiting on it.
-		inst.pipe = callpipe.NewClient(inst.runner.callConn)
+		// which fails the calls still waiting on it. Calls that come
+		// over the pipe reach the host services over it too.
+		services := callpipe.NewServices()
+		registerHostServices(services, log, s.opts.Editor, ws)
+		inst.pipe = callpipe.NewClient(inst.runner.callConn, services)
 	}
 
 	inst.ctx, inst.cancel = context.WithCancel(context.Background())
@@ -244,6 +247,11 @@ func (s *Supervisor) watch(ts *toolset, inst *instance) {
 	<-inst.runner.done
 	inst.cancel()
 	inst.client.Kill() // the process is gone: this closes the connection and the broker
+	if inst.pipe != nil {
+		// The runner closed the pipe; its host service requests in
+		// flight end with it (as the broker's do with Kill).
+		inst.pipe.Wait()
+	}
 	inst.report = inst.runner.report(inst.stderr)
 	if inst.stopping.Load() {
 		close(inst.done)

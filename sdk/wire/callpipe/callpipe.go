@@ -38,6 +38,17 @@
 // unknown tool. After a cancel the plugin may send nothing more for that id;
 // the host discards whatever still arrives.
 //
+// The same pipe carries the plugin's calls to the host's services
+// (HostWorkspace, HostEditor, HostLog) made while a call runs, so a headless
+// edit's workspace commit skips the gRPC broker too. The plugin sends
+// KindHostCall (payload: the gRPC method name, e.g.
+// "/godotmcp.toolset.v1.HostWorkspace/Commit", as a big-endian uint16
+// length and the name, then the protobuf request) and KindHostCancel; the
+// host answers with KindHostReply (the protobuf response) or KindHostFail
+// (UTF-8 text). Host calls have their own ids, chosen by the plugin. A
+// plugin may make host calls on the pipe only while it runs a call that
+// came over the pipe: before that the host may not be reading yet.
+//
 // A frame of an unknown kind, or larger than MaxFrameBytes, breaks the
 // connection: the other side cannot know where the next frame starts.
 package callpipe
@@ -68,6 +79,11 @@ const (
 	KindCancel Kind = 2 // host → plugin: the caller gave up on the call
 	KindEvent  Kind = 3 // plugin → host: a CallEvent; the one with the result ends the call
 	KindFail   Kind = 4 // plugin → host: why the plugin could not run the call
+
+	KindHostCall   Kind = 5 // plugin → host: a call of a host service
+	KindHostCancel Kind = 6 // plugin → host: the plugin gave up on its host call
+	KindHostReply  Kind = 7 // host → plugin: the host service's response
+	KindHostFail   Kind = 8 // host → plugin: why the host call failed
 )
 
 func (k Kind) String() string {
@@ -80,6 +96,14 @@ func (k Kind) String() string {
 		return "event"
 	case KindFail:
 		return "fail"
+	case KindHostCall:
+		return "host call"
+	case KindHostCancel:
+		return "host cancel"
+	case KindHostReply:
+		return "host reply"
+	case KindHostFail:
+		return "host fail"
 	}
 	return fmt.Sprintf("kind %d", uint8(k))
 }

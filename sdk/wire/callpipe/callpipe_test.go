@@ -9,11 +9,14 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"google.golang.org/grpc"
 
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
@@ -47,7 +50,7 @@ func serve(t testing.TB, h callpipe.Handler) (*callpipe.Client, <-chan error) {
 	hostEnd, pluginEnd := pair(t)
 	done := make(chan error, 1)
 	go func() { done <- callpipe.Serve(pluginEnd, h) }()
-	c := callpipe.NewClient(hostEnd)
+	c := callpipe.NewClient(hostEnd, nil)
 	t.Cleanup(func() { c.Close() })
 	return c, done
 }
@@ -189,7 +192,7 @@ func TestPluginGoneFailsCallsInFlightAndAfter(t *testing.T) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	})
-	c := callpipe.NewClient(hostEnd)
+	c := callpipe.NewClient(hostEnd, nil)
 	go func() { <-started; pluginEnd.Close() }() // the plugin process dies
 	_, err := c.Call(context.Background(), &pb.CallRequest{Tool: "t"}, 1<<20, nil)
 	if !errors.Is(err, callpipe.ErrClosed) {
@@ -218,7 +221,7 @@ func TestClientRefusesWhatOnlyTheHostSends(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			hostEnd, pluginEnd := pair(t)
-			c := callpipe.NewClient(hostEnd)
+			c := callpipe.NewClient(hostEnd, nil)
 			go func() {
 				buf := make([]byte, 4096)
 				_, _ = pluginEnd.Read(buf) // the call
@@ -234,7 +237,7 @@ func TestClientRefusesWhatOnlyTheHostSends(t *testing.T) {
 
 func TestClientFailsOnlyTheCallOfAnUndecodableEvent(t *testing.T) {
 	hostEnd, pluginEnd := pair(t)
-	c := callpipe.NewClient(hostEnd)
+	c := callpipe.NewClient(hostEnd, nil)
 	go func() {
 		buf := make([]byte, 4096)
 		_, _ = pluginEnd.Read(buf)
@@ -312,7 +315,7 @@ func FuzzClient(f *testing.F) {
 	f.Add(frame(callpipe.KindEvent, 1, 1<<30, nil))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		hostEnd, pluginEnd := pair(t)
-		c := callpipe.NewClient(hostEnd)
+		c := callpipe.NewClient(hostEnd, nil)
 		go func() {
 			buf := make([]byte, 4096)
 			_, _ = pluginEnd.Read(buf)
@@ -353,4 +356,118 @@ func FuzzServe(f *testing.F) {
 			t.Fatal("Serve did not return after the host closed")
 		}
 	})
+}
+
+// logService is a real host service for host calls: it records lines and
+// refuses the ones marked "refuse"; "block" waits for its context.
+type logService struct {
+	pb.UnimplementedHostLogServer
+	mu    sync.Mutex
+	lines []string
+	ended chan error
+}
+
+func (l *logService) Log(ctx context.Context, req *pb.LogRequest) (*pb.LogResponse, error) {
+	switch req.GetMessage() {
+	case "refuse":
+		return nil, errors.New("refused by the host")
+	case "block":
+		<-ctx.Done()
+		l.ended <- ctx.Err()
+		return nil, ctx.Err()
+	}
+	l.mu.Lock()
+	l.lines = append(l.lines, req.GetMessage())
+	l.mu.Unlock()
+	return &pb.LogResponse{}, nil
+}
+
+// A call's handler reaches the host's services over the same pipe, through
+// the generated client; failures and cancellation come back as statuses.
+func TestHostCallsFromAHandler(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	svc := &logService{ended: make(chan error, 1)}
+	services := callpipe.NewServices()
+	pb.RegisterHostLogServer(services, svc)
+	c := callpipe.NewClient(hostEnd, services)
+	t.Cleanup(func() { c.Close(); c.Wait() })
+	srv := callpipe.NewServer(pluginEnd)
+	go srv.Serve(func(ctx context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		log := pb.NewHostLogClient(srv)
+		switch req.GetTool() {
+		case "log":
+			if _, err := log.Log(ctx, &pb.LogRequest{Message: "hello"}); err != nil {
+				return text("error: " + err.Error()), nil
+			}
+			return text("logged"), nil
+		case "refused":
+			_, err := log.Log(ctx, &pb.LogRequest{Message: "refuse"})
+			return text(fmt.Sprint(err)), nil
+		case "cancel":
+			cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+			defer cancel()
+			_, err := log.Log(cctx, &pb.LogRequest{Message: "block"})
+			return text(fmt.Sprint(err)), nil
+		case "stream":
+			_, err := srv.NewStream(ctx, &grpc.StreamDesc{}, "/x/y")
+			return text(fmt.Sprint(err)), nil
+		}
+		err := srv.Invoke(ctx, "/godotmcp.toolset.v1.HostLog/Nope", &pb.LogRequest{}, &pb.LogResponse{})
+		return text(fmt.Sprint(err)), nil
+	})
+	ask := func(tool string) string {
+		res, err := c.Call(context.Background(), &pb.CallRequest{Tool: tool}, 1<<20, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		return textOf(res)
+	}
+	if got := ask("log"); got != "logged" {
+		t.Fatalf("log: %s", got)
+	}
+	svc.mu.Lock()
+	lines := slices.Clone(svc.lines)
+	svc.mu.Unlock()
+	if !slices.Equal(lines, []string{"hello"}) {
+		t.Fatalf("the host service saw %v", lines)
+	}
+	if got := ask("refused"); !strings.Contains(got, "refused by the host") {
+		t.Fatalf("refused: %s", got)
+	}
+	if got := ask("cancel"); !strings.Contains(got, "DeadlineExceeded") {
+		t.Fatalf("cancel: %s", got)
+	}
+	select {
+	case err := <-svc.ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("the host handler's context ended with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the plugin's cancel never reached the host handler")
+	}
+	if got := ask("stream"); !strings.Contains(got, "Unimplemented") {
+		t.Fatalf("stream: %s", got)
+	}
+	if got := ask("unknown"); !strings.Contains(got, `serves no method "/godotmcp.toolset.v1.HostLog/Nope"`) {
+		t.Fatalf("unknown method: %s", got)
+	}
+}
+
+// When the host goes away, a host call waiting for its answer fails with
+// Unavailable instead of hanging.
+func TestHostCallFailsWhenTheHostIsGone(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	srv := callpipe.NewServer(pluginEnd)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(echo) }()
+	go func() {
+		buf := make([]byte, 4096)
+		_, _ = hostEnd.Read(buf) // the host call
+		hostEnd.Close()
+	}()
+	err := srv.Invoke(context.Background(), "/godotmcp.toolset.v1.HostLog/Log", &pb.LogRequest{}, &pb.LogResponse{})
+	if !strings.Contains(fmt.Sprint(err), "Unavailable") {
+		t.Fatalf("err = %v, want Unavailable", err)
+	}
+	<-done
 }

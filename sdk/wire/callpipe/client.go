@@ -16,13 +16,16 @@ import (
 // any number of goroutines; one reader goroutine, started by NewClient,
 // delivers what the plugin sends to the call it belongs to.
 type Client struct {
-	w    frameWriter
-	done chan struct{} // closed once the connection is gone
+	w        frameWriter
+	services *Services
+	done     chan struct{}  // closed once the connection is gone
+	work     sync.WaitGroup // the reader and the host calls it started
 
-	mu      sync.Mutex
-	nextID  uint64
-	pending map[uint64]*pending
-	err     error // why the connection is gone; set before done is closed
+	mu        sync.Mutex
+	nextID    uint64
+	pending   map[uint64]*pending
+	hostCalls map[uint64]context.CancelFunc // the plugin's host calls being served
+	err       error                         // why the connection is gone; set before done is closed
 }
 
 // pending is one call in flight. The reader never blocks on it, so one slow
@@ -68,18 +71,59 @@ func (p *pending) take() (progress []*pb.Progress, result *pb.CallResult, err er
 	return progress, p.result, p.err
 }
 
-// NewClient starts using conn, the host's end of a call pipe. The Client
-// owns conn from now on and closes it when the connection fails or Close is
-// called.
-func NewClient(conn net.Conn) *Client {
-	c := &Client{
-		w:       frameWriter{conn: conn},
-		done:    make(chan struct{}),
-		pending: map[uint64]*pending{},
+// NewClient starts using conn, the host's end of a call pipe, and answers
+// the plugin's host calls with services (nil: none). The Client owns conn
+// from now on and closes it when the connection fails or Close is called.
+func NewClient(conn net.Conn, services *Services) *Client {
+	if services == nil {
+		services = NewServices()
 	}
+	c := &Client{
+		w:         frameWriter{conn: conn},
+		services:  services,
+		done:      make(chan struct{}),
+		pending:   map[uint64]*pending{},
+		hostCalls: map[uint64]context.CancelFunc{},
+	}
+	c.work.Add(1)
 	go c.read()
 	return c
 }
+
+// Wait returns once the connection is gone and every host call the plugin
+// made has returned (their contexts end with the connection).
+func (c *Client) Wait() {
+	<-c.done
+	c.work.Wait()
+}
+
+// startHostCall registers a host call; false if the id is in use or the
+// connection is gone.
+func (c *Client) startHostCall(id uint64, cancel context.CancelFunc) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, dup := c.hostCalls[id]; dup || c.err != nil {
+		return false
+	}
+	c.hostCalls[id] = cancel
+	c.work.Add(1)
+	return true
+}
+
+// endHostCall cancels and forgets a host call; the served one calls it
+// when done, a KindHostCancel frame when the plugin gives up.
+func (c *Client) endHostCall(id uint64) {
+	c.mu.Lock()
+	cancel, ok := c.hostCalls[id]
+	delete(c.hostCalls, id)
+	c.mu.Unlock()
+	if ok {
+		cancel()
+	}
+}
+
+// done marks a served host call's goroutine as finished.
+func (c *Client) hostCallDone() { c.work.Done() }
 
 // TooLargeError is the error of a call whose plugin sent a result or
 // progress event larger than the caller accepts. The payload was skipped
@@ -189,8 +233,13 @@ func (c *Client) fail(cause error) error {
 	c.err = fmt.Errorf("%w: %w", ErrClosed, cause)
 	calls := c.pending
 	c.pending = map[uint64]*pending{}
+	hostCalls := c.hostCalls
+	c.hostCalls = map[uint64]context.CancelFunc{}
 	err := c.err
 	c.mu.Unlock()
+	for _, cancel := range hostCalls {
+		cancel()
+	}
 	_ = c.w.conn.Close()
 	for _, p := range calls {
 		p.post(nil, nil, err)
@@ -201,6 +250,7 @@ func (c *Client) fail(cause error) error {
 
 // read delivers the plugin's frames until the connection fails.
 func (c *Client) read() {
+	defer c.work.Done()
 	r := bufio.NewReaderSize(c.w.conn, readBufferBytes)
 	var buf [headerBytes]byte
 	for {
@@ -209,12 +259,38 @@ func (c *Client) read() {
 			_ = c.fail(err)
 			return
 		}
-		if h.kind != KindEvent && h.kind != KindFail {
-			_ = c.fail(fmt.Errorf("the plugin sent a frame of %s, which only the host sends", h.kind))
-			return
-		}
 		if h.size > MaxFrameBytes {
 			_ = c.fail(fmt.Errorf("the plugin sent a frame of %d bytes, more than the %d MiB a frame may hold", h.size, MaxFrameBytes>>20))
+			return
+		}
+		switch h.kind {
+		case KindEvent, KindFail:
+		case KindHostCall:
+			payload, err := readPayload(r, h)
+			if err != nil {
+				_ = c.fail(err)
+				return
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			if !c.startHostCall(h.id, cancel) {
+				cancel()
+				_ = c.w.write(KindHostFail, h.id, fmt.Appendf(nil, "host call id %d is already in use", h.id))
+				continue
+			}
+			go func() {
+				defer c.hostCallDone()
+				c.serveHost(ctx, h.id, payload)
+			}()
+			continue
+		case KindHostCancel:
+			if err := discard(r, h); err != nil {
+				_ = c.fail(err)
+				return
+			}
+			c.endHostCall(h.id)
+			continue
+		default:
+			_ = c.fail(fmt.Errorf("the plugin sent a frame of %s, which only the host sends", h.kind))
 			return
 		}
 		p := c.lookup(h.id)

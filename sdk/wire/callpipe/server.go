@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
@@ -22,13 +25,41 @@ import (
 // the connection is gone.
 type Handler func(ctx context.Context, req *pb.CallRequest, send func(*pb.CallEvent) error) (*pb.CallResult, error)
 
-// Serve answers the calls that arrive on conn, the plugin's end of a call
-// pipe, each on its own goroutine, until the connection fails; then it
-// cancels the calls still running and returns. It returns nil when the
-// host closed the connection, and otherwise why it stopped.
-func Serve(conn net.Conn, h Handler) error {
-	s := &server{w: frameWriter{conn: conn}, h: h, calls: map[uint64]context.CancelFunc{}}
+// Server is the plugin's end of a call pipe: it answers the host's calls
+// (Serve) and carries the plugin's calls to the host's services (it is a
+// grpc.ClientConnInterface, so generated clients such as
+// pb.NewHostWorkspaceClient work on it unchanged).
+type Server struct {
+	w      frameWriter
+	closed chan struct{} // closed when Serve returns
+
+	mu        sync.Mutex
+	calls     map[uint64]context.CancelFunc // the host's calls running here
+	hostNext  uint64
+	hostCalls map[uint64]chan hostOutcome // this plugin's calls to the host, waiting
+}
+
+type hostOutcome struct {
+	reply []byte
+	err   error
+}
+
+// NewServer prepares conn, the plugin's end of a call pipe; Serve starts
+// reading it.
+func NewServer(conn net.Conn) *Server {
+	return &Server{w: frameWriter{conn: conn}, closed: make(chan struct{}),
+		calls: map[uint64]context.CancelFunc{}, hostCalls: map[uint64]chan hostOutcome{}}
+}
+
+// Serve answers the calls that arrive, each on its own goroutine with h,
+// and delivers the host's answers to Invoke, until the connection fails;
+// then it cancels the calls still running, fails the host calls waiting,
+// and returns. It returns nil when the host closed the connection, and
+// otherwise why it stopped.
+func (s *Server) Serve(h Handler) error {
+	conn := s.w.conn
 	defer s.cancelAll()
+	defer close(s.closed)
 	defer conn.Close()
 	r := bufio.NewReaderSize(conn, readBufferBytes)
 	var buf [headerBytes]byte
@@ -57,27 +88,103 @@ func Serve(conn net.Conn, h Handler) error {
 			}
 			// The new goroutine usually runs on this thread as soon as
 			// the reader blocks for the next frame: no wake-up.
-			go s.run(ctx, hdr.id, payload)
+			go s.run(ctx, h, hdr.id, payload)
 		case KindCancel:
 			if err := discard(r, hdr); err != nil {
 				return err
 			}
 			s.cancel(hdr.id)
+		case KindHostReply, KindHostFail:
+			payload, err := readPayload(r, hdr)
+			if err != nil {
+				return err
+			}
+			out := hostOutcome{reply: payload}
+			if hdr.kind == KindHostFail {
+				out = hostOutcome{err: status.Error(codes.Unknown, string(payload))}
+			}
+			s.mu.Lock()
+			ch := s.hostCalls[hdr.id]
+			delete(s.hostCalls, hdr.id)
+			s.mu.Unlock()
+			if ch != nil {
+				ch <- out // capacity 1
+			}
 		default:
 			return fmt.Errorf("the host sent a frame of %s, which only the plugin sends", hdr.kind)
 		}
 	}
 }
 
-type server struct {
-	w frameWriter
-	h Handler
-
-	mu    sync.Mutex
-	calls map[uint64]context.CancelFunc
+// Serve answers the calls that arrive on conn with h; see Server.Serve.
+func Serve(conn net.Conn, h Handler) error {
+	return NewServer(conn).Serve(h)
 }
 
-func (s *server) add(id uint64, cancel context.CancelFunc) bool {
+// Invoke implements grpc.ClientConnInterface: one unary call of a host
+// service over the pipe. Only call it while Serve runs and from a call that
+// came over the pipe (see the package documentation). Errors are gRPC
+// statuses: the host's failure (Unknown, its text), the context's, or
+// Unavailable when the connection is gone.
+func (s *Server) Invoke(ctx context.Context, method string, args, reply any, _ ...grpc.CallOption) error {
+	req, ok := args.(proto.Message)
+	out, ok2 := reply.(proto.Message)
+	if !ok || !ok2 {
+		return status.Errorf(codes.Internal, "call pipe: %s: %T and %T must be protobuf messages", method, args, reply)
+	}
+	body, err := proto.Marshal(req)
+	if err != nil {
+		return status.Errorf(codes.Internal, "call pipe: encoding %s: %v", method, err)
+	}
+	payload, err := encodeHostCall(method, body)
+	if err != nil {
+		return status.Errorf(codes.Internal, "call pipe: %s: %v", method, err)
+	}
+	ch := make(chan hostOutcome, 1)
+	s.mu.Lock()
+	s.hostNext++
+	id := s.hostNext
+	s.hostCalls[id] = ch
+	s.mu.Unlock()
+	forget := func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		_, ok := s.hostCalls[id]
+		delete(s.hostCalls, id)
+		return ok
+	}
+	if err := s.w.write(KindHostCall, id, payload); err != nil {
+		forget()
+		return status.Errorf(codes.Unavailable, "call pipe: sending %s: %v", method, err)
+	}
+	select {
+	case o := <-ch:
+		if o.err != nil {
+			return o.err
+		}
+		if err := proto.Unmarshal(o.reply, out); err != nil {
+			return status.Errorf(codes.Internal, "call pipe: decoding the answer to %s: %v", method, err)
+		}
+		return nil
+	case <-ctx.Done():
+		if forget() {
+			_ = s.w.write(KindHostCancel, id, nil)
+		}
+		return status.FromContextError(ctx.Err()).Err()
+	case <-s.closed:
+		forget()
+		return status.Errorf(codes.Unavailable, "call pipe: %s: the connection to the host is gone", method)
+	}
+}
+
+// NewStream implements grpc.ClientConnInterface: the pipe has no streams.
+func (s *Server) NewStream(context.Context, *grpc.StreamDesc, string, ...grpc.CallOption) (grpc.ClientStream, error) {
+	return nil, status.Error(codes.Unimplemented, "call pipe: no streaming host calls")
+}
+
+var _ grpc.ClientConnInterface = (*Server)(nil)
+
+func (s *Server) add(id uint64, cancel context.CancelFunc) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, dup := s.calls[id]; dup {
@@ -88,7 +195,7 @@ func (s *server) add(id uint64, cancel context.CancelFunc) bool {
 }
 
 // cancel ends the call with id, if it still runs.
-func (s *server) cancel(id uint64) {
+func (s *Server) cancel(id uint64) {
 	s.mu.Lock()
 	cancel := s.calls[id]
 	delete(s.calls, id)
@@ -98,10 +205,11 @@ func (s *server) cancel(id uint64) {
 	}
 }
 
-func (s *server) cancelAll() {
+func (s *Server) cancelAll() {
 	s.mu.Lock()
 	calls := s.calls
 	s.calls = map[uint64]context.CancelFunc{}
+	s.hostCalls = map[uint64]chan hostOutcome{} // their Invoke sees closed
 	s.mu.Unlock()
 	for _, cancel := range calls {
 		cancel()
@@ -109,7 +217,7 @@ func (s *server) cancelAll() {
 }
 
 // run runs one call and sends its outcome, unless the host gave up on it.
-func (s *server) run(ctx context.Context, id uint64, payload []byte) {
+func (s *Server) run(ctx context.Context, h Handler, id uint64, payload []byte) {
 	defer s.cancel(id)
 	var req pb.CallRequest
 	if err := proto.Unmarshal(payload, &req); err != nil {
@@ -122,7 +230,7 @@ func (s *server) run(ctx context.Context, id uint64, payload []byte) {
 		}
 		return s.send(id, ev)
 	}
-	res, err := s.h(ctx, &req, send)
+	res, err := h(ctx, &req, send)
 	if ctx.Err() != nil {
 		return // cancelled: the host no longer listens for this id
 	}
@@ -137,7 +245,7 @@ func (s *server) run(ctx context.Context, id uint64, payload []byte) {
 	}
 }
 
-func (s *server) send(id uint64, ev *pb.CallEvent) error {
+func (s *Server) send(id uint64, ev *pb.CallEvent) error {
 	payload, err := proto.Marshal(ev)
 	if err != nil {
 		return err
