@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -16,13 +15,7 @@ import (
 // the gate, the dock follows every toggle, the undo tools reach the editor,
 // and a replacement swaps the version again.
 func TestEditorBridge(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	url := "ws://" + addr
+	url := bridgeURL(t)
 	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + url}, "--godot-version", "4.5")
 	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"gatetest"}}, nil)
 	drain(s.notes.listChanged)

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -17,12 +16,7 @@ import (
 // VALIDATION_ERROR), as ADDON-PROTOCOL §5 says the addon does for these
 // mistakes; the host maps them once, for every toolset.
 func TestSameMistakeSameCode(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "ws://" + ln.Addr().String()
-	_ = ln.Close()
+	url := bridgeURL(t)
 	dir := corpusProject(t, "2d-dodge_the_creeps")
 	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + url},
 		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")

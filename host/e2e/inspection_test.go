@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"net"
 	"reflect"
 	"slices"
 	"strings"
@@ -88,12 +87,7 @@ func TestInspectionHeadless(t *testing.T) {
 // TestInspectionEditor: with the editor attached over the real bridge, the
 // same tool reaches the addon with the contract's command and params.
 func TestInspectionEditor(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "ws://" + ln.Addr().String()
-	_ = ln.Close()
+	url := bridgeURL(t)
 	dir := corpusProject(t, "2d-dodge_the_creeps")
 	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + url},
 		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")

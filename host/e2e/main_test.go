@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -243,6 +244,18 @@ func stdioHost(t testing.TB, version string, args ...string) *session {
 
 // stdioHostEnv is stdioHost with extra environment variables for the host
 // (and through it, its plugins).
+// bridgeURL is a free local address for the host's editor bridge, as the
+// ws:// URL GODOT_MCP_BRIDGE_URL takes and a fake addon dials.
+func bridgeURL(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return "ws://" + ln.Addr().String()
+}
+
 func stdioHostEnv(t testing.TB, version string, env []string, args ...string) *session {
 	t.Helper()
 	callLog := filepath.Join(t.TempDir(), "calls.jsonl")

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -63,12 +62,7 @@ func TestProjectDataToolsets(t *testing.T) {
 func TestProjectDataToolsetsEditorMode(t *testing.T) {
 	dir := projfixture.Copy(t, "2d-platformer")
 	origProject := projfixture.Read(t, dir, "project.godot")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "ws://" + ln.Addr().String()
-	_ = ln.Close()
+	url := bridgeURL(t)
 	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_BRIDGE_URL=" + url}, "--project", dir, "--plugins-dir", projectPluginsDir, "--log-level", "warn")
 	ed := fakeaddon.Start(fakeaddon.Options{URL: url, ProjectPath: dir + "/", GodotVersion: "4.5.1-stable",
 		RetryMin: 10 * time.Millisecond, RetryMax: 50 * time.Millisecond})
