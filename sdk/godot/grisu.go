@@ -15,6 +15,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"strconv"
 )
 
 // diyFp is f × 2^e.
@@ -246,21 +247,7 @@ func appendGrisu(dst []byte, f float64, single bool) []byte {
 		if e < 10 {
 			dst = append(dst, '0')
 		}
-		dst = appendUint(dst, e)
+		dst = strconv.AppendInt(dst, int64(e), 10)
 	}
 	return dst
-}
-
-func appendUint(dst []byte, n int) []byte {
-	var b [8]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return append(dst, b[i:]...)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"sync"
 )
 
@@ -237,27 +238,7 @@ func (p *valueParser) where(off int) string {
 	return "line " + itoa(line) + ":" + itoa(col)
 }
 
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
-}
+func itoa(n int) string { return strconv.Itoa(n) }
 
 // parseIdent handles keywords and constructors. The switch on the source
 // bytes compiles to a string switch without allocating.
