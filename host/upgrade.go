@@ -198,6 +198,11 @@ func (u *upgrader) Upgrade(ctx context.Context, name, sum string) {
 			u.log.Error("tool not exposed", "error", err)
 		}
 	}
+	if u.gate != nil {
+		// Listings show the new version; its Godot constraint gates from
+		// now on (and disables the toolset if it excludes this Godot).
+		u.gate.Replace(ctx, e.Manifest, "upgrade")
+	}
 	u.log.Info("plugin binary upgraded", "toolset", name, "path", e.Path, "sha256", e.SHA256, "version", e.Manifest.Version)
 }
 

@@ -6,12 +6,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/catalog"
+	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 )
@@ -93,5 +95,91 @@ func TestHotUpgradeOverMCP(t *testing.T) {
 	}
 	if r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "godot_upgradable_added", Arguments: map[string]any{}}); err != nil || r.IsError {
 		t.Errorf("new tool: %v %+v", err, r)
+	}
+}
+
+// TestHotUpgradeUpdatesTheGate: after an upgrade the toolset listing shows
+// the new version, and the new Godot constraint gates at once: a build that
+// needs a Godot the host does not have turns the enabled toolset off, with
+// the event saying why, and enabling it again is refused.
+func TestHotUpgradeUpdatesTheGate(t *testing.T) {
+	plugins := t.TempDir()
+	path := filepath.Join(plugins, catalog.BinaryPrefix+"upgradable")
+	buildVariant(t, path, "1")
+	dir := t.TempDir()
+	next, newer := filepath.Join(dir, "next"), filepath.Join(dir, "newer")
+	buildVariant(t, next, "2")
+	buildVariant(t, newer, "3")
+
+	ctx := context.Background()
+	h, err := New(ctx, Options{Version: "test", PluginsDir: plugins, GodotVersion: "4.5", NoSeed: true,
+		CatalogCacheDir: t.TempDir(), WatchInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(ctx)
+	if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{"upgradable"}, By: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	listed := func() gate.Toolset {
+		for _, ts := range h.Gate.Toolsets() {
+			if ts.Name == "upgradable" {
+				return ts
+			}
+		}
+		t.Fatal("upgradable is not listed")
+		return gate.Toolset{}
+	}
+	install := func(src string) {
+		t.Helper()
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path+".new", b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(path+".new", path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s; listed %+v", what, listed())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+
+	install(next)
+	waitFor("version 2.0.0 to be listed", func() bool { return listed().Version == "2.0.0" })
+	if ts := listed(); !ts.Enabled || ts.Blocked != nil {
+		t.Fatalf("after an upgrade within the constraint: %+v, want enabled", ts)
+	}
+
+	install(newer)
+	waitFor("version 3.0.0 to be listed", func() bool { return listed().Version == "3.0.0" })
+	waitFor("the toolset to be turned off", func() bool { return !h.Gate.Enabled("upgradable") })
+	ts := listed()
+	if ts.Godot != ">= 9.0" || ts.Blocked == nil {
+		t.Fatalf("after an upgrade to a build for Godot >= 9.0: %+v, want it blocked", ts)
+	}
+	if st := h.Supervisor.Status("upgradable"); st.PID != 0 {
+		t.Errorf("the plugin still runs (pid %d) after its toolset was turned off", st.PID)
+	}
+	// Sinks run on their own queues: the event arrives shortly.
+	waitFor("a toolset_disabled event by the upgrade naming version 3.0.0", func() bool {
+		for _, e := range h.Ring.Recent() {
+			if e.Kind == events.ToolsetDisabled && e.Toolset == "upgradable" && e.Fields["by"] == "upgrade" && strings.Contains(e.Message, "3.0.0") {
+				return true
+			}
+		}
+		return false
+	})
+	if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{"upgradable"}, By: "test"}); err == nil {
+		t.Error("enabling a toolset whose installed build needs Godot >= 9.0 was allowed on 4.5")
 	}
 }

@@ -84,18 +84,18 @@ type Options struct {
 // Gate is the enabled set and the transactions that change it. It is safe
 // for concurrent use; transactions are serialised.
 type Gate struct {
-	opts     Options
-	log      hclog.Logger
-	toolsets map[string]*manifest.Manifest
-	names    []string // installed toolset names, sorted
+	opts  Options
+	log   hclog.Logger
+	names []string // installed toolset names, sorted; never change
 
-	// txn serialises transactions (enable, disable, version change, seed).
-	// It is held while plugins start, so readers use mu instead.
+	// txn serialises transactions (enable, disable, version change, seed,
+	// upgrade). It is held while plugins start, so readers use mu instead.
 	txn sync.Mutex
 
-	mu      sync.RWMutex
-	enabled map[string]bool
-	version *Version
+	mu       sync.RWMutex
+	toolsets map[string]*manifest.Manifest // by name; Replace swaps one in
+	enabled  map[string]bool
+	version  *Version
 }
 
 // Version is the Godot version toolsets are checked against, and where it
@@ -205,11 +205,11 @@ func (g *Gate) Seed(ctx context.Context, names []string, by string) {
 			want = append(want, g.names...)
 		case n == Core:
 			// always on
-		case g.toolsets[n] == nil && by == BuiltinDefault:
+		case g.manifest(n) == nil && by == BuiltinDefault:
 			// inspection is on by default only when installed; its
 			// absence is normal, not a configuration mistake.
 			g.log.Debug("built-in default toolset not installed", "toolset", n)
-		case g.toolsets[n] == nil:
+		case g.manifest(n) == nil:
 			g.log.Warn("ignoring unknown toolset in the default set; install its plugin or fix the name",
 				"toolset", n, "source", "GODOT_MCP_DEFAULT_TOOLSETS or default_toolsets in the policy config", "installed", strings.Join(g.names, ","))
 		default:
@@ -244,7 +244,7 @@ func (g *Gate) Enable(ctx context.Context, req Request) (Change, error) {
 			ch.Unchanged = append(ch.Unchanged, n)
 			continue
 		}
-		m := g.toolsets[n]
+		m := g.manifest(n)
 		if gerr := checkVersion(n, m.Godot, godot, source); gerr != nil {
 			g.refused(n, req.By, gerr)
 			return Change{}, gerr
@@ -375,7 +375,7 @@ func (g *Gate) SetGodotVersion(ctx context.Context, godot, source string) {
 		Fields:  map[string]any{"from": old, "to": godot, "source": source},
 	})
 	for _, n := range g.EnabledSet() {
-		m := g.toolsets[n]
+		m := g.manifest(n)
 		if m == nil {
 			continue
 		}
@@ -443,7 +443,7 @@ func (g *Gate) Toolsets() []Toolset {
 	godot, source := g.GodotVersion()
 	out := make([]Toolset, 0, len(g.names))
 	for _, n := range g.names {
-		m := g.toolsets[n]
+		m := g.manifest(n)
 		out = append(out, Toolset{
 			Name:        n,
 			Version:     m.Version,
@@ -457,10 +457,55 @@ func (g *Gate) Toolsets() []Toolset {
 	return out
 }
 
-// Manifest returns an installed toolset's manifest.
+// Manifest returns an installed toolset's manifest: the one of the binary
+// now installed, after a hot upgrade too.
 func (g *Gate) Manifest(name string) (*manifest.Manifest, bool) {
-	m, ok := g.toolsets[name]
-	return m, ok
+	m := g.manifest(name)
+	return m, m != nil
+}
+
+func (g *Gate) manifest(name string) *manifest.Manifest {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.toolsets[name]
+}
+
+// Replace records the manifest of a toolset whose binary was upgraded while
+// the host runs: listings show the new version, and the new Godot
+// constraint gates from now on. If the toolset is enabled and its new
+// constraint excludes the Godot version in use, it is disabled, with the
+// same ToolsetDisabled event a version change gives. A toolset that is not
+// installed is ignored (upgrades never add one).
+func (g *Gate) Replace(ctx context.Context, m *manifest.Manifest, by string) {
+	if m == nil || m.Name == Core {
+		return
+	}
+	g.txn.Lock()
+	defer g.txn.Unlock()
+	g.mu.Lock()
+	if g.toolsets[m.Name] == nil {
+		g.mu.Unlock()
+		return
+	}
+	g.toolsets[m.Name] = m
+	g.mu.Unlock()
+	if !g.Enabled(m.Name) {
+		return
+	}
+	godot, source := g.GodotVersion()
+	gerr := checkVersion(m.Name, m.Godot, godot, source)
+	if gerr == nil {
+		return
+	}
+	g.turnOff(ctx, m.Name)
+	g.emit(events.Event{
+		Kind:    events.ToolsetDisabled,
+		Level:   events.Warning,
+		Toolset: m.Name,
+		Message: fmt.Sprintf("version %s of toolset %q: %s; toolset disabled", m.Version, m.Name, gerr.Message),
+		Fields: map[string]any{"by": by, "reason": sdk.RequiredGodotVersion,
+			"hint": gerr.Hint, "enabled": g.EnabledSet()},
+	})
 }
 
 // DisabledError is the refusal for calling a tool of a toolset that is off.
@@ -478,7 +523,7 @@ func (g *Gate) DisabledError(toolset, tool string) *sdk.Error {
 
 // Installed reports whether a toolset is installed (core always is).
 func (g *Gate) Installed(name string) bool {
-	return name == Core || g.toolsets[name] != nil
+	return name == Core || g.manifest(name) != nil
 }
 
 // Normalize checks a toggle's arguments: at least one name, each installed.
