@@ -49,7 +49,7 @@ func serve(t testing.TB, h callpipe.Handler) (*callpipe.Client, <-chan error) {
 	t.Helper()
 	hostEnd, pluginEnd := pair(t)
 	done := make(chan error, 1)
-	go func() { done <- callpipe.Serve(pluginEnd, h) }()
+	go func() { done <- callpipe.NewServer(pluginEnd).Serve(h) }()
 	c := callpipe.NewClient(hostEnd, nil)
 	t.Cleanup(func() { c.Close() })
 	return c, done
@@ -187,7 +187,7 @@ func TestHandlerErrorIsAPluginError(t *testing.T) {
 func TestPluginGoneFailsCallsInFlightAndAfter(t *testing.T) {
 	hostEnd, pluginEnd := pair(t)
 	started := make(chan struct{})
-	go callpipe.Serve(pluginEnd, func(ctx context.Context, _ *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+	go callpipe.NewServer(pluginEnd).Serve(func(ctx context.Context, _ *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -258,7 +258,7 @@ func TestClientFailsOnlyTheCallOfAnUndecodableEvent(t *testing.T) {
 func TestServerRefusesWhatOnlyThePluginSends(t *testing.T) {
 	hostEnd, pluginEnd := pair(t)
 	done := make(chan error, 1)
-	go func() { done <- callpipe.Serve(pluginEnd, echo) }()
+	go func() { done <- callpipe.NewServer(pluginEnd).Serve(echo) }()
 	if _, err := hostEnd.Write(frame(callpipe.KindEvent, 1, 0, nil)); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestServerRefusesWhatOnlyThePluginSends(t *testing.T) {
 
 func TestServerAnswersAnUndecodableCallWithAFailFrame(t *testing.T) {
 	hostEnd, pluginEnd := pair(t)
-	go callpipe.Serve(pluginEnd, echo)
+	go callpipe.NewServer(pluginEnd).Serve(echo)
 	if _, err := hostEnd.Write(frame(callpipe.KindCall, 7, 2, []byte{0xff, 0xff})); err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func FuzzServe(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		hostEnd, pluginEnd := pair(t)
 		done := make(chan error, 1)
-		go func() { done <- callpipe.Serve(pluginEnd, echo) }()
+		go func() { done <- callpipe.NewServer(pluginEnd).Serve(echo) }()
 		go func() { // drain the answers
 			buf := make([]byte, 4096)
 			for {

@@ -116,11 +116,6 @@ func (s *Server) Serve(h Handler) error {
 	}
 }
 
-// Serve answers the calls that arrive on conn with h; see Server.Serve.
-func Serve(conn net.Conn, h Handler) error {
-	return NewServer(conn).Serve(h)
-}
-
 // Invoke implements grpc.ClientConnInterface: one unary call of a host
 // service over the pipe. Only call it while Serve runs and from a call that
 // came over the pipe (see the package documentation). Errors are gRPC
