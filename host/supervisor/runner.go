@@ -236,7 +236,16 @@ func (r *procRunner) Start(_ context.Context) (err error) {
 // private to the host and the plugin (no path, no listener). The host's end
 // is returned as a connection, the plugin's as a file for ExtraFiles.
 func socketPair() (host net.Conn, plugin *os.File, err error) {
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	// Close-on-exec from birth, so no other child the host starts inherits
+	// either end (ExtraFiles gives the plugin its end regardless). Not every
+	// Unix has SOCK_CLOEXEC, so under ForkLock, as the standard library does.
+	syscall.ForkLock.RLock()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(fds[0])
+		syscall.CloseOnExec(fds[1])
+	}
+	syscall.ForkLock.RUnlock()
 	if err != nil {
 		return nil, nil, err
 	}
