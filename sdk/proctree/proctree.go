@@ -14,8 +14,6 @@
 // ancestor is what prevents that.
 package proctree
 
-import "syscall"
-
 // maxRounds bounds how often KillDescendants re-reads the tree while new
 // descendants keep appearing (a fork bomb racing it).
 const maxRounds = 50
@@ -41,7 +39,7 @@ func KillDescendants(pid int, skip func(pid int) bool) []int {
 					continue
 				}
 				all = append(all, d)
-				_ = syscall.Kill(d, syscall.SIGSTOP)
+				freeze(d)
 				fresh++
 			}
 		}
@@ -50,7 +48,7 @@ func KillDescendants(pid int, skip func(pid int) bool) []int {
 		}
 	}
 	for _, d := range all {
-		_ = syscall.Kill(d, syscall.SIGKILL)
+		kill(d)
 	}
 	return all
 }
@@ -78,7 +76,7 @@ func KillMarked(kv string) []int {
 			if !seen[p] {
 				seen[p] = true
 				all = append(all, p)
-				_ = syscall.Kill(p, syscall.SIGSTOP)
+				freeze(p)
 				fresh++
 			}
 		}
@@ -91,7 +89,7 @@ func KillMarked(kv string) []int {
 		}
 	}
 	for _, p := range all {
-		_ = syscall.Kill(p, syscall.SIGKILL)
+		kill(p)
 	}
 	return all
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -125,3 +126,9 @@ func stat(p int) (ppid int, state byte, ok bool) {
 	}
 	return ppid, f[0][0], true
 }
+
+// freeze stops pid (SIGSTOP): a stopped process cannot fork.
+func freeze(pid int) { _ = syscall.Kill(pid, syscall.SIGSTOP) }
+
+// kill ends pid (SIGKILL).
+func kill(pid int) { _ = syscall.Kill(pid, syscall.SIGKILL) }

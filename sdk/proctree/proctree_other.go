@@ -13,3 +13,7 @@ func Descendants(int) []int { return nil }
 
 // Marked returns nil here.
 func Marked(string) []int { return nil }
+
+// freeze and kill are never called: Supported is false here.
+func freeze(int) {}
+func kill(int)   {}
