@@ -73,7 +73,7 @@ func Refusal(command, code, hint, required string) *sdk.Error {
 	switch code {
 	case ResourceNotFound:
 		e.Code = sdk.CodeNotFound
-		e.Hint = "check the name or path the message quotes against what exists (list the scene tree or the project's files first) and call again"
+		e.Hint = "check the name or path the message quotes against what exists (godot_inspection_get_scene_tree lists the nodes, godot_project_search_files the files) and call again"
 	case ValidationError:
 		e.Code = sdk.CodeInvalidArgument
 		e.Hint = "correct the argument the message names and call again"
