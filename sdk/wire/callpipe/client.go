@@ -18,14 +18,14 @@ import (
 type Client struct {
 	w        frameWriter
 	services *Services
-	done     chan struct{}  // closed once the connection is gone
-	work     sync.WaitGroup // the reader and the host calls it started
+	served   inbound       // the plugin's host-service requests being served
+	done     chan struct{} // closed once the connection is gone
+	readDone chan struct{} // closed when the reader returns
 
-	mu        sync.Mutex
-	nextID    uint64
-	pending   map[uint64]*pending
-	hostCalls map[uint64]context.CancelFunc // the plugin's host calls being served
-	err       error                         // why the connection is gone; set before done is closed
+	mu      sync.Mutex
+	nextID  uint64
+	pending map[uint64]*pending
+	err     error // why the connection is gone; set before done is closed
 }
 
 // pending is one call in flight. The reader never blocks on it, so one slow
@@ -79,51 +79,24 @@ func NewClient(conn net.Conn, services *Services) *Client {
 		services = NewServices()
 	}
 	c := &Client{
-		w:         frameWriter{conn: conn},
-		services:  services,
-		done:      make(chan struct{}),
-		pending:   map[uint64]*pending{},
-		hostCalls: map[uint64]context.CancelFunc{},
+		w:        frameWriter{conn: conn},
+		services: services,
+		done:     make(chan struct{}),
+		readDone: make(chan struct{}),
+		pending:  map[uint64]*pending{},
 	}
-	c.work.Add(1)
 	go c.read()
 	return c
 }
 
-// Wait returns once the connection is gone and every host call the plugin
-// made has returned (their contexts end with the connection).
+// Wait returns once the connection is gone, its reader has returned and
+// every host call the plugin made has returned (their contexts end with the
+// connection).
 func (c *Client) Wait() {
 	<-c.done
-	c.work.Wait()
+	<-c.readDone
+	c.served.wait()
 }
-
-// startHostCall registers a host call; false if the id is in use or the
-// connection is gone.
-func (c *Client) startHostCall(id uint64, cancel context.CancelFunc) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, dup := c.hostCalls[id]; dup || c.err != nil {
-		return false
-	}
-	c.hostCalls[id] = cancel
-	c.work.Add(1)
-	return true
-}
-
-// endHostCall cancels and forgets a host call; the served one calls it
-// when done, a KindHostCancel frame when the plugin gives up.
-func (c *Client) endHostCall(id uint64) {
-	c.mu.Lock()
-	cancel, ok := c.hostCalls[id]
-	delete(c.hostCalls, id)
-	c.mu.Unlock()
-	if ok {
-		cancel()
-	}
-}
-
-// done marks a served host call's goroutine as finished.
-func (c *Client) hostCallDone() { c.work.Done() }
 
 // TooLargeError is the error of a call whose plugin sent a result or
 // progress event larger than the caller accepts. The payload was skipped
@@ -233,13 +206,9 @@ func (c *Client) fail(cause error) error {
 	c.err = fmt.Errorf("%w: %w", ErrClosed, cause)
 	calls := c.pending
 	c.pending = map[uint64]*pending{}
-	hostCalls := c.hostCalls
-	c.hostCalls = map[uint64]context.CancelFunc{}
 	err := c.err
 	c.mu.Unlock()
-	for _, cancel := range hostCalls {
-		cancel()
-	}
+	c.served.close()
 	_ = c.w.conn.Close()
 	for _, p := range calls {
 		p.post(nil, nil, err)
@@ -250,7 +219,7 @@ func (c *Client) fail(cause error) error {
 
 // read delivers the plugin's frames until the connection fails.
 func (c *Client) read() {
-	defer c.work.Done()
+	defer close(c.readDone)
 	r := bufio.NewReaderSize(c.w.conn, readBufferBytes)
 	var buf [headerBytes]byte
 	for {
@@ -271,23 +240,19 @@ func (c *Client) read() {
 				_ = c.fail(err)
 				return
 			}
-			ctx, cancel := context.WithCancel(context.Background())
-			if !c.startHostCall(h.id, cancel) {
-				cancel()
+			ctx, ok := c.served.start(h.id)
+			if !ok {
 				_ = c.w.write(KindHostFail, h.id, fmt.Appendf(nil, "host call id %d is already in use", h.id))
 				continue
 			}
-			go func() {
-				defer c.hostCallDone()
-				c.serveHost(ctx, h.id, payload)
-			}()
+			go c.serveHost(ctx, h.id, payload)
 			continue
 		case KindHostCancel:
 			if err := discard(r, h); err != nil {
 				_ = c.fail(err)
 				return
 			}
-			c.endHostCall(h.id)
+			c.served.cancel(h.id)
 			continue
 		default:
 			_ = c.fail(fmt.Errorf("the plugin sent a frame of %s, which only the host sends", h.kind))

@@ -33,8 +33,9 @@ type Server struct {
 	w      frameWriter
 	closed chan struct{} // closed when Serve returns
 
+	served inbound // the host's calls running here
+
 	mu        sync.Mutex
-	calls     map[uint64]context.CancelFunc // the host's calls running here
 	hostNext  uint64
 	hostCalls map[uint64]chan hostOutcome // this plugin's calls to the host, waiting
 }
@@ -48,7 +49,7 @@ type hostOutcome struct {
 // reading it.
 func NewServer(conn net.Conn) *Server {
 	return &Server{w: frameWriter{conn: conn}, closed: make(chan struct{}),
-		calls: map[uint64]context.CancelFunc{}, hostCalls: map[uint64]chan hostOutcome{}}
+		hostCalls: map[uint64]chan hostOutcome{}}
 }
 
 // Serve answers the calls that arrive, each on its own goroutine with h,
@@ -80,9 +81,8 @@ func (s *Server) Serve(h Handler) error {
 			if err != nil {
 				return err
 			}
-			ctx, cancel := context.WithCancel(context.Background())
-			if !s.add(hdr.id, cancel) {
-				cancel()
+			ctx, ok := s.served.start(hdr.id)
+			if !ok {
 				_ = s.w.write(KindFail, hdr.id, fmt.Appendf(nil, "call id %d is already in use", hdr.id))
 				continue
 			}
@@ -93,7 +93,7 @@ func (s *Server) Serve(h Handler) error {
 			if err := discard(r, hdr); err != nil {
 				return err
 			}
-			s.cancel(hdr.id)
+			s.served.cancel(hdr.id)
 		case KindHostReply, KindHostFail:
 			payload, err := readPayload(r, hdr)
 			if err != nil {
@@ -179,41 +179,18 @@ func (s *Server) NewStream(context.Context, *grpc.StreamDesc, string, ...grpc.Ca
 
 var _ grpc.ClientConnInterface = (*Server)(nil)
 
-func (s *Server) add(id uint64, cancel context.CancelFunc) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, dup := s.calls[id]; dup {
-		return false
-	}
-	s.calls[id] = cancel
-	return true
-}
-
-// cancel ends the call with id, if it still runs.
-func (s *Server) cancel(id uint64) {
-	s.mu.Lock()
-	cancel := s.calls[id]
-	delete(s.calls, id)
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-}
-
+// cancelAll cancels the calls still running and lets the host calls still
+// waiting see that the connection is gone.
 func (s *Server) cancelAll() {
+	s.served.close()
 	s.mu.Lock()
-	calls := s.calls
-	s.calls = map[uint64]context.CancelFunc{}
-	s.hostCalls = map[uint64]chan hostOutcome{} // their Invoke sees closed
+	s.hostCalls = map[uint64]chan hostOutcome{}
 	s.mu.Unlock()
-	for _, cancel := range calls {
-		cancel()
-	}
 }
 
 // run runs one call and sends its outcome, unless the host gave up on it.
 func (s *Server) run(ctx context.Context, h Handler, id uint64, payload []byte) {
-	defer s.cancel(id)
+	defer s.served.finish(id)
 	var req pb.CallRequest
 	if err := proto.Unmarshal(payload, &req); err != nil {
 		_ = s.w.write(KindFail, id, []byte("the host sent a call that is not a CallRequest: "+err.Error()))

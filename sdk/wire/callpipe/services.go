@@ -66,7 +66,7 @@ func decodeHostCall(payload []byte) (method string, req []byte, err error) {
 // serveHost runs one host call from the plugin and sends the answer,
 // unless the plugin gave up on it (ctx) first.
 func (c *Client) serveHost(ctx context.Context, id uint64, payload []byte) {
-	defer c.endHostCall(id)
+	defer c.served.finish(id)
 	reply, err := c.runHost(ctx, payload)
 	if ctx.Err() != nil {
 		return
