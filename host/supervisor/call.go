@@ -148,16 +148,18 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 
 		EditorAttached: req.EditorAttached,
 	}
+	var progress func(*pb.Progress)
+	if onProgress != nil {
+		progress = func(p *pb.Progress) {
+			onProgress(Progress{Done: p.GetProgress(), Total: p.GetTotal(), Message: p.GetMessage()})
+		}
+	}
 	var result *pb.CallResult
 	var err error
 	if inst.pipe != nil {
-		result, err = inst.pipe.Call(callCtx, pbReq, s.opts.MaxResultBytes, func(p *pb.Progress) {
-			if onProgress != nil {
-				onProgress(Progress{Done: p.GetProgress(), Total: p.GetTotal(), Message: p.GetMessage()})
-			}
-		})
+		result, err = inst.pipe.Call(callCtx, pbReq, s.opts.MaxResultBytes, progress)
 	} else {
-		result, err = s.callGRPC(callCtx, inst, pbReq, onProgress)
+		result, err = s.callGRPC(callCtx, inst, pbReq, progress)
 	}
 	if err != nil {
 		return nil, s.callError(ctx, inst, req, err)
@@ -173,7 +175,7 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 // callGRPC runs a call over the Toolset service's Call stream, for plugins
 // that do not serve the call pipe. A nil result without an error means the
 // stream ended without one.
-func (s *Supervisor) callGRPC(ctx context.Context, inst *instance, req *pb.CallRequest, onProgress func(Progress)) (*pb.CallResult, error) {
+func (s *Supervisor) callGRPC(ctx context.Context, inst *instance, req *pb.CallRequest, onProgress func(*pb.Progress)) (*pb.CallResult, error) {
 	// The receive limit is checked against each message's length prefix,
 	// before the message is read: an oversized result costs the host the
 	// transport's flow-control window, not its size.
@@ -193,7 +195,7 @@ func (s *Supervisor) callGRPC(ctx context.Context, inst *instance, req *pb.CallR
 		switch e := ev.GetEvent().(type) {
 		case *pb.CallEvent_Progress:
 			if onProgress != nil && result == nil {
-				onProgress(Progress{Done: e.Progress.GetProgress(), Total: e.Progress.GetTotal(), Message: e.Progress.GetMessage()})
+				onProgress(e.Progress)
 			}
 		case *pb.CallEvent_Result:
 			if result == nil {
