@@ -6,7 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -493,12 +494,7 @@ func (p *peer) noteMissing(command string) {
 func (p *peer) drift() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := make([]string, 0, len(p.missing))
-	for c := range p.missing {
-		out = append(out, c)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(p.missing))
 }
 
 // pushLoop sends the enabled set to the dock now and after every wake-up.

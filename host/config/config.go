@@ -62,11 +62,11 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -713,10 +713,5 @@ func SplitList(s string) []string {
 }
 
 func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(m))
 }
