@@ -379,20 +379,27 @@ func (g *Gate) SetGodotVersion(ctx context.Context, godot, source string) {
 		if m == nil {
 			continue
 		}
-		gerr := checkVersion(n, m.Godot, godot, source)
-		if gerr == nil {
-			continue
-		}
-		g.turnOff(ctx, n)
-		g.emit(events.Event{
-			Kind:    events.ToolsetDisabled,
-			Level:   events.Warning,
-			Toolset: n,
-			Message: gerr.Message + "; toolset disabled",
-			Fields: map[string]any{"by": "godot_version", "reason": sdk.RequiredGodotVersion,
-				"hint": gerr.Hint, "enabled": g.EnabledSet()},
-		})
+		g.offIfUnsupported(ctx, m, godot, source, "godot_version", "")
 	}
+}
+
+// offIfUnsupported turns the enabled toolset of m off when its Godot
+// constraint excludes godot, with a ToolsetDisabled event naming the reason
+// (prefix, if any, goes before it). by says what changed. Holds txn.
+func (g *Gate) offIfUnsupported(ctx context.Context, m *manifest.Manifest, godot, source, by, prefix string) {
+	gerr := checkVersion(m.Name, m.Godot, godot, source)
+	if gerr == nil {
+		return
+	}
+	g.turnOff(ctx, m.Name)
+	g.emit(events.Event{
+		Kind:    events.ToolsetDisabled,
+		Level:   events.Warning,
+		Toolset: m.Name,
+		Message: prefix + gerr.Message + "; toolset disabled",
+		Fields: map[string]any{"by": by, "reason": sdk.RequiredGodotVersion,
+			"hint": gerr.Hint, "enabled": g.EnabledSet()},
+	})
 }
 
 // GodotVersion returns the Godot version toolsets are checked against and
@@ -493,19 +500,7 @@ func (g *Gate) Replace(ctx context.Context, m *manifest.Manifest, by string) {
 		return
 	}
 	godot, source := g.GodotVersion()
-	gerr := checkVersion(m.Name, m.Godot, godot, source)
-	if gerr == nil {
-		return
-	}
-	g.turnOff(ctx, m.Name)
-	g.emit(events.Event{
-		Kind:    events.ToolsetDisabled,
-		Level:   events.Warning,
-		Toolset: m.Name,
-		Message: fmt.Sprintf("version %s of toolset %q: %s; toolset disabled", m.Version, m.Name, gerr.Message),
-		Fields: map[string]any{"by": by, "reason": sdk.RequiredGodotVersion,
-			"hint": gerr.Hint, "enabled": g.EnabledSet()},
-	})
+	g.offIfUnsupported(ctx, m, godot, source, by, fmt.Sprintf("version %s of toolset %q: ", m.Version, m.Name))
 }
 
 // DisabledError is the refusal for calling a tool of a toolset that is off.
