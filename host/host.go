@@ -400,17 +400,9 @@ func ProjectGodotVersion(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if v := p.Version(); v != "" {
-		return v, nil
-	}
-	// Godot 3 writes no config/features; its project.godot says
-	// config_version=4 (Godot 4 writes 5) and names no minor version, so
-	// the project is "3", which constraints read as 3.0.0: a toolset that
-	// supports Godot 3 projects declares ">= 3.0".
-	if p.ConfigVersion() == 4 {
-		return "3", nil
-	}
-	return "", nil
+	// A Godot 3 project is "3", which constraints read as 3.0.0: a toolset
+	// that supports Godot 3 projects declares ">= 3.0".
+	return p.GodotVersion(), nil
 }
 
 // ErrNoProject is returned by FindProject when the directory holds no

@@ -192,13 +192,8 @@ func (w *Workspace) GodotVersion(ctx context.Context) string {
 		return *cached
 	}
 	v := ""
-	if f, err := w.Read(ctx, ProjectFile); err == nil {
-		if p, err := godot.ParseProject("project.godot", f.Data); err == nil {
-			v = p.Version()
-			if v == "" && p.ConfigVersion() == 4 {
-				v = "3"
-			}
-		}
+	if p, _, err := w.ReadProject(ctx); err == nil {
+		v = p.GodotVersion()
 	}
 	c.mu.Lock()
 	c.godotVersion = &v

@@ -24,11 +24,7 @@ func ParseProject(name string, src []byte) (*Project, error) {
 	}
 	c.sortedSections = true
 	p := &Project{ConfigFile: c}
-	version := p.Version()
-	if version == "" && p.ConfigVersion() == 4 {
-		version = "3"
-	}
-	c.SetFloatStyle(FloatStyleFor(version))
+	c.SetFloatStyle(FloatStyleFor(p.GodotVersion()))
 	return p, nil
 }
 
@@ -113,6 +109,20 @@ func (p *Project) Version() string {
 		if v := versionPrefix(f); v != "" {
 			return v
 		}
+	}
+	return ""
+}
+
+// GodotVersion is the Godot version the project is for, as version
+// constraints read it: Version, or "3" for a Godot 3 project (its
+// project.godot says config_version=4 and names no version, and Godot 4
+// writes 5), or "" when unknown.
+func (p *Project) GodotVersion() string {
+	if v := p.Version(); v != "" {
+		return v
+	}
+	if p.ConfigVersion() == 4 {
+		return "3"
 	}
 	return ""
 }
