@@ -133,7 +133,12 @@ func TestEmitAfterCloseIsHarmless(t *testing.T) {
 	bus := NewBus(nil)
 	bus.Close()
 	bus.Emit(Event{Kind: ToolsetEnabled})
-	unsub := bus.Subscribe(&collect{})
+	c := &collect{}
+	unsub := bus.Subscribe(c)
+	bus.Emit(Event{Kind: ToolsetEnabled})
 	unsub()
 	bus.Close()
+	if got := c.kinds(); len(got) != 0 {
+		t.Fatalf("a closed bus delivered %v", got)
+	}
 }

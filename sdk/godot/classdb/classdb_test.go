@@ -2,6 +2,7 @@ package classdb
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -472,17 +473,29 @@ func TestVersion(t *testing.T) {
 
 func TestConcurrentReads(t *testing.T) {
 	db := loadSmall(t)
+	wantType, wantOK := db.PropertyType("CharacterBody2D", "disable_mode")
+	wantValid := fmt.Sprint(db.ValidNodeType("Sprite2d"))
+	wantInherits := db.Inherits("Label", "CanvasItem")
 	var wg sync.WaitGroup
+	errs := make(chan string, 8)
 	for range 8 {
 		wg.Go(func() {
 			for range 100 {
-				db.PropertyType("CharacterBody2D", "disable_mode")
-				_ = db.ValidNodeType("Sprite2d")
-				db.Inherits("Label", "CanvasItem")
+				typ, ok := db.PropertyType("CharacterBody2D", "disable_mode")
+				valid := fmt.Sprint(db.ValidNodeType("Sprite2d"))
+				inherits := db.Inherits("Label", "CanvasItem")
+				if typ != wantType || ok != wantOK || valid != wantValid || inherits != wantInherits {
+					errs <- fmt.Sprintf("concurrent read gave %q %v %s %v, alone %q %v %s %v", typ, ok, valid, inherits, wantType, wantOK, wantValid, wantInherits)
+					return
+				}
 			}
 		})
 	}
 	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }
 
 // TestRealDump loads an actual engine dump when one is available; the
