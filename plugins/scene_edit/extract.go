@@ -57,11 +57,7 @@ func extractScene(ctx context.Context, call *sdk.Call, in extractArgs) (sdk.Resu
 // instance of the new scene at the same place. Both files are written in
 // one action, so one godot_undo reverts the extraction.
 func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp string) (sdk.Result, error) {
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}

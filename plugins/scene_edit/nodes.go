@@ -31,11 +31,7 @@ func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Res
 	if err := db().ValidNodeType(in.NodeType); err != nil {
 		return sdk.Result{}, invalid("node_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	p, err := s.node(parent)
+	s, p, err := loadNode(ctx, call, in.Scene, parent)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -69,17 +65,12 @@ func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Res
 	if err := validName(in.NewName); err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := loadScene(ctx, call, in.Scene)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	n, err := s.node(np)
-	if err != nil {
+	if err := s.ownNode(n, np, "renamed"); err != nil {
 		return sdk.Result{}, err
-	}
-	if !n.Declared() {
-		return sdk.Result{}, invalid(requiredNodePath, instancedHint(s, n),
-			"'%s' belongs to an instanced or inherited scene and cannot be renamed here", np)
 	}
 	old := n.Name()
 	if err := s.file.RenameNode(n.Path(), in.NewName); err != nil {
@@ -87,6 +78,17 @@ func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Res
 	}
 	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), map[string]any{
 		"node_path": n.Path(), "old_name": old, "new_name": in.NewName, "renamed": true})
+}
+
+// ownNode refuses an edit of n that only the scene's own nodes allow, when
+// an instanced or inherited scene defines it: np is the path as the call
+// named it, done what the edit would do ("renamed").
+func (s *scene) ownNode(n *godot.Node, np, done string) error {
+	if n.Declared() {
+		return nil
+	}
+	return invalid(requiredNodePath, instancedHint(s, n),
+		"'%s' belongs to an instanced or inherited scene and cannot be %s here", np, done)
 }
 
 // instancedHint names the scene that defines a node this scene only
@@ -123,11 +125,7 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 			map[string]any{"node_path": np, "property": in.Property, "value": in.Value},
 			map[string]any{"node_path": np})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -403,20 +401,15 @@ func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, e
 		return forward(ctx, call, in.Scene, "cmd_delete_node", map[string]any{"node_path": np, "confirm": true},
 			map[string]any{"node_path": np})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	if n.IsRoot() {
 		return sdk.Result{}, invalid(requiredNodePath, "delete its children instead, or create a new scene", "Cannot delete the scene root.")
 	}
-	if !n.Declared() {
-		return sdk.Result{}, invalid(requiredNodePath, instancedHint(s, n),
-			"'%s' belongs to an instanced or inherited scene and cannot be deleted here", np)
+	if err := s.ownNode(n, np, "deleted"); err != nil {
+		return sdk.Result{}, err
 	}
 	name := n.Name()
 	if err := s.file.RemoveNode(n.Path()); err != nil {
@@ -431,20 +424,15 @@ func duplicateNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result
 		return forward(ctx, call, in.Scene, "cmd_duplicate_node", map[string]any{"node_path": np},
 			map[string]any{"node_path": np, "probe_parent_of": true})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	if n.IsRoot() {
 		return sdk.Result{}, invalid(requiredNodePath, "duplicate a child node, or copy the scene file", "Cannot duplicate the scene root.")
 	}
-	if !n.Declared() {
-		return sdk.Result{}, invalid(requiredNodePath, instancedHint(s, n),
-			"'%s' belongs to an instanced or inherited scene and cannot be duplicated here", np)
+	if err := s.ownNode(n, np, "duplicated"); err != nil {
+		return sdk.Result{}, err
 	}
 	c, err := s.file.DuplicateNode(n.Path(), "")
 	if err != nil {
@@ -471,11 +459,7 @@ func moveNode(ctx context.Context, call *sdk.Call, in moveNodeArgs) (sdk.Result,
 			map[string]any{"node_path": np, "new_parent_path": dest, "index": index},
 			map[string]any{"node_path": dest, "probe_parent": true})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -577,11 +561,7 @@ func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk
 		return forward(ctx, call, in.Scene, "cmd_attach_script", map[string]any{"node_path": np, "script_path": sp},
 			map[string]any{"node_path": np})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -621,11 +601,7 @@ func setEditableChildren(ctx context.Context, call *sdk.Call, in editableArgs) (
 		return forward(ctx, call, in.Scene, "cmd_set_editable_children", map[string]any{"node_path": np, "editable": editable},
 			map[string]any{"node_path": parent, "probe_parent": true})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -157,6 +157,20 @@ func loadScene(ctx context.Context, call *sdk.Call, arg string) (*scene, error) 
 	return &scene{path: p, file: file, version: f.Version, orig: f.Data, asActive: arg == ""}, nil
 }
 
+// loadNode loads the scene a headless tool edits (loadScene) and resolves
+// the node path argument nodePath in it: the start of most node tools.
+func loadNode(ctx context.Context, call *sdk.Call, arg, nodePath string) (*scene, *godot.Node, error) {
+	s, err := loadScene(ctx, call, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := s.node(nodePath)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, n, nil
+}
+
 // node resolves a node path argument.
 func (s *scene) node(arg string) (*godot.Node, error) {
 	p := normalizeNodePath(arg)

@@ -142,11 +142,7 @@ func listSignalConnections(ctx context.Context, call *sdk.Call, in nodeArgs) (sd
 	if call.EditorAttached {
 		return forward(ctx, call, in.Scene, "cmd_list_signal_connections", map[string]any{"node_path": np}, nil)
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -175,11 +171,7 @@ func addToGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, 
 		return forward(ctx, call, in.Scene, "cmd_add_to_group", map[string]any{"node_path": np, "group": in.Group},
 			map[string]any{"node_path": np})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -200,11 +192,7 @@ func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Res
 		return forward(ctx, call, in.Scene, "cmd_remove_from_group", map[string]any{"node_path": np, "group": in.Group},
 			map[string]any{"node_path": np, "group": in.Group})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
