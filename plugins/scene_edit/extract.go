@@ -30,17 +30,12 @@ func extractScene(ctx context.Context, call *sdk.Call, in extractArgs) (sdk.Resu
 			"save_current": in.SaveCurrent, "preview": in.Preview || call.DryRun}
 		// The addon's preview is its dry run, so a dry run sends it.
 		if call.DryRun {
-			var out map[string]any
-			if in.Scene != "" {
-				if err := call.Editor(ctx, "cmd_open_scene", map[string]any{"scene_path": in.Scene}, nil); err != nil {
-					return sdk.Result{}, err
-				}
-			}
-			if err := call.Editor(ctx, "cmd_extract_scene", params, &out); err != nil {
+			if err := openFirst(ctx, call, in.Scene); err != nil {
 				return sdk.Result{}, err
 			}
-			if out == nil {
-				out = map[string]any{}
+			out, err := send(ctx, call, "cmd_extract_scene", params)
+			if err != nil {
+				return sdk.Result{}, err
 			}
 			out["dry_run"] = true
 			return sdk.JSON(out), nil

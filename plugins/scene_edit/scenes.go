@@ -80,9 +80,6 @@ func openScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Resul
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached {
-		if call.DryRun {
-			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_open_scene", "params": map[string]any{"scene_path": sp}}), nil
-		}
 		return forward(ctx, call, "", "cmd_open_scene", map[string]any{"scene_path": sp}, nil)
 	}
 	ws := call.Workspace()
@@ -127,9 +124,6 @@ func closeScene(ctx context.Context, call *sdk.Call, in closeSceneArgs) (sdk.Res
 		if sp != "" {
 			params["scene_path"] = sp
 		}
-		if call.DryRun {
-			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_close_scene", "params": params}), nil
-		}
 		return forward(ctx, call, "", "cmd_close_scene", params, nil)
 	}
 	ws := call.Workspace()
@@ -168,9 +162,6 @@ func reloadScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Res
 	}
 	if call.EditorAttached {
 		params := map[string]any{"scene_path": sp, "confirm": true}
-		if call.DryRun {
-			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_reload_scene", "params": params}), nil
-		}
 		return forward(ctx, call, "", "cmd_reload_scene", params, nil)
 	}
 	st, err := call.Workspace().Scenes(ctx)
@@ -198,6 +189,8 @@ type saveSceneArgs struct {
 func saveScene(ctx context.Context, call *sdk.Call, in saveSceneArgs) (sdk.Result, error) {
 	if call.EditorAttached {
 		if call.DryRun {
+			// Unlike forward's preview, this one does not switch the
+			// editor to the scene first.
 			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_save_scene", "params": map[string]any{}}), nil
 		}
 		return forward(ctx, call, in.Scene, "cmd_save_scene", map[string]any{}, nil)
@@ -216,9 +209,6 @@ func saveScene(ctx context.Context, call *sdk.Call, in saveSceneArgs) (sdk.Resul
 
 func saveAllScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
 	if call.EditorAttached {
-		if call.DryRun {
-			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_save_all_scenes", "params": map[string]any{}}), nil
-		}
 		return forward(ctx, call, "", "cmd_save_all_scenes", map[string]any{}, nil)
 	}
 	st, err := call.Workspace().Scenes(ctx)
