@@ -38,11 +38,7 @@ type propIn struct {
 
 func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
 	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_get_project_info", map[string]any{})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, "", "cmd_get_project_info", map[string]any{})
 	}
 	ws := call.Workspace()
 	f, err := ws.Read(ctx, "res://project.godot")
@@ -142,11 +138,7 @@ func resolveUID(ctx context.Context, ws *sdk.Workspace, s string) string {
 
 func getActiveScene(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
 	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_get_active_scene", map[string]any{})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, "", "cmd_get_active_scene", map[string]any{})
 	}
 	act, err := call.Workspace().ActiveScene(ctx)
 	if err != nil {
@@ -162,11 +154,7 @@ func getActiveScene(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 
 func listScenes(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
 	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_list_scenes", map[string]any{})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, "", "cmd_list_scenes", map[string]any{})
 	}
 	ws := call.Workspace()
 	scenes, err := sceneFiles(ctx, ws)
@@ -560,14 +548,7 @@ func nodeInfo(n *node) map[string]any {
 
 func getNodeProperty(ctx context.Context, call *sdk.Call, in propIn) (sdk.Result, error) {
 	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
-			return sdk.Result{}, err
-		}
-		out, err := forward(ctx, call, "cmd_get_node_property", map[string]any{"node_path": in.NodePath, "property": in.Property})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, in.Scene, "cmd_get_node_property", map[string]any{"node_path": in.NodePath, "property": in.Property})
 	}
 	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
 	if err != nil {
@@ -581,14 +562,7 @@ func getNodeProperty(ctx context.Context, call *sdk.Call, in propIn) (sdk.Result
 
 func getNodePropertyList(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
 	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
-			return sdk.Result{}, err
-		}
-		out, err := forward(ctx, call, "cmd_get_node_property_list", map[string]any{"node_path": in.NodePath})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, in.Scene, "cmd_get_node_property_list", map[string]any{"node_path": in.NodePath})
 	}
 	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
 	if err != nil {
@@ -615,14 +589,7 @@ func getNodePropertyList(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Re
 
 func getNodeGroups(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
 	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
-			return sdk.Result{}, err
-		}
-		out, err := forward(ctx, call, "cmd_get_node_groups", map[string]any{"node_path": in.NodePath})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, in.Scene, "cmd_get_node_groups", map[string]any{"node_path": in.NodePath})
 	}
 	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
 	if err != nil {
