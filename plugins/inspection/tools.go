@@ -41,24 +41,13 @@ func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 		return relay(ctx, call, "", "cmd_get_project_info", map[string]any{})
 	}
 	ws := call.Workspace()
-	f, err := ws.Read(ctx, "res://project.godot")
+	p, err := readProject(ctx, ws)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	p, err := godot.ParseProject("project.godot", f.Data)
-	if err != nil {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "fix project.godot (godot-mcp check --roundtrip shows the problem)",
-			"project.godot does not parse: %v", err)
 	}
 	name := ""
 	if v, ok := p.Setting("application/config/name"); ok {
 		name, _ = toJSON(v, nil, "").(string)
-	}
-	var mainScene any
-	if v, ok := p.Setting("application/run/main_scene"); ok {
-		if s, _ := toJSON(v, nil, "").(string); s != "" {
-			mainScene = resolveUID(ctx, ws, s)
-		}
 	}
 	autoloads := map[string]any{}
 	for _, k := range p.Keys("autoload") {
@@ -93,13 +82,27 @@ func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 	return sdk.JSON(map[string]any{
 		"name":             name,
 		"godot_version":    p.Version(),
-		"main_scene":       mainScene,
+		"main_scene":       mainScene(ctx, ws, p, nil),
 		"project_path":     projectPath(call.Env.ProjectDir),
 		"autoloads":        autoloads,
 		"input_actions":    inputActions,
 		"csharp_supported": false,
 		"csharp_project":   csproj,
 	}), nil
+}
+
+// readProject reads and parses project.godot.
+func readProject(ctx context.Context, ws *sdk.Workspace) (*godot.Project, error) {
+	f, err := ws.Read(ctx, "res://project.godot")
+	if err != nil {
+		return nil, err
+	}
+	p, err := godot.ParseProject("project.godot", f.Data)
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "fix project.godot (godot-mcp check --roundtrip shows the problem)",
+			"project.godot does not parse: %v", err)
+	}
+	return p, nil
 }
 
 // projectPath is the project directory as the editor reports it
@@ -111,15 +114,33 @@ func projectPath(dir string) string {
 	return dir + string(filepath.Separator)
 }
 
-// resolveUID maps a uid:// main scene (what Godot 4.4+ writes) to its path
-// by reading scene headers; a path, or a uid no scene has, is returned as is.
-func resolveUID(ctx context.Context, ws *sdk.Workspace, s string) string {
+// mainScene is the project's main scene (application/run/main_scene), nil
+// when it names none. A uid:// (what Godot 4.4+ writes) is resolved to its
+// path among scenes, the project's scene files (nil: list them now).
+func mainScene(ctx context.Context, ws *sdk.Workspace, p *godot.Project, scenes []string) any {
+	v, ok := p.Setting("application/run/main_scene")
+	if !ok {
+		return nil
+	}
+	s, _ := toJSON(v, nil, "").(string)
+	if s == "" {
+		return nil
+	}
+	return resolveUID(ctx, ws, s, scenes)
+}
+
+// resolveUID maps a uid:// to the path of the scene among scenes (nil:
+// every scene file) whose header has it; a path, or a uid no scene has, is
+// returned as is.
+func resolveUID(ctx context.Context, ws *sdk.Workspace, s string, scenes []string) string {
 	if !strings.HasPrefix(s, "uid://") {
 		return s
 	}
-	scenes, err := sceneFiles(ctx, ws)
-	if err != nil {
-		return s
+	if scenes == nil {
+		var err error
+		if scenes, err = sceneFiles(ctx, ws); err != nil {
+			return s
+		}
 	}
 	for _, p := range scenes {
 		f, err := ws.Read(ctx, p)
@@ -165,26 +186,22 @@ func listScenes(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, erro
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	var mainScene any
-	if f, err := ws.Read(ctx, "res://project.godot"); err == nil {
-		if p, err := godot.ParseProject("project.godot", f.Data); err == nil {
-			if v, ok := p.Setting("application/run/main_scene"); ok {
-				if s, _ := toJSON(v, nil, "").(string); s != "" {
-					mainScene = resolveUID(ctx, ws, s)
-				}
-			}
-		}
+	// The scenes just listed resolve a uid:// main scene: no second walk
+	// of the project.
+	var main any
+	if p, err := readProject(ctx, ws); err == nil {
+		main = mainScene(ctx, ws, p, scenes)
 	}
 	list := make([]map[string]any, 0, len(scenes))
 	for _, s := range scenes {
 		list = append(list, map[string]any{
 			"path":      s,
-			"is_main":   mainScene == s,
+			"is_main":   main == s,
 			"is_open":   slices.Contains(st.Open, s),
 			"is_active": st.Active == s,
 		})
 	}
-	return sdk.JSON(map[string]any{"scenes": list, "main_scene": mainScene}), nil
+	return sdk.JSON(map[string]any{"scenes": list, "main_scene": main}), nil
 }
 
 // sceneFiles lists every .tscn/.scn under res://, skipping dot-directories
