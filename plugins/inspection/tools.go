@@ -426,49 +426,64 @@ func getSelectedNode(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result,
 
 func getNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
 	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
-			return sdk.Result{}, err
-		}
-		info, err := forward(ctx, call, "cmd_get_node_properties", map[string]any{"node_path": in.NodePath})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		typ, _ := info["type"].(string)
-		names := builtinNames(typ)
-		builtin := map[string]any{}
-		if len(names) > 0 {
-			// One more round trip reads every stored engine property: the
-			// addon's snapshot returns the requested names that exist.
-			snap, err := forward(ctx, call, "cmd_snapshot_subtree", map[string]any{
-				"node_path": in.NodePath, "properties": names, "max_depth": 0})
-			var e *sdk.Error
-			if errors.As(err, &e) && addonerr.IsUnknownCommand(e) {
-				// An addon older than cmd_snapshot_subtree (#535) still
-				// answers the contract's node_info.
-				info["builtin"], info["overridden"] = map[string]any{}, []string{}
-				info["note"] = "builtin is empty: " + e.Message + "; " + e.Hint
-				return sdk.JSON(info), nil
-			}
-			if err != nil {
-				return sdk.Result{}, err
-			}
-			s, _ := snap["snapshot"].(map[string]any)
-			props, _ := s["properties"].(map[string]any)
-			for _, n := range names {
-				if v, ok := props[n]; ok {
-					builtin[n] = v
-				}
-			}
-		}
-		info["builtin"] = builtin
-		info["overridden"] = overridden(typ, builtin)
-		return sdk.JSON(info), nil
+		return editorNodeProperties(ctx, call, in)
 	}
 	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	return sdk.JSON(nodeInfo(n)), nil
+}
+
+// editorNodeProperties is the addon's node_info plus builtin and
+// overridden, which the addon's cmd_get_node_properties does not report.
+func editorNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
+	if err := editorScene(ctx, call, in.Scene); err != nil {
+		return sdk.Result{}, err
+	}
+	info, err := forward(ctx, call, "cmd_get_node_properties", map[string]any{"node_path": in.NodePath})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	typ, _ := info["type"].(string)
+	builtin, err := editorBuiltin(ctx, call, in.NodePath, builtinNames(typ))
+	var e *sdk.Error
+	if errors.As(err, &e) && addonerr.IsUnknownCommand(e) {
+		// An addon older than cmd_snapshot_subtree (#535) still
+		// answers the contract's node_info.
+		info["builtin"], info["overridden"] = map[string]any{}, []string{}
+		info["note"] = "builtin is empty: " + e.Message + "; " + e.Hint
+		return sdk.JSON(info), nil
+	}
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	info["builtin"] = builtin
+	info["overridden"] = overridden(typ, builtin)
+	return sdk.JSON(info), nil
+}
+
+// editorBuiltin reads the values of the engine properties names of the
+// node at nodePath with one more round trip: the addon's snapshot returns
+// the requested names that exist.
+func editorBuiltin(ctx context.Context, call *sdk.Call, nodePath string, names []string) (map[string]any, error) {
+	builtin := map[string]any{}
+	if len(names) == 0 {
+		return builtin, nil
+	}
+	snap, err := forward(ctx, call, "cmd_snapshot_subtree", map[string]any{
+		"node_path": nodePath, "properties": names, "max_depth": 0})
+	if err != nil {
+		return nil, err
+	}
+	s, _ := snap["snapshot"].(map[string]any)
+	props, _ := s["properties"].(map[string]any)
+	for _, n := range names {
+		if v, ok := props[n]; ok {
+			builtin[n] = v
+		}
+	}
+	return builtin, nil
 }
 
 // builtinNames lists the engine properties of class that a scene stores
