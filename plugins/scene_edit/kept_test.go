@@ -20,9 +20,7 @@ func keptCounts() func() (taken, reruns int64) {
 // the host refuses its commit, and the call runs again on the new bytes,
 // so the result holds both changes and nothing of the stale File.
 func TestKeptSceneChangedOnDisk(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{1, 2}})
 	// Outside the workspace: another tool renames a node in the file.
 	edited := strings.Replace(read(t, dir, pong), `[node name="Right"`, `[node name="RightPaddle"`, 1)
@@ -41,9 +39,7 @@ func TestKeptSceneChangedOnDisk(t *testing.T) {
 		t.Fatalf("wrote\n%s\nwant the disk's bytes with one line changed\n%s", got, want)
 	}
 	// One undo step restores exactly the bytes the other tool wrote.
-	if _, err := h.Workspace().Undo(context.Background(), 1, false); err != nil {
-		t.Fatal(err)
-	}
+	undo(t, h)
 	if read(t, dir, pong) != edited {
 		t.Fatal("undo did not restore the bytes written behind the plugin's back")
 	}
@@ -60,9 +56,7 @@ func TestKeptSceneChangedOnDisk(t *testing.T) {
 // one kept) must still be checked against the disk: there the value may
 // differ, and then the edit writes it.
 func TestKeptSceneNoOpIsChecked(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	set := map[string]any{"node_path": "Left", "property": "position", "value": []any{1, 2}}
 	call(t, h, "set_node_property", set)
 	write(t, dir, pong, strings.Replace(read(t, dir, pong), "position = Vector2(1, 2)", "position = Vector2(9, 9)", 1))
@@ -126,9 +120,7 @@ func TestKeptSceneActiveSwitched(t *testing.T) {
 
 // A refusal computed from a kept File is confirmed before it is returned.
 func TestKeptSceneRefusalIsChecked(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Kept"})
 	// Still true on disk: the refusal stands, after one confirmation.
 	count := keptCounts()
