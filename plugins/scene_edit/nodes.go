@@ -133,7 +133,6 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	prop, raw := in.Property, in.Value
 	if prop == "position" && db().Inherits(class, "Node3D") {
 		// A 3D node saves its position as the origin of transform.
-		var err error
 		if raw, err = withOrigin(n, raw); err != nil {
 			return sdk.Result{}, err
 		}
@@ -143,28 +142,22 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	asked := in.Property
-	in.Property = prop
-	rank := propertyRank(class)
-	switch {
-	case clear:
-		n.Clear(in.Property)
-	default:
-		n.SetOrdered(in.Property, v, rank)
-	}
-	out := map[string]any{"node_path": np, "property": asked, "value": toJSON(s.file, v), "set": true}
+	out := map[string]any{"node_path": np, "property": in.Property, "value": toJSON(s.file, v), "set": true}
 	if clear {
-		out["value"] = defaultJSON(s.file, class, in.Property)
+		n.Clear(prop)
+		out["value"] = defaultJSON(s.file, class, prop)
 		out["default"] = true
+	} else {
+		n.SetOrdered(prop, v, propertyRank(class))
 	}
-	if asked != in.Property {
+	if prop != in.Property {
 		out["value"] = toJSON(s.file, v.(godot.Transform3D).Origin)
-		out["saved_as"] = in.Property
+		out["saved_as"] = prop
 		if clear {
 			out["value"] = map[string]any{"x": 0.0, "y": 0.0, "z": 0.0}
 		}
 	}
-	return s.commit(ctx, call, fmt.Sprintf("Set %s.%s", n.Name(), in.Property), out)
+	return s.commit(ctx, call, fmt.Sprintf("Set %s.%s", n.Name(), prop), out)
 }
 
 func defaultJSON(f *godot.File, class, prop string) any {
@@ -196,11 +189,8 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 			v, err := objectValue(ctx, call, s, t, raw)
 			return v, v == nil, err
 		}
-		v, err := coerce(t, raw)
-		if err != nil {
-			return nil, false, invalid(requiredValue, "pass a value of type "+t, "Setting '%s' failed: %v", prop, err)
-		}
-		return v, false, nil
+		v, err := coerceProperty(prop, t, raw, "pass a value of type "+t)
+		return v, false, err
 	}
 	p, ok := cdb.Property(class, prop)
 	if !ok || class == "" {
@@ -212,12 +202,8 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 				if t == "" || !isBuiltinType(t) {
 					return infer(raw), false, nil
 				}
-				v, err := coerce(t, raw)
-				if err != nil {
-					return nil, false, invalid(requiredValue, "pass a value of the variable's type ("+t+")",
-						"Setting '%s' failed: %v", prop, err)
-				}
-				return v, false, nil
+				v, err := coerceProperty(prop, t, raw, "pass a value of the variable's type ("+t+")")
+				return v, false, err
 			}
 		}
 		if class == "" {
@@ -239,30 +225,28 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 	if d, ok := cdb.DefaultValue(class, prop); ok && d.Kind() == godot.KindStringName && typ == "String" {
 		typ = "StringName"
 	}
-	var v godot.Value
-	var err error
 	if isObjectType(typ) {
-		v, err = objectValue(ctx, call, s, typ, raw)
-		if err != nil {
-			return nil, false, err
-		}
-		if v == nil {
-			return nil, true, nil
-		}
-		return v, false, nil
+		v, err := objectValue(ctx, call, s, typ, raw)
+		return v, v == nil, err
 	}
 	if raw == nil {
 		return nil, true, nil // back to the default
 	}
-	v, err = coerce(typ, raw)
+	v, err := coerceProperty(prop, typ, raw, "pass a value of the property's type ("+typ+"); see the encodings in the tool description")
 	if err != nil {
-		return nil, false, invalid(requiredValue, "pass a value of the property's type ("+typ+"); see the encodings in the tool description",
-			"Setting '%s' failed: %v", prop, err)
+		return nil, false, err
 	}
-	if cdb.IsDefault(class, prop, v) {
-		return v, true, nil
+	return v, cdb.IsDefault(class, prop, v), nil
+}
+
+// coerceProperty converts the JSON value of prop to typ (coerce), or
+// refuses it with hint.
+func coerceProperty(prop, typ string, raw any, hint string) (godot.Value, error) {
+	v, err := coerce(typ, raw)
+	if err != nil {
+		return nil, invalid(requiredValue, hint, "Setting '%s' failed: %v", prop, err)
 	}
-	return v, false, nil
+	return v, nil
 }
 
 var builtinTypes = []string{"bool", "int", "float", "String", "StringName", "NodePath", "Vector2", "Vector2i",
