@@ -117,8 +117,12 @@ func resolveConnection(ctx context.Context, call *sdk.Call, s *scene, in signalA
 		}
 		return c, invalid("signal_name", hint, "'%s' (%s) has no signal '%s'.", src.Path(), srcClass, in.SignalName)
 	}
-	dstClass := nodeClass(ctx, call, s.file, dst)
-	dstScript := nodeScript(ctx, call, s.file, dst)
+	// A node connected to itself (common: a script handling its own
+	// signal) has its script read and its class found once.
+	dstClass, dstScript := srcClass, srcScript
+	if dst != src {
+		dstClass, dstScript = nodeClass(ctx, call, s.file, dst), nodeScript(ctx, call, s.file, dst)
+	}
 	_, builtin := cdb.Method(dstClass, in.MethodName)
 	if !builtin && (dstScript == nil || !dstScript.funcs[in.MethodName]) {
 		hint := "attach a script that defines func " + in.MethodName + "() to the target first (godot_scene_edit_attach_script)"
