@@ -41,7 +41,7 @@ func createScene(ctx context.Context, call *sdk.Call, in createSceneArgs) (sdk.R
 	if err := validName(rootName); err != nil {
 		return sdk.Result{}, invalid(requiredScenePath, "use a file name that is a valid node name", "the root would be named %q: %v", rootName, err)
 	}
-	version := projectVersion(ctx, call)
+	version := call.Workspace().GodotVersion(ctx) // "4.6"; "" unknown
 	f, err := godot.NewScene(sp, uid.New().String(), atLeast(version, 4, 6))
 	if err != nil {
 		return sdk.Result{}, err

@@ -250,12 +250,6 @@ func (s *scene) commit(ctx context.Context, call *sdk.Call, name string, out map
 	return sdk.JSON(out), nil
 }
 
-// projectVersion returns the project's Godot version ("4.6"), from the
-// host's environment or project.godot's config/features; "" if unknown.
-func projectVersion(ctx context.Context, call *sdk.Call) string {
-	return call.Workspace().GodotVersion(ctx)
-}
-
 // atLeast reports whether version "4.6.1" is at least major.minor; an
 // unknown version counts as the class database's (4.6).
 func atLeast(version string, major, minor int) bool {
