@@ -62,9 +62,11 @@ func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp
 	if n.Type() == "" {
 		return sdk.Result{}, invalid(requiredNodePath, "extract a node the scene declares with a type", "'%s' is an instance or belongs to another scene", np)
 	}
+	// inside says whether a node path is in the extracted subtree.
+	inside := func(p string) bool { return p == n.Path() || strings.HasPrefix(p, n.Path()+"/") }
 	var sub []*godot.Node
 	for _, m := range s.file.Nodes() {
-		if m.Path() == n.Path() || strings.HasPrefix(m.Path(), n.Path()+"/") {
+		if inside(m.Path()) {
 			if !m.Declared() {
 				return sdk.Result{}, invalid(requiredNodePath, "make the instance's children local in the editor first",
 					"the subtree contains '%s', which belongs to an instanced scene", m.Path())
@@ -116,8 +118,7 @@ func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp
 		}
 	}
 	for _, c := range s.file.Connections() {
-		in := func(p string) bool { return p == n.Path() || strings.HasPrefix(p, n.Path()+"/") }
-		if in(c.From) && in(c.To) {
+		if inside(c.From) && inside(c.To) {
 			c.From, c.To = rel(c.From), rel(c.To)
 			if err := nf.AddConnection(c); err != nil {
 				return sdk.Result{}, editError(err, requiredNodePath)
@@ -125,7 +126,7 @@ func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp
 		}
 	}
 	for _, e := range s.file.EditablePaths() {
-		if e == n.Path() || strings.HasPrefix(e, n.Path()+"/") {
+		if inside(e) {
 			_, _ = nf.SetEditable(rel(e), true)
 		}
 	}
