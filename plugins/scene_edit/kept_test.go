@@ -140,3 +140,32 @@ func TestKeptSceneRefusalIsChecked(t *testing.T) {
 		t.Fatal("node not deleted")
 	}
 }
+
+// A call that only reads the scene leaves it kept: the edit after it starts
+// from the parsed File without reading the file again, and writes what a
+// fresh read would.
+func TestReadOnlyCallKeepsScene(t *testing.T) {
+	for _, r := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_signal_connections", map[string]any{"node_path": "Left"}},
+		{"select_nodes", map[string]any{"node_paths": []string{"Left"}}},
+		{"save_scene", nil},
+		{"reload_scene", map[string]any{"scene_path": pong}},
+	} {
+		t.Run(r.tool, func(t *testing.T) {
+			dropCached() // what the previous project's calls kept (same res:// path)
+			dir, h := openPong(t)
+			call(t, h, r.tool, r.args)
+			count := keptCounts()
+			call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{5, 6}})
+			if taken, reruns := count(); taken != 1 || reruns != 0 {
+				t.Fatalf("kept taken %d, reruns %d; want the scene %s read taken", taken, reruns, r.tool)
+			}
+			if !strings.Contains(read(t, dir, pong), "position = Vector2(5, 6)") {
+				t.Fatal("the edit was not written")
+			}
+		})
+	}
+}

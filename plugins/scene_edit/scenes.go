@@ -172,9 +172,11 @@ func reloadScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Res
 		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: requiredOpenScene,
 			Message: sp + " is not open", Hint: "open it with godot_scene_edit_open_scene"}
 	}
-	if _, err := loadScene(ctx, call, sp); err != nil {
+	s, err := loadScene(ctx, call, sp)
+	if err != nil {
 		return sdk.Result{}, err
 	}
+	s.keep()
 	out := map[string]any{"scene_path": sp, "reloaded": true}
 	if call.DryRun {
 		out["dry_run"] = true
@@ -199,6 +201,7 @@ func saveScene(ctx context.Context, call *sdk.Call, in saveSceneArgs) (sdk.Resul
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	s.keep()
 	out := map[string]any{"path": s.path, "saved": true, "pending_changes": false,
 		"note": "headless: every edit was written to the file when it was made; nothing was pending"}
 	if call.DryRun {

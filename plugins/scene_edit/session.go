@@ -463,6 +463,14 @@ func putCached(p string, version sdk.FileVersion, file *godot.File, data []byte,
 	parsed.Unlock()
 }
 
+// keep puts back a scene the call only read, so that the next call starts
+// from its parsed File instead of reading and parsing the file again. A
+// File a call edited, or may have half edited before a refusal, is never
+// put back: only a commit does that.
+func (s *scene) keep() {
+	putCached(s.path, s.version, s.file, s.orig, s.asActive)
+}
+
 // dropCached forgets everything kept.
 func dropCached() {
 	parsed.Lock()

@@ -156,6 +156,7 @@ func listSignalConnections(ctx context.Context, call *sdk.Call, in nodeArgs) (sd
 				"persistent": c.Flags&godot.ConnectPersist != 0})
 		}
 	}
+	s.keep()
 	return sdk.JSON(map[string]any{"node_path": np, "connections": conns}), nil
 }
 
@@ -232,6 +233,7 @@ func selectNodes(ctx context.Context, call *sdk.Call, in selectArgs) (sdk.Result
 			return sdk.Result{}, err
 		}
 	}
+	s.keep()
 	return sdk.JSON(map[string]any{"scene_path": s.path, "selected": paths, "count": len(paths),
 		"note": "headless: there is no editor selection; the paths exist and are echoed"}), nil
 }
