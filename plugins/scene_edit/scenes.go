@@ -178,10 +178,7 @@ func reloadScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Res
 	}
 	s.keep()
 	out := map[string]any{"scene_path": sp, "reloaded": true}
-	if call.DryRun {
-		out["dry_run"] = true
-	}
-	return sdk.JSON(out), nil
+	return unchanged(call, out), nil
 }
 
 type saveSceneArgs struct {
@@ -204,10 +201,7 @@ func saveScene(ctx context.Context, call *sdk.Call, in saveSceneArgs) (sdk.Resul
 	s.keep()
 	out := map[string]any{"path": s.path, "saved": true, "pending_changes": false,
 		"note": "headless: every edit was written to the file when it was made; nothing was pending"}
-	if call.DryRun {
-		out["dry_run"] = true
-	}
-	return sdk.JSON(out), nil
+	return unchanged(call, out), nil
 }
 
 func saveAllScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
@@ -220,10 +214,7 @@ func saveAllScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result,
 	}
 	out := map[string]any{"saved": true, "count": len(st.Open), "pending_changes": false,
 		"note": "headless: every edit was written to its file when it was made; nothing was pending"}
-	if call.DryRun {
-		out["dry_run"] = true
-	}
-	return sdk.JSON(out), nil
+	return unchanged(call, out), nil
 }
 
 func listOpenScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
@@ -239,4 +230,13 @@ func listOpenScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result
 		scenes[i] = map[string]any{"path": p}
 	}
 	return sdk.JSON(map[string]any{"scenes": scenes, "active": st.Active}), nil
+}
+
+// unchanged is the answer of a headless call that writes nothing, so a dry
+// run answers the same, marked dry_run.
+func unchanged(call *sdk.Call, out map[string]any) sdk.Result {
+	if call.DryRun {
+		out["dry_run"] = true
+	}
+	return sdk.JSON(out)
 }
