@@ -61,3 +61,17 @@ func editorScene(ctx context.Context, call *sdk.Call, scene string) error {
 	}
 	return nil
 }
+
+// relay answers a call from the editor: the result object of command, as
+// the addon gives it, once editorScene has checked that scene (if given)
+// is the editor's active tab.
+func relay(ctx context.Context, call *sdk.Call, scene, command string, params any) (sdk.Result, error) {
+	if err := editorScene(ctx, call, scene); err != nil {
+		return sdk.Result{}, err
+	}
+	out, err := forward(ctx, call, command, params)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(out), nil
+}

@@ -465,3 +465,22 @@ scale = Vector2(2, 2)
 		t.Errorf("z_index: %v", z)
 	}
 }
+
+// A uid:// main scene (what Godot 4.4+ writes) reads as the path of the
+// scene that has the uid, in both tools that report it.
+func TestHeadlessMainSceneUID(t *testing.T) {
+	h, _ := headless(t, "3d-ragdoll_physics", "")
+	const want = "res://ragdoll_physics.tscn"
+	if info := call(t, h, "get_project_info", nil); info["main_scene"] != want {
+		t.Errorf("get_project_info main_scene: %v", info["main_scene"])
+	}
+	ls := call(t, h, "list_scenes", nil)
+	if ls["main_scene"] != want {
+		t.Errorf("list_scenes main_scene: %v", ls["main_scene"])
+	}
+	for _, s := range ls["scenes"].([]any) {
+		if m := s.(obj); m["is_main"] != (m["path"] == want) {
+			t.Errorf("scene entry %v", m)
+		}
+	}
+}

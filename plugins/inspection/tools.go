@@ -38,31 +38,16 @@ type propIn struct {
 
 func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
 	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_get_project_info", map[string]any{})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, "", "cmd_get_project_info", map[string]any{})
 	}
 	ws := call.Workspace()
-	f, err := ws.Read(ctx, "res://project.godot")
+	p, err := readProject(ctx, ws)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	p, err := godot.ParseProject("project.godot", f.Data)
-	if err != nil {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "fix project.godot (godot-mcp check --roundtrip shows the problem)",
-			"project.godot does not parse: %v", err)
 	}
 	name := ""
 	if v, ok := p.Setting("application/config/name"); ok {
 		name, _ = toJSON(v, nil, "").(string)
-	}
-	var mainScene any
-	if v, ok := p.Setting("application/run/main_scene"); ok {
-		if s, _ := toJSON(v, nil, "").(string); s != "" {
-			mainScene = resolveUID(ctx, ws, s)
-		}
 	}
 	autoloads := map[string]any{}
 	for _, k := range p.Keys("autoload") {
@@ -97,13 +82,27 @@ func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 	return sdk.JSON(map[string]any{
 		"name":             name,
 		"godot_version":    p.Version(),
-		"main_scene":       mainScene,
+		"main_scene":       mainScene(ctx, ws, p, nil),
 		"project_path":     projectPath(call.Env.ProjectDir),
 		"autoloads":        autoloads,
 		"input_actions":    inputActions,
 		"csharp_supported": false,
 		"csharp_project":   csproj,
 	}), nil
+}
+
+// readProject reads and parses project.godot.
+func readProject(ctx context.Context, ws *sdk.Workspace) (*godot.Project, error) {
+	f, err := ws.Read(ctx, "res://project.godot")
+	if err != nil {
+		return nil, err
+	}
+	p, err := godot.ParseProject("project.godot", f.Data)
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "fix project.godot (godot-mcp check --roundtrip shows the problem)",
+			"project.godot does not parse: %v", err)
+	}
+	return p, nil
 }
 
 // projectPath is the project directory as the editor reports it
@@ -115,15 +114,33 @@ func projectPath(dir string) string {
 	return dir + string(filepath.Separator)
 }
 
-// resolveUID maps a uid:// main scene (what Godot 4.4+ writes) to its path
-// by reading scene headers; a path, or a uid no scene has, is returned as is.
-func resolveUID(ctx context.Context, ws *sdk.Workspace, s string) string {
+// mainScene is the project's main scene (application/run/main_scene), nil
+// when it names none. A uid:// (what Godot 4.4+ writes) is resolved to its
+// path among scenes, the project's scene files (nil: list them now).
+func mainScene(ctx context.Context, ws *sdk.Workspace, p *godot.Project, scenes []string) any {
+	v, ok := p.Setting("application/run/main_scene")
+	if !ok {
+		return nil
+	}
+	s, _ := toJSON(v, nil, "").(string)
+	if s == "" {
+		return nil
+	}
+	return resolveUID(ctx, ws, s, scenes)
+}
+
+// resolveUID maps a uid:// to the path of the scene among scenes (nil:
+// every scene file) whose header has it; a path, or a uid no scene has, is
+// returned as is.
+func resolveUID(ctx context.Context, ws *sdk.Workspace, s string, scenes []string) string {
 	if !strings.HasPrefix(s, "uid://") {
 		return s
 	}
-	scenes, err := sceneFiles(ctx, ws)
-	if err != nil {
-		return s
+	if scenes == nil {
+		var err error
+		if scenes, err = sceneFiles(ctx, ws); err != nil {
+			return s
+		}
 	}
 	for _, p := range scenes {
 		f, err := ws.Read(ctx, p)
@@ -142,11 +159,7 @@ func resolveUID(ctx context.Context, ws *sdk.Workspace, s string) string {
 
 func getActiveScene(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
 	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_get_active_scene", map[string]any{})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, "", "cmd_get_active_scene", map[string]any{})
 	}
 	act, err := call.Workspace().ActiveScene(ctx)
 	if err != nil {
@@ -162,11 +175,7 @@ func getActiveScene(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 
 func listScenes(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
 	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_list_scenes", map[string]any{})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, "", "cmd_list_scenes", map[string]any{})
 	}
 	ws := call.Workspace()
 	scenes, err := sceneFiles(ctx, ws)
@@ -177,26 +186,22 @@ func listScenes(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, erro
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	var mainScene any
-	if f, err := ws.Read(ctx, "res://project.godot"); err == nil {
-		if p, err := godot.ParseProject("project.godot", f.Data); err == nil {
-			if v, ok := p.Setting("application/run/main_scene"); ok {
-				if s, _ := toJSON(v, nil, "").(string); s != "" {
-					mainScene = resolveUID(ctx, ws, s)
-				}
-			}
-		}
+	// The scenes just listed resolve a uid:// main scene: no second walk
+	// of the project.
+	var main any
+	if p, err := readProject(ctx, ws); err == nil {
+		main = mainScene(ctx, ws, p, scenes)
 	}
 	list := make([]map[string]any, 0, len(scenes))
 	for _, s := range scenes {
 		list = append(list, map[string]any{
 			"path":      s,
-			"is_main":   mainScene == s,
+			"is_main":   main == s,
 			"is_open":   slices.Contains(st.Open, s),
 			"is_active": st.Active == s,
 		})
 	}
-	return sdk.JSON(map[string]any{"scenes": list, "main_scene": mainScene}), nil
+	return sdk.JSON(map[string]any{"scenes": list, "main_scene": main}), nil
 }
 
 // sceneFiles lists every .tscn/.scn under res://, skipping dot-directories
@@ -421,49 +426,64 @@ func getSelectedNode(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result,
 
 func getNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
 	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
-			return sdk.Result{}, err
-		}
-		info, err := forward(ctx, call, "cmd_get_node_properties", map[string]any{"node_path": in.NodePath})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		typ, _ := info["type"].(string)
-		names := builtinNames(typ)
-		builtin := map[string]any{}
-		if len(names) > 0 {
-			// One more round trip reads every stored engine property: the
-			// addon's snapshot returns the requested names that exist.
-			snap, err := forward(ctx, call, "cmd_snapshot_subtree", map[string]any{
-				"node_path": in.NodePath, "properties": names, "max_depth": 0})
-			var e *sdk.Error
-			if errors.As(err, &e) && addonerr.IsUnknownCommand(e) {
-				// An addon older than cmd_snapshot_subtree (#535) still
-				// answers the contract's node_info.
-				info["builtin"], info["overridden"] = map[string]any{}, []string{}
-				info["note"] = "builtin is empty: " + e.Message + "; " + e.Hint
-				return sdk.JSON(info), nil
-			}
-			if err != nil {
-				return sdk.Result{}, err
-			}
-			s, _ := snap["snapshot"].(map[string]any)
-			props, _ := s["properties"].(map[string]any)
-			for _, n := range names {
-				if v, ok := props[n]; ok {
-					builtin[n] = v
-				}
-			}
-		}
-		info["builtin"] = builtin
-		info["overridden"] = overridden(typ, builtin)
-		return sdk.JSON(info), nil
+		return editorNodeProperties(ctx, call, in)
 	}
 	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	return sdk.JSON(nodeInfo(n)), nil
+}
+
+// editorNodeProperties is the addon's node_info plus builtin and
+// overridden, which the addon's cmd_get_node_properties does not report.
+func editorNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
+	if err := editorScene(ctx, call, in.Scene); err != nil {
+		return sdk.Result{}, err
+	}
+	info, err := forward(ctx, call, "cmd_get_node_properties", map[string]any{"node_path": in.NodePath})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	typ, _ := info["type"].(string)
+	builtin, err := editorBuiltin(ctx, call, in.NodePath, builtinNames(typ))
+	var e *sdk.Error
+	if errors.As(err, &e) && addonerr.IsUnknownCommand(e) {
+		// An addon older than cmd_snapshot_subtree (#535) still
+		// answers the contract's node_info.
+		info["builtin"], info["overridden"] = map[string]any{}, []string{}
+		info["note"] = "builtin is empty: " + e.Message + "; " + e.Hint
+		return sdk.JSON(info), nil
+	}
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	info["builtin"] = builtin
+	info["overridden"] = overridden(typ, builtin)
+	return sdk.JSON(info), nil
+}
+
+// editorBuiltin reads the values of the engine properties names of the
+// node at nodePath with one more round trip: the addon's snapshot returns
+// the requested names that exist.
+func editorBuiltin(ctx context.Context, call *sdk.Call, nodePath string, names []string) (map[string]any, error) {
+	builtin := map[string]any{}
+	if len(names) == 0 {
+		return builtin, nil
+	}
+	snap, err := forward(ctx, call, "cmd_snapshot_subtree", map[string]any{
+		"node_path": nodePath, "properties": names, "max_depth": 0})
+	if err != nil {
+		return nil, err
+	}
+	s, _ := snap["snapshot"].(map[string]any)
+	props, _ := s["properties"].(map[string]any)
+	for _, n := range names {
+		if v, ok := props[n]; ok {
+			builtin[n] = v
+		}
+	}
+	return builtin, nil
 }
 
 // builtinNames lists the engine properties of class that a scene stores
@@ -560,14 +580,7 @@ func nodeInfo(n *node) map[string]any {
 
 func getNodeProperty(ctx context.Context, call *sdk.Call, in propIn) (sdk.Result, error) {
 	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
-			return sdk.Result{}, err
-		}
-		out, err := forward(ctx, call, "cmd_get_node_property", map[string]any{"node_path": in.NodePath, "property": in.Property})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, in.Scene, "cmd_get_node_property", map[string]any{"node_path": in.NodePath, "property": in.Property})
 	}
 	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
 	if err != nil {
@@ -581,14 +594,7 @@ func getNodeProperty(ctx context.Context, call *sdk.Call, in propIn) (sdk.Result
 
 func getNodePropertyList(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
 	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
-			return sdk.Result{}, err
-		}
-		out, err := forward(ctx, call, "cmd_get_node_property_list", map[string]any{"node_path": in.NodePath})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, in.Scene, "cmd_get_node_property_list", map[string]any{"node_path": in.NodePath})
 	}
 	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
 	if err != nil {
@@ -615,14 +621,7 @@ func getNodePropertyList(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Re
 
 func getNodeGroups(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
 	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
-			return sdk.Result{}, err
-		}
-		out, err := forward(ctx, call, "cmd_get_node_groups", map[string]any{"node_path": in.NodePath})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return relay(ctx, call, in.Scene, "cmd_get_node_groups", map[string]any{"node_path": in.NodePath})
 	}
 	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
 	if err != nil {

@@ -102,7 +102,6 @@ func keyString(k godot.Value) string {
 // JSON.stringify. Types without a short str() form fall back to the file
 // syntax, which names the type and its numbers.
 func godotStr(v godot.Value) string {
-	var b strings.Builder
 	switch x := v.(type) {
 	case godot.Int:
 		return strconv.FormatInt(int64(x), 10)
@@ -134,47 +133,24 @@ func godotStr(v godot.Value) string {
 	case godot.AABB:
 		return "[P: " + vec(x.Position.X, x.Position.Y, x.Position.Z) + ", S: " + vec(x.Size.X, x.Size.Y, x.Size.Z) + "]"
 	case godot.PackedVector2Array:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(vec(e.X, e.Y))
-		}
-		b.WriteByte(']')
-		return b.String()
+		return strList(x, func(e godot.Vector2) string { return vec(e.X, e.Y) })
 	case godot.PackedVector3Array:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(vec(e.X, e.Y, e.Z))
-		}
-		b.WriteByte(']')
-		return b.String()
+		return strList(x, func(e godot.Vector3) string { return vec(e.X, e.Y, e.Z) })
 	case godot.PackedColorArray:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(vec(e.R, e.G, e.B, e.A))
-		}
-		b.WriteByte(']')
-		return b.String()
+		return strList(x, func(e godot.Color) string { return vec(e.R, e.G, e.B, e.A) })
 	case godot.PackedByteArray:
-		b.WriteByte('[')
-		for i, e := range x.Data {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(strconv.Itoa(int(e)))
-		}
-		b.WriteByte(']')
-		return b.String()
+		return strList(x.Data, func(e byte) string { return strconv.Itoa(int(e)) })
 	}
 	return godot.FormatValue(v)
+}
+
+// strList is str() of an array: its elements' str() in brackets.
+func strList[T any](xs []T, str func(T) string) string {
+	parts := make([]string, len(xs))
+	for i, e := range xs {
+		parts[i] = str(e)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 func basisStr(x godot.Basis) string {

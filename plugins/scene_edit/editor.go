@@ -21,20 +21,14 @@ import (
 
 // forward runs cmd in the editor, or previews it in a dry run.
 func forward(ctx context.Context, call *sdk.Call, scene, cmd string, params, probe map[string]any) (sdk.Result, error) {
-	if scene != "" {
-		p, err := checkResPath(scene, "scene", ".tscn", ".scn")
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		if err := call.Editor(ctx, "cmd_open_scene", map[string]any{"scene_path": p}, nil); err != nil {
-			return sdk.Result{}, err
-		}
+	if err := openFirst(ctx, call, scene); err != nil {
+		return sdk.Result{}, err
 	}
 	if call.DryRun {
 		out := map[string]any{"dry_run": true, "command": cmd, "params": params}
 		if probe != nil {
-			var verdict map[string]any
-			if err := call.Editor(ctx, "cmd_node_persistence", probe, &verdict); err != nil {
+			verdict, err := send(ctx, call, "cmd_node_persistence", probe)
+			if err != nil {
 				return sdk.Result{}, err
 			}
 			for _, k := range []string{"persisted", "reason", "hint"} {
@@ -45,12 +39,35 @@ func forward(ctx context.Context, call *sdk.Call, scene, cmd string, params, pro
 		}
 		return sdk.JSON(out), nil
 	}
+	out, err := send(ctx, call, cmd, params)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(out), nil
+}
+
+// openFirst makes scene (a res:// path argument; "" for none) the editor's
+// active tab, the one the addon's commands act on.
+func openFirst(ctx context.Context, call *sdk.Call, scene string) error {
+	if scene == "" {
+		return nil
+	}
+	p, err := checkResPath(scene, "scene", ".tscn", ".scn")
+	if err != nil {
+		return err
+	}
+	return call.Editor(ctx, "cmd_open_scene", map[string]any{"scene_path": p}, nil)
+}
+
+// send runs cmd in the editor and returns its result object ({} when the
+// addon answers none).
+func send(ctx context.Context, call *sdk.Call, cmd string, params map[string]any) (map[string]any, error) {
 	var out map[string]any
 	if err := call.Editor(ctx, cmd, params, &out); err != nil {
-		return sdk.Result{}, err
+		return nil, err
 	}
 	if out == nil {
 		out = map[string]any{}
 	}
-	return sdk.JSON(out), nil
+	return out, nil
 }

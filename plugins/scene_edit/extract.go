@@ -30,17 +30,12 @@ func extractScene(ctx context.Context, call *sdk.Call, in extractArgs) (sdk.Resu
 			"save_current": in.SaveCurrent, "preview": in.Preview || call.DryRun}
 		// The addon's preview is its dry run, so a dry run sends it.
 		if call.DryRun {
-			var out map[string]any
-			if in.Scene != "" {
-				if err := call.Editor(ctx, "cmd_open_scene", map[string]any{"scene_path": in.Scene}, nil); err != nil {
-					return sdk.Result{}, err
-				}
-			}
-			if err := call.Editor(ctx, "cmd_extract_scene", params, &out); err != nil {
+			if err := openFirst(ctx, call, in.Scene); err != nil {
 				return sdk.Result{}, err
 			}
-			if out == nil {
-				out = map[string]any{}
+			out, err := send(ctx, call, "cmd_extract_scene", params)
+			if err != nil {
+				return sdk.Result{}, err
 			}
 			out["dry_run"] = true
 			return sdk.JSON(out), nil
@@ -57,11 +52,7 @@ func extractScene(ctx context.Context, call *sdk.Call, in extractArgs) (sdk.Resu
 // instance of the new scene at the same place. Both files are written in
 // one action, so one godot_undo reverts the extraction.
 func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp string) (sdk.Result, error) {
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -71,9 +62,11 @@ func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp
 	if n.Type() == "" {
 		return sdk.Result{}, invalid(requiredNodePath, "extract a node the scene declares with a type", "'%s' is an instance or belongs to another scene", np)
 	}
+	// inside says whether a node path is in the extracted subtree.
+	inside := func(p string) bool { return p == n.Path() || strings.HasPrefix(p, n.Path()+"/") }
 	var sub []*godot.Node
 	for _, m := range s.file.Nodes() {
-		if m.Path() == n.Path() || strings.HasPrefix(m.Path(), n.Path()+"/") {
+		if inside(m.Path()) {
 			if !m.Declared() {
 				return sdk.Result{}, invalid(requiredNodePath, "make the instance's children local in the editor first",
 					"the subtree contains '%s', which belongs to an instanced scene", m.Path())
@@ -125,8 +118,7 @@ func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp
 		}
 	}
 	for _, c := range s.file.Connections() {
-		in := func(p string) bool { return p == n.Path() || strings.HasPrefix(p, n.Path()+"/") }
-		if in(c.From) && in(c.To) {
+		if inside(c.From) && inside(c.To) {
 			c.From, c.To = rel(c.From), rel(c.To)
 			if err := nf.AddConnection(c); err != nil {
 				return sdk.Result{}, editError(err, requiredNodePath)
@@ -134,7 +126,7 @@ func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp
 		}
 	}
 	for _, e := range s.file.EditablePaths() {
-		if e == n.Path() || strings.HasPrefix(e, n.Path()+"/") {
+		if inside(e) {
 			_, _ = nf.SetEditable(rel(e), true)
 		}
 	}

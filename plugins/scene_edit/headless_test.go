@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -44,9 +43,7 @@ func TestCreateNodeTouchesOnlyItsLines(t *testing.T) {
 }
 
 func TestCreateNodeRefusesBadTypes(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	_, h := openPong(t)
 	text := refused(t, h, "create_node", map[string]any{"node_type": "Sprite2d"}, sdk.CodeInvalidArgument)
 	if !strings.Contains(text, `"Sprite2D"`) {
 		t.Fatalf("want the closest name Sprite2D, got %s", text)
@@ -57,9 +54,7 @@ func TestCreateNodeRefusesBadTypes(t *testing.T) {
 }
 
 func TestSetNodeProperty(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	before := read(t, dir, pong)
 
 	// An existing line is rewritten in place.
@@ -155,9 +150,7 @@ func TestRefusals(t *testing.T) {
 }
 
 func TestConnectSignalIdempotent(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	before := read(t, dir, pong)
 	out := call(t, h, "connect_signal", map[string]any{"source_path": "Left", "signal_name": "area_entered", "target_path": "Left", "method_name": "_on_area_entered"})
 	if out["already_connected"] != true || read(t, dir, pong) != before {
@@ -189,9 +182,7 @@ func TestConnectSignalIdempotent(t *testing.T) {
 }
 
 func TestDryRunWritesNothing(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	before := read(t, dir, pong)
 	args := map[string]any{"node_path": "Ball", "new_parent_path": "Left", "index": 0}
 	dry := call(t, h, "move_node", args, sdktest.DryRun())
@@ -207,9 +198,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 	if strings.Index(got, `[node name="Ball"`) > strings.Index(got, `[node name="Sprite2D" type="Sprite2D" parent="Left"`) {
 		t.Fatal("index 0 must put Ball before Left's first child")
 	}
-	if _, err := h.Workspace().Undo(context.Background(), 1, false); err != nil {
-		t.Fatal(err)
-	}
+	undo(t, h)
 	if read(t, dir, pong) != before {
 		t.Fatal("undo did not restore the exact bytes")
 	}
@@ -241,9 +230,7 @@ func TestCreateSceneAndSave(t *testing.T) {
 }
 
 func TestExtractScene(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	before := read(t, dir, pong)
 	out := call(t, h, "extract_scene", map[string]any{"node_path": "Left", "scene_path": "res://paddle.tscn", "replace_with_instance": true})
 	if out["extracted"] != true || out["instance_path"] != "Left" || out["node_count"] != 3.0 {
@@ -261,9 +248,7 @@ func TestExtractScene(t *testing.T) {
 		t.Fatalf("pong.tscn not replaced by an instance:\n%s", main)
 	}
 	// One action for both files.
-	if _, err := h.Workspace().Undo(context.Background(), 1, false); err != nil {
-		t.Fatal(err)
-	}
+	undo(t, h)
 	if read(t, dir, pong) != before {
 		t.Fatal("undo did not restore pong.tscn")
 	}
@@ -293,9 +278,7 @@ func TestNode3DPositionIsTransformOrigin(t *testing.T) {
 // edits on a fresh parse of the file write.
 func TestKeptFileEqualsFreshParse(t *testing.T) {
 	session := func() string {
-		dir := fixture(t, "2d-pong")
-		h := headless(t, dir)
-		call(t, h, "open_scene", map[string]any{"scene_path": pong})
+		dir, h := openPong(t)
 		call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Group"})
 		call(t, h, "set_node_property", map[string]any{"node_path": "Group", "property": "position", "value": []any{3, 4}})
 		call(t, h, "move_node", map[string]any{"node_path": "Ball", "new_parent_path": "Group"})
@@ -339,9 +322,7 @@ func TestInstancedClasses(t *testing.T) {
 // Theme overrides, which the class database does not list, are typed by
 // their group and written after the Control's own properties.
 func TestThemeOverride(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	call(t, h, "create_node", map[string]any{"node_type": "Label", "node_name": "Score"})
 	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "text", "value": "0"})
 	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_font_sizes/font_size", "value": 32})

@@ -27,6 +27,16 @@ func headless(t testing.TB, dir string) *sdktest.Host {
 	return sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Workspace: workspace.Options{}})
 }
 
+// openPong starts the toolset headless on a copy of the 2d-pong project
+// with its main scene (pong) open, where most tests begin.
+func openPong(t testing.TB) (string, *sdktest.Host) {
+	t.Helper()
+	dir := fixture(t, "2d-pong")
+	h := headless(t, dir)
+	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	return dir, h
+}
+
 // call runs a tool and fails the test on an error result.
 func call(t testing.TB, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) map[string]any {
 	t.Helper()
@@ -55,6 +65,14 @@ func refused(t testing.TB, h *sdktest.Host, tool string, args any, code string) 
 		t.Fatalf("%s(%v): want %s, got error=%v %s", tool, args, code, r.IsError, r.Text())
 	}
 	return r.Text()
+}
+
+// undo reverts the last journaled action, as godot_undo does.
+func undo(t testing.TB, h *sdktest.Host) {
+	t.Helper()
+	if _, err := h.Workspace().Undo(context.Background(), 1, false); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func read(t testing.TB, dir, res string) string {

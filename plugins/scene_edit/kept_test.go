@@ -20,9 +20,7 @@ func keptCounts() func() (taken, reruns int64) {
 // the host refuses its commit, and the call runs again on the new bytes,
 // so the result holds both changes and nothing of the stale File.
 func TestKeptSceneChangedOnDisk(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{1, 2}})
 	// Outside the workspace: another tool renames a node in the file.
 	edited := strings.Replace(read(t, dir, pong), `[node name="Right"`, `[node name="RightPaddle"`, 1)
@@ -41,9 +39,7 @@ func TestKeptSceneChangedOnDisk(t *testing.T) {
 		t.Fatalf("wrote\n%s\nwant the disk's bytes with one line changed\n%s", got, want)
 	}
 	// One undo step restores exactly the bytes the other tool wrote.
-	if _, err := h.Workspace().Undo(context.Background(), 1, false); err != nil {
-		t.Fatal(err)
-	}
+	undo(t, h)
 	if read(t, dir, pong) != edited {
 		t.Fatal("undo did not restore the bytes written behind the plugin's back")
 	}
@@ -60,9 +56,7 @@ func TestKeptSceneChangedOnDisk(t *testing.T) {
 // one kept) must still be checked against the disk: there the value may
 // differ, and then the edit writes it.
 func TestKeptSceneNoOpIsChecked(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	set := map[string]any{"node_path": "Left", "property": "position", "value": []any{1, 2}}
 	call(t, h, "set_node_property", set)
 	write(t, dir, pong, strings.Replace(read(t, dir, pong), "position = Vector2(1, 2)", "position = Vector2(9, 9)", 1))
@@ -126,9 +120,7 @@ func TestKeptSceneActiveSwitched(t *testing.T) {
 
 // A refusal computed from a kept File is confirmed before it is returned.
 func TestKeptSceneRefusalIsChecked(t *testing.T) {
-	dir := fixture(t, "2d-pong")
-	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	dir, h := openPong(t)
 	call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Kept"})
 	// Still true on disk: the refusal stands, after one confirmation.
 	count := keptCounts()
@@ -146,5 +138,34 @@ func TestKeptSceneRefusalIsChecked(t *testing.T) {
 	}
 	if strings.Contains(read(t, dir, pong), `"Missing"`) {
 		t.Fatal("node not deleted")
+	}
+}
+
+// A call that only reads the scene leaves it kept: the edit after it starts
+// from the parsed File without reading the file again, and writes what a
+// fresh read would.
+func TestReadOnlyCallKeepsScene(t *testing.T) {
+	for _, r := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_signal_connections", map[string]any{"node_path": "Left"}},
+		{"select_nodes", map[string]any{"node_paths": []string{"Left"}}},
+		{"save_scene", nil},
+		{"reload_scene", map[string]any{"scene_path": pong}},
+	} {
+		t.Run(r.tool, func(t *testing.T) {
+			dropCached() // what the previous project's calls kept (same res:// path)
+			dir, h := openPong(t)
+			call(t, h, r.tool, r.args)
+			count := keptCounts()
+			call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{5, 6}})
+			if taken, reruns := count(); taken != 1 || reruns != 0 {
+				t.Fatalf("kept taken %d, reruns %d; want the scene %s read taken", taken, reruns, r.tool)
+			}
+			if !strings.Contains(read(t, dir, pong), "position = Vector2(5, 6)") {
+				t.Fatal("the edit was not written")
+			}
+		})
 	}
 }

@@ -31,11 +31,7 @@ func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Res
 	if err := db().ValidNodeType(in.NodeType); err != nil {
 		return sdk.Result{}, invalid("node_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	p, err := s.node(parent)
+	s, p, err := loadNode(ctx, call, in.Scene, parent)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -69,17 +65,12 @@ func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Res
 	if err := validName(in.NewName); err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := loadScene(ctx, call, in.Scene)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	n, err := s.node(np)
-	if err != nil {
+	if err := s.ownNode(n, np, "renamed"); err != nil {
 		return sdk.Result{}, err
-	}
-	if !n.Declared() {
-		return sdk.Result{}, invalid(requiredNodePath, instancedHint(s, n),
-			"'%s' belongs to an instanced or inherited scene and cannot be renamed here", np)
 	}
 	old := n.Name()
 	if err := s.file.RenameNode(n.Path(), in.NewName); err != nil {
@@ -87,6 +78,17 @@ func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Res
 	}
 	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), map[string]any{
 		"node_path": n.Path(), "old_name": old, "new_name": in.NewName, "renamed": true})
+}
+
+// ownNode refuses an edit of n that only the scene's own nodes allow, when
+// an instanced or inherited scene defines it: np is the path as the call
+// named it, done what the edit would do ("renamed").
+func (s *scene) ownNode(n *godot.Node, np, done string) error {
+	if n.Declared() {
+		return nil
+	}
+	return invalid(requiredNodePath, instancedHint(s, n),
+		"'%s' belongs to an instanced or inherited scene and cannot be %s here", np, done)
 }
 
 // instancedHint names the scene that defines a node this scene only
@@ -123,11 +125,7 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 			map[string]any{"node_path": np, "property": in.Property, "value": in.Value},
 			map[string]any{"node_path": np})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -135,7 +133,6 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	prop, raw := in.Property, in.Value
 	if prop == "position" && db().Inherits(class, "Node3D") {
 		// A 3D node saves its position as the origin of transform.
-		var err error
 		if raw, err = withOrigin(n, raw); err != nil {
 			return sdk.Result{}, err
 		}
@@ -145,28 +142,22 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	asked := in.Property
-	in.Property = prop
-	rank := propertyRank(class)
-	switch {
-	case clear:
-		n.Clear(in.Property)
-	default:
-		n.SetOrdered(in.Property, v, rank)
-	}
-	out := map[string]any{"node_path": np, "property": asked, "value": toJSON(s.file, v), "set": true}
+	out := map[string]any{"node_path": np, "property": in.Property, "value": toJSON(s.file, v), "set": true}
 	if clear {
-		out["value"] = defaultJSON(s.file, class, in.Property)
+		n.Clear(prop)
+		out["value"] = defaultJSON(s.file, class, prop)
 		out["default"] = true
+	} else {
+		n.SetOrdered(prop, v, propertyRank(class))
 	}
-	if asked != in.Property {
+	if prop != in.Property {
 		out["value"] = toJSON(s.file, v.(godot.Transform3D).Origin)
-		out["saved_as"] = in.Property
+		out["saved_as"] = prop
 		if clear {
 			out["value"] = map[string]any{"x": 0.0, "y": 0.0, "z": 0.0}
 		}
 	}
-	return s.commit(ctx, call, fmt.Sprintf("Set %s.%s", n.Name(), in.Property), out)
+	return s.commit(ctx, call, fmt.Sprintf("Set %s.%s", n.Name(), prop), out)
 }
 
 func defaultJSON(f *godot.File, class, prop string) any {
@@ -198,11 +189,8 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 			v, err := objectValue(ctx, call, s, t, raw)
 			return v, v == nil, err
 		}
-		v, err := coerce(t, raw)
-		if err != nil {
-			return nil, false, invalid(requiredValue, "pass a value of type "+t, "Setting '%s' failed: %v", prop, err)
-		}
-		return v, false, nil
+		v, err := coerceProperty(prop, t, raw, "pass a value of type "+t)
+		return v, false, err
 	}
 	p, ok := cdb.Property(class, prop)
 	if !ok || class == "" {
@@ -214,12 +202,8 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 				if t == "" || !isBuiltinType(t) {
 					return infer(raw), false, nil
 				}
-				v, err := coerce(t, raw)
-				if err != nil {
-					return nil, false, invalid(requiredValue, "pass a value of the variable's type ("+t+")",
-						"Setting '%s' failed: %v", prop, err)
-				}
-				return v, false, nil
+				v, err := coerceProperty(prop, t, raw, "pass a value of the variable's type ("+t+")")
+				return v, false, err
 			}
 		}
 		if class == "" {
@@ -241,30 +225,28 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 	if d, ok := cdb.DefaultValue(class, prop); ok && d.Kind() == godot.KindStringName && typ == "String" {
 		typ = "StringName"
 	}
-	var v godot.Value
-	var err error
 	if isObjectType(typ) {
-		v, err = objectValue(ctx, call, s, typ, raw)
-		if err != nil {
-			return nil, false, err
-		}
-		if v == nil {
-			return nil, true, nil
-		}
-		return v, false, nil
+		v, err := objectValue(ctx, call, s, typ, raw)
+		return v, v == nil, err
 	}
 	if raw == nil {
 		return nil, true, nil // back to the default
 	}
-	v, err = coerce(typ, raw)
+	v, err := coerceProperty(prop, typ, raw, "pass a value of the property's type ("+typ+"); see the encodings in the tool description")
 	if err != nil {
-		return nil, false, invalid(requiredValue, "pass a value of the property's type ("+typ+"); see the encodings in the tool description",
-			"Setting '%s' failed: %v", prop, err)
+		return nil, false, err
 	}
-	if cdb.IsDefault(class, prop, v) {
-		return v, true, nil
+	return v, cdb.IsDefault(class, prop, v), nil
+}
+
+// coerceProperty converts the JSON value of prop to typ (coerce), or
+// refuses it with hint.
+func coerceProperty(prop, typ string, raw any, hint string) (godot.Value, error) {
+	v, err := coerce(typ, raw)
+	if err != nil {
+		return nil, invalid(requiredValue, hint, "Setting '%s' failed: %v", prop, err)
 	}
-	return v, false, nil
+	return v, nil
 }
 
 var builtinTypes = []string{"bool", "int", "float", "String", "StringName", "NodePath", "Vector2", "Vector2i",
@@ -403,20 +385,15 @@ func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, e
 		return forward(ctx, call, in.Scene, "cmd_delete_node", map[string]any{"node_path": np, "confirm": true},
 			map[string]any{"node_path": np})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	if n.IsRoot() {
 		return sdk.Result{}, invalid(requiredNodePath, "delete its children instead, or create a new scene", "Cannot delete the scene root.")
 	}
-	if !n.Declared() {
-		return sdk.Result{}, invalid(requiredNodePath, instancedHint(s, n),
-			"'%s' belongs to an instanced or inherited scene and cannot be deleted here", np)
+	if err := s.ownNode(n, np, "deleted"); err != nil {
+		return sdk.Result{}, err
 	}
 	name := n.Name()
 	if err := s.file.RemoveNode(n.Path()); err != nil {
@@ -431,20 +408,15 @@ func duplicateNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result
 		return forward(ctx, call, in.Scene, "cmd_duplicate_node", map[string]any{"node_path": np},
 			map[string]any{"node_path": np, "probe_parent_of": true})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	if n.IsRoot() {
 		return sdk.Result{}, invalid(requiredNodePath, "duplicate a child node, or copy the scene file", "Cannot duplicate the scene root.")
 	}
-	if !n.Declared() {
-		return sdk.Result{}, invalid(requiredNodePath, instancedHint(s, n),
-			"'%s' belongs to an instanced or inherited scene and cannot be duplicated here", np)
+	if err := s.ownNode(n, np, "duplicated"); err != nil {
+		return sdk.Result{}, err
 	}
 	c, err := s.file.DuplicateNode(n.Path(), "")
 	if err != nil {
@@ -471,11 +443,7 @@ func moveNode(ctx context.Context, call *sdk.Call, in moveNodeArgs) (sdk.Result,
 			map[string]any{"node_path": np, "new_parent_path": dest, "index": index},
 			map[string]any{"node_path": dest, "probe_parent": true})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -577,11 +545,7 @@ func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk
 		return forward(ctx, call, in.Scene, "cmd_attach_script", map[string]any{"node_path": np, "script_path": sp},
 			map[string]any{"node_path": np})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -621,11 +585,7 @@ func setEditableChildren(ctx context.Context, call *sdk.Call, in editableArgs) (
 		return forward(ctx, call, in.Scene, "cmd_set_editable_children", map[string]any{"node_path": np, "editable": editable},
 			map[string]any{"node_path": parent, "probe_parent": true})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -41,7 +41,7 @@ func createScene(ctx context.Context, call *sdk.Call, in createSceneArgs) (sdk.R
 	if err := validName(rootName); err != nil {
 		return sdk.Result{}, invalid(requiredScenePath, "use a file name that is a valid node name", "the root would be named %q: %v", rootName, err)
 	}
-	version := projectVersion(ctx, call)
+	version := call.Workspace().GodotVersion(ctx) // "4.6"; "" unknown
 	f, err := godot.NewScene(sp, uid.New().String(), atLeast(version, 4, 6))
 	if err != nil {
 		return sdk.Result{}, err
@@ -80,9 +80,6 @@ func openScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Resul
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached {
-		if call.DryRun {
-			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_open_scene", "params": map[string]any{"scene_path": sp}}), nil
-		}
 		return forward(ctx, call, "", "cmd_open_scene", map[string]any{"scene_path": sp}, nil)
 	}
 	ws := call.Workspace()
@@ -127,9 +124,6 @@ func closeScene(ctx context.Context, call *sdk.Call, in closeSceneArgs) (sdk.Res
 		if sp != "" {
 			params["scene_path"] = sp
 		}
-		if call.DryRun {
-			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_close_scene", "params": params}), nil
-		}
 		return forward(ctx, call, "", "cmd_close_scene", params, nil)
 	}
 	ws := call.Workspace()
@@ -168,9 +162,6 @@ func reloadScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Res
 	}
 	if call.EditorAttached {
 		params := map[string]any{"scene_path": sp, "confirm": true}
-		if call.DryRun {
-			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_reload_scene", "params": params}), nil
-		}
 		return forward(ctx, call, "", "cmd_reload_scene", params, nil)
 	}
 	st, err := call.Workspace().Scenes(ctx)
@@ -181,14 +172,13 @@ func reloadScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Res
 		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: requiredOpenScene,
 			Message: sp + " is not open", Hint: "open it with godot_scene_edit_open_scene"}
 	}
-	if _, err := loadScene(ctx, call, sp); err != nil {
+	s, err := loadScene(ctx, call, sp)
+	if err != nil {
 		return sdk.Result{}, err
 	}
+	s.keep()
 	out := map[string]any{"scene_path": sp, "reloaded": true}
-	if call.DryRun {
-		out["dry_run"] = true
-	}
-	return sdk.JSON(out), nil
+	return unchanged(call, out), nil
 }
 
 type saveSceneArgs struct {
@@ -198,6 +188,8 @@ type saveSceneArgs struct {
 func saveScene(ctx context.Context, call *sdk.Call, in saveSceneArgs) (sdk.Result, error) {
 	if call.EditorAttached {
 		if call.DryRun {
+			// Unlike forward's preview, this one does not switch the
+			// editor to the scene first.
 			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_save_scene", "params": map[string]any{}}), nil
 		}
 		return forward(ctx, call, in.Scene, "cmd_save_scene", map[string]any{}, nil)
@@ -206,19 +198,14 @@ func saveScene(ctx context.Context, call *sdk.Call, in saveSceneArgs) (sdk.Resul
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	s.keep()
 	out := map[string]any{"path": s.path, "saved": true, "pending_changes": false,
 		"note": "headless: every edit was written to the file when it was made; nothing was pending"}
-	if call.DryRun {
-		out["dry_run"] = true
-	}
-	return sdk.JSON(out), nil
+	return unchanged(call, out), nil
 }
 
 func saveAllScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
 	if call.EditorAttached {
-		if call.DryRun {
-			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_save_all_scenes", "params": map[string]any{}}), nil
-		}
 		return forward(ctx, call, "", "cmd_save_all_scenes", map[string]any{}, nil)
 	}
 	st, err := call.Workspace().Scenes(ctx)
@@ -227,10 +214,7 @@ func saveAllScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result,
 	}
 	out := map[string]any{"saved": true, "count": len(st.Open), "pending_changes": false,
 		"note": "headless: every edit was written to its file when it was made; nothing was pending"}
-	if call.DryRun {
-		out["dry_run"] = true
-	}
-	return sdk.JSON(out), nil
+	return unchanged(call, out), nil
 }
 
 func listOpenScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
@@ -246,4 +230,13 @@ func listOpenScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result
 		scenes[i] = map[string]any{"path": p}
 	}
 	return sdk.JSON(map[string]any{"scenes": scenes, "active": st.Active}), nil
+}
+
+// unchanged is the answer of a headless call that writes nothing, so a dry
+// run answers the same, marked dry_run.
+func unchanged(call *sdk.Call, out map[string]any) sdk.Result {
+	if call.DryRun {
+		out["dry_run"] = true
+	}
+	return sdk.JSON(out)
 }

@@ -157,6 +157,20 @@ func loadScene(ctx context.Context, call *sdk.Call, arg string) (*scene, error) 
 	return &scene{path: p, file: file, version: f.Version, orig: f.Data, asActive: arg == ""}, nil
 }
 
+// loadNode loads the scene a headless tool edits (loadScene) and resolves
+// the node path argument nodePath in it: the start of most node tools.
+func loadNode(ctx context.Context, call *sdk.Call, arg, nodePath string) (*scene, *godot.Node, error) {
+	s, err := loadScene(ctx, call, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := s.node(nodePath)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, n, nil
+}
+
 // node resolves a node path argument.
 func (s *scene) node(arg string) (*godot.Node, error) {
 	p := normalizeNodePath(arg)
@@ -234,12 +248,6 @@ func (s *scene) commit(ctx context.Context, call *sdk.Call, name string, out map
 		out["warnings"] = res.Warnings
 	}
 	return sdk.JSON(out), nil
-}
-
-// projectVersion returns the project's Godot version ("4.6"), from the
-// host's environment or project.godot's config/features; "" if unknown.
-func projectVersion(ctx context.Context, call *sdk.Call) string {
-	return call.Workspace().GodotVersion(ctx)
 }
 
 // atLeast reports whether version "4.6.1" is at least major.minor; an
@@ -453,6 +461,14 @@ func putCached(p string, version sdk.FileVersion, file *godot.File, data []byte,
 		parsed.active = p
 	}
 	parsed.Unlock()
+}
+
+// keep puts back a scene the call only read, so that the next call starts
+// from its parsed File instead of reading and parsing the file again. A
+// File a call edited, or may have half edited before a refusal, is never
+// put back: only a commit does that.
+func (s *scene) keep() {
+	putCached(s.path, s.version, s.file, s.orig, s.asActive)
 }
 
 // dropCached forgets everything kept.

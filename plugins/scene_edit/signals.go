@@ -31,18 +31,20 @@ func connectSignal(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Resu
 	}
 	out := in.params()
 	out["connected"] = true
+	s, err := loadScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
 	// An existing connection is answered first: it is valid as saved, even
 	// when its script cannot be read here.
-	if s, err := loadScene(ctx, call, in.Scene); err == nil {
-		for _, o := range s.file.Connections() {
-			if o.Signal == in.SignalName && o.Method == in.MethodName &&
-				normalizeNodePath(o.From) == out["source_path"] && normalizeNodePath(o.To) == out["target_path"] {
-				out["already_connected"] = true
-				return s.commit(ctx, call, "", out) // nothing changes: no write, no undo step
-			}
+	for _, o := range s.file.Connections() {
+		if o.Signal == in.SignalName && o.Method == in.MethodName &&
+			normalizeNodePath(o.From) == out["source_path"] && normalizeNodePath(o.To) == out["target_path"] {
+			out["already_connected"] = true
+			return s.commit(ctx, call, "", out) // nothing changes: no write, no undo step
 		}
 	}
-	s, c, err := resolveConnection(ctx, call, in)
+	c, err := resolveConnection(ctx, call, s, in)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -80,20 +82,17 @@ func pathName(p string) string {
 }
 
 // resolveConnection checks both nodes, the signal (the source's class or
-// script) and the method (the target's script or class), as the addon does.
-func resolveConnection(ctx context.Context, call *sdk.Call, in signalArgs) (*scene, godot.Connection, error) {
+// script) and the method (the target's script or class) in scene s, as the
+// addon does.
+func resolveConnection(ctx context.Context, call *sdk.Call, s *scene, in signalArgs) (godot.Connection, error) {
 	var c godot.Connection
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return nil, c, err
-	}
 	src, err := s.node(in.SourcePath)
 	if err != nil {
-		return nil, c, err
+		return c, err
 	}
 	dst, err := s.node(in.TargetPath)
 	if err != nil {
-		return nil, c, err
+		return c, err
 	}
 	cdb := db()
 	srcClass := nodeClass(ctx, call, s.file, src)
@@ -116,10 +115,14 @@ func resolveConnection(ctx context.Context, call *sdk.Call, in signalArgs) (*sce
 		if sug := cdb.SuggestSignal(srcClass, in.SignalName); sug != "" {
 			hint = fmt.Sprintf("did you mean '%s'? %s", sug, hint)
 		}
-		return nil, c, invalid("signal_name", hint, "'%s' (%s) has no signal '%s'.", src.Path(), srcClass, in.SignalName)
+		return c, invalid("signal_name", hint, "'%s' (%s) has no signal '%s'.", src.Path(), srcClass, in.SignalName)
 	}
-	dstClass := nodeClass(ctx, call, s.file, dst)
-	dstScript := nodeScript(ctx, call, s.file, dst)
+	// A node connected to itself (common: a script handling its own
+	// signal) has its script read and its class found once.
+	dstClass, dstScript := srcClass, srcScript
+	if dst != src {
+		dstClass, dstScript = nodeClass(ctx, call, s.file, dst), nodeScript(ctx, call, s.file, dst)
+	}
 	_, builtin := cdb.Method(dstClass, in.MethodName)
 	if !builtin && (dstScript == nil || !dstScript.funcs[in.MethodName]) {
 		hint := "attach a script that defines func " + in.MethodName + "() to the target first (godot_scene_edit_attach_script)"
@@ -131,10 +134,10 @@ func resolveConnection(ctx context.Context, call *sdk.Call, in signalArgs) (*sce
 			slices.Sort(fs)
 			hint = fmt.Sprintf("add func %s() to %s, or use one of: %s", in.MethodName, dstScript.path, strings.Join(fs, ", "))
 		}
-		return nil, c, invalid("method_name", hint, "'%s' has no method '%s'.", dst.Path(), in.MethodName)
+		return c, invalid("method_name", hint, "'%s' has no method '%s'.", dst.Path(), in.MethodName)
 	}
 	c = godot.Connection{Signal: in.SignalName, From: src.Path(), To: dst.Path(), Method: in.MethodName}
-	return s, c, nil
+	return c, nil
 }
 
 func listSignalConnections(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
@@ -142,11 +145,7 @@ func listSignalConnections(ctx context.Context, call *sdk.Call, in nodeArgs) (sd
 	if call.EditorAttached {
 		return forward(ctx, call, in.Scene, "cmd_list_signal_connections", map[string]any{"node_path": np}, nil)
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -157,6 +156,7 @@ func listSignalConnections(ctx context.Context, call *sdk.Call, in nodeArgs) (sd
 				"persistent": c.Flags&godot.ConnectPersist != 0})
 		}
 	}
+	s.keep()
 	return sdk.JSON(map[string]any{"node_path": np, "connections": conns}), nil
 }
 
@@ -175,11 +175,7 @@ func addToGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, 
 		return forward(ctx, call, in.Scene, "cmd_add_to_group", map[string]any{"node_path": np, "group": in.Group},
 			map[string]any{"node_path": np})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -200,11 +196,7 @@ func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Res
 		return forward(ctx, call, in.Scene, "cmd_remove_from_group", map[string]any{"node_path": np, "group": in.Group},
 			map[string]any{"node_path": np, "group": in.Group})
 	}
-	s, err := loadScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.node(np)
+	s, n, err := loadNode(ctx, call, in.Scene, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -241,6 +233,7 @@ func selectNodes(ctx context.Context, call *sdk.Call, in selectArgs) (sdk.Result
 			return sdk.Result{}, err
 		}
 	}
+	s.keep()
 	return sdk.JSON(map[string]any{"scene_path": s.path, "selected": paths, "count": len(paths),
 		"note": "headless: there is no editor selection; the paths exist and are echoed"}), nil
 }
