@@ -147,6 +147,11 @@ func TestRefusals(t *testing.T) {
 	if !strings.Contains(text, "Required: node_path") || !strings.Contains(text, "Player.tscn") {
 		t.Fatalf("rename of an instanced child: %s", text)
 	}
+	// The fix names the edit that was refused, not a rename.
+	text = refused(t, h, "delete_node", map[string]any{"node_path": "Player/StateMachine"}, sdk.CodeInvalidArgument)
+	if !strings.Contains(text, "cannot be deleted") || !strings.Contains(text, "delete it in res://") {
+		t.Fatalf("delete of an instanced child: %s", text)
+	}
 }
 
 func TestConnectSignalIdempotent(t *testing.T) {

@@ -69,7 +69,7 @@ func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if err := s.ownNode(n, np, "renamed"); err != nil {
+	if err := s.ownNode(n, np, "rename"); err != nil {
 		return sdk.Result{}, err
 	}
 	old := n.Name()
@@ -82,18 +82,18 @@ func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Res
 
 // ownNode refuses an edit of n that only the scene's own nodes allow, when
 // an instanced or inherited scene defines it: np is the path as the call
-// named it, done what the edit would do ("renamed").
-func (s *scene) ownNode(n *godot.Node, np, done string) error {
+// named it, verb the edit ("rename", "delete", "duplicate").
+func (s *scene) ownNode(n *godot.Node, np, verb string) error {
 	if n.Declared() {
 		return nil
 	}
-	return invalid(requiredNodePath, instancedHint(s, n),
-		"'%s' belongs to an instanced or inherited scene and cannot be %s here", np, done)
+	return invalid(requiredNodePath, instancedHint(s, n, verb),
+		"'%s' belongs to an instanced or inherited scene and cannot be %sd here", np, verb)
 }
 
 // instancedHint names the scene that defines a node this scene only
-// overrides.
-func instancedHint(s *scene, n *godot.Node) string {
+// overrides, as the place to verb it.
+func instancedHint(s *scene, n *godot.Node, verb string) string {
 	for q := n.Path(); q != "."; {
 		if i := strings.LastIndex(q, "/"); i >= 0 {
 			q = q[:i]
@@ -103,12 +103,12 @@ func instancedHint(s *scene, n *godot.Node) string {
 		if a := s.file.Node(q); a != nil {
 			if inst, ok := a.Instance(); ok {
 				if d := s.file.ExtResource(inst.ID); d != nil {
-					return "rename it in " + d.Path() + ", the scene that defines it"
+					return verb + " it in " + d.Path() + ", the scene that defines it"
 				}
 			}
 		}
 	}
-	return "rename it in the scene that defines it"
+	return verb + " it in the scene that defines it"
 }
 
 type setPropertyArgs struct {
@@ -392,7 +392,7 @@ func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, e
 	if n.IsRoot() {
 		return sdk.Result{}, invalid(requiredNodePath, "delete its children instead, or create a new scene", "Cannot delete the scene root.")
 	}
-	if err := s.ownNode(n, np, "deleted"); err != nil {
+	if err := s.ownNode(n, np, "delete"); err != nil {
 		return sdk.Result{}, err
 	}
 	name := n.Name()
@@ -415,7 +415,7 @@ func duplicateNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result
 	if n.IsRoot() {
 		return sdk.Result{}, invalid(requiredNodePath, "duplicate a child node, or copy the scene file", "Cannot duplicate the scene root.")
 	}
-	if err := s.ownNode(n, np, "duplicated"); err != nil {
+	if err := s.ownNode(n, np, "duplicate"); err != nil {
 		return sdk.Result{}, err
 	}
 	c, err := s.file.DuplicateNode(n.Path(), "")
