@@ -16,6 +16,20 @@ func (a layerArgs) layerIndex() int {
 	return *a.Layer
 }
 
+// open reads the scene (headless) and decodes the cells of the layer the
+// arguments name.
+func (a layerArgs) open(ctx context.Context, call *sdk.Call) (*doc, *tileMap, error) {
+	d, err := openScene(ctx, call, a.ScenePath)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := openLayer(d, a.NodePath, a.Layer)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, m, nil
+}
+
 func layers(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
 	if call.EditorAttached {
 		return forward(ctx, call, "cmd_tilemap_layers", map[string]any{"node_path": in.NodePath}, false)
@@ -71,11 +85,7 @@ func getCell(ctx context.Context, call *sdk.Call, in cellArgs) (sdk.Result, erro
 	if err := cellRange("coords", c); err != nil {
 		return sdk.Result{}, err
 	}
-	d, err := openScene(ctx, call, in.ScenePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := openLayer(d, in.NodePath, in.Layer)
+	_, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -94,11 +104,7 @@ func getUsedCells(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result
 		return forward(ctx, call, "cmd_tilemap_get_used_cells", map[string]any{
 			"node_path": in.NodePath, "layer": in.layerIndex()}, false)
 	}
-	d, err := openScene(ctx, call, in.ScenePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := openLayer(d, in.NodePath, in.Layer)
+	_, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -139,11 +145,7 @@ func setCell(ctx context.Context, call *sdk.Call, in setCellArgs) (sdk.Result, e
 	if err := cellRange("coords", c); err != nil {
 		return sdk.Result{}, err
 	}
-	d, err := openScene(ctx, call, in.ScenePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := openLayer(d, in.NodePath, in.Layer)
+	d, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -174,11 +176,7 @@ func fillRect(ctx context.Context, call *sdk.Call, in fillArgs) (sdk.Result, err
 		return forward(ctx, call, "cmd_tilemap_fill_rect",
 			t.params(map[string]any{"node_path": in.NodePath, "rect": r[:]}, in.layerIndex()), true)
 	}
-	d, err := openScene(ctx, call, in.ScenePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := openLayer(d, in.NodePath, in.Layer)
+	d, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -206,11 +204,7 @@ func clearLayer(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result, 
 	if call.EditorAttached {
 		return forward(ctx, call, "cmd_tilemap_clear", map[string]any{"node_path": in.NodePath, "layer": in.layerIndex()}, true)
 	}
-	d, err := openScene(ctx, call, in.ScenePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := openLayer(d, in.NodePath, in.Layer)
+	d, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}
