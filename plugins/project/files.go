@@ -59,15 +59,10 @@ func pathToUID(ctx context.Context, call *sdk.Call, in pathArgs) (sdk.Result, er
 		}
 		return sdk.JSON(out), nil
 	}
-	p, err := call.Project()
+	p, res, err := projectFile(call, in.Path, "")
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	abs, err := resolve(p, in.Path)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	res := p.ResPath(abs)
 	id, src := uidOf(p, res)
 	if id == "" {
 		return sdk.Result{}, sdk.Errorf(sdk.CodeNotFound, "Godot 4.4+ gives scripts and shaders a .uid file, and resources a uid in their header, when the editor saves or imports them; open the project in the editor once",
@@ -91,18 +86,10 @@ type deleteResult struct {
 }
 
 func deleteResourceFile(ctx context.Context, call *sdk.Call, in deleteArgs) (sdk.Result, error) {
-	p, err := call.Project()
+	p, res, err := projectFile(call, in.Path, "pass a file; directories are not deleted by this tool")
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	abs, err := resolve(p, in.Path)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if statDir(abs) {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a file; directories are not deleted by this tool", "%s is a directory", in.Path)
-	}
-	res := p.ResPath(abs)
 	if res == sdk.ProjectFile {
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "project.godot is the project itself", "refusing to delete project.godot")
 	}
@@ -192,18 +179,10 @@ func cleanNewPath(arg string) (string, error) {
 }
 
 func moveResourceFile(ctx context.Context, call *sdk.Call, in moveArgs) (sdk.Result, error) {
-	p, err := call.Project()
+	p, from, err := projectFile(call, in.Path, "pass a file; move directories file by file")
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	abs, err := resolve(p, in.Path)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if statDir(abs) {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a file; move directories file by file", "%s is a directory", in.Path)
-	}
-	from := p.ResPath(abs)
 	to, err := cleanNewPath(in.NewPath)
 	if err != nil {
 		return sdk.Result{}, err
