@@ -30,6 +30,8 @@ type pageInfo struct {
 	Truncated  bool `json:"truncated" jsonschema:"more items follow this page"`
 }
 
+// page cuts one page out of items. The page is never nil, so an empty one
+// encodes as [] rather than null.
 func page[T any](items []T, p paging) ([]T, pageInfo) {
 	limit := p.Limit
 	if limit <= 0 {
@@ -563,9 +565,6 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 	})
 	out := refsResult{Target: target, Kind: kind}
 	out.Uses, out.pageInfo = page(uses, paging{in.Offset, in.Limit})
-	if out.Uses == nil {
-		out.Uses = []refUse{}
-	}
 	text := fmt.Sprintf("%d uses of %s %s", out.Total, kind, target)
 	for _, u := range out.Uses {
 		text += fmt.Sprintf("\n  %s:%d %s %s", u.File, u.Line, u.What, u.Detail)
@@ -607,9 +606,6 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 		out.PerSignal[c.Signal]++
 	}
 	out.Connections, out.pageInfo = page(conns, paging{in.Offset, in.Limit})
-	if out.Connections == nil {
-		out.Connections = []deps.Connection{}
-	}
 	text := fmt.Sprintf("%d connections", out.Total)
 	for _, c := range out.Connections {
 		if c.Code != "" {
@@ -674,9 +670,6 @@ func validateIntegrity(ctx context.Context, call *sdk.Call, in integrityArgs) (s
 		}
 	}
 	out.Findings, out.pageInfo = page(all, paging{in.Offset, in.Limit})
-	if out.Findings == nil {
-		out.Findings = []deps.Finding{}
-	}
 	text := fmt.Sprintf("%d files checked: %d errors, %d warnings", out.Checked, out.Errors, out.Warnings)
 	for _, f := range out.Findings {
 		text += fmt.Sprintf("\n  %s:%d %s %s\n    Hint: %s", f.File, f.Line, f.Code, f.Message, f.Hint)
