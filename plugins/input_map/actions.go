@@ -6,25 +6,19 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 )
 
-var (
-	dbOnce sync.Once
-	db     *classdb.DB
-	dbErr  error
-)
-
+// classDB returns the embedded class database (decoded once, by classdb).
 func classDB() (*classdb.DB, error) {
-	dbOnce.Do(func() { db, dbErr = classdb.Embedded() })
-	if dbErr != nil {
-		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", dbErr)
+	d, err := classdb.Embedded()
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", err)
 	}
-	return db, nil
+	return d, nil
 }
 
 // checkName accepts the action names the editor's Input Map accepts and

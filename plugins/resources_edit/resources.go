@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -16,18 +15,13 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
 )
 
-var (
-	dbOnce sync.Once
-	db     *classdb.DB
-	dbErr  error
-)
-
+// classDB returns the embedded class database (decoded once, by classdb).
 func classDB() (*classdb.DB, error) {
-	dbOnce.Do(func() { db, dbErr = classdb.Embedded() })
-	if dbErr != nil {
-		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", dbErr)
+	d, err := classdb.Embedded()
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", err)
 	}
-	return db, nil
+	return d, nil
 }
 
 // resPath normalises a res:// path argument and checks its extension.
