@@ -39,6 +39,28 @@ func commit(ctx context.Context, call *sdk.Call, name string, p *godot.Project, 
 	return call.Workspace().Begin(name).Write(f.Path, p.Bytes(), f.Version).Commit(ctx)
 }
 
+// forward runs the editor command cmd and answers what it returns.
+func forward(ctx context.Context, call *sdk.Call, cmd string, params map[string]any) (sdk.Result, error) {
+	var out map[string]any
+	if err := call.Editor(ctx, cmd, params, &out); err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(out), nil
+}
+
+// readAction reads project.godot (headless) and the input action name in it.
+func readAction(ctx context.Context, call *sdk.Call, name string) (*godot.Project, sdk.File, godot.InputAction, error) {
+	p, f, err := call.Workspace().ReadProject(ctx)
+	if err != nil {
+		return nil, sdk.File{}, godot.InputAction{}, err
+	}
+	a, ok := p.InputAction(name)
+	if !ok {
+		return nil, sdk.File{}, godot.InputAction{}, notFound(name, p)
+	}
+	return p, f, a, nil
+}
+
 func notFound(action string, p *godot.Project) error {
 	hint := "list the actions with godot_input_map_get_action_events, or add it with godot_input_map_add_action"
 	var names []string
@@ -74,11 +96,7 @@ func addAction(ctx context.Context, call *sdk.Call, in addActionArgs) (sdk.Resul
 		dz = *in.Deadzone
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_add_input_action", map[string]any{"name": in.Name, "deadzone": dz}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return forward(ctx, call, "cmd_add_input_action", map[string]any{"name": in.Name, "deadzone": dz})
 	}
 	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
@@ -106,19 +124,11 @@ func removeAction(ctx context.Context, call *sdk.Call, in actionArgs) (sdk.Resul
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_remove_input_action", map[string]any{"name": in.Name, "confirm": true}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return forward(ctx, call, "cmd_remove_input_action", map[string]any{"name": in.Name, "confirm": true})
 	}
-	p, f, err := call.Workspace().ReadProject(ctx)
+	p, f, a, err := readAction(ctx, call, in.Name)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	a, ok := p.InputAction(in.Name)
-	if !ok {
-		return sdk.Result{}, notFound(in.Name, p)
 	}
 	p.RemoveInputAction(in.Name)
 	cr, err := commit(ctx, call, "Remove input action "+in.Name, p, f)
@@ -137,19 +147,11 @@ func clearActionEvents(ctx context.Context, call *sdk.Call, in clearArgs) (sdk.R
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_clear_input_action_events", map[string]any{"action": in.Action, "confirm": true}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return forward(ctx, call, "cmd_clear_input_action_events", map[string]any{"action": in.Action, "confirm": true})
 	}
-	p, f, err := call.Workspace().ReadProject(ctx)
+	p, f, a, err := readAction(ctx, call, in.Action)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	a, ok := p.InputAction(in.Action)
-	if !ok {
-		return sdk.Result{}, notFound(in.Action, p)
 	}
 	n := len(a.Events)
 	a.Events = nil
@@ -193,11 +195,7 @@ func getActionEvents(ctx context.Context, call *sdk.Call, in getArgs) (sdk.Resul
 		}
 	}
 	if call.EditorAttached && in.Action != "" {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_get_input_action_events", map[string]any{"action": in.Action}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return forward(ctx, call, "cmd_get_input_action_events", map[string]any{"action": in.Action})
 	}
 	p, _, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
