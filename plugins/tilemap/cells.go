@@ -124,6 +124,15 @@ func (t tile) cell(x, y int) tiledata.Cell {
 	}
 }
 
+// paint sets cell (x, y) of l to t, or erases it.
+func (t tile) paint(l *tiledata.Layer, x, y int) {
+	if t.erase {
+		l.Erase(tiledata.Coords{X: int16(x), Y: int16(y)})
+	} else {
+		l.Set(t.cell(x, y))
+	}
+}
+
 func (t tile) params(p map[string]any, layer int) map[string]any {
 	p["source_id"], p["atlas_coords"], p["alternative_tile"], p["layer"] = t.source, t.atlasSent[:], t.alt, layer
 	return p
@@ -149,11 +158,7 @@ func setCell(ctx context.Context, call *sdk.Call, in setCellArgs) (sdk.Result, e
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if t.erase {
-		m.cells.Erase(tiledata.Coords{X: int16(c[0]), Y: int16(c[1])})
-	} else {
-		m.cells.Set(t.cell(c[0], c[1]))
-	}
+	t.paint(m.cells, c[0], c[1])
 	m.save()
 	src := t.source
 	if t.erase {
@@ -191,11 +196,7 @@ func fillRect(ctx context.Context, call *sdk.Call, in fillArgs) (sdk.Result, err
 func fill(l *tiledata.Layer, r [4]int, t tile) {
 	for y := r[1]; y < r[1]+r[3]; y++ {
 		for x := r[0]; x < r[0]+r[2]; x++ {
-			if t.erase {
-				l.Erase(tiledata.Coords{X: int16(x), Y: int16(y)})
-			} else {
-				l.Set(t.cell(x, y))
-			}
+			t.paint(l, x, y)
 		}
 	}
 }
