@@ -39,15 +39,6 @@ func commit(ctx context.Context, call *sdk.Call, name string, p *godot.Project, 
 	return call.Workspace().Begin(name).Write(f.Path, p.Bytes(), f.Version).Commit(ctx)
 }
 
-// forward runs the editor command cmd and answers what it returns.
-func forward(ctx context.Context, call *sdk.Call, cmd string, params map[string]any) (sdk.Result, error) {
-	var out map[string]any
-	if err := call.Editor(ctx, cmd, params, &out); err != nil {
-		return sdk.Result{}, err
-	}
-	return sdk.JSON(out), nil
-}
-
 // readAction reads project.godot (headless) and the input action name in it.
 func readAction(ctx context.Context, call *sdk.Call, name string) (*godot.Project, sdk.File, godot.InputAction, error) {
 	p, f, err := call.Workspace().ReadProject(ctx)
@@ -96,7 +87,7 @@ func addAction(ctx context.Context, call *sdk.Call, in addActionArgs) (sdk.Resul
 		dz = *in.Deadzone
 	}
 	if call.EditorAttached && !call.DryRun {
-		return forward(ctx, call, "cmd_add_input_action", map[string]any{"name": in.Name, "deadzone": dz})
+		return call.Forward(ctx, "cmd_add_input_action", map[string]any{"name": in.Name, "deadzone": dz})
 	}
 	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
@@ -124,7 +115,7 @@ func removeAction(ctx context.Context, call *sdk.Call, in actionArgs) (sdk.Resul
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		return forward(ctx, call, "cmd_remove_input_action", map[string]any{"name": in.Name, "confirm": true})
+		return call.Forward(ctx, "cmd_remove_input_action", map[string]any{"name": in.Name, "confirm": true})
 	}
 	p, f, a, err := readAction(ctx, call, in.Name)
 	if err != nil {
@@ -147,7 +138,7 @@ func clearActionEvents(ctx context.Context, call *sdk.Call, in clearArgs) (sdk.R
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		return forward(ctx, call, "cmd_clear_input_action_events", map[string]any{"action": in.Action, "confirm": true})
+		return call.Forward(ctx, "cmd_clear_input_action_events", map[string]any{"action": in.Action, "confirm": true})
 	}
 	p, f, a, err := readAction(ctx, call, in.Action)
 	if err != nil {
@@ -195,7 +186,7 @@ func getActionEvents(ctx context.Context, call *sdk.Call, in getArgs) (sdk.Resul
 		}
 	}
 	if call.EditorAttached && in.Action != "" {
-		return forward(ctx, call, "cmd_get_input_action_events", map[string]any{"action": in.Action})
+		return call.Forward(ctx, "cmd_get_input_action_events", map[string]any{"action": in.Action})
 	}
 	p, _, err := call.Workspace().ReadProject(ctx)
 	if err != nil {

@@ -181,7 +181,7 @@ func addEvent(ctx context.Context, call *sdk.Call, in addEventArgs) (sdk.Result,
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		return forward(ctx, call, "cmd_add_input_event", editorParams(in))
+		return call.Forward(ctx, "cmd_add_input_event", editorParams(in))
 	}
 	p, f, a, err := readAction(ctx, call, in.Action)
 	if err != nil {

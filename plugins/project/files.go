@@ -25,11 +25,7 @@ func resolveUID(ctx context.Context, call *sdk.Call, in resolveUIDArgs) (sdk.Res
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a UID as Godot writes it, e.g. \"uid://cecaux1sm7mo0\"", "%v", err)
 	}
 	if call.EditorAttached {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_uid_to_path", map[string]any{"uid": in.UID}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_uid_to_path", map[string]any{"uid": in.UID})
 	}
 	p, err := call.Project()
 	if err != nil {
@@ -53,11 +49,7 @@ type pathArgs struct {
 
 func pathToUID(ctx context.Context, call *sdk.Call, in pathArgs) (sdk.Result, error) {
 	if call.EditorAttached {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_path_to_uid", map[string]any{"path": in.Path}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_path_to_uid", map[string]any{"path": in.Path})
 	}
 	p, res, err := projectFile(call, in.Path, "")
 	if err != nil {
@@ -206,11 +198,7 @@ func moveResourceFile(ctx context.Context, call *sdk.Call, in moveArgs) (sdk.Res
 	}
 	id, _ := uidOf(p, from)
 	if call.EditorAttached {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_move_resource_file", map[string]any{"path": from, "new_path": to, "preview": call.DryRun}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_move_resource_file", map[string]any{"path": from, "new_path": to, "preview": call.DryRun})
 	}
 	refs, err := referencing(ctx, p, from, "", false)
 	if err != nil {

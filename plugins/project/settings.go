@@ -96,11 +96,7 @@ func getSetting(ctx context.Context, call *sdk.Call, in getSettingArgs) (sdk.Res
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass name, e.g. \"application/config/name\"", "name is empty")
 	}
 	if call.EditorAttached {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_get_setting", map[string]any{"name": in.Name}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_get_setting", map[string]any{"name": in.Name})
 	}
 	d, err := classDB()
 	if err != nil {
@@ -148,11 +144,7 @@ func setSetting(ctx context.Context, call *sdk.Call, in setSettingArgs) (sdk.Res
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_set_setting", map[string]any{"name": in.Name, "value": in.Value}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_set_setting", map[string]any{"name": in.Name, "value": in.Value})
 	}
 	proj, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
