@@ -337,34 +337,36 @@ func (p *parser) typeHint() {
 	}
 }
 
-func (p *parser) constDecl() {
-	p.ident("constant name after \"const\"")
+// initializer parses what may follow a declared name: ":= value", or else
+// ": type" (when typed) and "= value", each optional unless required names
+// where the missing "=" should have been.
+func (p *parser) initializer(typed bool, required string) {
 	if p.accept(":=") {
 		p.expr()
-	} else {
-		if p.accept(":") {
-			p.typeHint()
-		}
-		p.expect("=", "after constant name")
+		return
+	}
+	if typed && p.accept(":") {
+		p.typeHint()
+	}
+	if required != "" {
+		p.expect("=", required)
+		p.expr()
+	} else if p.accept("=") {
 		p.expr()
 	}
+}
+
+func (p *parser) constDecl() {
+	p.ident("constant name after \"const\"")
+	p.initializer(true, "after constant name")
 	p.endStatement("constant declaration")
 }
 
 // varDecl parses a variable, with a property block (get/set) at class level.
 func (p *parser) varDecl(indent int, member bool) {
 	p.ident("variable name after \"var\"")
-	if p.accept(":=") {
-		p.expr()
-	} else {
-		if p.isOp(":") && !(member && p.next().kind == tNewline) {
-			p.pos++
-			p.typeHint()
-		}
-		if p.accept("=") {
-			p.expr()
-		}
-	}
+	// A member's ":" at the end of the line opens its get/set block.
+	p.initializer(!(member && p.isOp(":") && p.next().kind == tNewline), "")
 	if member && p.isOp(":") {
 		p.pos++
 		if p.cur().kind == tNewline {
@@ -433,16 +435,7 @@ func (p *parser) params(closer, what string) {
 	if !p.list(closer, func() {
 		p.accept("...")
 		p.ident("parameter name")
-		if p.accept(":=") {
-			p.expr()
-		} else {
-			if p.accept(":") {
-				p.typeHint()
-			}
-			if p.accept("=") {
-				p.expr()
-			}
-		}
+		p.initializer(true, "")
 	}) {
 		p.fail(p.closing(), "Expected closing %q after %s.", closer, what)
 	}
