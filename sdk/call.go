@@ -109,6 +109,17 @@ func (c *Call) Editor(ctx context.Context, command string, params, result any) e
 	return c.srv.editor(ctx, c, command, params, result)
 }
 
+// Forward runs command on the peer like Editor and answers the peer's reply,
+// a JSON object, unchanged as the tool's result: the editor path of a tool
+// whose headless answer has the same shape.
+func (c *Call) Forward(ctx context.Context, command string, params any) (Result, error) {
+	var out map[string]any
+	if err := c.Editor(ctx, command, params, &out); err != nil {
+		return Result{}, err
+	}
+	return JSON(out), nil
+}
+
 // hostServices is where this call's requests to the host services go: the
 // call pipe the call came on, or else the broker connection.
 func (c *Call) hostServices() (grpc.ClientConnInterface, error) {

@@ -30,6 +30,8 @@ type pageInfo struct {
 	Truncated  bool `json:"truncated" jsonschema:"more items follow this page"`
 }
 
+// page cuts one page out of items. The page is never nil, so an empty one
+// encodes as [] rather than null.
 func page[T any](items []T, p paging) ([]T, pageInfo) {
 	limit := p.Limit
 	if limit <= 0 {
@@ -44,6 +46,12 @@ func page[T any](items []T, p paging) ([]T, pageInfo) {
 		info.NextOffset, info.Truncated = end, true
 	}
 	return items[p.Offset:end], info
+}
+
+// summary is a result whose text is a short summary for a reader and whose
+// structured content is out.
+func summary(out any, text string) sdk.Result {
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}
 }
 
 // graph brings the process-wide index of the call's project up to date.
@@ -174,8 +182,8 @@ func projectStructure(ctx context.Context, call *sdk.Call, in structureArgs) (sd
 	}
 	sort.Slice(list, func(a, b int) bool { return list[a].Path < list[b].Path })
 	out.Dirs, out.pageInfo = page(list, paging{in.Offset, in.Limit})
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d files, %d bytes under %s in %d directories (page of %d)",
-		out.Files, out.Bytes, root, out.Total, len(out.Dirs))}}, Structured: out}, nil
+	return summary(out, fmt.Sprintf("%d files, %d bytes under %s in %d directories (page of %d)",
+		out.Files, out.Bytes, root, out.Total, len(out.Dirs))), nil
 }
 
 // --- project_stats
@@ -265,9 +273,9 @@ func projectStats(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, 
 	if p, err := call.Project(); err == nil {
 		out.Cache = deps.Shared(p.Root()).LastStats()
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf(
+	return summary(out, fmt.Sprintf(
 		"%d files (%d bytes), %d nodes, %d script lines, %d references (%d unresolved), %d integrity errors",
-		out.Files, out.Bytes, out.Nodes, out.ScriptLines, out.References, out.Unresolved, out.Errors)}}, Structured: out}, nil
+		out.Files, out.Bytes, out.Nodes, out.ScriptLines, out.References, out.Unresolved, out.Errors)), nil
 }
 
 // --- analyze_dependencies
@@ -312,8 +320,8 @@ func analyzeDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.
 		}
 		all := len(out.Dependencies) + len(out.Dependents)
 		out.pageInfo = pageInfo{Total: all}
-		return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%s: %d dependencies, %d dependents",
-			p, len(out.Dependencies), len(out.Dependents))}}, Structured: out}, nil
+		return summary(out, fmt.Sprintf("%s: %d dependencies, %d dependents",
+			p, len(out.Dependencies), len(out.Dependents))), nil
 	}
 	out := depsResult{}
 	edges := g.Edges(in.HardOnly)
@@ -325,8 +333,8 @@ func analyzeDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.
 			}
 		}
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d edges (page of %d), %d unresolved references shown",
-		out.Total, len(out.Edges), len(out.Unresolved))}}, Structured: out}, nil
+	return summary(out, fmt.Sprintf("%d edges (page of %d), %d unresolved references shown",
+		out.Total, len(out.Edges), len(out.Unresolved))), nil
 }
 
 // --- detect_circular_dependencies
@@ -367,7 +375,7 @@ func detectCycles(ctx context.Context, call *sdk.Call, in cyclesArgs) (sdk.Resul
 	for _, c := range out.Cycles {
 		b.WriteString("\n  " + strings.Join(c, " → "))
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: b.String()}}, Structured: out}, nil
+	return summary(out, b.String()), nil
 }
 
 // --- find_unused_resources / find_orphaned_resources
@@ -439,7 +447,7 @@ func unusedLike(ctx context.Context, call *sdk.Call, in unusedArgs, orphaned boo
 	for _, f := range out.Files {
 		text += "\n  " + f.Path
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}, nil
+	return summary(out, text), nil
 }
 
 func contains(list []string, s string) bool {
@@ -563,14 +571,11 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 	})
 	out := refsResult{Target: target, Kind: kind}
 	out.Uses, out.pageInfo = page(uses, paging{in.Offset, in.Limit})
-	if out.Uses == nil {
-		out.Uses = []refUse{}
-	}
 	text := fmt.Sprintf("%d uses of %s %s", out.Total, kind, target)
 	for _, u := range out.Uses {
 		text += fmt.Sprintf("\n  %s:%d %s %s", u.File, u.Line, u.What, u.Detail)
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}, nil
+	return summary(out, text), nil
 }
 
 // --- analyze_signal_flow
@@ -607,9 +612,6 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 		out.PerSignal[c.Signal]++
 	}
 	out.Connections, out.pageInfo = page(conns, paging{in.Offset, in.Limit})
-	if out.Connections == nil {
-		out.Connections = []deps.Connection{}
-	}
 	text := fmt.Sprintf("%d connections", out.Total)
 	for _, c := range out.Connections {
 		if c.Code != "" {
@@ -618,7 +620,7 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 			text += fmt.Sprintf("\n  %s:%d %s.%s → %s::%s", c.File, c.Line, c.From, c.Signal, c.To, c.Method)
 		}
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}, nil
+	return summary(out, text), nil
 }
 
 // --- validate_scene_integrity
@@ -674,12 +676,9 @@ func validateIntegrity(ctx context.Context, call *sdk.Call, in integrityArgs) (s
 		}
 	}
 	out.Findings, out.pageInfo = page(all, paging{in.Offset, in.Limit})
-	if out.Findings == nil {
-		out.Findings = []deps.Finding{}
-	}
 	text := fmt.Sprintf("%d files checked: %d errors, %d warnings", out.Checked, out.Errors, out.Warnings)
 	for _, f := range out.Findings {
 		text += fmt.Sprintf("\n  %s:%d %s %s\n    Hint: %s", f.File, f.Line, f.Code, f.Message, f.Hint)
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}, nil
+	return summary(out, text), nil
 }

@@ -6,25 +6,19 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 )
 
-var (
-	dbOnce sync.Once
-	db     *classdb.DB
-	dbErr  error
-)
-
+// classDB returns the embedded class database (decoded once, by classdb).
 func classDB() (*classdb.DB, error) {
-	dbOnce.Do(func() { db, dbErr = classdb.Embedded() })
-	if dbErr != nil {
-		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", dbErr)
+	d, err := classdb.Embedded()
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", err)
 	}
-	return db, nil
+	return d, nil
 }
 
 // checkName accepts the action names the editor's Input Map accepts and
@@ -43,6 +37,19 @@ func checkName(arg, name string) error {
 
 func commit(ctx context.Context, call *sdk.Call, name string, p *godot.Project, f sdk.File) (sdk.CommitResult, error) {
 	return call.Workspace().Begin(name).Write(f.Path, p.Bytes(), f.Version).Commit(ctx)
+}
+
+// readAction reads project.godot (headless) and the input action name in it.
+func readAction(ctx context.Context, call *sdk.Call, name string) (*godot.Project, sdk.File, godot.InputAction, error) {
+	p, f, err := call.Workspace().ReadProject(ctx)
+	if err != nil {
+		return nil, sdk.File{}, godot.InputAction{}, err
+	}
+	a, ok := p.InputAction(name)
+	if !ok {
+		return nil, sdk.File{}, godot.InputAction{}, notFound(name, p)
+	}
+	return p, f, a, nil
 }
 
 func notFound(action string, p *godot.Project) error {
@@ -80,11 +87,7 @@ func addAction(ctx context.Context, call *sdk.Call, in addActionArgs) (sdk.Resul
 		dz = *in.Deadzone
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_add_input_action", map[string]any{"name": in.Name, "deadzone": dz}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_add_input_action", map[string]any{"name": in.Name, "deadzone": dz})
 	}
 	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
@@ -112,19 +115,11 @@ func removeAction(ctx context.Context, call *sdk.Call, in actionArgs) (sdk.Resul
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_remove_input_action", map[string]any{"name": in.Name, "confirm": true}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_remove_input_action", map[string]any{"name": in.Name, "confirm": true})
 	}
-	p, f, err := call.Workspace().ReadProject(ctx)
+	p, f, a, err := readAction(ctx, call, in.Name)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	a, ok := p.InputAction(in.Name)
-	if !ok {
-		return sdk.Result{}, notFound(in.Name, p)
 	}
 	p.RemoveInputAction(in.Name)
 	cr, err := commit(ctx, call, "Remove input action "+in.Name, p, f)
@@ -143,19 +138,11 @@ func clearActionEvents(ctx context.Context, call *sdk.Call, in clearArgs) (sdk.R
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_clear_input_action_events", map[string]any{"action": in.Action, "confirm": true}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_clear_input_action_events", map[string]any{"action": in.Action, "confirm": true})
 	}
-	p, f, err := call.Workspace().ReadProject(ctx)
+	p, f, a, err := readAction(ctx, call, in.Action)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	a, ok := p.InputAction(in.Action)
-	if !ok {
-		return sdk.Result{}, notFound(in.Action, p)
 	}
 	n := len(a.Events)
 	a.Events = nil
@@ -199,11 +186,7 @@ func getActionEvents(ctx context.Context, call *sdk.Call, in getArgs) (sdk.Resul
 		}
 	}
 	if call.EditorAttached && in.Action != "" {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_get_input_action_events", map[string]any{"action": in.Action}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_get_input_action_events", map[string]any{"action": in.Action})
 	}
 	p, _, err := call.Workspace().ReadProject(ctx)
 	if err != nil {

@@ -181,19 +181,11 @@ func addEvent(ctx context.Context, call *sdk.Call, in addEventArgs) (sdk.Result,
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_add_input_event", editorParams(in), &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_add_input_event", editorParams(in))
 	}
-	p, f, err := call.Workspace().ReadProject(ctx)
+	p, f, a, err := readAction(ctx, call, in.Action)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	a, ok := p.InputAction(in.Action)
-	if !ok {
-		return sdk.Result{}, notFound(in.Action, p)
 	}
 	o := ev.ToObject()
 	if hasEvent(a, o) {

@@ -25,11 +25,7 @@ func resolveUID(ctx context.Context, call *sdk.Call, in resolveUIDArgs) (sdk.Res
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a UID as Godot writes it, e.g. \"uid://cecaux1sm7mo0\"", "%v", err)
 	}
 	if call.EditorAttached {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_uid_to_path", map[string]any{"uid": in.UID}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_uid_to_path", map[string]any{"uid": in.UID})
 	}
 	p, err := call.Project()
 	if err != nil {
@@ -53,21 +49,12 @@ type pathArgs struct {
 
 func pathToUID(ctx context.Context, call *sdk.Call, in pathArgs) (sdk.Result, error) {
 	if call.EditorAttached {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_path_to_uid", map[string]any{"path": in.Path}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_path_to_uid", map[string]any{"path": in.Path})
 	}
-	p, err := call.Project()
+	p, res, err := projectFile(call, in.Path, "")
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	abs, err := resolve(p, in.Path)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	res := p.ResPath(abs)
 	id, src := uidOf(p, res)
 	if id == "" {
 		return sdk.Result{}, sdk.Errorf(sdk.CodeNotFound, "Godot 4.4+ gives scripts and shaders a .uid file, and resources a uid in their header, when the editor saves or imports them; open the project in the editor once",
@@ -91,18 +78,10 @@ type deleteResult struct {
 }
 
 func deleteResourceFile(ctx context.Context, call *sdk.Call, in deleteArgs) (sdk.Result, error) {
-	p, err := call.Project()
+	p, res, err := projectFile(call, in.Path, "pass a file; directories are not deleted by this tool")
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	abs, err := resolve(p, in.Path)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if statDir(abs) {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a file; directories are not deleted by this tool", "%s is a directory", in.Path)
-	}
-	res := p.ResPath(abs)
 	if res == sdk.ProjectFile {
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "project.godot is the project itself", "refusing to delete project.godot")
 	}
@@ -192,18 +171,10 @@ func cleanNewPath(arg string) (string, error) {
 }
 
 func moveResourceFile(ctx context.Context, call *sdk.Call, in moveArgs) (sdk.Result, error) {
-	p, err := call.Project()
+	p, from, err := projectFile(call, in.Path, "pass a file; move directories file by file")
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	abs, err := resolve(p, in.Path)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if statDir(abs) {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a file; move directories file by file", "%s is a directory", in.Path)
-	}
-	from := p.ResPath(abs)
 	to, err := cleanNewPath(in.NewPath)
 	if err != nil {
 		return sdk.Result{}, err
@@ -227,11 +198,7 @@ func moveResourceFile(ctx context.Context, call *sdk.Call, in moveArgs) (sdk.Res
 	}
 	id, _ := uidOf(p, from)
 	if call.EditorAttached {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_move_resource_file", map[string]any{"path": from, "new_path": to, "preview": call.DryRun}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_move_resource_file", map[string]any{"path": from, "new_path": to, "preview": call.DryRun})
 	}
 	refs, err := referencing(ctx, p, from, "", false)
 	if err != nil {

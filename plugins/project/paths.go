@@ -20,6 +20,23 @@ func resolve(p *sdk.Project, arg string) (string, error) {
 	return abs, err
 }
 
+// projectFile resolves the existing path arg to its res:// path. With a
+// dirHint, a directory is refused with that hint.
+func projectFile(call *sdk.Call, arg, dirHint string) (*sdk.Project, string, error) {
+	p, err := call.Project()
+	if err != nil {
+		return nil, "", err
+	}
+	abs, err := resolve(p, arg)
+	if err != nil {
+		return nil, "", err
+	}
+	if dirHint != "" && statDir(abs) {
+		return nil, "", sdk.Errorf(sdk.CodeInvalidArgument, dirHint, "%s is a directory", arg)
+	}
+	return p, p.ResPath(abs), nil
+}
+
 // entryKind classifies a directory entry met during a walk.
 type entryKind int
 

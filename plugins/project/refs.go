@@ -26,7 +26,7 @@ var textExts = map[string]bool{
 // generated data, not hand-made references.
 const maxRefFileSize = 16 << 20
 
-// projectFile is one file met by walkProject.
+// walkedFile is one file met by walkProject.
 type walkedFile struct {
 	res, abs string
 }
@@ -72,6 +72,19 @@ func headerUID(data []byte) string {
 	return quotedField(line, "uid=\"")
 }
 
+// fileHeaderUID is headerUID of the .tscn/.tres at abs, reading only the
+// start of the file; "" when it cannot be read.
+func fileHeaderUID(abs string) string {
+	f, err := os.Open(abs)
+	if err != nil {
+		return ""
+	}
+	buf := make([]byte, 512)
+	n, _ := f.Read(buf)
+	_ = f.Close()
+	return headerUID(buf[:n])
+}
+
 // quotedField returns the quoted value after key in line, or "".
 func quotedField(line []byte, key string) string {
 	i := bytes.Index(line, []byte(key))
@@ -107,13 +120,8 @@ func uidOf(p *sdk.Project, res string) (id, source string) {
 		}
 	}
 	if ext := filepath.Ext(res); ext == ".tscn" || ext == ".tres" {
-		if f, err := os.Open(abs); err == nil {
-			buf := make([]byte, 512)
-			n, _ := f.Read(buf)
-			_ = f.Close()
-			if s := headerUID(buf[:n]); s != "" {
-				return s, res
-			}
+		if s := fileHeaderUID(abs); s != "" {
+			return s, res
 		}
 	}
 	if b, err := os.ReadFile(abs + ".import"); err == nil {
@@ -144,13 +152,8 @@ func uidIndex(ctx context.Context, p *sdk.Project) (map[string]string, error) {
 				}
 			}
 		case strings.HasSuffix(f.res, ".tscn") || strings.HasSuffix(f.res, ".tres"):
-			if fh, err := os.Open(f.abs); err == nil {
-				buf := make([]byte, 512)
-				n, _ := fh.Read(buf)
-				_ = fh.Close()
-				if s := headerUID(buf[:n]); s != "" {
-					idx[s] = f.res
-				}
+			if s := fileHeaderUID(f.abs); s != "" {
+				idx[s] = f.res
 			}
 		}
 	}

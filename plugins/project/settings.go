@@ -11,39 +11,33 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 )
 
-var (
-	dbOnce sync.Once
-	db     *classdb.DB
-	dbErr  error
-	// engineSections are the first segments of the engine's own setting
-	// names ("application", "display", …): a key under one of them that
-	// the engine does not know is a typo, while other sections belong to
-	// the project and take any key.
-	engineSections map[string]bool
-)
-
-// classDB returns the embedded class database, loaded once.
+// classDB returns the embedded class database (decoded once, by classdb).
 func classDB() (*classdb.DB, error) {
-	dbOnce.Do(func() {
-		db, dbErr = classdb.Embedded()
-		if dbErr == nil {
-			engineSections = map[string]bool{}
-			for _, n := range db.Settings() {
-				if i := strings.IndexByte(n, '/'); i > 0 {
-					engineSections[n[:i]] = true
-				}
-			}
-			// Input actions and autoloads are the project's own keys, each
-			// with a toolset of its own.
-			delete(engineSections, "input")
-			delete(engineSections, "autoload")
-		}
-	})
-	if dbErr != nil {
-		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", dbErr)
+	d, err := classdb.Embedded()
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", err)
 	}
-	return db, nil
+	return d, nil
 }
+
+// engineSections are the first segments of the engine's own setting names
+// ("application", "display", …): a key under one of them that the engine
+// does not know is a typo, while other sections belong to the project and
+// take any key. Only called with a class database in hand (from classDB),
+// so MustEmbedded cannot fail here.
+var engineSections = sync.OnceValue(func() map[string]bool {
+	sections := map[string]bool{}
+	for _, n := range classdb.MustEmbedded().Settings() {
+		if i := strings.IndexByte(n, '/'); i > 0 {
+			sections[n[:i]] = true
+		}
+	}
+	// Input actions and autoloads are the project's own keys, each with a
+	// toolset of its own.
+	delete(sections, "input")
+	delete(sections, "autoload")
+	return sections
+})
 
 // knownSetting looks a setting up in the class database, also for a
 // feature override ("rendering/renderer/rendering_method.mobile" is the
@@ -73,7 +67,7 @@ func checkSettingName(d *classdb.DB, name string) error {
 		return nil
 	}
 	section, _, _ := strings.Cut(name, "/")
-	if !engineSections[section] {
+	if !engineSections()[section] {
 		return nil
 	}
 	hint := fmt.Sprintf("settings under [%s] belong to the engine; check the name in the project settings, or use a section of your own for custom settings", section)
@@ -102,11 +96,7 @@ func getSetting(ctx context.Context, call *sdk.Call, in getSettingArgs) (sdk.Res
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass name, e.g. \"application/config/name\"", "name is empty")
 	}
 	if call.EditorAttached {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_get_setting", map[string]any{"name": in.Name}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_get_setting", map[string]any{"name": in.Name})
 	}
 	d, err := classDB()
 	if err != nil {
@@ -154,11 +144,7 @@ func setSetting(ctx context.Context, call *sdk.Call, in setSettingArgs) (sdk.Res
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_set_setting", map[string]any{"name": in.Name, "value": in.Value}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_set_setting", map[string]any{"name": in.Name, "value": in.Value})
 	}
 	proj, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {

@@ -69,11 +69,7 @@ func registerAutoload(ctx context.Context, call *sdk.Call, in registerArgs) (sdk
 		if !singleton {
 			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "leave singleton at true with an editor attached, or register it in the editor's Autoload tab", "the editor registers autoloads as singletons only")
 		}
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_register_autoload", map[string]any{"name": in.Name, "path": path}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_register_autoload", map[string]any{"name": in.Name, "path": path})
 	}
 	fi, err := ws.Stat(ctx, path)
 	if err != nil {
@@ -117,11 +113,7 @@ func unregisterAutoload(ctx context.Context, call *sdk.Call, in unregisterArgs) 
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass the autoload's name", "name is empty")
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_unregister_autoload", map[string]any{"name": in.Name}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_unregister_autoload", map[string]any{"name": in.Name})
 	}
 	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -16,18 +15,13 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
 )
 
-var (
-	dbOnce sync.Once
-	db     *classdb.DB
-	dbErr  error
-)
-
+// classDB returns the embedded class database (decoded once, by classdb).
 func classDB() (*classdb.DB, error) {
-	dbOnce.Do(func() { db, dbErr = classdb.Embedded() })
-	if dbErr != nil {
-		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", dbErr)
+	d, err := classdb.Embedded()
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInternalError, "report this bug: the class database is built into the plugin", "loading the class database: %v", err)
 	}
-	return db, nil
+	return d, nil
 }
 
 // resPath normalises a res:// path argument and checks its extension.
@@ -119,11 +113,7 @@ func readResource(ctx context.Context, call *sdk.Call, in readArgs) (sdk.Result,
 		if err != nil {
 			return sdk.Result{}, err
 		}
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_read_resource", map[string]any{"resource_path": p}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_read_resource", map[string]any{"resource_path": p})
 	}
 	path, err := tresPath(in.Path)
 	if err != nil {
@@ -328,15 +318,11 @@ func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Res
 		return sdk.Result{}, err
 	}
 	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
 		params := map[string]any{"type": in.Type, "resource_path": path, "properties": in.Properties}
 		if in.Properties == nil {
 			params["properties"] = map[string]any{}
 		}
-		if err := call.Editor(ctx, "cmd_create_resource", params, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_create_resource", params)
 	}
 	ws := call.Workspace()
 	if fi, err := ws.Stat(ctx, path); err != nil {
@@ -394,11 +380,7 @@ func setResourceProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.R
 		if err != nil {
 			return sdk.Result{}, err
 		}
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_set_resource_property", map[string]any{"resource_path": p, "property": in.Property, "value": in.Value}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+		return call.Forward(ctx, "cmd_set_resource_property", map[string]any{"resource_path": p, "property": in.Property, "value": in.Value})
 	}
 	d, err := classDB()
 	if err != nil {

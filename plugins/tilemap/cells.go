@@ -16,6 +16,20 @@ func (a layerArgs) layerIndex() int {
 	return *a.Layer
 }
 
+// open reads the scene (headless) and decodes the cells of the layer the
+// arguments name.
+func (a layerArgs) open(ctx context.Context, call *sdk.Call) (*doc, *tileMap, error) {
+	d, err := openScene(ctx, call, a.ScenePath)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := openLayer(d, a.NodePath, a.Layer)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, m, nil
+}
+
 func layers(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
 	if call.EditorAttached {
 		return forward(ctx, call, "cmd_tilemap_layers", map[string]any{"node_path": in.NodePath}, false)
@@ -71,11 +85,7 @@ func getCell(ctx context.Context, call *sdk.Call, in cellArgs) (sdk.Result, erro
 	if err := cellRange("coords", c); err != nil {
 		return sdk.Result{}, err
 	}
-	d, err := openScene(ctx, call, in.ScenePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := openLayer(d, in.NodePath, in.Layer)
+	_, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -94,11 +104,7 @@ func getUsedCells(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result
 		return forward(ctx, call, "cmd_tilemap_get_used_cells", map[string]any{
 			"node_path": in.NodePath, "layer": in.layerIndex()}, false)
 	}
-	d, err := openScene(ctx, call, in.ScenePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := openLayer(d, in.NodePath, in.Layer)
+	_, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -115,6 +121,15 @@ func (t tile) cell(x, y int) tiledata.Cell {
 		SourceID:    uint16(t.source),
 		AtlasCoords: tiledata.AtlasCoords{X: uint16(t.atlas[0]), Y: uint16(t.atlas[1])},
 		Alternative: uint16(t.alt),
+	}
+}
+
+// paint sets cell (x, y) of l to t, or erases it.
+func (t tile) paint(l *tiledata.Layer, x, y int) {
+	if t.erase {
+		l.Erase(tiledata.Coords{X: int16(x), Y: int16(y)})
+	} else {
+		l.Set(t.cell(x, y))
 	}
 }
 
@@ -139,19 +154,11 @@ func setCell(ctx context.Context, call *sdk.Call, in setCellArgs) (sdk.Result, e
 	if err := cellRange("coords", c); err != nil {
 		return sdk.Result{}, err
 	}
-	d, err := openScene(ctx, call, in.ScenePath)
+	d, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	m, err := openLayer(d, in.NodePath, in.Layer)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if t.erase {
-		m.cells.Erase(tiledata.Coords{X: int16(c[0]), Y: int16(c[1])})
-	} else {
-		m.cells.Set(t.cell(c[0], c[1]))
-	}
+	t.paint(m.cells, c[0], c[1])
 	m.save()
 	src := t.source
 	if t.erase {
@@ -174,11 +181,7 @@ func fillRect(ctx context.Context, call *sdk.Call, in fillArgs) (sdk.Result, err
 		return forward(ctx, call, "cmd_tilemap_fill_rect",
 			t.params(map[string]any{"node_path": in.NodePath, "rect": r[:]}, in.layerIndex()), true)
 	}
-	d, err := openScene(ctx, call, in.ScenePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := openLayer(d, in.NodePath, in.Layer)
+	d, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -193,11 +196,7 @@ func fillRect(ctx context.Context, call *sdk.Call, in fillArgs) (sdk.Result, err
 func fill(l *tiledata.Layer, r [4]int, t tile) {
 	for y := r[1]; y < r[1]+r[3]; y++ {
 		for x := r[0]; x < r[0]+r[2]; x++ {
-			if t.erase {
-				l.Erase(tiledata.Coords{X: int16(x), Y: int16(y)})
-			} else {
-				l.Set(t.cell(x, y))
-			}
+			t.paint(l, x, y)
 		}
 	}
 }
@@ -206,11 +205,7 @@ func clearLayer(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result, 
 	if call.EditorAttached {
 		return forward(ctx, call, "cmd_tilemap_clear", map[string]any{"node_path": in.NodePath, "layer": in.layerIndex()}, true)
 	}
-	d, err := openScene(ctx, call, in.ScenePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := openLayer(d, in.NodePath, in.Layer)
+	d, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}

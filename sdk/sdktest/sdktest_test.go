@@ -75,11 +75,7 @@ func editorToolset() *sdk.Toolset {
 		Name: "ed", Version: "1.0.0", Description: "Editor mode.",
 		Tools: []sdk.Tool{
 			sdk.NewTool("create", "Create a node.", sdk.Mutating, func(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
-				var out map[string]any
-				if err := call.Editor(ctx, "cmd_create_node", map[string]any{"node_type": "Node2D", "name": in.Name, "depth": in.Depth}, &out); err != nil {
-					return sdk.Result{}, err
-				}
-				return sdk.JSON(out), nil
+				return call.Forward(ctx, "cmd_create_node", map[string]any{"node_type": "Node2D", "name": in.Name, "depth": in.Depth})
 			}),
 		},
 	}

@@ -117,13 +117,9 @@ func (p *parser) postfix() exprInfo {
 			e = exprInfo{}
 		case t.is(tOp, "["):
 			p.pos++
-			p.nest++
-			p.expr()
-			p.nest--
-			if !p.isOp("]") {
+			if !p.bracketed("]", func() { p.expr() }) {
 				p.fail(p.closing(), "Expected closing \"]\" after subscription index.")
 			}
-			p.pos++
 			e = exprInfo{assignable: true}
 		case t.is(tOp, "."):
 			p.pos++
@@ -143,21 +139,14 @@ func (p *parser) postfix() exprInfo {
 // bracket is the current token.
 func (p *parser) args(closer string) {
 	p.pos++
-	p.nest++
-	for !p.isOp(closer) {
+	if !p.list(closer, func() {
 		if t := p.peek(); closer == ")" && (t.kind == tNewline || t.kind == tEOF || (t.kind == tKeyword && !exprKeywords[t.text])) {
 			p.fail(t, "Expected expression as the function argument.")
 		}
 		p.expr()
-		if !p.accept(",") {
-			break
-		}
-	}
-	p.nest--
-	if !p.isOp(closer) {
+	}) {
 		p.fail(p.closing(), "Expected closing %q after call arguments.", closer)
 	}
-	p.pos++
 }
 
 // exprKeywords are the keywords that can start an expression.
@@ -200,13 +189,9 @@ func (p *parser) primary() exprInfo {
 		switch t.text {
 		case "(":
 			p.pos++
-			p.nest++
-			p.expr()
-			p.nest--
-			if !p.isOp(")") {
+			if !p.bracketed(")", func() { p.expr() }) {
 				p.fail(p.closing(), "Expected closing \")\" after grouping expression.")
 			}
-			p.pos++
 			return exprInfo{}
 		case "[":
 			p.args("]")
@@ -224,8 +209,7 @@ func (p *parser) primary() exprInfo {
 
 func (p *parser) dict() {
 	p.pos++
-	p.nest++
-	for !p.isOp("}") {
+	if !p.list("}", func() {
 		key := p.peek()
 		p.expr()
 		switch {
@@ -239,15 +223,9 @@ func (p *parser) dict() {
 			p.fail(p.peek(), "Expected \":\" or \"=\" after dictionary key.")
 		}
 		p.expr()
-		if !p.accept(",") {
-			break
-		}
-	}
-	p.nest--
-	if !p.isOp("}") {
+	}) {
 		p.fail(p.closing(), "Expected closing \"}\" after dictionary elements.")
 	}
-	p.pos++
 }
 
 // lambda parses "func [name](params) [-> type]: body" after "func". A body

@@ -121,6 +121,63 @@ func (p *parser) endStatement(what string) {
 	p.fail(t, "Expected end of statement after %s, found %s instead.", what, t)
 }
 
+// bracketed parses inner between an opening bracket, already stepped
+// over, and closer, with line breaks skipped, then steps over closer. It
+// reports false, without stepping, when closer does not follow: the caller
+// fails, at the token its Godot message names.
+func (p *parser) bracketed(closer string, inner func()) bool {
+	p.nest++
+	inner()
+	p.nest--
+	if !p.isOp(closer) {
+		return false
+	}
+	p.pos++
+	return true
+}
+
+// list is bracketed with items separated by commas, a trailing comma
+// allowed.
+func (p *parser) list(closer string, item func()) bool {
+	return p.bracketed(closer, func() {
+		for !p.isOp(closer) {
+			item()
+			if !p.accept(",") {
+				break
+			}
+		}
+	})
+}
+
+// lines parses the lines of a block indented in, calling line at the start
+// of each, until the block ends: at the end of the file or at a line
+// indented less. A line indented more is an error that deeper reports (it
+// fails) given the line break before it. With lambdaEnds the block also
+// ends where the body of a lambda inside brackets does (see closer).
+func (p *parser) lines(in int, lambdaEnds bool, deeper func(nl token), line func()) {
+	for {
+		t := p.cur()
+		if t.kind == tEOF || (lambdaEnds && p.closer(t)) {
+			return
+		}
+		if t.kind == tNewline {
+			if lambdaEnds && p.closer(p.next()) {
+				p.pos++
+				return
+			}
+			if t.indent < in {
+				return
+			}
+			if t.indent > in {
+				deeper(t)
+			}
+			p.pos++
+			continue
+		}
+		line()
+	}
+}
+
 // file parses a whole script at class level (indent 0).
 func (p *parser) file() {
 	p.classBody(0)
@@ -131,23 +188,9 @@ func (p *parser) file() {
 
 // classBody parses members at indent level until a line dedents below it.
 func (p *parser) classBody(indent int) {
-	for {
-		t := p.cur()
-		if t.kind == tEOF {
-			return
-		}
-		if t.kind == tNewline {
-			if t.indent < indent {
-				return
-			}
-			if t.indent > indent {
-				p.fail(p.next(), "Unexpected \"Indent\" in class body.")
-			}
-			p.pos++
-			continue
-		}
-		p.member(indent)
-	}
+	p.lines(indent, false, func(token) {
+		p.fail(p.next(), "Unexpected \"Indent\" in class body.")
+	}, func() { p.member(indent) })
 }
 
 func (p *parser) member(indent int) {
@@ -261,21 +304,14 @@ func (p *parser) enum() {
 		p.pos++
 	}
 	p.expect("{", "after \"enum\"")
-	p.nest++
-	for !p.isOp("}") {
+	if !p.list("}", func() {
 		p.ident("identifier for enum key")
 		if p.accept("=") {
 			p.expr()
 		}
-		if !p.accept(",") {
-			break
-		}
-	}
-	p.nest--
-	if !p.isOp("}") {
+	}) {
 		p.fail(p.closing(), "Expected closing \"}\" for enum.")
 	}
-	p.pos++
 }
 
 func (p *parser) typeHint() {
@@ -290,47 +326,47 @@ func (p *parser) typeHint() {
 	}
 	if p.isOp("[") {
 		p.pos++
-		p.nest++
-		p.typeHint()
-		for p.accept(",") {
+		if !p.bracketed("]", func() {
 			p.typeHint()
-		}
-		p.nest--
-		if !p.isOp("]") {
+			for p.accept(",") {
+				p.typeHint()
+			}
+		}) {
 			p.fail(p.closing(), "Expected closing \"]\" after collection type.")
 		}
-		p.pos++
+	}
+}
+
+// initializer parses what may follow a declared name: ":= value", or else
+// ": type" (when typed) and "= value", each optional unless required names
+// where the missing "=" should have been.
+func (p *parser) initializer(typed bool, required string) {
+	if p.accept(":=") {
+		p.expr()
+		return
+	}
+	if typed && p.accept(":") {
+		p.typeHint()
+	}
+	if required != "" {
+		p.expect("=", required)
+		p.expr()
+	} else if p.accept("=") {
+		p.expr()
 	}
 }
 
 func (p *parser) constDecl() {
 	p.ident("constant name after \"const\"")
-	if p.accept(":=") {
-		p.expr()
-	} else {
-		if p.accept(":") {
-			p.typeHint()
-		}
-		p.expect("=", "after constant name")
-		p.expr()
-	}
+	p.initializer(true, "after constant name")
 	p.endStatement("constant declaration")
 }
 
 // varDecl parses a variable, with a property block (get/set) at class level.
 func (p *parser) varDecl(indent int, member bool) {
 	p.ident("variable name after \"var\"")
-	if p.accept(":=") {
-		p.expr()
-	} else {
-		if p.isOp(":") && !(member && p.next().kind == tNewline) {
-			p.pos++
-			p.typeHint()
-		}
-		if p.accept("=") {
-			p.expr()
-		}
-	}
+	// A member's ":" at the end of the line opens its get/set block.
+	p.initializer(!(member && p.isOp(":") && p.next().kind == tNewline), "")
 	if member && p.isOp(":") {
 		p.pos++
 		if p.cur().kind == tNewline {
@@ -355,21 +391,9 @@ func (p *parser) varDecl(indent int, member bool) {
 
 // property parses a get/set block at indent in.
 func (p *parser) property(in int) {
-	for {
-		t := p.cur()
-		if t.kind == tNewline {
-			if t.indent < in {
-				return
-			}
-			if t.indent > in {
-				p.fail(t, "Unindent doesn't match the previous indentation level.")
-			}
-			p.pos++
-			continue
-		}
-		if t.kind == tEOF {
-			return
-		}
+	p.lines(in, false, func(nl token) {
+		p.fail(nl, "Unindent doesn't match the previous indentation level.")
+	}, func() {
 		name := p.ident("\"get\" or \"set\"")
 		if name.text != "get" && name.text != "set" {
 			p.fail(name, "Expected \"get\" or \"set\" for property declaration.")
@@ -379,7 +403,7 @@ func (p *parser) property(in int) {
 		}
 		p.expect(":", "after \""+name.text+"\"")
 		p.block(in, p.suite, name.text)
-	}
+	})
 }
 
 func (p *parser) function(indent int) {
@@ -408,29 +432,13 @@ func (p *parser) function(indent int) {
 // params parses "(name[: type][= default], ...)".
 func (p *parser) params(closer, what string) {
 	p.pos++ // "("
-	p.nest++
-	for !p.isOp(closer) {
+	if !p.list(closer, func() {
 		p.accept("...")
 		p.ident("parameter name")
-		if p.accept(":=") {
-			p.expr()
-		} else {
-			if p.accept(":") {
-				p.typeHint()
-			}
-			if p.accept("=") {
-				p.expr()
-			}
-		}
-		if !p.accept(",") {
-			break
-		}
-	}
-	p.nest--
-	if !p.isOp(closer) {
+		p.initializer(true, "")
+	}) {
 		p.fail(p.closing(), "Expected closing %q after %s.", closer, what)
 	}
-	p.pos++
 }
 
 // block parses what follows ":": statements on the same line, or an
@@ -483,27 +491,13 @@ func (p *parser) closer(t token) bool {
 
 // suite parses statements at indent in.
 func (p *parser) suite(in int) {
-	for {
-		t := p.cur()
-		if t.kind == tEOF || p.closer(t) {
-			return
-		}
-		if t.kind == tNewline {
-			if p.closer(p.next()) {
-				p.pos++
-				return
-			}
-			if t.indent < in {
-				return
-			}
-			if t.indent > in {
-				p.fail(p.next(), "Unexpected \"Indent\".")
-			}
-			p.pos++
-			continue
-		}
-		p.statement(in)
-	}
+	p.lines(in, true, p.unexpectedIndent, func() { p.statement(in) })
+}
+
+// unexpectedIndent fails on the line after the line break nl, which is
+// indented past its block.
+func (p *parser) unexpectedIndent(nl token) {
+	p.fail(p.next(), "Unexpected \"Indent\".")
 }
 
 // statement parses one statement; indent is the suite's (-1 on one line).
@@ -628,24 +622,10 @@ func (p *parser) exprStatement() {
 }
 
 func (p *parser) matchBody(in int) {
-	for {
-		t := p.cur()
-		if t.kind == tEOF {
-			return
-		}
-		if t.kind == tNewline {
-			if t.indent < in {
-				return
-			}
-			if t.indent > in {
-				p.fail(p.next(), "Unexpected \"Indent\".")
-			}
-			p.pos++
-			continue
-		}
-		if t.kind == tAnnotation {
+	p.lines(in, false, p.unexpectedIndent, func() {
+		if p.cur().kind == tAnnotation {
 			p.annotation()
-			continue
+			return
 		}
 		p.pattern()
 		for p.accept(",") {
@@ -657,7 +637,7 @@ func (p *parser) matchBody(in int) {
 		}
 		p.expect(":", "after \"match\" patterns")
 		p.block(in, p.suite, "\"match\" branch")
-	}
+	})
 }
 
 func (p *parser) pattern() {
@@ -670,22 +650,12 @@ func (p *parser) pattern() {
 		p.pos++
 	case t.is(tOp, "["):
 		p.pos++
-		p.nest++
-		for !p.isOp("]") {
-			p.pattern()
-			if !p.accept(",") {
-				break
-			}
-		}
-		p.nest--
-		if !p.isOp("]") {
+		if !p.list("]", p.pattern) {
 			p.fail(p.peek(), "Expected \"]\" to end array pattern.")
 		}
-		p.pos++
 	case t.is(tOp, "{"):
 		p.pos++
-		p.nest++
-		for !p.isOp("}") {
+		if !p.list("}", func() {
 			if p.isOp("..") {
 				p.pos++
 			} else {
@@ -694,15 +664,9 @@ func (p *parser) pattern() {
 					p.pattern()
 				}
 			}
-			if !p.accept(",") {
-				break
-			}
-		}
-		p.nest--
-		if !p.isOp("}") {
+		}) {
 			p.fail(p.peek(), "Expected \"}\" to end dictionary pattern.")
 		}
-		p.pos++
 	default:
 		p.binary(precBitOr)
 	}
