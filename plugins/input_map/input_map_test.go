@@ -354,8 +354,4 @@ func sameMap(a, b map[string]any) bool {
 	return true
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	enginecheck.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }

@@ -10,11 +10,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/testenv"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	enginecheck.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }
 
 // TestEngineLoadsHeadlessEdits has the real Godot engine load what headless
 // edits wrote to two real projects (a 4.7 project with unique_ids and

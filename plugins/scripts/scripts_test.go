@@ -19,9 +19,7 @@ func TestMain(m *testing.M) {
 	// No Godot 4 binary in these tests: the built-in checker runs. A binary
 	// on PATH would be found by the finder; point it at nothing.
 	os.Setenv("GODOT_MCP_GODOT_BIN", filepath.Join(os.TempDir(), "no-such-godot"))
-	code := m.Run()
-	enginecheck.Close()
-	os.Exit(code)
+	enginecheck.Main(m, enginecheck.IgnoreLeaks)
 }
 
 // project copies a project of the shared Godot 4 corpus into a temporary

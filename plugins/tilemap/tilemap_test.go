@@ -23,11 +23,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	enginecheck.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }
 
 // project copies a project of the shared Godot 4 corpus into a temporary
 // directory.
