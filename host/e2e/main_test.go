@@ -8,7 +8,6 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,7 +17,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,6 +25,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/syncbuf"
 	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -164,24 +163,6 @@ func hostEnv(callLog string, extra ...string) []string {
 	return append(env, extra...) // a later duplicate wins in os/exec
 }
 
-// syncBuffer collects a process's stderr for failure reports.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // notes collects a client's notifications.
 type notes struct {
 	listChanged chan struct{}
@@ -252,7 +233,7 @@ func stdioHostEnv(t testing.TB, version string, env []string, args ...string) *s
 	callLog := filepath.Join(t.TempDir(), "calls.jsonl")
 	cmd := exec.Command(bin, append([]string{"serve", "--plugins-dir", pluginsDir}, args...)...)
 	cmd.Env = hostEnv(callLog, env...)
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	n := newNotes()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -277,7 +258,7 @@ func stdioHostEnv(t testing.TB, version string, env []string, args ...string) *s
 type httpHost struct {
 	url     string
 	callLog string
-	stderr  *syncBuffer
+	stderr  *syncbuf.Buffer
 }
 
 var urlRE = regexp.MustCompile(`url=(http://\S+)`)
@@ -303,7 +284,7 @@ func startHTTPAt(t testing.TB, addr string, env []string, args ...string) *httpH
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	h := &httpHost{callLog: callLog, stderr: &syncBuffer{}}
+	h := &httpHost{callLog: callLog, stderr: &syncbuf.Buffer{}}
 	found := make(chan string, 1)
 	scanDone := make(chan struct{})
 	go func() {
