@@ -25,6 +25,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/internal/syncbuf"
 	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -226,6 +227,32 @@ func bridgeURL(t testing.TB) string {
 	}
 	defer ln.Close()
 	return "ws://" + ln.Addr().String()
+}
+
+// attachAddon starts the fake addon against the bridge of s at opts.URL
+// (from bridgeURL), reconnecting fast unless opts says otherwise, waits
+// until the host reports the editor attached, and closes the addon when
+// the test ends.
+func attachAddon(t *testing.T, s *session, opts fakeaddon.Options) *fakeaddon.Addon {
+	t.Helper()
+	if opts.RetryMin == 0 {
+		opts.RetryMin = 10 * time.Millisecond
+	}
+	if opts.RetryMax == 0 {
+		opts.RetryMax = 50 * time.Millisecond
+	}
+	ed := fakeaddon.Start(opts)
+	t.Cleanup(ed.Close)
+	waitUntil(t, "the editor to attach", func() bool {
+		var info struct {
+			Editor struct {
+				Connected bool `json:"connected"`
+			} `json:"editor"`
+		}
+		s.ok(t, "godot_get_server_info", nil, &info)
+		return info.Editor.Connected
+	})
+	return ed
 }
 
 func stdioHostEnv(t testing.TB, version string, env []string, args ...string) *session {
