@@ -37,14 +37,7 @@ func TestHotUpgradeOverMCP(t *testing.T) {
 	buildVariant(t, next, "2")
 
 	ctx := context.Background()
-	h, err := New(ctx, Options{Version: "test", PluginsDir: plugins, NoSeed: true, CatalogCacheDir: t.TempDir(), WatchInterval: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
-	if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{"upgradable"}, By: "test"}); err != nil {
-		t.Fatal(err)
-	}
+	h := upgradeHost(t, Options{PluginsDir: plugins}, "upgradable")
 	changed := make(chan struct{}, 16)
 	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
@@ -112,15 +105,7 @@ func TestHotUpgradeUpdatesTheGate(t *testing.T) {
 	buildVariant(t, newer, "3")
 
 	ctx := context.Background()
-	h, err := New(ctx, Options{Version: "test", PluginsDir: plugins, GodotVersion: "4.5", NoSeed: true,
-		CatalogCacheDir: t.TempDir(), WatchInterval: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
-	if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{"upgradable"}, By: "test"}); err != nil {
-		t.Fatal(err)
-	}
+	h := upgradeHost(t, Options{PluginsDir: plugins, GodotVersion: "4.5"}, "upgradable")
 	listed := func() gate.Toolset {
 		for _, ts := range h.Gate.Toolsets() {
 			if ts.Name == "upgradable" {

@@ -18,30 +18,9 @@ import (
 // new digest) is swapped in; a broken one is refused and the old plugin
 // serves on, with the reason in the health check's problems.
 func TestHotUpgrade(t *testing.T) {
-	build := t.TempDir()
-	bins, err := testplugins.Build(build, "echo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plugins := t.TempDir()
-	path := filepath.Join(plugins, catalog.BinaryPrefix+"echo")
-	orig, err := os.ReadFile(bins["echo"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, orig, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	h, err := New(ctx, Options{Version: "test", PluginsDir: plugins, GodotVersion: "4.5", NoSeed: true,
-		CatalogCacheDir: t.TempDir(), WatchInterval: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
-	if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{"echo"}, By: "test"}); err != nil {
-		t.Fatal(err)
-	}
+	plugins, path, orig := installEcho(t)
+	origSum := mustHash(t, path)
+	h := upgradeHost(t, Options{PluginsDir: plugins, GodotVersion: "4.5"}, "echo")
 	pid := h.Supervisor.Status("echo").PID
 	waitUntil := func(what string, ok func() bool) {
 		t.Helper()
@@ -65,7 +44,7 @@ func TestHotUpgrade(t *testing.T) {
 	}
 	waitUntil("the new binary to serve", func() bool { p := h.Supervisor.Status("echo").PID; return p != 0 && p != pid })
 	newPID := h.Supervisor.Status("echo").PID
-	if e, _ := h.Catalog.Lookup("echo"); e.SHA256 == "" || e.SHA256 == mustHash(t, bins["echo"]) {
+	if e, _ := h.Catalog.Lookup("echo"); e.SHA256 == "" || e.SHA256 == origSum {
 		t.Errorf("catalog entry not refreshed: %+v", e)
 	}
 	if !testplugins.WaitDead(pid, 10*time.Second) {
@@ -112,17 +91,7 @@ func mustHash(t *testing.T, path string) string {
 // refused (the old one serves on) and the message says to pin it; after
 // `plugins lock` (a new lock file) the host swaps it in by itself.
 func TestHotUpgradeWithLockFile(t *testing.T) {
-	build := t.TempDir()
-	bins, err := testplugins.Build(build, "echo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	plugins := t.TempDir()
-	path := filepath.Join(plugins, catalog.BinaryPrefix+"echo")
-	orig, _ := os.ReadFile(bins["echo"])
-	if err := os.WriteFile(path, orig, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	plugins, path, orig := installEcho(t)
 	cache := t.TempDir()
 	lock := func() {
 		t.Helper()
@@ -135,16 +104,7 @@ func TestHotUpgradeWithLockFile(t *testing.T) {
 		}
 	}
 	lock()
-	ctx := context.Background()
-	h, err := New(ctx, Options{Version: "test", PluginsDir: plugins, GodotVersion: "4.5", NoSeed: true,
-		CatalogCacheDir: cache, WatchInterval: 20 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close(ctx)
-	if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{"echo"}, By: "test"}); err != nil {
-		t.Fatal(err)
-	}
+	h := upgradeHost(t, Options{PluginsDir: plugins, GodotVersion: "4.5", CatalogCacheDir: cache}, "echo")
 	pid := h.Supervisor.Status("echo").PID
 
 	next := append(append([]byte(nil), orig...), []byte("\x00new build")...)
@@ -182,4 +142,47 @@ func TestHotUpgradeWithLockFile(t *testing.T) {
 	if ps := h.Catalog.Problems(); len(ps) != 0 {
 		t.Errorf("problems left after the upgrade: %v", ps)
 	}
+}
+
+// installEcho builds the echo test plugin and installs it in a new plugins
+// directory; it returns the directory, the installed binary's path and its
+// bytes (the base of a "new build").
+func installEcho(t *testing.T) (plugins, path string, binary []byte) {
+	t.Helper()
+	bins, err := testplugins.Build(t.TempDir(), "echo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugins = t.TempDir()
+	path = filepath.Join(plugins, catalog.BinaryPrefix+"echo")
+	binary, err = os.ReadFile(bins["echo"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, binary, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return plugins, path, binary
+}
+
+// upgradeHost starts the host the hot-upgrade tests use: opts with a test
+// version, no seeding, a private catalog cache unless opts names one, and
+// a plugin watch every 20ms; toolset is enabled. The host closes when the
+// test ends.
+func upgradeHost(t *testing.T, opts Options, toolset string) *Host {
+	t.Helper()
+	opts.Version, opts.NoSeed, opts.WatchInterval = "test", true, 20*time.Millisecond
+	if opts.CatalogCacheDir == "" {
+		opts.CatalogCacheDir = t.TempDir()
+	}
+	ctx := context.Background()
+	h, err := New(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close(ctx) })
+	if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{toolset}, By: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

@@ -1,7 +1,6 @@
 package bridge_test
 
 import (
-	"bytes"
 	"errors"
 	"net"
 	"strings"
@@ -15,28 +14,11 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/internal/syncbuf"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// syncBuffer is a log destination tests read while the bridge writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // recorder collects events from the bus.
 type recorder struct {
@@ -69,7 +51,7 @@ type rig struct {
 	t   *testing.T
 	b   *bridge.Bridge
 	url string
-	log *syncBuffer
+	log *syncbuf.Buffer
 	ev  *recorder
 
 	mu    sync.Mutex
@@ -82,7 +64,7 @@ func newRig(t *testing.T, opts bridge.Options) *rig {
 	if opts.URL == "" {
 		opts.URL = "ws://" + freeAddr(t)
 	}
-	r := &rig{t: t, url: opts.URL, log: &syncBuffer{}, ev: &recorder{}}
+	r := &rig{t: t, url: opts.URL, log: &syncbuf.Buffer{}, ev: &recorder{}}
 	opts.Logger = hclog.New(&hclog.LoggerOptions{Output: r.log, Level: hclog.Debug})
 	bus := events.NewBus(nil)
 	bus.Subscribe(r.ev)

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/server"
+	"github.com/godot-mcp/godot-mcp/internal/syncbuf"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -352,7 +353,7 @@ func TestCallCommand(t *testing.T) {
 	run := func(args ...string) (int, string, string) {
 		cmd := exec.Command(bin, append([]string{"call"}, append(args, "--plugins-dir", pluginsDir, "--godot-version", "4.5")...)...)
 		cmd.Env = hostEnv(callLog)
-		var stdout, stderr syncBuffer
+		var stdout, stderr syncbuf.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
 		code := 0

@@ -3,7 +3,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -51,8 +50,7 @@ func TestSameMistakeSameCode(t *testing.T) {
 
 	// The same calls, forwarded to an editor.
 	missing := func(p map[string]any, key string) bool { return p[key] == "Nope" }
-	ed := fakeaddon.Start(fakeaddon.Options{URL: url, GodotVersion: "4.6.1-stable",
-		RetryMin: 10 * time.Millisecond, RetryMax: 50 * time.Millisecond,
+	ed := attachAddon(t, s, fakeaddon.Options{URL: url, GodotVersion: "4.6.1-stable",
 		Handlers: map[string]fakeaddon.Handler{
 			"cmd_get_node_property": func(p map[string]any) fakeaddon.Reply {
 				if missing(p, "node_path") {
@@ -76,16 +74,6 @@ func TestSameMistakeSameCode(t *testing.T) {
 				return fakeaddon.OK(map[string]any{"node_path": p["node_path"], "moved": true})
 			},
 		}})
-	defer ed.Close()
-	waitUntil(t, "the editor to attach", func() bool {
-		var info struct {
-			Editor struct {
-				Connected bool `json:"connected"`
-			} `json:"editor"`
-		}
-		s.ok(t, "godot_get_server_info", nil, &info)
-		return info.Editor.Connected
-	})
 	for _, m := range mistakes {
 		te := toolError(t, s.call(t, m.tool, m.args))
 		if te.Code != headless[m.name] || !strings.Contains(te.Message, m.addonSaid) || te.Hint == "" {

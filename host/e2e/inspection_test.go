@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
 
@@ -92,24 +91,13 @@ func TestInspectionEditor(t *testing.T) {
 	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + url},
 		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
 	tree := map[string]any{"name": "Main", "type": "Node", "path": ".", "script": "res://main.gd", "children": []any{}}
-	ed := fakeaddon.Start(fakeaddon.Options{URL: url, GodotVersion: "4.6.1-stable",
-		RetryMin: 10 * time.Millisecond, RetryMax: 50 * time.Millisecond,
+	ed := attachAddon(t, s, fakeaddon.Options{URL: url, GodotVersion: "4.6.1-stable",
 		Handlers: map[string]fakeaddon.Handler{
 			"cmd_get_scene_tree": func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"tree": tree}) },
 			"cmd_get_node_property": func(p map[string]any) fakeaddon.Reply {
 				return fakeaddon.Fail("RESOURCE_NOT_FOUND", "No node at '"+p["node_path"].(string)+"'.")
 			},
 		}})
-	defer ed.Close()
-	waitUntil(t, "the editor to attach", func() bool {
-		var info struct {
-			Editor struct {
-				Connected bool `json:"connected"`
-			} `json:"editor"`
-		}
-		s.ok(t, "godot_get_server_info", nil, &info)
-		return info.Editor.Connected
-	})
 	var got struct {
 		Tree treeNode `json:"tree"`
 	}

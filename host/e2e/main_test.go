@@ -8,7 +8,6 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,16 +17,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.uber.org/goleak"
 
 	"github.com/godot-mcp/godot-mcp/host/pluginenv"
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/internal/syncbuf"
 	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -141,15 +140,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	code := m.Run()
-	enginecheck.Close()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	return code
+	return enginecheck.RunTests(m, enginecheck.CheckLeaks)
 }
 
 // hostEnv is the environment of a host process: the test's, without the
@@ -171,24 +162,6 @@ func hostEnv(callLog string, extra ...string) []string {
 		// not attach to a test host.
 		"GODOT_MCP_BRIDGE_URL=off")
 	return append(env, extra...) // a later duplicate wins in os/exec
-}
-
-// syncBuffer collects a process's stderr for failure reports.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // notes collects a client's notifications.
@@ -256,12 +229,38 @@ func bridgeURL(t testing.TB) string {
 	return "ws://" + ln.Addr().String()
 }
 
+// attachAddon starts the fake addon against the bridge of s at opts.URL
+// (from bridgeURL), reconnecting fast unless opts says otherwise, waits
+// until the host reports the editor attached, and closes the addon when
+// the test ends.
+func attachAddon(t *testing.T, s *session, opts fakeaddon.Options) *fakeaddon.Addon {
+	t.Helper()
+	if opts.RetryMin == 0 {
+		opts.RetryMin = 10 * time.Millisecond
+	}
+	if opts.RetryMax == 0 {
+		opts.RetryMax = 50 * time.Millisecond
+	}
+	ed := fakeaddon.Start(opts)
+	t.Cleanup(ed.Close)
+	waitUntil(t, "the editor to attach", func() bool {
+		var info struct {
+			Editor struct {
+				Connected bool `json:"connected"`
+			} `json:"editor"`
+		}
+		s.ok(t, "godot_get_server_info", nil, &info)
+		return info.Editor.Connected
+	})
+	return ed
+}
+
 func stdioHostEnv(t testing.TB, version string, env []string, args ...string) *session {
 	t.Helper()
 	callLog := filepath.Join(t.TempDir(), "calls.jsonl")
 	cmd := exec.Command(bin, append([]string{"serve", "--plugins-dir", pluginsDir}, args...)...)
 	cmd.Env = hostEnv(callLog, env...)
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	n := newNotes()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -286,7 +285,7 @@ func stdioHostEnv(t testing.TB, version string, env []string, args ...string) *s
 type httpHost struct {
 	url     string
 	callLog string
-	stderr  *syncBuffer
+	stderr  *syncbuf.Buffer
 }
 
 var urlRE = regexp.MustCompile(`url=(http://\S+)`)
@@ -312,7 +311,7 @@ func startHTTPAt(t testing.TB, addr string, env []string, args ...string) *httpH
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	h := &httpHost{callLog: callLog, stderr: &syncBuffer{}}
+	h := &httpHost{callLog: callLog, stderr: &syncbuf.Buffer{}}
 	found := make(chan string, 1)
 	scanDone := make(chan struct{})
 	go func() {

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/godot-mcp/godot-mcp/internal/syncbuf"
 	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
@@ -28,7 +29,7 @@ import (
 type nodeHost struct {
 	*session
 	cmd     *exec.Cmd
-	stderr  *syncBuffer
+	stderr  *syncbuf.Buffer
 	project string
 }
 
@@ -73,7 +74,7 @@ func startNodeHost(t *testing.T) *nodeHost {
 
 	cmd := exec.Command(bin, "serve", "--plugins-dir", plugins, "--project", project, "--godot-version", "4.4")
 	cmd.Env = hostEnv("")
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	n := newNotes()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -263,7 +264,7 @@ func TestNodeToolsetDescribeAgrees(t *testing.T) {
 		t.Fatalf("--describe manifest is invalid: %v", err)
 	}
 
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		Stderr:           stderr,
 		HandshakeConfig:  wire.Handshake,

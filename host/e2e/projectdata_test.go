@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
@@ -64,30 +63,18 @@ func TestProjectDataToolsetsEditorMode(t *testing.T) {
 	origProject := projfixture.Read(t, dir, "project.godot")
 	url := bridgeURL(t)
 	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_BRIDGE_URL=" + url}, "--project", dir, "--plugins-dir", projectPluginsDir, "--log-level", "warn")
-	ed := fakeaddon.Start(fakeaddon.Options{URL: url, ProjectPath: dir + "/", GodotVersion: "4.5.1-stable",
-		RetryMin: 10 * time.Millisecond, RetryMax: 50 * time.Millisecond})
-	defer ed.Close()
-	if err := ed.WaitStatus(fakeaddon.Connected, 10*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	ed.Handle("cmd_add_input_event", func(p map[string]any) fakeaddon.Reply {
-		return fakeaddon.OK(map[string]any{"action": p["action"], "event_index": 0, "added": true})
-	})
-	ed.Handle("cmd_register_autoload", func(p map[string]any) fakeaddon.Reply {
-		return fakeaddon.OK(map[string]any{"name": p["name"], "path": p["path"], "registered": true})
-	})
-	ed.Handle("cmd_get_setting", func(p map[string]any) fakeaddon.Reply {
-		return fakeaddon.Fail("VALIDATION_ERROR", "Setting name is required.", "name")
-	})
-	waitUntil(t, "the editor to attach", func() bool {
-		var info struct {
-			Editor struct {
-				Connected bool `json:"connected"`
-			} `json:"editor"`
-		}
-		s.ok(t, "godot_get_server_info", nil, &info)
-		return info.Editor.Connected
-	})
+	ed := attachAddon(t, s, fakeaddon.Options{URL: url, ProjectPath: dir + "/", GodotVersion: "4.5.1-stable",
+		Handlers: map[string]fakeaddon.Handler{
+			"cmd_add_input_event": func(p map[string]any) fakeaddon.Reply {
+				return fakeaddon.OK(map[string]any{"action": p["action"], "event_index": 0, "added": true})
+			},
+			"cmd_register_autoload": func(p map[string]any) fakeaddon.Reply {
+				return fakeaddon.OK(map[string]any{"name": p["name"], "path": p["path"], "registered": true})
+			},
+			"cmd_get_setting": func(p map[string]any) fakeaddon.Reply {
+				return fakeaddon.Fail("VALIDATION_ERROR", "Setting name is required.", "name")
+			},
+		}})
 	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"project", "input_map", "resources_edit"}}, nil)
 
 	s.ok(t, "godot_input_map_add_event", map[string]any{"action": "jump", "type": "key", "key": "Space", "ctrl": true}, nil)

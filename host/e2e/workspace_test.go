@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/syncbuf"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -148,7 +149,7 @@ func TestWorkspaceHistoryAcrossProcesses(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command(bin, append([]string{"call"}, append(args, "--project", dir, "--plugins-dir", wsDir)...)...)
 		cmd.Env = hostEnv(t.TempDir() + "/calls")
-		var stdout, stderr syncBuffer
+		var stdout, stderr syncbuf.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("godot-mcp call %v: %v\n%s\n%s", args, err, stdout.String(), stderr.String())

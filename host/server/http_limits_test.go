@@ -9,10 +9,10 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/internal/syncbuf"
 	"github.com/hashicorp/go-hclog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -176,7 +176,7 @@ func TestBodyDeadlineSparesResponseStreams(t *testing.T) {
 // The SDK warns once per session for each undelivered notification; a
 // toggle with thousands of dead sessions must cost one summary line.
 func TestUndeliveredNotificationsAreSummarised(t *testing.T) {
-	var buf syncBuffer
+	var buf syncbuf.Buffer
 	log := hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Debug})
 	h := newSlogHandler(log)
 	// The window is long so a loaded machine cannot split the burst; the
@@ -197,21 +197,4 @@ func TestUndeliveredNotificationsAreSummarised(t *testing.T) {
 	if n := strings.Count(buf.String(), "\n"); n != 2 {
 		t.Fatalf("%d log lines, want the summary and the other warning:\n%.2000s", n, buf.String())
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -1,7 +1,6 @@
 package supervisor
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/godot-mcp/godot-mcp/host/catalog"
+	"github.com/godot-mcp/godot-mcp/internal/syncbuf"
 	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 )
 
@@ -71,24 +71,6 @@ func entry(t testing.TB, name, bin string) catalog.Entry {
 	return catalog.Entry{Name: name, Path: path, SHA256: sum}
 }
 
-// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // recorder collects events.
 type recorder struct {
 	mu     sync.Mutex
@@ -113,7 +95,7 @@ func (r *recorder) kinds() []string {
 
 type harness struct {
 	*Supervisor
-	log    *syncBuffer
+	log    *syncbuf.Buffer
 	events *recorder
 }
 
@@ -121,7 +103,7 @@ type harness struct {
 // and which is shut down (and checked for leaked goroutines) at the end.
 func newSupervisor(t *testing.T, opts Options) *harness {
 	t.Helper()
-	h := &harness{log: &syncBuffer{}, events: &recorder{}}
+	h := &harness{log: &syncbuf.Buffer{}, events: &recorder{}}
 	if opts.Logger == nil {
 		opts.Logger = hclog.New(&hclog.LoggerOptions{Name: "host", Level: hclog.Debug, Output: h.log})
 	}

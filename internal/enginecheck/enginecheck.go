@@ -15,7 +15,9 @@
 // first in a test binary also starts Chromium), so put all the files of a
 // test in one call rather than one call per file. All tests of a binary
 // share one Chromium; call Close from TestMain to stop it early (it dies
-// with the test binary anyway).
+// with the test binary anyway), or make Main the TestMain:
+//
+//	func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.CheckLeaks) }
 //
 // What it reports (see internal/webgodot/loadcheck): every error the
 // engine logs while loading (syntax errors, bad ext_resource ids, scripts
@@ -33,8 +35,12 @@ package enginecheck
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"sync"
 	"testing"
+
+	"go.uber.org/goleak"
 
 	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
@@ -76,6 +82,38 @@ func Close() {
 		_ = shared.Close()
 		shared = nil
 	}
+}
+
+// Leaks says whether Main and RunTests look for goroutines that outlive the
+// tests.
+type Leaks bool
+
+const (
+	// IgnoreLeaks leaves goroutines alone: for packages whose tests start
+	// long-lived workers on purpose.
+	IgnoreLeaks Leaks = false
+	// CheckLeaks fails a passing run when goroutines outlive the tests.
+	CheckLeaks Leaks = true
+)
+
+// Main is a TestMain for a package whose tests may use the engine: it
+// exits with what RunTests returns.
+func Main(m *testing.M, leaks Leaks) { os.Exit(RunTests(m, leaks)) }
+
+// RunTests runs the tests, stops the shared engine (so its browser is not
+// counted as a leak) and returns the exit code. With CheckLeaks a passing
+// run that leaves goroutines behind fails, the goroutines printed on
+// stderr.
+func RunTests(m *testing.M, leaks Leaks) int {
+	code := m.Run()
+	Close()
+	if code == 0 && leaks == CheckLeaks {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	return code
 }
 
 // Files has the engine load files (paths relative to the project root,

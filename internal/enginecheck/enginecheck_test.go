@@ -11,11 +11,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/webgodot/loadcheck"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	enginecheck.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }
 
 const goodProject = `config_version=5
 

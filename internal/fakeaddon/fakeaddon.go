@@ -265,7 +265,7 @@ func (a *Addon) Calls(names ...string) []Call {
 	defer a.mu.Unlock()
 	var out []Call
 	for _, c := range a.calls {
-		if len(names) == 0 || contains(names, c.Command) {
+		if len(names) == 0 || slices.Contains(names, c.Command) {
 			out = append(out, c)
 		}
 	}
@@ -676,15 +676,6 @@ func truthy(v any) bool {
 	default:
 		return true
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func plural(n int) string {

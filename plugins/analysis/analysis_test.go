@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -118,20 +119,9 @@ func copyProject(t *testing.T, name string) string {
 		case ".gd":
 			body = "extends Node\n"
 		}
-		writeFile(t, dst, strings.TrimPrefix(p, "res://"), body)
+		plugintest.WriteFile(t, dst, strings.TrimPrefix(p, "res://"), body)
 	}
 	return dst
-}
-
-func writeFile(t *testing.T, dir, rel, body string) {
-	t.Helper()
-	abs := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func call[T any](t *testing.T, h *sdktest.Host, tool string, args any) T {

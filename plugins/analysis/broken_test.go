@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -68,7 +69,7 @@ func TestBrokenProjectFindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 7. A script preloading a file that does not exist.
-	writeFile(t, dir, "main.gd", "extends Node\n\nconst Boss = preload(\"res://boss.tscn\")\n")
+	plugintest.WriteFile(t, dir, "main.gd", "extends Node\n\nconst Boss = preload(\"res://boss.tscn\")\n")
 
 	want := []string{
 		fmt.Sprintf("res://hud.tscn:%d MISSING_SUB_RESOURCE", lineOf(t, dir, "hud.tscn", `SubResource("gone")`)),

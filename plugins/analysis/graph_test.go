@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -32,18 +33,18 @@ func scene(uses ...string) string {
 
 func cycleProject(t *testing.T) string {
 	dir := t.TempDir()
-	writeFile(t, dir, "project.godot", "config_version=5\n\n[application]\n\nrun/main_scene=\"res://main.tscn\"\n\n[autoload]\n\nGame=\"*res://game.gd\"\n")
-	writeFile(t, dir, "main.tscn", scene("res://a.tscn"))
-	writeFile(t, dir, "a.tscn", scene("res://b.tscn"))
-	writeFile(t, dir, "b.tscn", scene("res://c.tscn"))
-	writeFile(t, dir, "c.tscn", scene("res://a.tscn", "res://b.tscn")) // cycles a→b→c→a and b→c→b
-	writeFile(t, dir, "game.gd", "extends Node\nconst P = preload(\"res://p.gd\")\nfunc _ready():\n\tvar x = load(\"res://lazy.tscn\")\n\t$Button.pressed.connect(_on_pressed)\n\tconnect(\"hit\", self, \"_on_hit\")\n")
-	writeFile(t, dir, "p.gd", "extends Node\nconst G = preload(\"res://game.gd\")\n") // preload cycle game→p→game
-	writeFile(t, dir, "lazy.tscn", scene())
-	writeFile(t, dir, "helper.gd", "class_name Helper\nextends RefCounted\n")
-	writeFile(t, dir, "user.gd", "extends Node\nvar h := Helper.new()\n") // unused; uses Helper
-	writeFile(t, dir, "art/icon.png", "")                                 // orphaned
-	writeFile(t, dir, "old/only_self.tscn", scene("res://art/icon.png"))  // unused and orphaned
+	plugintest.WriteFile(t, dir, "project.godot", "config_version=5\n\n[application]\n\nrun/main_scene=\"res://main.tscn\"\n\n[autoload]\n\nGame=\"*res://game.gd\"\n")
+	plugintest.WriteFile(t, dir, "main.tscn", scene("res://a.tscn"))
+	plugintest.WriteFile(t, dir, "a.tscn", scene("res://b.tscn"))
+	plugintest.WriteFile(t, dir, "b.tscn", scene("res://c.tscn"))
+	plugintest.WriteFile(t, dir, "c.tscn", scene("res://a.tscn", "res://b.tscn")) // cycles a→b→c→a and b→c→b
+	plugintest.WriteFile(t, dir, "game.gd", "extends Node\nconst P = preload(\"res://p.gd\")\nfunc _ready():\n\tvar x = load(\"res://lazy.tscn\")\n\t$Button.pressed.connect(_on_pressed)\n\tconnect(\"hit\", self, \"_on_hit\")\n")
+	plugintest.WriteFile(t, dir, "p.gd", "extends Node\nconst G = preload(\"res://game.gd\")\n") // preload cycle game→p→game
+	plugintest.WriteFile(t, dir, "lazy.tscn", scene())
+	plugintest.WriteFile(t, dir, "helper.gd", "class_name Helper\nextends RefCounted\n")
+	plugintest.WriteFile(t, dir, "user.gd", "extends Node\nvar h := Helper.new()\n") // unused; uses Helper
+	plugintest.WriteFile(t, dir, "art/icon.png", "")                                 // orphaned
+	plugintest.WriteFile(t, dir, "old/only_self.tscn", scene("res://art/icon.png"))  // unused and orphaned
 	return dir
 }
 
@@ -140,7 +141,7 @@ func TestCacheInvalidation(t *testing.T) {
 	if second.Cache.Parsed != 0 || second.Cache.Read != 0 {
 		t.Errorf("second call read %d parsed %d, want 0", second.Cache.Read, second.Cache.Parsed)
 	}
-	writeFile(t, dir, "lazy.tscn", scene("res://main.tscn"))
+	plugintest.WriteFile(t, dir, "lazy.tscn", scene("res://main.tscn"))
 	future := time.Now().Add(2 * time.Second)
 	if err := os.Chtimes(filepath.Join(dir, "lazy.tscn"), future, future); err != nil {
 		t.Fatal(err)

@@ -7,24 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"go.uber.org/goleak"
-
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	enginecheck.Close()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			os.Stderr.WriteString("goleak: " + err.Error() + "\n")
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.CheckLeaks) }
 
 const mainScene = `[gd_scene format=3 uid="uid://b1main"]
 
@@ -54,35 +43,12 @@ text = "0"
 
 func project(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, body := range map[string]string{
+	return plugintest.Project(t, map[string]string{
 		"project.godot":   "config_version=5\n\n[application]\n\nrun/main_scene=\"res://main.tscn\"\n",
 		"main.tscn":       mainScene,
 		"ui/hud.tscn":     hudScene,
 		"scripts/hero.gd": "extends Sprite2D\n",
-	} {
-		abs := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-func call[T any](t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) T {
-	t.Helper()
-	res := h.Call(context.Background(), tool, args, opts...)
-	if res.Err != nil || res.IsError {
-		t.Fatalf("%s: %v %s", tool, res.Err, res.Text())
-	}
-	var out T
-	if err := res.Structured(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	})
 }
 
 func read(t *testing.T, dir, rel string) string {
@@ -98,20 +64,20 @@ func TestFindNodesByType(t *testing.T) {
 	dir := project(t)
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 	defer h.Close()
-	one := call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D", "scene": "res://main.tscn"})
+	one := plugintest.CallAs[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D", "scene": "res://main.tscn"})
 	if one.Count != 2 || one.Nodes[0].Path != "Player" || one.Nodes[0].Line != 5 || one.Nodes[1].Path != "Enemy" {
 		t.Errorf("one scene: %+v", one)
 	}
 	// Subclasses count: Label and Sprite2D are CanvasItems; the root Node2D too.
-	all := call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "CanvasItem", "all_scenes": true})
+	all := plugintest.CallAs[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "CanvasItem", "all_scenes": true})
 	if all.Count != 6 {
 		t.Errorf("all scenes CanvasItem: %+v", all)
 	}
-	exact := call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Label", "all_scenes": true, "exact": true})
+	exact := plugintest.CallAs[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Label", "all_scenes": true, "exact": true})
 	if exact.Count != 2 || exact.Nodes[0].Scene != "res://main.tscn" || exact.Nodes[1].Scene != "res://ui/hud.tscn" || exact.Nodes[1].Line != 5 {
 		t.Errorf("exact Label: %+v", exact)
 	}
-	sub := call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Node", "scene": "res://main.tscn", "parent_path": "Label", "recursive": false})
+	sub := plugintest.CallAs[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Node", "scene": "res://main.tscn", "parent_path": "Label", "recursive": false})
 	if sub.Count != 2 { // Label itself and its child Timer
 		t.Errorf("under Label: %+v", sub)
 	}
@@ -126,7 +92,7 @@ func TestSetPropertyAndCrossScene(t *testing.T) {
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 	defer h.Close()
 
-	set := call[setResult](t, h, "set_property", map[string]any{"scene": "res://main.tscn", "type": "Sprite2D", "property": "position", "value": []any{1, 2}})
+	set := plugintest.CallAs[setResult](t, h, "set_property", map[string]any{"scene": "res://main.tscn", "type": "Sprite2D", "property": "position", "value": []any{1, 2}})
 	if set.Count != 2 || len(set.Changes) != 2 || set.Changes[0].Line != 6 || set.Changes[0].Old != "Vector2(10, 20)" || set.Changes[1].Line != 8 {
 		t.Errorf("set: %+v", set)
 	}
@@ -134,7 +100,7 @@ func TestSetPropertyAndCrossScene(t *testing.T) {
 		t.Errorf("file:\n%s", got)
 	}
 	// Unknown properties are skipped; bad values are refused and change nothing.
-	skip := call[setResult](t, h, "set_property", map[string]any{"scene": "res://main.tscn", "node_paths": []string{"Label", "Label/Timer"}, "property": "wait_time", "value": 2})
+	skip := plugintest.CallAs[setResult](t, h, "set_property", map[string]any{"scene": "res://main.tscn", "node_paths": []string{"Label", "Label/Timer"}, "property": "wait_time", "value": 2})
 	if skip.Count != 1 || len(skip.Skipped) != 1 || skip.Skipped[0].Path != "Label" {
 		t.Errorf("skip: %+v", skip)
 	}
@@ -146,7 +112,7 @@ func TestSetPropertyAndCrossScene(t *testing.T) {
 
 	// Across scenes: a dry run lists every file and line and writes nothing.
 	args := map[string]any{"scenes": []string{"res://main.tscn", "res://ui/hud.tscn"}, "type": "CanvasItem", "property": "modulate", "value": map[string]any{"r": 1, "g": 0, "b": 0}}
-	dry := call[crossResult](t, h, "cross_scene_set_property", args, sdktest.DryRun())
+	dry := plugintest.CallAs[crossResult](t, h, "cross_scene_set_property", args, sdktest.DryRun())
 	if !dry.DryRun || dry.TotalModified != 6 || len(dry.Changes) != 6 || len(dry.Files) != 2 {
 		t.Errorf("dry run: %+v", dry)
 	}
@@ -159,7 +125,7 @@ func TestSetPropertyAndCrossScene(t *testing.T) {
 		t.Error("dry run wrote main.tscn")
 	}
 	depth := h.Workspace().History().Depth
-	real := call[crossResult](t, h, "cross_scene_set_property", args)
+	real := plugintest.CallAs[crossResult](t, h, "cross_scene_set_property", args)
 	if real.TotalModified != 6 || real.ActionID == 0 || len(real.Files) != 2 {
 		t.Errorf("cross scene: %+v", real)
 	}
@@ -176,9 +142,9 @@ func TestSetPropertyAndCrossScene(t *testing.T) {
 	if read(t, dir, "main.tscn") != before || read(t, dir, "ui/hud.tscn") != hudScene {
 		t.Error("undo did not restore both scenes")
 	}
-	call[crossResult](t, h, "cross_scene_set_property", args)
+	plugintest.CallAs[crossResult](t, h, "cross_scene_set_property", args)
 
-	deps := call[depsResult](t, h, "get_dependencies", map[string]any{"path": "res://project.godot"})
+	deps := plugintest.CallAs[depsResult](t, h, "get_dependencies", map[string]any{"path": "res://project.godot"})
 	if deps.Count != 1 || deps.Dependencies[0].Path != "res://main.tscn" || !deps.Dependencies[0].Resolved {
 		t.Errorf("deps: %+v", deps)
 	}
@@ -201,15 +167,15 @@ func TestEditorForwarding(t *testing.T) {
 		Result("cmd_get_dependencies", map[string]any{"path": "res://main.tscn", "dependencies": []any{map[string]any{"raw": "uid://x", "path": "res://a.png", "type": "Texture2D"}}, "count": 1})
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
 	defer h.Close()
-	f := call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D"})
+	f := plugintest.CallAs[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D"})
 	if f.Count != 1 || f.Nodes[0].Path != "Player" {
 		t.Errorf("find: %+v", f)
 	}
-	s := call[setResult](t, h, "set_property", map[string]any{"node_paths": []string{"Player"}, "property": "visible", "value": false}, sdktest.DryRun())
+	s := plugintest.CallAs[setResult](t, h, "set_property", map[string]any{"node_paths": []string{"Player"}, "property": "visible", "value": false}, sdktest.DryRun())
 	if s.Count != 1 {
 		t.Errorf("set: %+v", s)
 	}
-	d := call[depsResult](t, h, "get_dependencies", map[string]any{"path": "res://main.tscn"})
+	d := plugintest.CallAs[depsResult](t, h, "get_dependencies", map[string]any{"path": "res://main.tscn"})
 	if d.Count != 1 || !d.Dependencies[0].Resolved {
 		t.Errorf("deps: %+v", d)
 	}
@@ -224,7 +190,7 @@ func TestEditorForwarding(t *testing.T) {
 		t.Errorf("find params %+v", p)
 	}
 	// A named scene file is edited headless even with an editor attached.
-	call[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D", "scene": "res://main.tscn"})
+	plugintest.CallAs[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D", "scene": "res://main.tscn"})
 	if len(ed.Calls()) != 3 {
 		t.Error("a named scene went to the editor")
 	}

@@ -7,24 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"go.uber.org/goleak"
-
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	enginecheck.Close()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			os.Stderr.WriteString("goleak: " + err.Error() + "\n")
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.CheckLeaks) }
 
 const mainScene = `[gd_scene format=3 uid="uid://c0main"]
 
@@ -35,35 +24,12 @@ const mainScene = `[gd_scene format=3 uid="uid://c0main"]
 
 func project(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, body := range map[string]string{
+	return plugintest.Project(t, map[string]string{
 		"project.godot":    "config_version=5\n\n[application]\n\nrun/main_scene=\"res://main.tscn\"\n",
 		"main.tscn":        mainScene,
 		"scripts/enemy.gd": "extends CharacterBody2D\n\nfunc _on_hit() -> void:\n\tpass\n",
 		"shapes/box.tres":  "[gd_resource type=\"RectangleShape2D\" format=3]\n\n[resource]\nsize = Vector2(16, 16)\n",
-	} {
-		abs := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-func call[T any](t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) T {
-	t.Helper()
-	res := h.Call(context.Background(), tool, args, opts...)
-	if res.Err != nil || res.IsError {
-		t.Fatalf("%s: %v %s", tool, res.Err, res.Text())
-	}
-	var out T
-	if err := res.Structured(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	})
 }
 
 func read(t *testing.T, dir string) string {
@@ -84,7 +50,7 @@ func TestHeadlessComposite(t *testing.T) {
 
 	// compose_node: one node, its script, properties and children.
 	depth := h.Workspace().History().Depth
-	c := call[composeResult](t, h, "compose_node", map[string]any{
+	c := plugintest.CallAs[composeResult](t, h, "compose_node", map[string]any{
 		"scene": scene, "node_type": "CharacterBody2D", "node_name": "Enemy", "script_path": "res://scripts/enemy.gd",
 		"properties": map[string]any{"position": []any{100, 50}, "motion_mode": "MOTION_MODE_FLOATING"},
 		"children": []any{
@@ -118,17 +84,17 @@ func TestHeadlessComposite(t *testing.T) {
 	}
 
 	// batch_create_nodes, dry run first.
-	dry := call[batchCreateResult](t, h, "batch_create_nodes", map[string]any{"scene": scene, "node_type": "Marker2D", "names": []string{"A", "B", "C"}}, sdktest.DryRun())
+	dry := plugintest.CallAs[batchCreateResult](t, h, "batch_create_nodes", map[string]any{"scene": scene, "node_type": "Marker2D", "names": []string{"A", "B", "C"}}, sdktest.DryRun())
 	if dry.Count != 3 || len(dry.Created) != 0 || !dry.DryRun || read(t, dir) != before {
 		t.Errorf("dry batch create: %+v", dry)
 	}
-	bc := call[batchCreateResult](t, h, "batch_create_nodes", map[string]any{"scene": scene, "node_type": "Marker2D", "names": []string{"A", "B", "C"}, "properties": map[string]any{"gizmo_extents": 4}})
+	bc := plugintest.CallAs[batchCreateResult](t, h, "batch_create_nodes", map[string]any{"scene": scene, "node_type": "Marker2D", "names": []string{"A", "B", "C"}, "properties": map[string]any{"gizmo_extents": 4}})
 	if bc.Count != 3 || strings.Join(bc.Created, ",") != "A,B,C" {
 		t.Errorf("batch create: %+v", bc)
 	}
 
 	// apply_node_edits: unknown properties skipped, a missing node is an error.
-	ap := call[applyResult](t, h, "apply_node_edits", map[string]any{"scene": scene, "edits": []any{
+	ap := plugintest.CallAs[applyResult](t, h, "apply_node_edits", map[string]any{"scene": scene, "edits": []any{
 		map[string]any{"node_path": "A", "properties": map[string]any{"position": "Vector2(1, 2)", "nope": 1}},
 		map[string]any{"node_path": "Player", "properties": map[string]any{"flip_h": true}},
 	}})
@@ -148,7 +114,7 @@ func TestHeadlessComposite(t *testing.T) {
 		map[string]any{"command": "cmd_set_node_property", "params": map[string]any{"node_path": "Nobody", "property": "visible", "value": false}},
 		map[string]any{"command": "cmd_delete_node", "params": map[string]any{"node_path": "B"}},
 	}
-	r := call[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": cmds})
+	r := plugintest.CallAs[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": cmds})
 	if r.OKAll || r.AbortedAt == nil || *r.AbortedAt != 2 || r.SkippedCount != 1 || r.Count != 3 || r.Results[2].Error != "NOT_FOUND" {
 		t.Errorf("stop on error: %+v", r)
 	}
@@ -157,7 +123,7 @@ func TestHeadlessComposite(t *testing.T) {
 	}
 	// Without stop_on_error the good commands are kept, as one action.
 	depth = h.Workspace().History().Depth
-	r = call[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": cmds, "stop_on_error": false})
+	r = plugintest.CallAs[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": cmds, "stop_on_error": false})
 	if r.OKAll || r.AbortedAt != nil || r.Count != 4 || !r.Results[3].OK || r.Results[2].OK {
 		t.Errorf("keep going: %+v", r)
 	}
@@ -175,8 +141,8 @@ func TestHeadlessComposite(t *testing.T) {
 	if read(t, dir) != before {
 		t.Error("undo did not revert run_commands")
 	}
-	call[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": cmds, "stop_on_error": false})
-	call[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": []any{
+	plugintest.CallAs[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": cmds, "stop_on_error": false})
+	plugintest.CallAs[runResult](t, h, "run_commands", map[string]any{"scene": scene, "commands": []any{
 		map[string]any{"command": "connect_signal", "params": map[string]any{"source_path": "Clock", "signal_name": "timeout", "target_path": "Enemy", "method_name": "_on_hit"}},
 		map[string]any{"command": "godot_batch_set_property", "params": map[string]any{"type": "Marker2D", "property": "gizmo_extents", "value": 8}},
 	}})
@@ -194,9 +160,9 @@ func TestEditorForwarding(t *testing.T) {
 		Result("cmd_run_commands", map[string]any{"results": []any{map[string]any{"command": "cmd_create_node", "ok": true, "result": map[string]any{"node_path": "T"}}}, "ok_all": true, "count": 1})
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
 	defer h.Close()
-	call[composeResult](t, h, "compose_node", map[string]any{"node_type": "CharacterBody2D", "node_name": "Enemy",
+	plugintest.CallAs[composeResult](t, h, "compose_node", map[string]any{"node_type": "CharacterBody2D", "node_name": "Enemy",
 		"children": []any{map[string]any{"node_type": "CollisionShape2D", "node_name": "Shape"}}})
-	r := call[runResult](t, h, "run_commands", map[string]any{"commands": []any{
+	r := plugintest.CallAs[runResult](t, h, "run_commands", map[string]any{"commands": []any{
 		map[string]any{"command": "godot_scene_edit_create_node", "params": map[string]any{"node_type": "Timer", "node_name": "T"}}}})
 	if !r.OKAll || r.Count != 1 {
 		t.Errorf("run: %+v", r)
@@ -225,7 +191,7 @@ func TestEditorForwarding(t *testing.T) {
 		map[string]any{"command": "cmd_set_node_property", "ok": false, "error": "RESOURCE_NOT_FOUND", "hint": "No node at 'Nobody'."},
 		map[string]any{"command": "cmd_frobnicate", "ok": false, "error": "VALIDATION_ERROR", "hint": "Unknown command 'cmd_frobnicate'."},
 	}, "ok_all": false, "count": 2, "aborted_at": 0})
-	r = call[runResult](t, h, "run_commands", map[string]any{"commands": []any{
+	r = plugintest.CallAs[runResult](t, h, "run_commands", map[string]any{"commands": []any{
 		map[string]any{"command": "cmd_set_node_property", "params": map[string]any{"node_path": "Nobody", "property": "visible", "value": false}}}})
 	if len(r.Results) != 2 || r.Results[0].Error != sdk.CodeNotFound || !strings.Contains(r.Results[0].Hint, "No node at 'Nobody'.") ||
 		r.Results[1].Error != sdk.CodePreconditionFailed || r.Results[1].Required != "addon_command" {

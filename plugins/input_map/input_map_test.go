@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -21,15 +22,6 @@ func call(t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.
 	res := h.Call(context.Background(), tool, args, append(opts, sdktest.ConfirmDestructive())...)
 	if res.Err != nil {
 		t.Fatalf("%s: %v", tool, res.Err)
-	}
-	return res
-}
-
-func ok(t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) *sdktest.Result {
-	t.Helper()
-	res := call(t, h, tool, args, opts...)
-	if res.IsError {
-		t.Fatalf("%s(%v): %s", tool, args, res.Text())
 	}
 	return res
 }
@@ -116,9 +108,9 @@ func TestRebuiltActionsMatchTheEditor(t *testing.T) {
 			if len(all) == 0 {
 				continue
 			}
-			ok(t, h, "clear_action_events", map[string]any{"action": a.Name})
+			plugintest.Must(t, h, "clear_action_events", map[string]any{"action": a.Name})
 			for _, args := range all {
-				ok(t, h, "add_event", args)
+				plugintest.Must(t, h, "add_event", args)
 				rebuilt[name]++
 			}
 		}
@@ -158,14 +150,14 @@ func TestAddActionAndEvents(t *testing.T) {
 	orig := projfixture.Read(t, dir, "project.godot")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 
-	res := ok(t, h, "add_action", map[string]any{"name": "fire"}, sdktest.DryRun())
+	res := plugintest.Must(t, h, "add_action", map[string]any{"name": "fire"}, sdktest.DryRun())
 	if !bytes.Equal(projfixture.Read(t, dir, "project.godot"), orig) {
 		t.Fatal("dry run wrote the file")
 	}
 	if !strings.Contains(res.Text(), "+[input]") && !strings.Contains(res.Text(), "fire") {
 		t.Errorf("dry run preview does not show the change: %s", res.Text())
 	}
-	ok(t, h, "add_action", map[string]any{"name": "fire"})
+	plugintest.Must(t, h, "add_action", map[string]any{"name": "fire"})
 	events := []struct {
 		args map[string]any
 		line string // what the editor wrote for the same binding
@@ -183,7 +175,7 @@ func TestAddActionAndEvents(t *testing.T) {
 			t.Fatalf("the corpus has no editor line %s", e.line)
 		}
 		e.args["action"] = "fire"
-		ok(t, h, "add_event", e.args)
+		plugintest.Must(t, h, "add_event", e.args)
 		if got := string(projfixture.Read(t, dir, "project.godot")); !strings.Contains(got, e.line) {
 			t.Errorf("after add_event(%v) project.godot lacks the editor's line %s", e.args, e.line)
 		}
@@ -205,7 +197,7 @@ func TestAddActionAndEvents(t *testing.T) {
 
 	// get_action_events describes them.
 	var info actionInfo
-	if err := ok(t, h, "get_action_events", map[string]any{"action": "fire"}).Structured(&info); err != nil {
+	if err := plugintest.Must(t, h, "get_action_events", map[string]any{"action": "fire"}).Structured(&info); err != nil {
 		t.Fatal(err)
 	}
 	var desc []string
@@ -247,11 +239,11 @@ func TestAddActionAndEvents(t *testing.T) {
 	enginecheck.Files(t, map[string][]byte{"project.godot": got, "global.gd": []byte("extends Node\n")})
 
 	// clear then remove; undo brings everything back.
-	ok(t, h, "clear_action_events", map[string]any{"action": "fire"})
+	plugintest.Must(t, h, "clear_action_events", map[string]any{"action": "fire"})
 	if a, _ := mustProject(t, dir).InputAction("fire"); len(a.Events) != 0 {
 		t.Errorf("clear left %d events", len(a.Events))
 	}
-	ok(t, h, "remove_action", map[string]any{"name": "fire"})
+	plugintest.Must(t, h, "remove_action", map[string]any{"name": "fire"})
 	if _, found := mustProject(t, dir).InputAction("fire"); found {
 		t.Error("remove_action left the action")
 	}
@@ -298,13 +290,13 @@ func TestEditorMode(t *testing.T) {
 		Result("cmd_clear_input_action_events", map[string]any{"action": "jump", "cleared": true}).
 		Result("cmd_get_input_action_events", map[string]any{"action": "jump", "deadzone": 0.2, "events": []any{}})
 	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
-	ok(t, h, "add_action", map[string]any{"name": "jump"})
-	ok(t, h, "add_event", map[string]any{"action": "jump", "type": "physical_key", "key": "Space", "shift": true})
-	ok(t, h, "add_event", map[string]any{"action": "jump", "type": "mouse", "button": "Left"})
-	ok(t, h, "add_event", map[string]any{"action": "jump", "type": "joypad_motion", "axis": 1, "axis_value": -1})
-	ok(t, h, "clear_action_events", map[string]any{"action": "jump"})
-	ok(t, h, "get_action_events", map[string]any{"action": "jump"})
-	ok(t, h, "remove_action", map[string]any{"name": "jump"})
+	plugintest.Must(t, h, "add_action", map[string]any{"name": "jump"})
+	plugintest.Must(t, h, "add_event", map[string]any{"action": "jump", "type": "physical_key", "key": "Space", "shift": true})
+	plugintest.Must(t, h, "add_event", map[string]any{"action": "jump", "type": "mouse", "button": "Left"})
+	plugintest.Must(t, h, "add_event", map[string]any{"action": "jump", "type": "joypad_motion", "axis": 1, "axis_value": -1})
+	plugintest.Must(t, h, "clear_action_events", map[string]any{"action": "jump"})
+	plugintest.Must(t, h, "get_action_events", map[string]any{"action": "jump"})
+	plugintest.Must(t, h, "remove_action", map[string]any{"name": "jump"})
 	res := call(t, h, "add_event", map[string]any{"action": "jump", "type": "key", "key": "Nope"})
 	if res.ErrorCode != sdk.CodeInvalidArgument {
 		t.Errorf("a bad key reached the editor: %s", res.Text())
@@ -336,26 +328,10 @@ func TestEditorMode(t *testing.T) {
 		t.Fatalf("editor got %d commands: %+v", len(got), got)
 	}
 	for i := range want {
-		if got[i].Command != want[i].Command || !sameMap(got[i].Params, want[i].Params) {
+		if got[i].Command != want[i].Command || !plugintest.SameParams(got[i].Params, want[i].Params) {
 			t.Errorf("command %d:\n got %s %v\nwant %s %v", i, got[i].Command, got[i].Params, want[i].Command, want[i].Params)
 		}
 	}
 }
 
-func sameMap(a, b map[string]any) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	enginecheck.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -89,7 +90,7 @@ func TestEditorForwards(t *testing.T) {
 	}
 	for _, c := range cases {
 		before := len(ed.Calls())
-		call(t, h, c.tool, c.args)
+		plugintest.Call(t, h, c.tool, c.args)
 		got := ed.Calls()[before:]
 		if len(got) != 1 || got[0].Command != c.command || !reflect.DeepEqual(got[0].Params, map[string]any(c.params)) {
 			t.Errorf("%s %v sent %+v, want %s %v", c.tool, c.args, got, c.command, c.params)
@@ -98,7 +99,7 @@ func TestEditorForwards(t *testing.T) {
 
 	// get_node_properties reads the node, then its engine properties.
 	before := len(ed.Calls())
-	np := call(t, h, "get_node_properties", obj{"node_path": "MobTimer"})
+	np := plugintest.Call(t, h, "get_node_properties", obj{"node_path": "MobTimer"})
 	got := ed.Calls()[before:]
 	if len(got) != 2 || got[0].Command != "cmd_get_node_properties" || got[1].Command != "cmd_snapshot_subtree" ||
 		got[1].Params["node_path"] != "MobTimer" || got[1].Params["max_depth"] != float64(0) {
@@ -133,7 +134,7 @@ func TestEditorRefusals(t *testing.T) {
 		t.Errorf("sent %+v", calls)
 	}
 	// The active scene named explicitly is fine.
-	call(t, h, "get_scene_tree", obj{"scene": "res://main.tscn"})
+	plugintest.Call(t, h, "get_scene_tree", obj{"scene": "res://main.tscn"})
 
 	// No scene open: the addon's null tree and its PRECONDITION_FAILED
 	// both become the same refusal as headless.
@@ -156,7 +157,7 @@ func TestEditorRefusals(t *testing.T) {
 	if e.Required != "addon_command" || !strings.Contains(e.Hint, "update the godot-mcp addon") {
 		t.Errorf("old addon: %+v", e)
 	}
-	np := call(t, old, "get_node_properties", obj{"node_path": "MobTimer"})
+	np := plugintest.Call(t, old, "get_node_properties", obj{"node_path": "MobTimer"})
 	if np["type"] != "Timer" || len(np["builtin"].(obj)) != 0 || !strings.Contains(np["note"].(string), "cmd_snapshot_subtree") {
 		t.Errorf("old addon node properties: %v", np)
 	}
@@ -185,7 +186,7 @@ func TestSameShapes(t *testing.T) {
 		{"snapshot_subtree", obj{"node_path": "MobTimer", "properties": []string{"wait_time"}}},
 	}
 	for _, c := range cases {
-		a, b := call(t, hl, c.tool, c.args), call(t, he, c.tool, c.args)
+		a, b := plugintest.Call(t, hl, c.tool, c.args), plugintest.Call(t, he, c.tool, c.args)
 		if !reflect.DeepEqual(keys(a), keys(b)) {
 			t.Errorf("%s: headless keys %v, editor keys %v", c.tool, keys(a), keys(b))
 		}
@@ -228,9 +229,9 @@ func TestEditorDiffSnapshots(t *testing.T) {
 			"properties": obj{}, "groups": []any{"players"}, "children": kids}}, nil
 	})
 	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
-	s := call(t, h, "snapshot_subtree", obj{"node_path": "Player", "properties": []string{"modulate"}})
+	s := plugintest.Call(t, h, "snapshot_subtree", obj{"node_path": "Player", "properties": []string{"modulate"}})
 	x = 150
-	d := call(t, h, "diff_snapshots", obj{"before": s["snapshot_id"]})
+	d := plugintest.Call(t, h, "diff_snapshots", obj{"before": s["snapshot_id"]})
 	calls := ed.Calls("cmd_snapshot_subtree")
 	if len(calls) != 2 || !reflect.DeepEqual(calls[0].Params, calls[1].Params) {
 		t.Fatalf("snapshots sent %+v", calls)
@@ -250,7 +251,7 @@ func TestEditorTruncation(t *testing.T) {
 	defer func() { maxTreeBytes = old }()
 	ed := addon()
 	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
-	out := call(t, h, "get_scene_tree", nil)
+	out := plugintest.Call(t, h, "get_scene_tree", nil)
 	var sent []string
 	for _, c := range ed.Calls("cmd_get_scene_tree") {
 		sent = append(sent, fmt.Sprintf("d=%v lw=%v", c.Params["max_depth"], c.Params["lightweight"]))

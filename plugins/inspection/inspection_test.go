@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -34,19 +35,6 @@ func headless(t *testing.T, name, scene string) (*sdktest.Host, string) {
 }
 
 type obj = map[string]any
-
-func call(t *testing.T, h *sdktest.Host, tool string, args any) obj {
-	t.Helper()
-	res := h.Call(t.Context(), tool, args)
-	if res.Err != nil || res.IsError {
-		t.Fatalf("%s %v: %v %s", tool, args, res.Err, res.Text())
-	}
-	var out obj
-	if err := res.Structured(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 func fails(t *testing.T, h *sdktest.Host, tool string, args any, code string) *sdk.Error {
 	t.Helper()
@@ -99,7 +87,7 @@ func keys(m obj) []string {
 
 func TestHeadlessProjectAndScenes(t *testing.T) {
 	h, dir := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
-	info := call(t, h, "get_project_info", nil)
+	info := plugintest.Call(t, h, "get_project_info", nil)
 	if info["name"] != "Dodge the Creeps" || info["godot_version"] != "4.7" || info["main_scene"] != "res://main.tscn" ||
 		info["project_path"] != dir+"/" || info["csharp_project"] != false || info["csharp_supported"] != false {
 		t.Errorf("project info: %v", info)
@@ -111,11 +99,11 @@ func TestHeadlessProjectAndScenes(t *testing.T) {
 		}
 	}
 
-	act := call(t, h, "get_active_scene", nil)
+	act := plugintest.Call(t, h, "get_active_scene", nil)
 	if act["is_open"] != true || act["path"] != "res://main.tscn" || act["name"] != "main.tscn" {
 		t.Errorf("active scene: %v", act)
 	}
-	ls := call(t, h, "list_scenes", nil)
+	ls := plugintest.Call(t, h, "list_scenes", nil)
 	scenes, _ := ls["scenes"].([]any)
 	var paths []string
 	for _, s := range scenes {
@@ -132,7 +120,7 @@ func TestHeadlessProjectAndScenes(t *testing.T) {
 
 	// get_active_scene never fails; the others need a scene.
 	h2, _ := headless(t, "2d-dodge_the_creeps", "")
-	if act := call(t, h2, "get_active_scene", nil); act["is_open"] != false || act["path"] != nil {
+	if act := plugintest.Call(t, h2, "get_active_scene", nil); act["is_open"] != false || act["path"] != nil {
 		t.Errorf("no active scene: %v", act)
 	}
 	for tool, args := range map[string]obj{"get_scene_tree": {}, "get_node_properties": {"node_path": "."},
@@ -144,14 +132,14 @@ func TestHeadlessProjectAndScenes(t *testing.T) {
 		}
 	}
 	// An explicit scene needs no active one.
-	if tr := call(t, h2, "get_scene_tree", obj{"scene": "res://hud.tscn"}); tr["tree"].(obj)["type"] != "CanvasLayer" {
+	if tr := plugintest.Call(t, h2, "get_scene_tree", obj{"scene": "res://hud.tscn"}); tr["tree"].(obj)["type"] != "CanvasLayer" {
 		t.Errorf("hud tree: %v", tr)
 	}
 }
 
 func TestHeadlessSceneTree(t *testing.T) {
 	h, _ := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
-	tree := call(t, h, "get_scene_tree", nil)["tree"].(obj)
+	tree := plugintest.Call(t, h, "get_scene_tree", nil)["tree"].(obj)
 	if tree["name"] != "Main" || tree["type"] != "Node" || tree["path"] != "." || tree["script"] != "res://main.gd" {
 		t.Errorf("root: %v", tree)
 	}
@@ -182,14 +170,14 @@ func TestHeadlessSceneTree(t *testing.T) {
 		t.Errorf("%d nodes in the tree", n)
 	}
 
-	root := call(t, h, "get_scene_tree", obj{"max_depth": 0, "lightweight": true})["tree"].(obj)
+	root := plugintest.Call(t, h, "get_scene_tree", obj{"max_depth": 0, "lightweight": true})["tree"].(obj)
 	if len(children(root)) != 0 || root["name"] != "Main" {
 		t.Errorf("max_depth 0: %v", root)
 	}
 	if _, ok := root["script"]; ok {
 		t.Error("lightweight tree has scripts")
 	}
-	one := call(t, h, "get_scene_tree", obj{"max_depth": 1})["tree"].(obj)
+	one := plugintest.Call(t, h, "get_scene_tree", obj{"max_depth": 1})["tree"].(obj)
 	if count(one) != 11 {
 		t.Errorf("max_depth 1: %d nodes", count(one))
 	}
@@ -200,7 +188,7 @@ func TestHeadlessTruncation(t *testing.T) {
 	maxTreeBytes = 700
 	defer func() { maxTreeBytes = old }()
 	h, _ := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
-	out := call(t, h, "get_scene_tree", nil)
+	out := plugintest.Call(t, h, "get_scene_tree", nil)
 	if out["truncated"] != true || !strings.Contains(out["hint"].(string), "snapshot_subtree") {
 		t.Fatalf("not truncated: %v", keys(out))
 	}
@@ -215,18 +203,18 @@ func TestHeadlessTruncation(t *testing.T) {
 
 func TestHeadlessEditableChildren(t *testing.T) {
 	h, _ := headless(t, "2d-finite_state_machine", "res://Demo.tscn")
-	tree := call(t, h, "get_scene_tree", nil)["tree"].(obj)
+	tree := plugintest.Call(t, h, "get_scene_tree", nil)["tree"].(obj)
 	player := child(t, tree, "Player")
 	sm := child(t, player, "StateMachine")
 	if sm["owner"] != "res://player/Player.tscn" || sm["editable_children"] != true {
 		t.Errorf("StateMachine: %v", sm)
 	}
 	// The override in Demo.tscn wins over player.tscn's value.
-	v := call(t, h, "get_node_property", obj{"node_path": "Player/StateMachine", "property": "start_state"})
+	v := plugintest.Call(t, h, "get_node_property", obj{"node_path": "Player/StateMachine", "property": "start_state"})
 	if v["value"] != "Idle" || v["exists"] != true {
 		t.Errorf("start_state: %v", v)
 	}
-	if p := call(t, h, "get_node_property", obj{"node_path": "Player", "property": "position"}); p["value"].(obj)["x"] != float64(640) {
+	if p := plugintest.Call(t, h, "get_node_property", obj{"node_path": "Player", "property": "position"}); p["value"].(obj)["x"] != float64(640) {
 		t.Errorf("Player position: %v", p)
 	}
 	// Nodes of an instance without editable children are not marked.
@@ -240,7 +228,7 @@ func TestHeadlessEditableChildren(t *testing.T) {
 
 func TestHeadlessNodeProperties(t *testing.T) {
 	h, _ := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
-	mt := call(t, h, "get_node_properties", obj{"node_path": "MobTimer"})
+	mt := plugintest.Call(t, h, "get_node_properties", obj{"node_path": "MobTimer"})
 	if mt["node_path"] != "MobTimer" || mt["type"] != "Timer" || mt["script"] != nil || len(mt["children"].([]any)) != 0 {
 		t.Errorf("MobTimer: %v", mt)
 	}
@@ -251,7 +239,7 @@ func TestHeadlessNodeProperties(t *testing.T) {
 	if ov := mt["overridden"].([]any); len(ov) != 1 || ov[0] != "wait_time" {
 		t.Errorf("overridden: %v", ov)
 	}
-	main := call(t, h, "get_node_properties", obj{"node_path": "."})
+	main := plugintest.Call(t, h, "get_node_properties", obj{"node_path": "."})
 	if main["script"] != "res://main.gd" || main["properties"].(obj)["mob_scene"] != "res://mob.tscn" || len(main["children"].([]any)) != 10 {
 		t.Errorf("Main: %v", main)
 	}
@@ -271,39 +259,39 @@ func TestHeadlessNodeProperties(t *testing.T) {
 		{"Player", "script", "res://player.gd"},
 	}
 	for _, c := range cases {
-		got := call(t, h, "get_node_property", obj{"node_path": c.node, "property": c.prop})
+		got := plugintest.Call(t, h, "get_node_property", obj{"node_path": c.node, "property": c.prop})
 		if got["exists"] != true || !jsonEqual(got["value"], c.want) || got["node_path"] != c.node || got["property"] != c.prop {
 			t.Errorf("%s.%s = %v, want %v", c.node, c.prop, got, c.want)
 		}
 	}
-	if got := call(t, h, "get_node_property", obj{"node_path": "MobTimer", "property": "no_such"}); got["exists"] != false || got["value"] != nil {
+	if got := plugintest.Call(t, h, "get_node_property", obj{"node_path": "MobTimer", "property": "no_such"}); got["exists"] != false || got["value"] != nil {
 		t.Errorf("unknown property: %v", got)
 	}
 	fails(t, h, "get_node_property", obj{"node_path": "Nope", "property": "x"}, sdk.CodeNotFound)
 	// Paths as the addon normalises them.
 	for _, p := range []string{"/root/MobTimer", "/MobTimer", "./MobTimer"} {
-		if got := call(t, h, "get_node_property", obj{"node_path": p, "property": "wait_time"}); got["value"] != 0.5 {
+		if got := plugintest.Call(t, h, "get_node_property", obj{"node_path": p, "property": "wait_time"}); got["value"] != 0.5 {
 			t.Errorf("%s: %v", p, got)
 		}
 	}
 
-	pl := call(t, h, "get_node_property_list", obj{"node_path": "MobTimer"})
+	pl := plugintest.Call(t, h, "get_node_property_list", obj{"node_path": "MobTimer"})
 	names, _ := pl["properties"].([]any)
 	if pl["type"] != "Timer" || !slices.Contains(names, any("wait_time")) || !slices.Contains(names, any("process_mode")) {
 		t.Errorf("property list: %v", pl)
 	}
-	if pl := call(t, h, "get_node_property_list", obj{"node_path": "."}); !slices.Contains(pl["properties"].([]any), any("mob_scene")) {
+	if pl := plugintest.Call(t, h, "get_node_property_list", obj{"node_path": "."}); !slices.Contains(pl["properties"].([]any), any("mob_scene")) {
 		t.Errorf("Main's property list lacks its script variable: %v", pl)
 	}
 
-	g := call(t, h, "get_node_groups", obj{"scene": "res://mob.tscn", "node_path": "."})
+	g := plugintest.Call(t, h, "get_node_groups", obj{"scene": "res://mob.tscn", "node_path": "."})
 	if gs := g["groups"].([]any); len(gs) != 1 || gs[0] != "mobs" {
 		t.Errorf("mob groups: %v", g)
 	}
-	if g := call(t, h, "get_node_groups", obj{"node_path": "MobTimer"}); len(g["groups"].([]any)) != 0 {
+	if g := plugintest.Call(t, h, "get_node_groups", obj{"node_path": "MobTimer"}); len(g["groups"].([]any)) != 0 {
 		t.Errorf("MobTimer groups: %v", g)
 	}
-	sel := call(t, h, "get_selected_node", nil)
+	sel := plugintest.Call(t, h, "get_selected_node", nil)
 	if sel["selected"] != nil || !strings.Contains(sel["note"].(string), "headless") {
 		t.Errorf("selection: %v", sel)
 	}
@@ -311,7 +299,7 @@ func TestHeadlessNodeProperties(t *testing.T) {
 
 func TestHeadlessSnapshotDiff(t *testing.T) {
 	h, dir := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
-	s := call(t, h, "snapshot_subtree", obj{"properties": []string{"wait_time"}})
+	s := plugintest.Call(t, h, "snapshot_subtree", obj{"properties": []string{"wait_time"}})
 	snap := s["snapshot"].(obj)
 	id := s["snapshot_id"].(string)
 	if s["node_path"] != "." || snap["name"] != "Main" || count(snap) != 19 {
@@ -324,7 +312,7 @@ func TestHeadlessSnapshotDiff(t *testing.T) {
 	if child(t, snap, "MobTimer")["properties"].(obj)["wait_time"] != 0.5 {
 		t.Errorf("requested property missing: %v", child(t, snap, "MobTimer"))
 	}
-	same := call(t, h, "diff_snapshots", obj{"before": id})
+	same := plugintest.Call(t, h, "diff_snapshots", obj{"before": id})
 	if same["unchanged"] != true {
 		t.Fatalf("nothing changed, yet: %v", same)
 	}
@@ -338,7 +326,7 @@ func TestHeadlessSnapshotDiff(t *testing.T) {
 	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d := call(t, h, "diff_snapshots", obj{"before": id})
+	d := plugintest.Call(t, h, "diff_snapshots", obj{"before": id})
 	if d["unchanged"] != false || !jsonEqual(d["added"], []any{"MobPath/Extra"}) || !jsonEqual(d["removed"], []any{"ScoreTimer"}) {
 		t.Errorf("diff: %v", d)
 	}
@@ -349,12 +337,12 @@ func TestHeadlessSnapshotDiff(t *testing.T) {
 	}
 	// Two stored snapshots compare the same way.
 	after := d["after"].(string)
-	if d2 := call(t, h, "diff_snapshots", obj{"before": id, "after": after}); !jsonEqual(d2["changed"], d["changed"]) {
+	if d2 := plugintest.Call(t, h, "diff_snapshots", obj{"before": id, "after": after}); !jsonEqual(d2["changed"], d["changed"]) {
 		t.Errorf("stored diff: %v", d2)
 	}
 	fails(t, h, "diff_snapshots", obj{"before": "snap-999999"}, sdk.CodeNotFound)
 	// A subtree with a depth limit.
-	sub := call(t, h, "snapshot_subtree", obj{"node_path": "Player", "max_depth": 0})["snapshot"].(obj)
+	sub := plugintest.Call(t, h, "snapshot_subtree", obj{"node_path": "Player", "max_depth": 0})["snapshot"].(obj)
 	if sub["path"] != "Player" || len(children(sub)) != 0 {
 		t.Errorf("subtree: %v", sub)
 	}
@@ -415,7 +403,7 @@ func TestHeadlessNestedAndInherited(t *testing.T) {
 
 [node name="Mine" type="Node" parent="Game/Player" groups=["b", "_internal", "a"]]
 `)
-	tree := call(t, h, "get_scene_tree", obj{"scene": "res://outer.tscn"})["tree"].(obj)
+	tree := plugintest.Call(t, h, "get_scene_tree", obj{"scene": "res://outer.tscn"})["tree"].(obj)
 	game := child(t, tree, "Game")
 	if game["owner"] != nil || game["type"] != "Node" || game["script"] != "res://main.gd" {
 		t.Errorf("Game: %v", game)
@@ -431,7 +419,7 @@ func TestHeadlessNestedAndInherited(t *testing.T) {
 	if m := child(t, player, "Mine"); m["owner"] != nil {
 		t.Errorf("Mine: %v", m)
 	}
-	if g := call(t, h, "get_node_groups", obj{"scene": "res://outer.tscn", "node_path": "Game/Player/Mine"}); !jsonEqual(g["groups"], []any{"a", "b"}) {
+	if g := plugintest.Call(t, h, "get_node_groups", obj{"scene": "res://outer.tscn", "node_path": "Game/Player/Mine"}); !jsonEqual(g["groups"], []any{"a", "b"}) {
 		t.Errorf("groups: %v", g)
 	}
 
@@ -447,7 +435,7 @@ scale = Vector2(2, 2)
 
 [node name="Hat" type="Sprite2D" parent="AnimatedSprite2D"]
 `)
-	tree = call(t, h, "get_scene_tree", obj{"scene": "res://inherited.tscn"})["tree"].(obj)
+	tree = plugintest.Call(t, h, "get_scene_tree", obj{"scene": "res://inherited.tscn"})["tree"].(obj)
 	if tree["name"] != "Hero" || tree["type"] != "Area2D" || tree["script"] != "res://player.gd" || len(children(tree)) != 3 {
 		t.Fatalf("inherited root: %v", tree)
 	}
@@ -456,12 +444,12 @@ scale = Vector2(2, 2)
 		t.Errorf("inherited nodes are the scene's own: %v", sprite)
 	}
 	for prop, want := range map[string]any{"scale": obj{"x": 2, "y": 2}, "animation": "right"} {
-		got := call(t, h, "get_node_property", obj{"scene": "res://inherited.tscn", "node_path": "AnimatedSprite2D", "property": prop})
+		got := plugintest.Call(t, h, "get_node_property", obj{"scene": "res://inherited.tscn", "node_path": "AnimatedSprite2D", "property": prop})
 		if !jsonEqual(got["value"], want) {
 			t.Errorf("%s = %v, want %v", prop, got["value"], want)
 		}
 	}
-	if z := call(t, h, "get_node_property", obj{"scene": "res://inherited.tscn", "node_path": ".", "property": "z_index"}); z["value"] != float64(3) {
+	if z := plugintest.Call(t, h, "get_node_property", obj{"scene": "res://inherited.tscn", "node_path": ".", "property": "z_index"}); z["value"] != float64(3) {
 		t.Errorf("z_index: %v", z)
 	}
 }
@@ -471,10 +459,10 @@ scale = Vector2(2, 2)
 func TestHeadlessMainSceneUID(t *testing.T) {
 	h, _ := headless(t, "3d-ragdoll_physics", "")
 	const want = "res://ragdoll_physics.tscn"
-	if info := call(t, h, "get_project_info", nil); info["main_scene"] != want {
+	if info := plugintest.Call(t, h, "get_project_info", nil); info["main_scene"] != want {
 		t.Errorf("get_project_info main_scene: %v", info["main_scene"])
 	}
-	ls := call(t, h, "list_scenes", nil)
+	ls := plugintest.Call(t, h, "list_scenes", nil)
 	if ls["main_scene"] != want {
 		t.Errorf("list_scenes main_scene: %v", ls["main_scene"])
 	}

@@ -9,42 +9,11 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
-
-func must(t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) *sdktest.Result {
-	t.Helper()
-	res := h.Call(context.Background(), tool, args, append(opts, sdktest.ConfirmDestructive())...)
-	if res.Err != nil || res.IsError {
-		t.Fatalf("%s(%v): %v %s", tool, args, res.Err, res.Text())
-	}
-	return res
-}
-
-func refused(t *testing.T, h *sdktest.Host, tool string, args any, code, text string) *sdktest.Result {
-	t.Helper()
-	res := h.Call(context.Background(), tool, args, sdktest.ConfirmDestructive())
-	if res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	if res.ErrorCode != code || !strings.Contains(res.Text(), text) || !strings.Contains(res.Text(), "Hint:") {
-		t.Errorf("%s(%v): got %s %q, want %s containing %q and a hint", tool, args, res.ErrorCode, res.Text(), code, text)
-	}
-	return res
-}
-
-func writeFile(t *testing.T, dir, rel, content string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func exists(dir, rel string) bool {
 	_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
@@ -57,14 +26,14 @@ func TestSettings(t *testing.T) {
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 
 	var got settingResult
-	if err := must(t, h, "get_setting", map[string]any{"name": "display/window/size/viewport_width"}).Structured(&got); err != nil {
+	if err := plugintest.Must(t, h, "get_setting", map[string]any{"name": "display/window/size/viewport_width"}).Structured(&got); err != nil {
 		t.Fatal(err)
 	}
 	if got.Value != float64(640) || !got.InFile || got.Type != "int" || got.Default != "1152" {
 		t.Errorf("viewport_width: %+v", got)
 	}
 	got = settingResult{}
-	if err := must(t, h, "get_setting", map[string]any{"name": "physics/2d/default_gravity"}).Structured(&got); err != nil {
+	if err := plugintest.Must(t, h, "get_setting", map[string]any{"name": "physics/2d/default_gravity"}).Structured(&got); err != nil {
 		t.Fatal(err)
 	}
 	if got.InFile || !got.Exists || got.Value != float64(980) || got.Type != "float" {
@@ -86,14 +55,14 @@ func TestSettings(t *testing.T) {
 		{"my_game/difficulty/level", 3, "difficulty/level=3"},
 	}
 	for _, c := range cases {
-		must(t, h, "set_setting", map[string]any{"name": c.name, "value": c.value})
+		plugintest.Must(t, h, "set_setting", map[string]any{"name": c.name, "value": c.value})
 		if text := string(projfixture.Read(t, dir, "project.godot")); !strings.Contains(text, "\n"+c.line+"\n") {
 			t.Errorf("set %s=%v: no line %q in\n%s", c.name, c.value, c.line, text)
 		}
 	}
 	// The default value removes the key, as the editor does.
 	var sr setSettingResult
-	if err := must(t, h, "set_setting", map[string]any{"name": "display/window/size/viewport_width", "value": 1152}).Structured(&sr); err != nil {
+	if err := plugintest.Must(t, h, "set_setting", map[string]any{"name": "display/window/size/viewport_width", "value": 1152}).Structured(&sr); err != nil {
 		t.Fatal(err)
 	}
 	if text := string(projfixture.Read(t, dir, "project.godot")); !sr.Reverted || strings.Contains(text, "viewport_width") {
@@ -103,17 +72,17 @@ func TestSettings(t *testing.T) {
 	enginecheck.Files(t, map[string][]byte{"project.godot": projfixture.Read(t, dir, "project.godot"), "KeyPersistence.gd": []byte("extends Node\n")})
 
 	before := projfixture.Read(t, dir, "project.godot")
-	refused(t, h, "set_setting", map[string]any{"name": "display/window/size/viewport_widht", "value": 3}, sdk.CodeInvalidArgument, `did you mean "display/window/size/viewport_width"`)
-	refused(t, h, "set_setting", map[string]any{"name": "display/window/size/viewport_height", "value": "tall"}, sdk.CodeInvalidArgument, "int")
-	refused(t, h, "set_setting", map[string]any{"name": "display/window/size/viewport_height", "value": 1.5}, sdk.CodeInvalidArgument, "int")
-	refused(t, h, "set_setting", map[string]any{"name": "application/config/name", "value": 3}, sdk.CodeInvalidArgument, "String")
-	refused(t, h, "set_setting", map[string]any{"name": "config_version", "value": 4}, sdk.CodeInvalidArgument, "no section")
+	plugintest.Refused(t, h, "set_setting", map[string]any{"name": "display/window/size/viewport_widht", "value": 3}, sdk.CodeInvalidArgument, `did you mean "display/window/size/viewport_width"`)
+	plugintest.Refused(t, h, "set_setting", map[string]any{"name": "display/window/size/viewport_height", "value": "tall"}, sdk.CodeInvalidArgument, "int")
+	plugintest.Refused(t, h, "set_setting", map[string]any{"name": "display/window/size/viewport_height", "value": 1.5}, sdk.CodeInvalidArgument, "int")
+	plugintest.Refused(t, h, "set_setting", map[string]any{"name": "application/config/name", "value": 3}, sdk.CodeInvalidArgument, "String")
+	plugintest.Refused(t, h, "set_setting", map[string]any{"name": "config_version", "value": 4}, sdk.CodeInvalidArgument, "no section")
 	if !bytes.Equal(before, projfixture.Read(t, dir, "project.godot")) {
 		t.Error("a refused set_setting changed project.godot")
 	}
 
 	// Dry run previews, writes nothing; undo restores everything.
-	res := must(t, h, "set_setting", map[string]any{"name": "application/config/name", "value": "X"}, sdktest.DryRun())
+	res := plugintest.Must(t, h, "set_setting", map[string]any{"name": "application/config/name", "value": "X"}, sdktest.DryRun())
 	if !strings.Contains(res.Text(), `config/name=\"X\"`) || !bytes.Equal(before, projfixture.Read(t, dir, "project.godot")) {
 		t.Errorf("dry run: %s", res.Text())
 	}
@@ -127,10 +96,10 @@ func TestSettings(t *testing.T) {
 
 func TestUIDs(t *testing.T) {
 	dir := projfixture.Copy(t, "2d-platformer")
-	writeFile(t, dir, "player/player.gd", "extends CharacterBody2D\n")
-	writeFile(t, dir, "player/player.gd.uid", "uid://dq8lvnfb3ct7h\n")
-	writeFile(t, dir, "icon.png.import", "[remap]\n\nimporter=\"texture\"\ntype=\"CompressedTexture2D\"\nuid=\"uid://cbyx1p6cq8fy4\"\n")
-	writeFile(t, dir, "icon.png", "png")
+	plugintest.WriteFile(t, dir, "player/player.gd", "extends CharacterBody2D\n")
+	plugintest.WriteFile(t, dir, "player/player.gd.uid", "uid://dq8lvnfb3ct7h\n")
+	plugintest.WriteFile(t, dir, "icon.png.import", "[remap]\n\nimporter=\"texture\"\ntype=\"CompressedTexture2D\"\nuid=\"uid://cbyx1p6cq8fy4\"\n")
+	plugintest.WriteFile(t, dir, "icon.png", "png")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 	for _, c := range []struct{ uid, path, source string }{
 		{"uid://jvkyhlshk5ey", "res://level/props/wind_sway.tres", "res://level/props/wind_sway.tres"},
@@ -138,54 +107,54 @@ func TestUIDs(t *testing.T) {
 		{"uid://cbyx1p6cq8fy4", "res://icon.png", "res://icon.png.import"},
 	} {
 		var got uidResult
-		if err := must(t, h, "resolve_uid", map[string]any{"uid": c.uid}).Structured(&got); err != nil {
+		if err := plugintest.Must(t, h, "resolve_uid", map[string]any{"uid": c.uid}).Structured(&got); err != nil {
 			t.Fatal(err)
 		}
 		if got.Path != c.path || got.Source != c.source {
 			t.Errorf("resolve_uid %s: %+v", c.uid, got)
 		}
 		got = uidResult{}
-		if err := must(t, h, "path_to_uid", map[string]any{"path": c.path}).Structured(&got); err != nil {
+		if err := plugintest.Must(t, h, "path_to_uid", map[string]any{"path": c.path}).Structured(&got); err != nil {
 			t.Fatal(err)
 		}
 		if got.UID != c.uid || got.Source != c.source {
 			t.Errorf("path_to_uid %s: %+v", c.path, got)
 		}
 	}
-	refused(t, h, "resolve_uid", map[string]any{"uid": "uid://aaaaaaaaaaaa"}, sdk.CodeNotFound, "no file")
-	refused(t, h, "resolve_uid", map[string]any{"uid": "res://x"}, sdk.CodeInvalidArgument, "uid")
-	refused(t, h, "path_to_uid", map[string]any{"path": "res://project.godot"}, sdk.CodeNotFound, "has no UID")
+	plugintest.Refused(t, h, "resolve_uid", map[string]any{"uid": "uid://aaaaaaaaaaaa"}, sdk.CodeNotFound, "no file")
+	plugintest.Refused(t, h, "resolve_uid", map[string]any{"uid": "res://x"}, sdk.CodeInvalidArgument, "uid")
+	plugintest.Refused(t, h, "path_to_uid", map[string]any{"path": "res://project.godot"}, sdk.CodeNotFound, "has no UID")
 }
 
 func TestDeleteResourceFile(t *testing.T) {
 	dir := projfixture.Copy(t, "2d-platformer")
-	writeFile(t, dir, "unused.gd", "extends Node\n")
-	writeFile(t, dir, "unused.gd.uid", "uid://b2q6g7w3xk1ym\n")
+	plugintest.WriteFile(t, dir, "unused.gd", "extends Node\n")
+	plugintest.WriteFile(t, dir, "unused.gd.uid", "uid://b2q6g7w3xk1ym\n")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 
-	res := refused(t, h, "delete_resource_file", map[string]any{"path": "res://gui/theme.tres"}, sdk.CodePreconditionFailed, "res://gui/coins_counter.tscn (1)")
+	res := plugintest.Refused(t, h, "delete_resource_file", map[string]any{"path": "res://gui/theme.tres"}, sdk.CodePreconditionFailed, "res://gui/coins_counter.tscn (1)")
 	if !strings.Contains(res.Text(), "res://gui/pause_menu.tscn (1)") || res.Error.Required != "force" || !exists(dir, "gui/theme.tres") {
 		t.Errorf("refusal: %s", res.Text())
 	}
 	// A reference by uid:// alone also counts.
-	writeFile(t, dir, "loader.gd", "const T = preload(\"uid://jvkyhlshk5ey\")\n")
-	refused(t, h, "delete_resource_file", map[string]any{"path": "res://level/props/wind_sway.tres"}, sdk.CodePreconditionFailed, "res://loader.gd (1)")
+	plugintest.WriteFile(t, dir, "loader.gd", "const T = preload(\"uid://jvkyhlshk5ey\")\n")
+	plugintest.Refused(t, h, "delete_resource_file", map[string]any{"path": "res://level/props/wind_sway.tres"}, sdk.CodePreconditionFailed, "res://loader.gd (1)")
 
 	var out deleteResult
-	if err := must(t, h, "delete_resource_file", map[string]any{"path": "res://unused.gd"}, sdktest.DryRun()).Structured(&out); err != nil {
+	if err := plugintest.Must(t, h, "delete_resource_file", map[string]any{"path": "res://unused.gd"}, sdktest.DryRun()).Structured(&out); err != nil {
 		t.Fatal(err)
 	}
 	if out.Deleted || len(out.Commit.Files) != 2 || !exists(dir, "unused.gd") {
 		t.Errorf("dry run: %+v", out)
 	}
 	out = deleteResult{}
-	if err := must(t, h, "delete_resource_file", map[string]any{"path": "res://unused.gd"}).Structured(&out); err != nil {
+	if err := plugintest.Must(t, h, "delete_resource_file", map[string]any{"path": "res://unused.gd"}).Structured(&out); err != nil {
 		t.Fatal(err)
 	}
 	if !out.Deleted || !out.HadUID || exists(dir, "unused.gd") || exists(dir, "unused.gd.uid") {
 		t.Errorf("delete: %+v", out)
 	}
-	must(t, h, "delete_resource_file", map[string]any{"path": "res://gui/theme.tres", "force": true})
+	plugintest.Must(t, h, "delete_resource_file", map[string]any{"path": "res://gui/theme.tres", "force": true})
 	if exists(dir, "gui/theme.tres") {
 		t.Error("force did not delete")
 	}
@@ -195,9 +164,9 @@ func TestDeleteResourceFile(t *testing.T) {
 	if !exists(dir, "gui/theme.tres") || !exists(dir, "unused.gd.uid") {
 		t.Error("undo did not bring the files back")
 	}
-	refused(t, h, "delete_resource_file", map[string]any{"path": "res://project.godot"}, sdk.CodeInvalidArgument, "project.godot")
-	refused(t, h, "delete_resource_file", map[string]any{"path": "res://gui"}, sdk.CodeInvalidArgument, "directory")
-	refused(t, h, "delete_resource_file", map[string]any{"path": "res://nope.tres"}, sdk.CodeNotFound, "does not exist")
+	plugintest.Refused(t, h, "delete_resource_file", map[string]any{"path": "res://project.godot"}, sdk.CodeInvalidArgument, "project.godot")
+	plugintest.Refused(t, h, "delete_resource_file", map[string]any{"path": "res://gui"}, sdk.CodeInvalidArgument, "directory")
+	plugintest.Refused(t, h, "delete_resource_file", map[string]any{"path": "res://nope.tres"}, sdk.CodeNotFound, "does not exist")
 }
 
 // snapshot returns every file of dir by relative path, .godot excluded.
@@ -229,12 +198,12 @@ func snapshot(t *testing.T, dir string) map[string][]byte {
 
 func TestMoveResourceFile(t *testing.T) {
 	dir := projfixture.Copy(t, "2d-platformer")
-	writeFile(t, dir, "gui/hud.gd", "extends Control\nconst THEME = preload(\"res://gui/theme.tres\")\nconst OTHER = \"res://gui/theme.tres.bak\"\n")
+	plugintest.WriteFile(t, dir, "gui/hud.gd", "extends Control\nconst THEME = preload(\"res://gui/theme.tres\")\nconst OTHER = \"res://gui/theme.tres.bak\"\n")
 	orig := snapshot(t, dir)
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 
 	var prev moveResult
-	if err := must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}, sdktest.DryRun()).Structured(&prev); err != nil {
+	if err := plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}, sdktest.DryRun()).Structured(&prev); err != nil {
 		t.Fatal(err)
 	}
 	wantRefs := map[string]int{"res://gui/coins_counter.tscn": 1, "res://gui/pause_menu.tscn": 1, "res://gui/hud.gd": 1}
@@ -254,7 +223,7 @@ func TestMoveResourceFile(t *testing.T) {
 	}
 
 	var out moveResult
-	if err := must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}).Structured(&out); err != nil {
+	if err := plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}).Structured(&out); err != nil {
 		t.Fatal(err)
 	}
 	if !out.Moved || exists(dir, "gui/theme.tres") || !bytes.Equal(projfixture.Read(t, dir, "ui/theme.tres"), orig["gui/theme.tres"]) {
@@ -274,15 +243,15 @@ func TestMoveResourceFile(t *testing.T) {
 	projfixture.Roundtrip(t, dir, "gui/coins_counter.tscn", "gui/pause_menu.tscn", "ui/theme.tres")
 
 	// The main scene moves too: project.godot follows.
-	must(t, h, "move_resource_file", map[string]any{"path": "res://game_singleplayer.tscn", "new_path": "res://scenes/game.tscn"})
+	plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://game_singleplayer.tscn", "new_path": "res://scenes/game.tscn"})
 	if p := string(projfixture.Read(t, dir, "project.godot")); !strings.Contains(p, `run/main_scene="res://scenes/game.tscn"`) {
 		t.Error("project.godot still names the old main scene")
 	}
 	projfixture.Roundtrip(t, dir, "project.godot")
 
-	refused(t, h, "move_resource_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "res://level/level.tscn"}, sdk.CodeInvalidArgument, "already exists")
-	refused(t, h, "move_resource_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "../coin.tscn"}, sdk.CodeInvalidArgument, "inside the project")
-	refused(t, h, "move_resource_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "res://.hidden/coin.tscn"}, sdk.CodeInvalidArgument, "hidden")
+	plugintest.Refused(t, h, "move_resource_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "res://level/level.tscn"}, sdk.CodeInvalidArgument, "already exists")
+	plugintest.Refused(t, h, "move_resource_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "../coin.tscn"}, sdk.CodeInvalidArgument, "inside the project")
+	plugintest.Refused(t, h, "move_resource_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "res://.hidden/coin.tscn"}, sdk.CodeInvalidArgument, "hidden")
 
 	// One undo per move restores every file.
 	if _, err := h.Workspace().Undo(context.Background(), 2, false); err != nil {
@@ -303,12 +272,12 @@ func TestMoveResourceFile(t *testing.T) {
 // its new path.
 func TestMoveLoadsInTheEngine(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "project.godot", "config_version=5\n\n[application]\n\nconfig/name=\"m\"\nrun/main_scene=\"res://main.tscn\"\n")
-	writeFile(t, dir, "grad.tres", "[gd_resource type=\"Gradient\" format=3 uid=\"uid://c3nx4mfgqk2vb\"]\n\n[resource]\ncolors = PackedColorArray(1, 0, 0, 1, 0, 0, 1, 1)\n")
-	writeFile(t, dir, "main.tscn", "[gd_scene format=3 uid=\"uid://bq1t8y4k0wd2e\"]\n\n[ext_resource type=\"Gradient\" uid=\"uid://c3nx4mfgqk2vb\" path=\"res://grad.tres\" id=\"1_g\"]\n\n[sub_resource type=\"GradientTexture1D\" id=\"GradientTexture1D_a\"]\ngradient = ExtResource(\"1_g\")\n\n[node name=\"Main\" type=\"Sprite2D\"]\ntexture = SubResource(\"GradientTexture1D_a\")\n")
+	plugintest.WriteFile(t, dir, "project.godot", "config_version=5\n\n[application]\n\nconfig/name=\"m\"\nrun/main_scene=\"res://main.tscn\"\n")
+	plugintest.WriteFile(t, dir, "grad.tres", "[gd_resource type=\"Gradient\" format=3 uid=\"uid://c3nx4mfgqk2vb\"]\n\n[resource]\ncolors = PackedColorArray(1, 0, 0, 1, 0, 0, 1, 1)\n")
+	plugintest.WriteFile(t, dir, "main.tscn", "[gd_scene format=3 uid=\"uid://bq1t8y4k0wd2e\"]\n\n[ext_resource type=\"Gradient\" uid=\"uid://c3nx4mfgqk2vb\" path=\"res://grad.tres\" id=\"1_g\"]\n\n[sub_resource type=\"GradientTexture1D\" id=\"GradientTexture1D_a\"]\ngradient = ExtResource(\"1_g\")\n\n[node name=\"Main\" type=\"Sprite2D\"]\ntexture = SubResource(\"GradientTexture1D_a\")\n")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
-	must(t, h, "move_resource_file", map[string]any{"path": "res://grad.tres", "new_path": "res://art/gradients/red_blue.tres"})
-	must(t, h, "move_resource_file", map[string]any{"path": "res://main.tscn", "new_path": "res://scenes/main.tscn"})
+	plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://grad.tres", "new_path": "res://art/gradients/red_blue.tres"})
+	plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://main.tscn", "new_path": "res://scenes/main.tscn"})
 	if !strings.Contains(string(projfixture.Read(t, dir, "scenes/main.tscn")), `path="res://art/gradients/red_blue.tres"`) {
 		t.Fatal("reference not rewritten")
 	}
@@ -334,30 +303,30 @@ func TestProjectEditorMode(t *testing.T) {
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
 
 	var tree treeResult
-	if err := must(t, h, "get_filesystem_tree", map[string]any{"path": "res://gui", "depth": 2, "limit": 50}).Structured(&tree); err != nil {
+	if err := plugintest.Must(t, h, "get_filesystem_tree", map[string]any{"path": "res://gui", "depth": 2, "limit": 50}).Structured(&tree); err != nil {
 		t.Fatal(err)
 	}
 	if tree.Root != "res://gui" || len(tree.Entries) != 3 || tree.Entries[0].Path != "res://gui/fonts" || tree.Entries[1].Path != "res://gui/fonts/a.ttf" || tree.Dirs != 1 || tree.Files != 2 {
 		t.Errorf("tree: %+v", tree)
 	}
 	var search searchResult
-	if err := must(t, h, "search_files", map[string]any{"pattern": "gui/**/*.tres", "content": "Theme", "limit": 10}).Structured(&search); err != nil {
+	if err := plugintest.Must(t, h, "search_files", map[string]any{"pattern": "gui/**/*.tres", "content": "Theme", "limit": 10}).Structured(&search); err != nil {
 		t.Fatal(err)
 	}
 	if len(search.Matches) != 1 || search.Matches[0].Path != "res://gui/theme.tres" {
 		t.Errorf("search: %+v", search)
 	}
-	must(t, h, "search_files", map[string]any{"name_contains": "coin", "path": "level"})
-	must(t, h, "get_setting", map[string]any{"name": "application/config/name"})
-	must(t, h, "set_setting", map[string]any{"name": "application/config/name", "value": "X"})
-	refused(t, h, "set_setting", map[string]any{"name": "application/config/nmae", "value": "X"}, sdk.CodeInvalidArgument, "did you mean")
-	must(t, h, "resolve_uid", map[string]any{"uid": "uid://jvkyhlshk5ey"})
-	must(t, h, "path_to_uid", map[string]any{"path": "res://level/coin.tscn"})
+	plugintest.Must(t, h, "search_files", map[string]any{"name_contains": "coin", "path": "level"})
+	plugintest.Must(t, h, "get_setting", map[string]any{"name": "application/config/name"})
+	plugintest.Must(t, h, "set_setting", map[string]any{"name": "application/config/name", "value": "X"})
+	plugintest.Refused(t, h, "set_setting", map[string]any{"name": "application/config/nmae", "value": "X"}, sdk.CodeInvalidArgument, "did you mean")
+	plugintest.Must(t, h, "resolve_uid", map[string]any{"uid": "uid://jvkyhlshk5ey"})
+	plugintest.Must(t, h, "path_to_uid", map[string]any{"path": "res://level/coin.tscn"})
 	// The reference check runs before the editor is asked.
-	refused(t, h, "delete_resource_file", map[string]any{"path": "res://level/coin.tscn"}, sdk.CodePreconditionFailed, "level.tscn")
-	must(t, h, "delete_resource_file", map[string]any{"path": "res://level/coin.tscn", "force": true})
-	must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}, sdktest.DryRun())
-	must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"})
+	plugintest.Refused(t, h, "delete_resource_file", map[string]any{"path": "res://level/coin.tscn"}, sdk.CodePreconditionFailed, "level.tscn")
+	plugintest.Must(t, h, "delete_resource_file", map[string]any{"path": "res://level/coin.tscn", "force": true})
+	plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}, sdktest.DryRun())
+	plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"})
 
 	want := []sdktest.EditorCall{
 		{Command: "cmd_get_filesystem_tree", Params: map[string]any{"directory": "res://gui", "max_depth": 2.0}},
@@ -376,23 +345,11 @@ func TestProjectEditorMode(t *testing.T) {
 		t.Fatalf("editor got %d commands, want %d: %+v", len(got), len(want), got)
 	}
 	for i := range want {
-		if got[i].Command != want[i].Command || !sameParams(got[i].Params, want[i].Params) {
+		if got[i].Command != want[i].Command || !plugintest.SameParams(got[i].Params, want[i].Params) {
 			t.Errorf("command %d:\n got %s %v\nwant %s %v", i, got[i].Command, got[i].Params, want[i].Command, want[i].Params)
 		}
 	}
 	if !exists(dir, "level/coin.tscn") || !exists(dir, "gui/theme.tres") {
 		t.Error("editor mode touched the files itself")
 	}
-}
-
-func sameParams(a, b map[string]any) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }

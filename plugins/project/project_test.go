@@ -8,27 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"go.uber.org/goleak"
-
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	// The engine load checks share one browser; stop it before looking
-	// for leaked goroutines.
-	enginecheck.Close()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.CheckLeaks) }
 
 // newProject builds a small Godot project, plus a directory outside it that
 // an escaping symlink points to.

@@ -10,53 +10,19 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	enginecheck.Close()
-	os.Exit(code)
-}
-
-func must(t *testing.T, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) *sdktest.Result {
-	t.Helper()
-	res := h.Call(context.Background(), tool, args, opts...)
-	if res.Err != nil || res.IsError {
-		t.Fatalf("%s(%v): %v %s", tool, args, res.Err, res.Text())
-	}
-	return res
-}
-
-func refused(t *testing.T, h *sdktest.Host, tool string, args any, code, text string) {
-	t.Helper()
-	res := h.Call(context.Background(), tool, args)
-	if res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	if res.ErrorCode != code || !strings.Contains(res.Text(), text) || !strings.Contains(res.Text(), "Hint:") {
-		t.Errorf("%s(%v): got %s %q, want %s containing %q and a hint", tool, args, res.ErrorCode, res.Text(), code, text)
-	}
-}
-
-func writeFile(t *testing.T, dir, rel, content string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }
 
 func TestReadResource(t *testing.T) {
 	dir := projfixture.Copy(t, "2d-platformer")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 	var out readResult
-	if err := must(t, h, "read_resource_file", map[string]any{"path": "res://gui/theme.tres"}).Structured(&out); err != nil {
+	if err := plugintest.Must(t, h, "read_resource_file", map[string]any{"path": "res://gui/theme.tres"}).Structured(&out); err != nil {
 		t.Fatal(err)
 	}
 	if out.Type != "Theme" || out.UID != "uid://bc4kpaija14nv" || len(out.ExtResources) != 1 || out.ExtResources[0].Type != "FontFile" || len(out.SubResources) == 0 {
@@ -69,26 +35,26 @@ func TestReadResource(t *testing.T) {
 	if c, ok := sb.Properties["bg_color"].(map[string]any); !ok || c["r"] != 0.18 {
 		t.Errorf("bg_color: %v", sb.Properties["bg_color"])
 	}
-	refused(t, h, "read_resource_file", map[string]any{"path": "res://level/level.tscn"}, sdk.CodeInvalidArgument, "not a .tres")
-	refused(t, h, "read_resource_file", map[string]any{"path": "res://nope.tres"}, sdk.CodeNotFound, "nope.tres")
-	refused(t, h, "read_resource_file", map[string]any{"path": "res://a.res"}, sdk.CodeInvalidArgument, "binary")
+	plugintest.Refused(t, h, "read_resource_file", map[string]any{"path": "res://level/level.tscn"}, sdk.CodeInvalidArgument, "not a .tres")
+	plugintest.Refused(t, h, "read_resource_file", map[string]any{"path": "res://nope.tres"}, sdk.CodeNotFound, "nope.tres")
+	plugintest.Refused(t, h, "read_resource_file", map[string]any{"path": "res://a.res"}, sdk.CodeInvalidArgument, "binary")
 }
 
 func TestCreateAndSetResource(t *testing.T) {
 	dir := projfixture.Copy(t, "2d-platformer")
-	writeFile(t, dir, "icon.svg", `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>`)
-	writeFile(t, dir, "icon.svg.import", "[remap]\n\nimporter=\"texture\"\ntype=\"CompressedTexture2D\"\nuid=\"uid://cbyx1p6cq8fy4\"\n")
+	plugintest.WriteFile(t, dir, "icon.svg", `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>`)
+	plugintest.WriteFile(t, dir, "icon.svg.import", "[remap]\n\nimporter=\"texture\"\ntype=\"CompressedTexture2D\"\nuid=\"uid://cbyx1p6cq8fy4\"\n")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 	ctx := context.Background()
 
-	res := must(t, h, "create_resource", map[string]any{"path": "res://ui/panel.tres", "type": "StyleBoxFlat", "properties": map[string]any{
+	res := plugintest.Must(t, h, "create_resource", map[string]any{"path": "res://ui/panel.tres", "type": "StyleBoxFlat", "properties": map[string]any{
 		"bg_color": "#ff0000", "corner_radius_top_left": 4, "border_width_left": 2, "content_margin_left": 6, "resource_name": "panel",
 	}}, sdktest.DryRun())
 	if _, err := os.Stat(filepath.Join(dir, "ui/panel.tres")); err == nil || !strings.Contains(res.Text(), "bg_color = Color(1, 0, 0, 1)") {
 		t.Fatalf("dry run wrote the file or previews nothing: %s", res.Text())
 	}
 	var cr writeResult
-	if err := must(t, h, "create_resource", map[string]any{"path": "res://ui/panel.tres", "type": "StyleBoxFlat", "properties": map[string]any{
+	if err := plugintest.Must(t, h, "create_resource", map[string]any{"path": "res://ui/panel.tres", "type": "StyleBoxFlat", "properties": map[string]any{
 		"bg_color": "#ff0000", "corner_radius_top_left": 4, "border_width_left": 2, "content_margin_left": 6, "resource_name": "panel",
 	}}).Structured(&cr); err != nil {
 		t.Fatal(err)
@@ -99,19 +65,19 @@ func TestCreateAndSetResource(t *testing.T) {
 		t.Errorf("created:\n%s\nwant:\n%s", got, want)
 	}
 
-	must(t, h, "create_resource", map[string]any{"path": "res://ui/icon_box.tres", "type": "StyleBoxTexture", "properties": map[string]any{"texture": "res://icon.svg"}})
+	plugintest.Must(t, h, "create_resource", map[string]any{"path": "res://ui/icon_box.tres", "type": "StyleBoxTexture", "properties": map[string]any{"texture": "res://icon.svg"}})
 	if got := string(projfixture.Read(t, dir, "ui/icon_box.tres")); !strings.Contains(got, `[ext_resource type="Texture2D" uid="uid://cbyx1p6cq8fy4" path="res://icon.svg" id="1_`) || !strings.Contains(got, "texture = ExtResource(\"1_") {
 		t.Errorf("texture reference:\n%s", got)
 	}
-	must(t, h, "create_resource", map[string]any{"path": "res://ui/grad.tres", "type": "Gradient"})
-	must(t, h, "set_resource_property", map[string]any{"path": "res://ui/grad.tres", "property": "interpolation_mode", "value": "GRADIENT_INTERPOLATE_CONSTANT"})
+	plugintest.Must(t, h, "create_resource", map[string]any{"path": "res://ui/grad.tres", "type": "Gradient"})
+	plugintest.Must(t, h, "set_resource_property", map[string]any{"path": "res://ui/grad.tres", "property": "interpolation_mode", "value": "GRADIENT_INTERPOLATE_CONSTANT"})
 	if got := string(projfixture.Read(t, dir, "ui/grad.tres")); !strings.Contains(got, "interpolation_mode = 1\n") {
 		t.Errorf("enum by name:\n%s", got)
 	}
 
 	// An edit of a real resource changes only the line it must.
 	orig := projfixture.Read(t, dir, "gui/theme.tres")
-	must(t, h, "set_resource_property", map[string]any{"path": "res://gui/theme.tres", "property": "default_font_size", "value": 20})
+	plugintest.Must(t, h, "set_resource_property", map[string]any{"path": "res://gui/theme.tres", "property": "default_font_size", "value": 20})
 	got := projfixture.Read(t, dir, "gui/theme.tres")
 	if !bytes.Equal(got, append(bytes.Clone(orig), "default_font_size = 20\n"...)) && !bytes.Contains(got, []byte("\ndefault_font_size = 20\n")) {
 		t.Errorf("theme edit:\n%s", got)
@@ -121,13 +87,13 @@ func TestCreateAndSetResource(t *testing.T) {
 	}
 	// The class default removes the property again: back to the original.
 	var sr writeResult
-	if err := must(t, h, "set_resource_property", map[string]any{"path": "res://gui/theme.tres", "property": "default_font_size", "value": -1}).Structured(&sr); err != nil {
+	if err := plugintest.Must(t, h, "set_resource_property", map[string]any{"path": "res://gui/theme.tres", "property": "default_font_size", "value": -1}).Structured(&sr); err != nil {
 		t.Fatal(err)
 	}
 	if !sr.Removed || !bytes.Equal(projfixture.Read(t, dir, "gui/theme.tres"), orig) {
 		t.Errorf("default value: %+v\n%s", sr, projfixture.Read(t, dir, "gui/theme.tres"))
 	}
-	must(t, h, "set_resource_property", map[string]any{"path": "res://ui/panel.tres", "property": "corner_radius_top_left", "value": nil})
+	plugintest.Must(t, h, "set_resource_property", map[string]any{"path": "res://ui/panel.tres", "property": "corner_radius_top_left", "value": nil})
 	if strings.Contains(string(projfixture.Read(t, dir, "ui/panel.tres")), "corner_radius") {
 		t.Error("null did not remove the property")
 	}
@@ -183,34 +149,34 @@ func TestCreateAndSetResource(t *testing.T) {
 
 func TestAutoloads(t *testing.T) {
 	dir := projfixture.Copy(t, "loading-autoload")
-	writeFile(t, dir, "global.gd", "extends Node\n")
-	writeFile(t, dir, "music.gd", "extends Node\n")
-	writeFile(t, dir, "hud.tscn", "[gd_scene format=3]\n\n[node name=\"HUD\" type=\"CanvasLayer\"]\n")
+	plugintest.WriteFile(t, dir, "global.gd", "extends Node\n")
+	plugintest.WriteFile(t, dir, "music.gd", "extends Node\n")
+	plugintest.WriteFile(t, dir, "hud.tscn", "[gd_scene format=3]\n\n[node name=\"HUD\" type=\"CanvasLayer\"]\n")
 	orig := projfixture.Read(t, dir, "project.godot")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 
 	var out autoloadResult
-	if err := must(t, h, "register_autoload", map[string]any{"name": "Music", "path": "res://music.gd"}).Structured(&out); err != nil {
+	if err := plugintest.Must(t, h, "register_autoload", map[string]any{"name": "Music", "path": "res://music.gd"}).Structured(&out); err != nil {
 		t.Fatal(err)
 	}
-	must(t, h, "register_autoload", map[string]any{"name": "HUD", "path": "hud.tscn", "singleton": false})
+	plugintest.Must(t, h, "register_autoload", map[string]any{"name": "HUD", "path": "hud.tscn", "singleton": false})
 	got := string(projfixture.Read(t, dir, "project.godot"))
 	if !strings.Contains(got, "[autoload]\n\nglobal=\"*res://global.gd\"\nMusic=\"*res://music.gd\"\nHUD=\"res://hud.tscn\"\n\n[debug]") {
 		t.Errorf("autoloads:\n%s", got)
 	}
-	refused(t, h, "register_autoload", map[string]any{"name": "Music", "path": "res://global.gd"}, sdk.CodeInvalidArgument, "already registered")
-	refused(t, h, "register_autoload", map[string]any{"name": "Other", "path": "res://music.gd"}, sdk.CodeInvalidArgument, "already the autoload")
-	refused(t, h, "register_autoload", map[string]any{"name": "Input", "path": "res://music.gd"}, sdk.CodeInvalidArgument, "engine class")
-	refused(t, h, "register_autoload", map[string]any{"name": "2fast", "path": "res://music.gd"}, sdk.CodeInvalidArgument, "identifier")
-	refused(t, h, "register_autoload", map[string]any{"name": "X", "path": "res://nope.gd"}, sdk.CodeNotFound, "nope.gd")
-	refused(t, h, "register_autoload", map[string]any{"name": "X", "path": "res://icon.png"}, sdk.CodeInvalidArgument, "cannot be an autoload")
-	refused(t, h, "unregister_autoload", map[string]any{"name": "Nope"}, sdk.CodeNotFound, "global, Music, HUD")
+	plugintest.Refused(t, h, "register_autoload", map[string]any{"name": "Music", "path": "res://global.gd"}, sdk.CodeInvalidArgument, "already registered")
+	plugintest.Refused(t, h, "register_autoload", map[string]any{"name": "Other", "path": "res://music.gd"}, sdk.CodeInvalidArgument, "already the autoload")
+	plugintest.Refused(t, h, "register_autoload", map[string]any{"name": "Input", "path": "res://music.gd"}, sdk.CodeInvalidArgument, "engine class")
+	plugintest.Refused(t, h, "register_autoload", map[string]any{"name": "2fast", "path": "res://music.gd"}, sdk.CodeInvalidArgument, "identifier")
+	plugintest.Refused(t, h, "register_autoload", map[string]any{"name": "X", "path": "res://nope.gd"}, sdk.CodeNotFound, "nope.gd")
+	plugintest.Refused(t, h, "register_autoload", map[string]any{"name": "X", "path": "res://icon.png"}, sdk.CodeInvalidArgument, "cannot be an autoload")
+	plugintest.Refused(t, h, "unregister_autoload", map[string]any{"name": "Nope"}, sdk.CodeNotFound, "global, Music, HUD")
 	enginecheck.Files(t, map[string][]byte{"project.godot": []byte(got), "global.gd": []byte("extends Node\n"), "music.gd": []byte("extends Node\n"),
 		"hud.tscn": projfixture.Read(t, dir, "hud.tscn")})
 
 	// Removing the first keeps the others in order.
 	out = autoloadResult{}
-	if err := must(t, h, "unregister_autoload", map[string]any{"name": "global"}).Structured(&out); err != nil {
+	if err := plugintest.Must(t, h, "unregister_autoload", map[string]any{"name": "global"}).Structured(&out); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(out.Order, ",") != "Music,HUD" {
@@ -233,13 +199,13 @@ func TestResourcesEditorMode(t *testing.T) {
 		Result("cmd_register_autoload", map[string]any{"name": "G", "path": "res://g.gd", "registered": true}).
 		Result("cmd_unregister_autoload", map[string]any{"name": "G", "unregistered": true})
 	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
-	must(t, h, "read_resource_file", map[string]any{"path": "res://a.tres"})
-	must(t, h, "create_resource", map[string]any{"path": "a.tres", "type": "Gradient", "properties": map[string]any{"interpolation_mode": 1}})
-	must(t, h, "set_resource_property", map[string]any{"path": "res://a.tres", "property": "interpolation_mode", "value": 1})
-	must(t, h, "register_autoload", map[string]any{"name": "G", "path": "res://g.gd"})
-	must(t, h, "unregister_autoload", map[string]any{"name": "G"})
-	refused(t, h, "create_resource", map[string]any{"path": "res://b.tres", "type": "Node"}, sdk.CodeInvalidArgument, "not a Resource")
-	refused(t, h, "register_autoload", map[string]any{"name": "G", "path": "res://g.gd", "singleton": false}, sdk.CodeInvalidArgument, "singletons only")
+	plugintest.Must(t, h, "read_resource_file", map[string]any{"path": "res://a.tres"})
+	plugintest.Must(t, h, "create_resource", map[string]any{"path": "a.tres", "type": "Gradient", "properties": map[string]any{"interpolation_mode": 1}})
+	plugintest.Must(t, h, "set_resource_property", map[string]any{"path": "res://a.tres", "property": "interpolation_mode", "value": 1})
+	plugintest.Must(t, h, "register_autoload", map[string]any{"name": "G", "path": "res://g.gd"})
+	plugintest.Must(t, h, "unregister_autoload", map[string]any{"name": "G"})
+	plugintest.Refused(t, h, "create_resource", map[string]any{"path": "res://b.tres", "type": "Node"}, sdk.CodeInvalidArgument, "not a Resource")
+	plugintest.Refused(t, h, "register_autoload", map[string]any{"name": "G", "path": "res://g.gd", "singleton": false}, sdk.CodeInvalidArgument, "singletons only")
 
 	want := []struct {
 		cmd    string

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -78,7 +79,7 @@ func TestEditorForwarding(t *testing.T) {
 			reply := map[string]any{"echo": c.cmd, "persisted": false, "reason": "node_not_owned"}
 			ed := sdktest.NewEditor().Result(c.cmd, reply)
 			h := editorHost(t, ed)
-			out := call(t, h, c.tool, c.args)
+			out := plugintest.Call(t, h, c.tool, c.args)
 			if !reflect.DeepEqual(out, reply) {
 				t.Fatalf("result not passed through: %v", out)
 			}
@@ -102,7 +103,7 @@ func TestEditorSceneArgumentOpensFirst(t *testing.T) {
 		Result("cmd_open_scene", map[string]any{"scene_path": "res://pong.tscn", "opened": true, "already_open": true}).
 		Result("cmd_create_node", map[string]any{"node_path": "Node2D", "created": true})
 	h := editorHost(t, ed)
-	call(t, h, "create_node", map[string]any{"node_type": "Node2D", "scene": "res://pong.tscn"})
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "scene": "res://pong.tscn"})
 	calls := ed.Calls()
 	if len(calls) != 2 || calls[0].Command != "cmd_open_scene" || calls[0].Params["scene_path"] != "res://pong.tscn" || calls[1].Command != "cmd_create_node" {
 		t.Fatalf("sent %+v", calls)
@@ -115,7 +116,7 @@ func TestEditorDryRunProbes(t *testing.T) {
 	ed := sdktest.NewEditor().
 		Result("cmd_node_persistence", map[string]any{"node_path": "Left", "persisted": false, "reason": "instanced_child_not_editable", "hint": "enable editable children"})
 	h := editorHost(t, ed)
-	out := call(t, h, "create_node", map[string]any{"node_type": "Node2D", "parent_path": "Left"}, sdktest.DryRun())
+	out := plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "parent_path": "Left"}, sdktest.DryRun())
 	if out["dry_run"] != true || out["persisted"] != false || out["reason"] != "instanced_child_not_editable" || out["command"] != "cmd_create_node" {
 		t.Fatalf("dry run: %v", out)
 	}
@@ -124,11 +125,11 @@ func TestEditorDryRunProbes(t *testing.T) {
 	if len(calls) != 1 || calls[0].Command != "cmd_node_persistence" || !reflect.DeepEqual(calls[0].Params, want) {
 		t.Fatalf("sent %+v", calls)
 	}
-	call(t, h, "duplicate_node", map[string]any{"node_path": "Left"}, sdktest.DryRun())
+	plugintest.Call(t, h, "duplicate_node", map[string]any{"node_path": "Left"}, sdktest.DryRun())
 	if c := ed.Calls()[1]; !reflect.DeepEqual(c.Params, map[string]any{"node_path": "Left", "probe_parent_of": true}) {
 		t.Fatalf("duplicate probe: %+v", c)
 	}
-	call(t, h, "remove_from_group", map[string]any{"node_path": "Left", "group": "g"}, sdktest.DryRun())
+	plugintest.Call(t, h, "remove_from_group", map[string]any{"node_path": "Left", "group": "g"}, sdktest.DryRun())
 	if c := ed.Calls()[2]; !reflect.DeepEqual(c.Params, map[string]any{"node_path": "Left", "group": "g"}) {
 		t.Fatalf("group probe: %+v", c)
 	}

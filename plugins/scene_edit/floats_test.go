@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 	"github.com/godot-mcp/godot-mcp/sdk/workspace"
 )
@@ -40,9 +41,9 @@ func TestEditsUseProjectFloatSpelling(t *testing.T) {
 				}
 			}
 			h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: tt.hostVersion, Workspace: workspace.Options{}})
-			call(t, h, "open_scene", map[string]any{"scene_path": pong})
-			call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": map[string]any{"x": 1e7, "y": 1e-5}})
-			call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "rotation", "value": 1e7})
+			plugintest.Call(t, h, "open_scene", map[string]any{"scene_path": pong})
+			plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": map[string]any{"x": 1e7, "y": 1e-5}})
+			plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "rotation", "value": 1e7})
 			got := read(t, dir, pong)
 			for _, w := range tt.want {
 				if !strings.Contains(got, "\n"+w+"\n") {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -22,11 +23,11 @@ func TestCreateNodeTouchesOnlyItsLines(t *testing.T) {
 	dir := fixture(t, "2d-pong")
 	h := headless(t, dir)
 	before := read(t, dir, pong)
-	out := call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	out := plugintest.Call(t, h, "open_scene", map[string]any{"scene_path": pong})
 	if out["already_open"] != false {
 		t.Fatalf("open_scene: %v", out)
 	}
-	out = call(t, h, "create_node", map[string]any{"node_type": "Sprite2D", "parent_path": "Left"})
+	out = plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Sprite2D", "parent_path": "Left"})
 	if out["node_path"] != "Left/Sprite2D2" || out["persisted"] != true {
 		t.Fatalf("create_node: want Left/Sprite2D2 (Sprite2D is taken), got %v", out)
 	}
@@ -58,7 +59,7 @@ func TestSetNodeProperty(t *testing.T) {
 	before := read(t, dir, pong)
 
 	// An existing line is rewritten in place.
-	out := call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": map[string]any{"x": 70, "y": 190.5}})
+	out := plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": map[string]any{"x": 70, "y": 190.5}})
 	if v, _ := out["value"].(map[string]any); v["x"] != 70.0 || v["y"] != 190.5 {
 		t.Fatalf("value echo: %v", out)
 	}
@@ -69,8 +70,8 @@ func TestSetNodeProperty(t *testing.T) {
 
 	// A new property goes where Godot writes it: CanvasItem's modulate and
 	// Node2D's rotation before Area2D's own, script last.
-	call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "rotation", "value": 0.5})
-	call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "monitoring", "value": false})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "rotation", "value": 0.5})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "monitoring", "value": false})
 	got := read(t, dir, pong)
 	want := "[node name=\"Left\" type=\"Area2D\" parent=\".\" unique_id=1813648679]\nmodulate = Color(0, 1, 1, 1)\nposition = Vector2(70, 190.5)\nrotation = 0.5\nmonitoring = false\nscript = ExtResource(\"1\")\n"
 	if !strings.Contains(got, want) {
@@ -79,15 +80,15 @@ func TestSetNodeProperty(t *testing.T) {
 	roundTrips(t, pong, got)
 
 	// Colors from hex, enums as ints; the class default removes the line.
-	call(t, h, "set_node_property", map[string]any{"node_path": "Background", "property": "color", "value": "#ff0000"})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Background", "property": "color", "value": "#ff0000"})
 	if !strings.Contains(read(t, dir, pong), "color = Color(1, 0, 0, 1)") {
 		t.Fatal("hex color not written as Color(1, 0, 0, 1)")
 	}
-	out = call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "rotation", "value": 0})
+	out = plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "rotation", "value": 0})
 	if out["default"] != true || strings.Contains(read(t, dir, pong), "rotation = ") {
 		t.Fatalf("a default value must remove the line: %v", out)
 	}
-	call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "process_mode", "value": 4})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "process_mode", "value": 4})
 	if !strings.Contains(read(t, dir, pong), "process_mode = 4") {
 		t.Fatal("enum int not written")
 	}
@@ -106,19 +107,19 @@ func TestSetNodeProperty(t *testing.T) {
 
 func TestResourcePropertyAndScript(t *testing.T) {
 	dir := fixture(t, "2d-pong")
-	write(t, dir, "res://icon.png", "not really a png")
-	write(t, dir, "res://icon.png.import", "[remap]\n\nimporter=\"texture\"\ntype=\"CompressedTexture2D\"\nuid=\"uid://btest1234567\"\n")
-	write(t, dir, "res://logic/extra.gd", "extends Node2D\n\nsignal scored(points: int)\n@export var speed: float = 2.0\n\nfunc _on_scored(points):\n\tpass\n")
+	plugintest.WriteFile(t, dir, "res://icon.png", "not really a png")
+	plugintest.WriteFile(t, dir, "res://icon.png.import", "[remap]\n\nimporter=\"texture\"\ntype=\"CompressedTexture2D\"\nuid=\"uid://btest1234567\"\n")
+	plugintest.WriteFile(t, dir, "res://logic/extra.gd", "extends Node2D\n\nsignal scored(points: int)\n@export var speed: float = 2.0\n\nfunc _on_scored(points):\n\tpass\n")
 	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
-	call(t, h, "create_node", map[string]any{"node_type": "Sprite2D", "node_name": "Icon"})
-	call(t, h, "set_node_property", map[string]any{"node_path": "Icon", "property": "texture", "value": "res://icon.png"})
+	plugintest.Call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Sprite2D", "node_name": "Icon"})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Icon", "property": "texture", "value": "res://icon.png"})
 	got := read(t, dir, pong)
 	if !strings.Contains(got, `[ext_resource type="Texture2D" uid="uid://btest1234567" path="res://icon.png" id=`) {
 		t.Fatalf("texture not declared as Godot does:\n%s", got)
 	}
-	call(t, h, "attach_script", map[string]any{"node_path": "Icon", "script_path": "res://logic/extra.gd"})
-	call(t, h, "set_node_property", map[string]any{"node_path": "Icon", "property": "speed", "value": 3})
+	plugintest.Call(t, h, "attach_script", map[string]any{"node_path": "Icon", "script_path": "res://logic/extra.gd"})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Icon", "property": "speed", "value": 3})
 	got = read(t, dir, pong)
 	if !strings.Contains(got, "script = ExtResource(") || !strings.Contains(got, "speed = 3.0") {
 		t.Fatalf("script variable not set as float:\n%s", got)
@@ -126,7 +127,7 @@ func TestResourcePropertyAndScript(t *testing.T) {
 	roundTrips(t, pong, got)
 	refused(t, h, "attach_script", map[string]any{"node_path": "Icon", "script_path": "res://logic/none.gd"}, sdk.CodeNotFound)
 	// null clears the texture, and its ext_resource goes with it.
-	call(t, h, "set_node_property", map[string]any{"node_path": "Icon", "property": "texture", "value": nil})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Icon", "property": "texture", "value": nil})
 	if strings.Contains(read(t, dir, pong), "res://icon.png") {
 		t.Fatal("clearing the texture must drop its unused ext_resource")
 	}
@@ -135,7 +136,7 @@ func TestResourcePropertyAndScript(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	dir := fixture(t, "2d-finite_state_machine")
 	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": "res://Demo.tscn"})
+	plugintest.Call(t, h, "open_scene", map[string]any{"scene_path": "res://Demo.tscn"})
 	refused(t, h, "delete_node", map[string]any{"node_path": "."}, sdk.CodeInvalidArgument)
 	refused(t, h, "move_node", map[string]any{"node_path": ".", "new_parent_path": "Player"}, sdk.CodeInvalidArgument)
 	text := refused(t, h, "move_node", map[string]any{"node_path": "Player", "new_parent_path": "Player/StateMachine"}, sdk.CodeInvalidArgument)
@@ -157,7 +158,7 @@ func TestRefusals(t *testing.T) {
 func TestConnectSignalIdempotent(t *testing.T) {
 	dir, h := openPong(t)
 	before := read(t, dir, pong)
-	out := call(t, h, "connect_signal", map[string]any{"source_path": "Left", "signal_name": "area_entered", "target_path": "Left", "method_name": "_on_area_entered"})
+	out := plugintest.Call(t, h, "connect_signal", map[string]any{"source_path": "Left", "signal_name": "area_entered", "target_path": "Left", "method_name": "_on_area_entered"})
 	if out["already_connected"] != true || read(t, dir, pong) != before {
 		t.Fatalf("existing connection: %v", out)
 	}
@@ -168,19 +169,19 @@ func TestConnectSignalIdempotent(t *testing.T) {
 	if !strings.Contains(text, "area_entered") {
 		t.Fatalf("unknown signal: %s", text)
 	}
-	out = call(t, h, "add_to_group", map[string]any{"node_path": "Left", "group": "paddles"})
+	out = plugintest.Call(t, h, "add_to_group", map[string]any{"node_path": "Left", "group": "paddles"})
 	if out["added"] != true {
 		t.Fatal(out)
 	}
-	out = call(t, h, "add_to_group", map[string]any{"node_path": "Left", "group": "paddles"})
+	out = plugintest.Call(t, h, "add_to_group", map[string]any{"node_path": "Left", "group": "paddles"})
 	if out["added"] != false {
 		t.Fatal(out)
 	}
-	out = call(t, h, "remove_from_group", map[string]any{"node_path": "Left", "group": "nope"})
+	out = plugintest.Call(t, h, "remove_from_group", map[string]any{"node_path": "Left", "group": "nope"})
 	if out["removed"] != false {
 		t.Fatal(out)
 	}
-	out = call(t, h, "list_signal_connections", map[string]any{"node_path": "Left"})
+	out = plugintest.Call(t, h, "list_signal_connections", map[string]any{"node_path": "Left"})
 	if c, _ := out["connections"].([]any); len(c) != 1 {
 		t.Fatalf("connections of Left: %v", out)
 	}
@@ -190,11 +191,11 @@ func TestDryRunWritesNothing(t *testing.T) {
 	dir, h := openPong(t)
 	before := read(t, dir, pong)
 	args := map[string]any{"node_path": "Ball", "new_parent_path": "Left", "index": 0}
-	dry := call(t, h, "move_node", args, sdktest.DryRun())
+	dry := plugintest.Call(t, h, "move_node", args, sdktest.DryRun())
 	if dry["dry_run"] != true || read(t, dir, pong) != before || !strings.Contains(dry["diff"].(string), "parent=\"Left\"") {
 		t.Fatalf("dry run: %v", dry)
 	}
-	real := call(t, h, "move_node", args)
+	real := plugintest.Call(t, h, "move_node", args)
 	if real["persisted"] != dry["persisted"] || real["node_path"] != dry["node_path"] || real["node_path"] != "Left/Ball" {
 		t.Fatalf("dry run %v and real run %v disagree", dry, real)
 	}
@@ -212,7 +213,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 func TestCreateSceneAndSave(t *testing.T) {
 	dir := fixture(t, "2d-pong")
 	h := headless(t, dir)
-	out := call(t, h, "create_scene", map[string]any{"scene_path": "res://levels/level_1.tscn", "root_type": "Node2D"})
+	out := plugintest.Call(t, h, "create_scene", map[string]any{"scene_path": "res://levels/level_1.tscn", "root_type": "Node2D"})
 	if out["created"] != true {
 		t.Fatal(out)
 	}
@@ -222,22 +223,22 @@ func TestCreateSceneAndSave(t *testing.T) {
 	}
 	roundTrips(t, "level_1.tscn", got)
 	refused(t, h, "create_scene", map[string]any{"scene_path": "res://levels/level_1.tscn", "root_type": "Node2D"}, sdk.CodeInvalidArgument)
-	out = call(t, h, "list_open_scenes", nil)
+	out = plugintest.Call(t, h, "list_open_scenes", nil)
 	if out["active"] != "res://levels/level_1.tscn" {
 		t.Fatal(out)
 	}
-	out = call(t, h, "save_scene", nil)
+	out = plugintest.Call(t, h, "save_scene", nil)
 	if out["saved"] != true || out["pending_changes"] != false {
 		t.Fatal(out)
 	}
-	call(t, h, "close_scene", nil)
+	plugintest.Call(t, h, "close_scene", nil)
 	refused(t, h, "save_scene", nil, sdk.CodePreconditionFailed)
 }
 
 func TestExtractScene(t *testing.T) {
 	dir, h := openPong(t)
 	before := read(t, dir, pong)
-	out := call(t, h, "extract_scene", map[string]any{"node_path": "Left", "scene_path": "res://paddle.tscn", "replace_with_instance": true})
+	out := plugintest.Call(t, h, "extract_scene", map[string]any{"node_path": "Left", "scene_path": "res://paddle.tscn", "replace_with_instance": true})
 	if out["extracted"] != true || out["instance_path"] != "Left" || out["node_count"] != 3.0 {
 		t.Fatal(out)
 	}
@@ -263,9 +264,9 @@ func TestExtractScene(t *testing.T) {
 func TestNode3DPositionIsTransformOrigin(t *testing.T) {
 	dir := fixture(t, "3d-csg")
 	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": "res://csg.tscn"})
+	plugintest.Call(t, h, "open_scene", map[string]any{"scene_path": "res://csg.tscn"})
 	before := read(t, dir, "res://csg.tscn")
-	out := call(t, h, "set_node_property", map[string]any{"node_path": "CameraHolder/RotationX", "property": "position", "value": []any{1, 2, 3}})
+	out := plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "CameraHolder/RotationX", "property": "position", "value": []any{1, 2, 3}})
 	if out["saved_as"] != "transform" || out["property"] != "position" {
 		t.Fatal(out)
 	}
@@ -273,7 +274,7 @@ func TestNode3DPositionIsTransformOrigin(t *testing.T) {
 	if len(added) != 1 || added[0] != "transform = Transform3D(1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 2, 3)" || len(removed) != 0 {
 		t.Fatalf("+%q -%q", added, removed)
 	}
-	call(t, h, "set_node_property", map[string]any{"node_path": "CameraHolder/RotationX", "property": "position", "value": []any{0, 0, 0}})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "CameraHolder/RotationX", "property": "position", "value": []any{0, 0, 0}})
 	if read(t, dir, "res://csg.tscn") != before {
 		t.Fatal("the identity transform must be removed again")
 	}
@@ -284,16 +285,16 @@ func TestNode3DPositionIsTransformOrigin(t *testing.T) {
 func TestKeptFileEqualsFreshParse(t *testing.T) {
 	session := func() string {
 		dir, h := openPong(t)
-		call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Group"})
-		call(t, h, "set_node_property", map[string]any{"node_path": "Group", "property": "position", "value": []any{3, 4}})
-		call(t, h, "move_node", map[string]any{"node_path": "Ball", "new_parent_path": "Group"})
-		call(t, h, "rename_node", map[string]any{"node_path": "Group/Ball", "new_name": "Puck"})
-		call(t, h, "duplicate_node", map[string]any{"node_path": "Group/Puck"})
-		call(t, h, "set_node_property", map[string]any{"node_path": "Group/Puck2", "property": "position", "value": []any{0, 0}})
-		call(t, h, "add_to_group", map[string]any{"node_path": "Group", "group": "g"})
-		call(t, h, "delete_node", map[string]any{"node_path": "Separator"})
-		call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{1, 1}}, sdktest.DryRun())
-		call(t, h, "set_node_property", map[string]any{"node_path": "Right", "property": "rotation", "value": 1.5})
+		plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Group"})
+		plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Group", "property": "position", "value": []any{3, 4}})
+		plugintest.Call(t, h, "move_node", map[string]any{"node_path": "Ball", "new_parent_path": "Group"})
+		plugintest.Call(t, h, "rename_node", map[string]any{"node_path": "Group/Ball", "new_name": "Puck"})
+		plugintest.Call(t, h, "duplicate_node", map[string]any{"node_path": "Group/Puck"})
+		plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Group/Puck2", "property": "position", "value": []any{0, 0}})
+		plugintest.Call(t, h, "add_to_group", map[string]any{"node_path": "Group", "group": "g"})
+		plugintest.Call(t, h, "delete_node", map[string]any{"node_path": "Separator"})
+		plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{1, 1}}, sdktest.DryRun())
+		plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Right", "property": "rotation", "value": 1.5})
 		return read(t, dir, pong)
 	}
 	kept := session()
@@ -309,14 +310,14 @@ func TestKeptFileEqualsFreshParse(t *testing.T) {
 func TestInstancedClasses(t *testing.T) {
 	dir := fixture(t, "2d-finite_state_machine")
 	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": "res://Demo.tscn"})
+	plugintest.Call(t, h, "open_scene", map[string]any{"scene_path": "res://Demo.tscn"})
 	// Player instances player/Player.tscn, whose root is a CharacterBody2D.
-	call(t, h, "set_node_property", map[string]any{"node_path": "Player", "property": "floor_max_angle", "value": 1})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Player", "property": "floor_max_angle", "value": 1})
 	if !strings.Contains(read(t, dir, "res://Demo.tscn"), "floor_max_angle = 1.0") {
 		t.Fatal("instance root class not resolved")
 	}
 	// Player/StateMachine is a Node there: process_mode exists, position does not.
-	call(t, h, "set_node_property", map[string]any{"node_path": "Player/StateMachine", "property": "process_mode", "value": 3})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Player/StateMachine", "property": "process_mode", "value": 3})
 	text := refused(t, h, "set_node_property", map[string]any{"node_path": "Player/StateMachine", "property": "position", "value": []any{1, 2}}, sdk.CodeInvalidArgument)
 	if !strings.Contains(text, "(Node)") {
 		t.Fatalf("want the class Node named, got %s", text)
@@ -328,10 +329,10 @@ func TestInstancedClasses(t *testing.T) {
 // their group and written after the Control's own properties.
 func TestThemeOverride(t *testing.T) {
 	dir, h := openPong(t)
-	call(t, h, "create_node", map[string]any{"node_type": "Label", "node_name": "Score"})
-	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "text", "value": "0"})
-	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_font_sizes/font_size", "value": 32})
-	call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "offset_right", "value": 40})
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Label", "node_name": "Score"})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "text", "value": "0"})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_font_sizes/font_size", "value": 32})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "offset_right", "value": 40})
 	want := "offset_right = 40.0\ntheme_override_font_sizes/font_size = 32\ntext = \"0\"\n"
 	if got := read(t, dir, pong); !strings.Contains(got, want) {
 		t.Fatalf("want\n%s\nin\n%s", want, got)
@@ -345,14 +346,14 @@ func TestThemeOverride(t *testing.T) {
 func TestSetNodePropertyEchoesListsAndObjects(t *testing.T) {
 	dir := fixture(t, "2d-pong")
 	h := headless(t, dir)
-	call(t, h, "create_scene", map[string]any{"scene_path": "res://hud.tscn", "root_type": "Control"})
-	call(t, h, "create_node", map[string]any{"node_type": "Label", "node_name": "Score"})
-	out := call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "tab_stops", "value": []any{10, 20.5}})
+	plugintest.Call(t, h, "create_scene", map[string]any{"scene_path": "res://hud.tscn", "root_type": "Control"})
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Label", "node_name": "Score"})
+	out := plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "tab_stops", "value": []any{10, 20.5}})
 	if v, ok := out["value"].([]any); !ok || len(v) != 2 || v[0] != 10.0 || v[1] != 20.5 {
 		t.Fatalf("PackedFloat32Array echo = %#v, want [10 20.5]", out["value"])
 	}
-	call(t, h, "create_node", map[string]any{"node_type": "CodeEdit", "node_name": "Code"})
-	out = call(t, h, "set_node_property", map[string]any{"node_path": "Code", "property": "auto_brace_completion_pairs", "value": map[string]any{"(": ")"}})
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "CodeEdit", "node_name": "Code"})
+	out = plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Code", "property": "auto_brace_completion_pairs", "value": map[string]any{"(": ")"}})
 	if v, ok := out["value"].(map[string]any); !ok || len(v) != 1 || v["("] != ")" {
 		t.Fatalf("Dictionary echo = %#v, want {\"(\": \")\"}", out["value"])
 	}

@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
 
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -33,25 +33,8 @@ func openPong(t testing.TB) (string, *sdktest.Host) {
 	t.Helper()
 	dir := fixture(t, "2d-pong")
 	h := headless(t, dir)
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	plugintest.Call(t, h, "open_scene", map[string]any{"scene_path": pong})
 	return dir, h
-}
-
-// call runs a tool and fails the test on an error result.
-func call(t testing.TB, h *sdktest.Host, tool string, args any, opts ...sdktest.CallOption) map[string]any {
-	t.Helper()
-	r := h.Call(context.Background(), tool, args, append(opts, sdktest.ConfirmDestructive())...)
-	if r.Err != nil {
-		t.Fatalf("%s: %v", tool, r.Err)
-	}
-	if r.IsError {
-		t.Fatalf("%s(%v): %s", tool, args, r.Text())
-	}
-	var out map[string]any
-	if err := json.Unmarshal(r.StructuredJSON, &out); err != nil {
-		t.Fatalf("%s: structured result: %v (%s)", tool, err, r.StructuredJSON)
-	}
-	return out
 }
 
 // refused runs a tool that must fail with code, and returns the text.
@@ -82,17 +65,6 @@ func read(t testing.TB, dir, res string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-func write(t testing.TB, dir, res, data string) {
-	t.Helper()
-	p := filepath.Join(dir, strings.TrimPrefix(res, "res://"))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // roundTrips is what `godot-mcp check --roundtrip` checks: the file parses

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -21,13 +22,13 @@ func keptCounts() func() (taken, reruns int64) {
 // so the result holds both changes and nothing of the stale File.
 func TestKeptSceneChangedOnDisk(t *testing.T) {
 	dir, h := openPong(t)
-	call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{1, 2}})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{1, 2}})
 	// Outside the workspace: another tool renames a node in the file.
 	edited := strings.Replace(read(t, dir, pong), `[node name="Right"`, `[node name="RightPaddle"`, 1)
-	write(t, dir, pong, edited)
+	plugintest.WriteFile(t, dir, pong, edited)
 
 	count := keptCounts()
-	call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{5, 6}})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{5, 6}})
 	if taken, reruns := count(); taken != 1 || reruns != 1 {
 		t.Fatalf("kept taken %d, reruns %d; want the kept File tried and the call run again", taken, reruns)
 	}
@@ -46,7 +47,7 @@ func TestKeptSceneChangedOnDisk(t *testing.T) {
 
 	// After that undo the kept File is stale again; a node that exists
 	// only on disk is found, not refused from the kept tree.
-	call(t, h, "set_node_property", map[string]any{"node_path": "RightPaddle", "property": "position", "value": []any{7, 8}})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "RightPaddle", "property": "position", "value": []any{7, 8}})
 	if !strings.Contains(read(t, dir, pong), "position = Vector2(7, 8)") {
 		t.Fatal("edit of a node that only the disk has was not made")
 	}
@@ -58,10 +59,10 @@ func TestKeptSceneChangedOnDisk(t *testing.T) {
 func TestKeptSceneNoOpIsChecked(t *testing.T) {
 	dir, h := openPong(t)
 	set := map[string]any{"node_path": "Left", "property": "position", "value": []any{1, 2}}
-	call(t, h, "set_node_property", set)
-	write(t, dir, pong, strings.Replace(read(t, dir, pong), "position = Vector2(1, 2)", "position = Vector2(9, 9)", 1))
+	plugintest.Call(t, h, "set_node_property", set)
+	plugintest.WriteFile(t, dir, pong, strings.Replace(read(t, dir, pong), "position = Vector2(1, 2)", "position = Vector2(9, 9)", 1))
 	count := keptCounts()
-	call(t, h, "set_node_property", set)
+	plugintest.Call(t, h, "set_node_property", set)
 	if _, reruns := count(); reruns != 1 {
 		t.Fatalf("reruns %d, want 1", reruns)
 	}
@@ -71,7 +72,7 @@ func TestKeptSceneNoOpIsChecked(t *testing.T) {
 	// A no-op that really is one: nothing written, no undo step.
 	depth := h.Workspace().History().Depth
 	count = keptCounts()
-	call(t, h, "set_node_property", set)
+	plugintest.Call(t, h, "set_node_property", set)
 	if taken, reruns := count(); taken != 1 || reruns != 0 {
 		t.Fatalf("kept taken %d, reruns %d", taken, reruns)
 	}
@@ -86,16 +87,16 @@ func TestKeptSceneNoOpIsChecked(t *testing.T) {
 func TestKeptSceneActiveSwitched(t *testing.T) {
 	dir := fixture(t, "2d-pong")
 	h := headless(t, dir)
-	call(t, h, "create_scene", map[string]any{"scene_path": "res://other.tscn", "root_type": "Node2D"})
-	call(t, h, "open_scene", map[string]any{"scene_path": pong})
-	call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "First"})
+	plugintest.Call(t, h, "create_scene", map[string]any{"scene_path": "res://other.tscn", "root_type": "Node2D"})
+	plugintest.Call(t, h, "open_scene", map[string]any{"scene_path": pong})
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "First"})
 	pongBytes := read(t, dir, pong)
 	// Not through this plugin: the host's workspace itself.
 	if _, err := h.Workspace().SetActiveScene(context.Background(), "res://other.tscn"); err != nil {
 		t.Fatal(err)
 	}
 	count := keptCounts()
-	out := call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Second"})
+	out := plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Second"})
 	if taken, reruns := count(); taken != 1 || reruns != 1 {
 		t.Fatalf("kept taken %d, reruns %d", taken, reruns)
 	}
@@ -106,13 +107,13 @@ func TestKeptSceneActiveSwitched(t *testing.T) {
 		t.Fatal("the scene that is no longer active was written")
 	}
 	// A dry run on a kept scene is checked by the host and writes nothing.
-	call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Third"})
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Third"})
 	before := read(t, dir, "res://other.tscn")
-	out = call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Dry"}, sdktest.DryRun())
+	out = plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Dry"}, sdktest.DryRun())
 	if out["dry_run"] != true || read(t, dir, "res://other.tscn") != before {
 		t.Fatal("dry run wrote")
 	}
-	call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Fourth"})
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Fourth"})
 	if got := read(t, dir, "res://other.tscn"); strings.Contains(got, `"Dry"`) || !strings.Contains(got, `[node name="Fourth"`) {
 		t.Fatalf("the dry run's node leaked into a later edit:\n%s", got)
 	}
@@ -121,18 +122,18 @@ func TestKeptSceneActiveSwitched(t *testing.T) {
 // A refusal computed from a kept File is confirmed before it is returned.
 func TestKeptSceneRefusalIsChecked(t *testing.T) {
 	dir, h := openPong(t)
-	call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Kept"})
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Kept"})
 	// Still true on disk: the refusal stands, after one confirmation.
 	count := keptCounts()
 	refused(t, h, "delete_node", map[string]any{"node_path": "Missing"}, "NOT_FOUND")
 	if taken, reruns := count(); taken != 1 || reruns != 0 {
 		t.Fatalf("kept taken %d, reruns %d", taken, reruns)
 	}
-	call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Kept2"})
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Kept2"})
 	// The node appears on disk behind the plugin's back.
-	write(t, dir, pong, read(t, dir, pong)+"\n[node name=\"Missing\" type=\"Node2D\" parent=\".\"]\n")
+	plugintest.WriteFile(t, dir, pong, read(t, dir, pong)+"\n[node name=\"Missing\" type=\"Node2D\" parent=\".\"]\n")
 	count = keptCounts()
-	call(t, h, "delete_node", map[string]any{"node_path": "Missing"})
+	plugintest.Call(t, h, "delete_node", map[string]any{"node_path": "Missing"})
 	if _, reruns := count(); reruns != 1 {
 		t.Fatalf("reruns %d, want 1", reruns)
 	}
@@ -157,9 +158,9 @@ func TestReadOnlyCallKeepsScene(t *testing.T) {
 		t.Run(r.tool, func(t *testing.T) {
 			dropCached() // what the previous project's calls kept (same res:// path)
 			dir, h := openPong(t)
-			call(t, h, r.tool, r.args)
+			plugintest.Call(t, h, r.tool, r.args)
 			count := keptCounts()
-			call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{5, 6}})
+			plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{5, 6}})
 			if taken, reruns := count(); taken != 1 || reruns != 0 {
 				t.Fatalf("kept taken %d, reruns %d; want the scene %s read taken", taken, reruns, r.tool)
 			}

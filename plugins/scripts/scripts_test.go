@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
@@ -19,36 +20,12 @@ func TestMain(m *testing.M) {
 	// No Godot 4 binary in these tests: the built-in checker runs. A binary
 	// on PATH would be found by the finder; point it at nothing.
 	os.Setenv("GODOT_MCP_GODOT_BIN", filepath.Join(os.TempDir(), "no-such-godot"))
-	code := m.Run()
-	enginecheck.Close()
-	os.Exit(code)
+	enginecheck.Main(m, enginecheck.IgnoreLeaks)
 }
 
 // project copies a project of the shared Godot 4 corpus into a temporary
 // directory.
 func project(t testing.TB, name string) string { return projfixture.Copy(t, name) }
-
-func call(t *testing.T, h *sdktest.Host, tool string, args map[string]any, opts ...sdktest.CallOption) map[string]any {
-	t.Helper()
-	res := h.Call(context.Background(), tool, args, append(opts, sdktest.ConfirmDestructive())...)
-	if res.IsError {
-		t.Fatalf("%s: %s", tool, res.Text())
-	}
-	var out map[string]any
-	if err := res.Structured(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func callErr(t *testing.T, h *sdktest.Host, tool string, args map[string]any) string {
-	t.Helper()
-	res := h.Call(context.Background(), tool, args, sdktest.ConfirmDestructive())
-	if !res.IsError {
-		t.Fatalf("%s succeeded, want an error", tool)
-	}
-	return res.Text()
-}
 
 const playerGD = `extends Area2D
 
@@ -91,69 +68,69 @@ func TestHeadlessScripts(t *testing.T) {
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 
 	// A dry run previews and writes nothing.
-	dry := call(t, h, "write", map[string]any{"script_path": "res://player.gd", "content": playerGD}, sdktest.DryRun())
+	dry := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://player.gd", "content": playerGD}, sdktest.DryRun())
 	if dry["dry_run"] != true || len(dry["changes"].([]any)) != 1 {
 		t.Fatalf("dry run = %v", dry)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "player.gd")); err == nil {
 		t.Fatal("dry run wrote the file")
 	}
-	w := call(t, h, "write", map[string]any{"script_path": "res://player.gd", "content": playerGD})
+	w := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://player.gd", "content": playerGD})
 	if w["created"] != true || w["overwrote"] != false || w["warning"] != nil {
 		t.Fatalf("write = %v", w)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "player.gd")); string(got) != playerGD {
 		t.Fatal("written text differs")
 	}
-	call(t, h, "write", map[string]any{"script_path": "res://lib/util.gd", "content": "static func twice(x: int) -> int:\n\treturn x * 2\n"})
+	plugintest.Call(t, h, "write", map[string]any{"script_path": "res://lib/util.gd", "content": "static func twice(x: int) -> int:\n\treturn x * 2\n"})
 
-	r := call(t, h, "read", map[string]any{"script_path": "res://player.gd"})
+	r := plugintest.Call(t, h, "read", map[string]any{"script_path": "res://player.gd"})
 	if r["content"] != playerGD {
 		t.Fatalf("read = %v", r)
 	}
-	l := call(t, h, "list", map[string]any{})
+	l := plugintest.Call(t, h, "list", map[string]any{})
 	if got := jsonOf(l["scripts"]); got != `["res://lib/util.gd","res://player.gd"]` {
 		t.Fatalf("list = %s", got)
 	}
-	if got := callErr(t, h, "list", map[string]any{"language": "py"}); !strings.Contains(got, "language") {
+	if got := plugintest.CallErr(t, h, "list", map[string]any{"language": "py"}); !strings.Contains(got, "language") {
 		t.Fatalf("bad language: %s", got)
 	}
 
 	// get_for_node follows the scene's ext_resource to the script.
-	n := call(t, h, "get_for_node", map[string]any{"node_path": ".", "scene_path": "res://player.tscn"})
+	n := plugintest.Call(t, h, "get_for_node", map[string]any{"node_path": ".", "scene_path": "res://player.tscn"})
 	if n["script_path"] != "res://player.gd" || n["content"] != playerGD {
 		t.Fatalf("get_for_node = %v", n)
 	}
-	n = call(t, h, "get_for_node", map[string]any{"node_path": "CollisionShape2D", "scene_path": "res://player.tscn"})
+	n = plugintest.Call(t, h, "get_for_node", map[string]any{"node_path": "CollisionShape2D", "scene_path": "res://player.tscn"})
 	if n["script_path"] != nil {
 		t.Fatalf("node without script = %v", n)
 	}
-	if got := callErr(t, h, "get_for_node", map[string]any{"scene_path": "res://player.tscn"}); !strings.Contains(got, "node_or_selection") {
+	if got := plugintest.CallErr(t, h, "get_for_node", map[string]any{"scene_path": "res://player.tscn"}); !strings.Contains(got, "node_or_selection") {
 		t.Fatalf("no node_path: %s", got)
 	}
 
 	// patch replaces every occurrence and refuses absent text and C#.
-	p := call(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "velocity", "replace": "vel"})
+	p := plugintest.Call(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "velocity", "replace": "vel"})
 	if int(p["replacements"].(float64)) != strings.Count(playerGD, "velocity") || p["warning"] != nil {
 		t.Fatalf("patch = %v", p)
 	}
-	if got := callErr(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "no such text", "replace": "x"}); !strings.HasPrefix(got, "NOT_FOUND") {
+	if got := plugintest.CallErr(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "no such text", "replace": "x"}); !strings.HasPrefix(got, "NOT_FOUND") {
 		t.Fatalf("absent find: %s", got)
 	}
-	if got := callErr(t, h, "patch", map[string]any{"script_path": "res://Player.cs", "find": "a", "replace": "b"}); !strings.Contains(got, "script_path") {
+	if got := plugintest.CallErr(t, h, "patch", map[string]any{"script_path": "res://Player.cs", "find": "a", "replace": "b"}); !strings.Contains(got, "script_path") {
 		t.Fatalf("C# patch: %s", got)
 	}
-	if got := callErr(t, h, "read", map[string]any{"script_path": "res://player.txt"}); !strings.HasPrefix(got, "INVALID_ARGUMENT") {
+	if got := plugintest.CallErr(t, h, "read", map[string]any{"script_path": "res://player.txt"}); !strings.HasPrefix(got, "INVALID_ARGUMENT") {
 		t.Fatalf("bad extension: %s", got)
 	}
 
 	// A patch that breaks the syntax says so, with the line.
-	bad := call(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "func start(pos):", "replace": "func start(pos)"})
+	bad := plugintest.Call(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "func start(pos):", "replace": "func start(pos)"})
 	syn := bad["syntax"].(map[string]any)
 	if syn["introduced"] != true || !strings.Contains(bad["warning"].(string), "line 32") {
 		t.Fatalf("broken patch = %v", bad)
 	}
-	pe := call(t, h, "get_parse_errors", map[string]any{})
+	pe := plugintest.Call(t, h, "get_parse_errors", map[string]any{})
 	if pe["checker"] != builtinChecker || pe["checked"].(float64) != 2 || pe["files_with_errors"].(float64) != 1 {
 		t.Fatalf("get_parse_errors = %v", pe)
 	}
@@ -177,12 +154,12 @@ func TestWrittenScriptsLoadInGodot(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n"), 0o644)
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
-	good := call(t, h, "write", map[string]any{"script_path": "res://player.gd", "content": playerGD})
+	good := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://player.gd", "content": playerGD})
 	if good["syntax"].(map[string]any)["error"] != nil {
 		t.Fatalf("good script flagged: %v", good)
 	}
 	broken := strings.Replace(playerGD, "if velocity.length() > 0:", "if velocity.length() > 0", 1)
-	b := call(t, h, "write", map[string]any{"script_path": "res://broken.gd", "content": broken})
+	b := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://broken.gd", "content": broken})
 	line := int(b["syntax"].(map[string]any)["error"].(map[string]any)["line"].(float64))
 	rep := enginecheck.Run(t, map[string][]byte{"project.godot": []byte("config_version=5\n"),
 		"player.gd": []byte(playerGD), "broken.gd": []byte(broken)}, loadOpts)
@@ -210,18 +187,18 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 		Result("cmd_get_script_for_node", map[string]any{"node_path": "Player", "script_path": "res://a.gd", "content": "extends Node\n"}).
 		Result("cmd_get_scan_state", map[string]any{"scanning": false})
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: t.TempDir(), GodotVersion: "4.6", Editor: ed.Serve})
-	call(t, h, "list", map[string]any{"directory": "res://src", "language": "cs"})
-	call(t, h, "read", map[string]any{"script_path": "res://a.gd"})
-	w := call(t, h, "write", map[string]any{"script_path": "res://a.gd", "content": "extends Node\nfunc f(\n"})
+	plugintest.Call(t, h, "list", map[string]any{"directory": "res://src", "language": "cs"})
+	plugintest.Call(t, h, "read", map[string]any{"script_path": "res://a.gd"})
+	w := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://a.gd", "content": "extends Node\nfunc f(\n"})
 	if w["overwrote"] != true || w["syntax"].(map[string]any)["introduced"] != true {
 		t.Fatalf("write = %v", w)
 	}
-	p := call(t, h, "patch", map[string]any{"script_path": "res://a.gd", "find": "x = 1", "replace": "x = 2"})
+	p := plugintest.Call(t, h, "patch", map[string]any{"script_path": "res://a.gd", "find": "x = 1", "replace": "x = 2"})
 	if p["replacements"].(float64) != 1 {
 		t.Fatalf("patch = %v", p)
 	}
-	call(t, h, "get_for_node", map[string]any{})
-	pe := call(t, h, "get_parse_errors", map[string]any{"script_path": "res://a.gd"})
+	plugintest.Call(t, h, "get_for_node", map[string]any{})
+	pe := plugintest.Call(t, h, "get_parse_errors", map[string]any{"script_path": "res://a.gd"})
 	if pe["checker"] != builtinChecker || pe["files_with_errors"].(float64) != 0 {
 		t.Fatalf("get_parse_errors = %v", pe)
 	}
@@ -251,12 +228,12 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 		t.Error("get_parse_errors did not wait for the editor's scan")
 	}
 	// A dry run forwards no write.
-	call(t, h, "write", map[string]any{"script_path": "res://a.gd", "content": "extends Node\n"}, sdktest.DryRun())
+	plugintest.Call(t, h, "write", map[string]any{"script_path": "res://a.gd", "content": "extends Node\n"}, sdktest.DryRun())
 	if n := len(ed.Calls("cmd_write_script")); n != 1 {
 		t.Fatalf("dry run forwarded a write: %d", n)
 	}
 	ed.Fail("cmd_read_script", "RESOURCE_NOT_FOUND", "No script at res://b.gd", "")
-	if got := callErr(t, h, "read", map[string]any{"script_path": "res://b.gd"}); !strings.HasPrefix(got, "NOT_FOUND: ") || !strings.Contains(got, "No script at res://b.gd") {
+	if got := plugintest.CallErr(t, h, "read", map[string]any{"script_path": "res://b.gd"}); !strings.HasPrefix(got, "NOT_FOUND: ") || !strings.Contains(got, "No script at res://b.gd") {
 		t.Fatalf("addon refusal: %s", got)
 	}
 }

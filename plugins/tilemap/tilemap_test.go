@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
@@ -23,37 +24,11 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	enginecheck.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }
 
 // project copies a project of the shared Godot 4 corpus into a temporary
 // directory.
 func project(t testing.TB, name string) string { return projfixture.Copy(t, name) }
-
-func call(t *testing.T, h *sdktest.Host, tool string, args map[string]any, opts ...sdktest.CallOption) map[string]any {
-	t.Helper()
-	res := h.Call(context.Background(), tool, args, append(opts, sdktest.ConfirmDestructive())...)
-	if res.IsError {
-		t.Fatalf("%s: %s", tool, res.Text())
-	}
-	var out map[string]any
-	if err := res.Structured(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func callErr(t *testing.T, h *sdktest.Host, tool string, args map[string]any) string {
-	t.Helper()
-	res := h.Call(context.Background(), tool, args, sdktest.ConfirmDestructive())
-	if !res.IsError {
-		t.Fatalf("%s succeeded, want an error", tool)
-	}
-	return res.Text()
-}
 
 // layerData returns the decoded tile_map_data of a TileMapLayer on disk.
 func layerData(t *testing.T, file, node string) []tiledata.Cell {
@@ -86,25 +61,25 @@ func TestHeadlessEditsRealTileMaps(t *testing.T) {
 	orig, _ := os.ReadFile(scene)
 	before := layerData(t, scene, "Ground")
 
-	ls := call(t, h, "layers", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn"})
+	ls := plugintest.Call(t, h, "layers", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn"})
 	if ls["node_type"] != "TileMapLayer" || len(ls["layers"].([]any)) != 1 {
 		t.Fatalf("layers = %v", ls)
 	}
-	used := call(t, h, "get_used_cells", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn"})
+	used := plugintest.Call(t, h, "get_used_cells", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn"})
 	if int(used["count"].(float64)) != len(before) || len(before) == 0 {
 		t.Fatalf("get_used_cells count %v, file has %d", used["count"], len(before))
 	}
 	first := before[0]
-	got := call(t, h, "get_cell", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn",
+	got := plugintest.Call(t, h, "get_cell", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn",
 		"coords": map[string]any{"x": int(first.Coords.X), "y": int(first.Coords.Y)}})
 	if got["empty"] != false || int(got["source_id"].(float64)) != int(first.SourceID) {
 		t.Fatalf("get_cell = %v, want %+v", got, first)
 	}
 
 	// Replace an existing cell and add a new one.
-	call(t, h, "set_cell", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn",
+	plugintest.Call(t, h, "set_cell", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn",
 		"coords": []int{int(first.Coords.X), int(first.Coords.Y)}, "source_id": 0, "atlas_coords": []int{0, 0}, "alternative_tile": int(tiledata.FlipH)})
-	out := call(t, h, "set_cell", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn",
+	out := plugintest.Call(t, h, "set_cell", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn",
 		"coords": []int{-40, 30}, "source_id": 0})
 	if out["dry_run"] != false || out["layer"] != nil {
 		t.Fatalf("set_cell = %v", out)
@@ -143,15 +118,15 @@ func TestHeadlessEditsRealTileMaps(t *testing.T) {
 	}
 
 	// Erase, fill, clear; then undo everything and get the original back.
-	call(t, h, "set_cell", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn", "coords": []int{-40, 30}, "source_id": -1})
-	fr := call(t, h, "fill_rect", map[string]any{"node_path": "Secret", "scene_path": "res://world.tscn", "rect": []int{-5, -5, 10, 3}, "source_id": 0})
+	plugintest.Call(t, h, "set_cell", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn", "coords": []int{-40, 30}, "source_id": -1})
+	fr := plugintest.Call(t, h, "fill_rect", map[string]any{"node_path": "Secret", "scene_path": "res://world.tscn", "rect": []int{-5, -5, 10, 3}, "source_id": 0})
 	if int(fr["cells"].(float64)) != 30 {
 		t.Fatalf("fill_rect = %v", fr)
 	}
 	secret := layerData(t, scene, "Secret")
 	engineLoadsAsBefore(t, project(t, "2d-dynamic_tilemap_layers"), dir) // Godot 4.6 loads the edited scene
 
-	cl := call(t, h, "clear", map[string]any{"node_path": "Secret", "scene_path": "res://world.tscn"})
+	cl := plugintest.Call(t, h, "clear", map[string]any{"node_path": "Secret", "scene_path": "res://world.tscn"})
 	if int(cl["cleared"].(float64)) != len(secret) {
 		t.Fatalf("clear = %v, want %d cells", cl, len(secret))
 	}
@@ -176,7 +151,7 @@ func TestHeadlessPreviewAndErrors(t *testing.T) {
 	scene := filepath.Join(dir, "map.tscn")
 	orig, _ := os.ReadFile(scene)
 	args := map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "rect": []int{0, 0, 128, 128}, "source_id": 0}
-	out := call(t, h, "fill_rect", args, sdktest.DryRun())
+	out := plugintest.Call(t, h, "fill_rect", args, sdktest.DryRun())
 	if out["dry_run"] != true || len(out["changes"].([]any)) != 1 {
 		t.Fatalf("dry run = %v", out)
 	}
@@ -199,14 +174,14 @@ func TestHeadlessPreviewAndErrors(t *testing.T) {
 		for k, v := range c.args {
 			a[k] = v
 		}
-		if got := callErr(t, h, "fill_rect", a); !strings.Contains(got, c.want) {
+		if got := plugintest.CallErr(t, h, "fill_rect", a); !strings.Contains(got, c.want) {
 			t.Errorf("fill_rect %v: %s, want %q", c.args, got, c.want)
 		}
 	}
-	if got := callErr(t, h, "get_cell", map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "coords": []int{1}}); !strings.Contains(got, "'coords' must be [x, y] integer coordinates.") {
+	if got := plugintest.CallErr(t, h, "get_cell", map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "coords": []int{1}}); !strings.Contains(got, "'coords' must be [x, y] integer coordinates.") {
 		t.Errorf("short coords: %s", got)
 	}
-	if got := callErr(t, h, "get_cell", map[string]any{"node_path": "TileMapLayer", "coords": []int{1, 1}}); !strings.Contains(got, "active_scene") {
+	if got := plugintest.CallErr(t, h, "get_cell", map[string]any{"node_path": "TileMapLayer", "coords": []int{1, 1}}); !strings.Contains(got, "active_scene") {
 		t.Errorf("no active scene: %s", got)
 	}
 	if now, _ := os.ReadFile(scene); !bytes.Equal(now, orig) {
@@ -246,21 +221,21 @@ func TestHeadlessLegacyTileMap(t *testing.T) {
 		}
 		return m
 	}
-	ls := call(t, h, "layers", base)
+	ls := plugintest.Call(t, h, "layers", base)
 	layers := ls["layers"].([]any)
 	if len(layers) != 2 || layers[1].(map[string]any)["name"] != "walls" || layers[1].(map[string]any)["enabled"] != false {
 		t.Fatalf("layers = %v", ls)
 	}
-	used := call(t, h, "get_used_cells", with("layer", 0))
+	used := plugintest.Call(t, h, "get_used_cells", with("layer", 0))
 	if used["count"].(float64) != 2 {
 		t.Fatalf("used = %v", used)
 	}
-	c := call(t, h, "get_cell", with("coords", []int{1, 1}))
+	c := plugintest.Call(t, h, "get_cell", with("coords", []int{1, 1}))
 	if c["source_id"].(float64) != 0 || c["atlas_coords"].([]any)[0].(float64) != 1 || c["atlas_coords"].([]any)[1].(float64) != 1 || c["alternative_tile"].(float64) != 0 {
 		t.Fatalf("cell (1,1) = %v", c)
 	}
-	call(t, h, "set_cell", with("layer", 1, "coords", []int{-2, 3}, "source_id", 0, "atlas_coords", []int{2, 1}))
-	if got := callErr(t, h, "set_cell", with("layer", 2, "coords", []int{0, 0})); !strings.Contains(got, "layer 2 is out of range") {
+	plugintest.Call(t, h, "set_cell", with("layer", 1, "coords", []int{-2, 3}, "source_id", 0, "atlas_coords", []int{2, 1}))
+	if got := plugintest.CallErr(t, h, "set_cell", with("layer", 2, "coords", []int{0, 0})); !strings.Contains(got, "layer 2 is out of range") {
 		t.Fatalf("layer 2: %s", got)
 	}
 	src, _ := os.ReadFile(filepath.Join(dir, "legacy.tscn"))
@@ -282,32 +257,32 @@ func TestHeadlessTileSets(t *testing.T) {
 	orig := project(t, "2d-platformer")
 	writePNG(t, filepath.Join(orig, "level", "tiles.webp"))
 	// A new TileSet file, then an atlas source over a real texture and two tiles.
-	out := call(t, h, "create_tileset", map[string]any{"save_path": "res://level/new_tiles.tres", "tile_size": []int{32, 32}})
+	out := plugintest.Call(t, h, "create_tileset", map[string]any{"save_path": "res://level/new_tiles.tres", "tile_size": []int{32, 32}})
 	if out["tileset_path"] != "res://level/new_tiles.tres" {
 		t.Fatalf("create_tileset = %v", out)
 	}
-	src := call(t, h, "add_tileset_atlas_source", map[string]any{"tileset_path": "res://level/new_tiles.tres", "texture_path": "res://level/tiles.webp", "region_size": []int{32, 32}})
+	src := plugintest.Call(t, h, "add_tileset_atlas_source", map[string]any{"tileset_path": "res://level/new_tiles.tres", "texture_path": "res://level/tiles.webp", "region_size": []int{32, 32}})
 	if src["source_id"].(float64) != 0 {
 		t.Fatalf("source = %v", src)
 	}
-	call(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": []int{0, 0}})
-	call(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": []int{1, 0}, "size": []int{2, 2}})
-	if got := callErr(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": []int{2, 1}}); !strings.Contains(got, "no room") {
+	plugintest.Call(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": []int{0, 0}})
+	plugintest.Call(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": []int{1, 0}, "size": []int{2, 2}})
+	if got := plugintest.CallErr(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": []int{2, 1}}); !strings.Contains(got, "no room") {
 		t.Fatalf("overlap: %s", got)
 	}
-	if got := callErr(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 5, "atlas_coords": []int{4, 4}}); !strings.Contains(got, "required") && !strings.Contains(got, "source_id") {
+	if got := plugintest.CallErr(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 5, "atlas_coords": []int{4, 4}}); !strings.Contains(got, "required") && !strings.Contains(got, "source_id") {
 		t.Fatalf("bad source: %s", got)
 	}
 	// The scene's existing TileSet (an ext resource) gets a new source with the next free id.
-	src2 := call(t, h, "add_tileset_atlas_source", map[string]any{"node_path": "TileMapLayer", "scene_path": scene, "texture_path": "res://level/tiles.webp"})
+	src2 := plugintest.Call(t, h, "add_tileset_atlas_source", map[string]any{"node_path": "TileMapLayer", "scene_path": scene, "texture_path": "res://level/tiles.webp"})
 	if src2["tileset_path"] != "res://level/tileset.tres" || src2["source_id"].(float64) < 1 {
 		t.Fatalf("node-backed source = %v", src2)
 	}
 	// An embedded TileSet on the node.
-	call(t, h, "create_tileset", map[string]any{"node_path": "TileMapLayer", "scene_path": scene, "tile_size": []int{64, 64}})
-	call(t, h, "add_tileset_atlas_source", map[string]any{"node_path": "TileMapLayer", "scene_path": scene, "texture_path": "res://level/tiles.webp", "source_id": 3})
-	call(t, h, "create_tile", map[string]any{"node_path": "TileMapLayer", "scene_path": scene, "source_id": 3, "atlas_coords": []int{0, 0}})
-	if got := callErr(t, h, "add_tileset_atlas_source", map[string]any{"node_path": "TileMapLayer", "scene_path": scene, "texture_path": "res://level/missing.png"}); !strings.Contains(got, "NOT_FOUND") {
+	plugintest.Call(t, h, "create_tileset", map[string]any{"node_path": "TileMapLayer", "scene_path": scene, "tile_size": []int{64, 64}})
+	plugintest.Call(t, h, "add_tileset_atlas_source", map[string]any{"node_path": "TileMapLayer", "scene_path": scene, "texture_path": "res://level/tiles.webp", "source_id": 3})
+	plugintest.Call(t, h, "create_tile", map[string]any{"node_path": "TileMapLayer", "scene_path": scene, "source_id": 3, "atlas_coords": []int{0, 0}})
+	if got := plugintest.CallErr(t, h, "add_tileset_atlas_source", map[string]any{"node_path": "TileMapLayer", "scene_path": scene, "texture_path": "res://level/missing.png"}); !strings.Contains(got, "NOT_FOUND") {
 		t.Fatalf("missing texture: %s", got)
 	}
 	ts, _ := os.ReadFile(filepath.Join(dir, "level", "new_tiles.tres"))
@@ -350,7 +325,7 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 			`{"atlas_coords":[3,3],"node_path":"G","size":[2,1],"source_id":0}`},
 	}
 	for _, c := range cases {
-		out := call(t, h, c.tool, c.args)
+		out := plugintest.Call(t, h, c.tool, c.args)
 		if out["ok"] != c.cmd {
 			t.Errorf("%s: result %v not passed through", c.tool, out)
 		}
@@ -364,19 +339,19 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 	}
 	// A dry run sends nothing, a bad coordinate is refused before the bridge,
 	// and the addon's refusal comes back unchanged.
-	call(t, h, "set_cell", map[string]any{"node_path": "G", "coords": []int{0, 0}}, sdktest.DryRun())
+	plugintest.Call(t, h, "set_cell", map[string]any{"node_path": "G", "coords": []int{0, 0}}, sdktest.DryRun())
 	if n := len(ed.Calls("cmd_tilemap_set_cell")); n != 1 {
 		t.Fatalf("dry run forwarded: %d calls", n)
 	}
-	callErr(t, h, "set_cell", map[string]any{"node_path": "G", "coords": "1,2"})
-	if got := callErr(t, h, "create_tile", map[string]any{"node_path": "G", "tileset_path": "res://t.tres", "source_id": 0, "atlas_coords": []int{0, 0}}); !strings.Contains(got, "exactly one") {
+	plugintest.CallErr(t, h, "set_cell", map[string]any{"node_path": "G", "coords": "1,2"})
+	if got := plugintest.CallErr(t, h, "create_tile", map[string]any{"node_path": "G", "tileset_path": "res://t.tres", "source_id": 0, "atlas_coords": []int{0, 0}}); !strings.Contains(got, "exactly one") {
 		t.Fatalf("both node_path and tileset_path: %s", got)
 	}
 	if n := len(ed.Calls("cmd_create_tile")); n != 1 {
 		t.Fatalf("a refused create_tile reached the editor")
 	}
 	ed.Fail("cmd_tilemap_layers", "VALIDATION_ERROR", "Node is not a TileMap/TileMapLayer.", "")
-	if got := callErr(t, h, "layers", map[string]any{"node_path": "X"}); !strings.HasPrefix(got, "INVALID_ARGUMENT: ") || !strings.Contains(got, "Node is not a TileMap/TileMapLayer.") {
+	if got := plugintest.CallErr(t, h, "layers", map[string]any{"node_path": "X"}); !strings.HasPrefix(got, "INVALID_ARGUMENT: ") || !strings.Contains(got, "Node is not a TileMap/TileMapLayer.") {
 		t.Fatalf("addon refusal: %s", got)
 	}
 }

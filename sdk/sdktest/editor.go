@@ -3,6 +3,7 @@ package sdktest
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -85,7 +86,7 @@ func (e *Editor) Calls(names ...string) []EditorCall {
 	defer e.mu.Unlock()
 	var out []EditorCall
 	for _, c := range e.calls {
-		if len(names) == 0 || contains(names, c.Command) {
+		if len(names) == 0 || slices.Contains(names, c.Command) {
 			out = append(out, c)
 		}
 	}
@@ -134,13 +135,4 @@ func (e *Editor) Serve(command string, params json.RawMessage) (json.RawMessage,
 // required, which the harness maps as the host's bridge does.
 func refused(code, hint, required string) *sdk.Error {
 	return &sdk.Error{Code: code, Hint: hint, Required: required}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
