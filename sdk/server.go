@@ -221,7 +221,7 @@ func (s *server) editor(ctx context.Context, call *Call, command string, params,
 			return fmt.Errorf("editor command %q: encoding params: %w", command, err)
 		}
 	}
-	resp, err := pb.NewHostEditorClient(conn).Command(ctx, &pb.EditorRequest{Command: command, ParamsJson: paramsJSON})
+	resp, err := pb.NewHostEditorClient(conn).Command(ctx, &pb.EditorRequest{Command: command, ParamsJson: paramsJSON, CallId: call.CallID})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("editor command %q: %w", command, ctx.Err())

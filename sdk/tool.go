@@ -53,9 +53,11 @@ type Handler[In any] func(ctx context.Context, call *Call, in In) (Result, error
 type ToolOption func(*toolOptions)
 
 type toolOptions struct {
-	title  string
-	scope  manifest.Scope
-	output func() (*jsonschema.Schema, error)
+	title      string
+	scope      manifest.Scope
+	output     func() (*jsonschema.Schema, error)
+	editor     editorOption // the editor path; the zero value is AnyMode
+	editorOnly bool         // NewEditorTool: no headless handler
 }
 
 // WithTitle sets the human-readable title clients may show instead of the
@@ -91,7 +93,15 @@ func WithOutputSchema[Out any]() ToolOption {
 // Problems with the definition (a bad name, an In type without a JSON
 // Schema, a reserved argument such as dry_run) do not panic: they are
 // reported by [Toolset.Manifest], and [Serve] refuses to start.
+//
+// h is the tool's headless path. What the tool does with an editor attached
+// is an option: [EditorCommand], [EditorFunc], [AnyMode] (the default: h
+// serves both modes) or [HeadlessOnly]; see the package's notes on modes.
 func NewTool[In any](name, description string, class SafetyClass, h Handler[In], opts ...ToolOption) Tool {
+	return newTool(name, description, class, h, opts...)
+}
+
+func newTool[In any](name, description string, class SafetyClass, h Handler[In], opts ...ToolOption) Tool {
 	var o toolOptions
 	for _, opt := range opts {
 		opt(&o)
@@ -118,14 +128,23 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 	t.in, t.spec.InputSchema = in, inJSON
 	t.check = args.Compile(in)
 	if o.output != nil {
-		out, outJSON, err := deriveSchema(o.output)
+		infer := o.output
+		if class == Mutating || class == Destructive {
+			infer = func() (*jsonschema.Schema, error) { return withPreviewFields(o.output()) }
+		}
+		out, outJSON, err := deriveSchema(infer)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("output schema: %w", err))
 		}
 		t.out, t.spec.OutputSchema = out, outJSON
 	}
-	if h == nil {
-		errs = append(errs, errors.New("handler is nil"))
+	dispatch, err := bindModes(&t, h, o)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	paths, err := pathFields(reflect.TypeFor[In]())
+	if err != nil {
+		errs = append(errs, fmt.Errorf("arguments: %w", err))
 	}
 	t.err = errors.Join(errs...)
 	t.run = func(ctx context.Context, call *Call, args []byte) (Result, error) {
@@ -133,7 +152,16 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 		if err := decodeArgs(t.check, args, &v); err != nil {
 			return Result{}, err
 		}
-		return h(ctx, call, v)
+		if len(paths) > 0 {
+			if err := checkPaths(ctx, call, paths, reflect.ValueOf(&v)); err != nil {
+				return Result{}, err
+			}
+		}
+		res, err := dispatch(ctx, call, v)
+		if err == nil && call.DryRun {
+			res = call.preview(res)
+		}
+		return res, err
 	}
 	return t
 }

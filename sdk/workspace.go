@@ -411,7 +411,13 @@ func (tx *Tx) Commit(ctx context.Context) (CommitResult, error) {
 	if e := ToolErrorFromProto(resp.GetError()); e != nil {
 		return CommitResult{}, e
 	}
-	return CommitResultFromProto(resp), nil
+	out := CommitResultFromProto(resp)
+	if out.DryRun {
+		call.mu.Lock()
+		call.changes = append(call.changes, out.Files...)
+		call.mu.Unlock()
+	}
+	return out, nil
 }
 
 // CommitResultFromProto converts a commit response (without its error).

@@ -124,6 +124,7 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 	if req.CallID == "" {
 		req.CallID = fmt.Sprintf("s%d", s.callSeq.Add(1))
 	}
+	defer s.inFlight.begin(req.CallID, inst.name, req.DryRun)()
 	if s.opts.Workspace != nil {
 		defer s.opts.Workspace.BeginCall(inst.name, req.Tool, req.CallID, req.DryRun)()
 	}

@@ -190,7 +190,8 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 	if s.opts.Workspace != nil {
 		ws = s.opts.Workspace.Service(ts.name)
 	}
-	s.goroutine(func() { wc.Broker.AcceptAndServe(brokerID, newHostServer(log, s.opts.Editor, ws)) })
+	editor := editorGuard{inner: s.opts.Editor, toolset: ts.name, calls: &s.inFlight}
+	s.goroutine(func() { wc.Broker.AcceptAndServe(brokerID, newHostServer(log, editor, ws)) })
 
 	godot := ""
 	if s.opts.GodotVersion != nil {
@@ -229,7 +230,7 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 		// which fails the calls still waiting on it. Calls that come
 		// over the pipe reach the host services over it too.
 		services := callpipe.NewServices()
-		registerHostServices(services, log, s.opts.Editor, ws)
+		registerHostServices(services, log, editor, ws)
 		inst.pipe = callpipe.NewClient(inst.runner.callConn, services)
 	}
 

@@ -82,6 +82,50 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	SafetyClass  SafetyClass     `json:"safety_class"`
 	Scope        Scope           `json:"scope,omitempty"`
+	// Modes are the modes the tool works in; empty means both (a plugin
+	// from before modes were declared: see EffectiveModes).
+	Modes []Mode `json:"modes,omitempty"`
+	// EditorPath is how the tool works with an editor attached: an addon
+	// command ("cmd_create_node"), EditorFunction or EditorOnFiles; empty
+	// when it has no editor mode.
+	EditorPath string `json:"editor_path,omitempty"`
+}
+
+// Mode is how a call reaches Godot.
+type Mode string
+
+// The modes.
+const (
+	// ModeHeadless works on the project files with no editor attached.
+	ModeHeadless Mode = "headless"
+	// ModeEditor forwards to an attached Godot editor.
+	ModeEditor Mode = "editor"
+)
+
+// Editor paths that are not an addon command.
+const (
+	// EditorFunction queries the editor, then applies commands.
+	EditorFunction = "function"
+	// EditorOnFiles runs the headless handler on the project files.
+	EditorOnFiles = "files"
+)
+
+// EffectiveModes returns the tool's modes, both when none are declared.
+func (t Tool) EffectiveModes() []Mode {
+	if len(t.Modes) == 0 {
+		return []Mode{ModeHeadless, ModeEditor}
+	}
+	return t.Modes
+}
+
+// Supports reports whether the tool works in mode m.
+func (t Tool) Supports(m Mode) bool {
+	for _, x := range t.EffectiveModes() {
+		if x == m {
+			return true
+		}
+	}
+	return false
 }
 
 // EffectiveScope returns the tool's scope, treating empty as AgentScope.
@@ -162,6 +206,11 @@ func (m *Manifest) Validate() error {
 		default:
 			add("%s: scope %q is not one of agent, cli", where, t.Scope)
 		}
+		for _, m := range t.Modes {
+			if m != ModeHeadless && m != ModeEditor {
+				add("%s: mode %q is not one of headless, editor", where, m)
+			}
+		}
 		if err := checkObjectSchema(t.InputSchema, true); err != nil {
 			add("%s: input schema: %v", where, err)
 		} else if props := schemaProperties(t.InputSchema); props != nil {
@@ -236,6 +285,8 @@ func (m *Manifest) ToProto() *pb.Manifest {
 			OutputSchemaJson: t.OutputSchema,
 			SafetyClass:      classToProto[t.SafetyClass], // unknown → UNSPECIFIED: fails closed
 			Scope:            scope,
+			Modes:            modesToProto(t.Modes),
+			EditorPath:       t.EditorPath,
 		})
 	}
 	return out
@@ -276,9 +327,33 @@ func FromProto(p *pb.Manifest) *Manifest {
 			OutputSchema: json.RawMessage(t.GetOutputSchemaJson()),
 			SafetyClass:  class,
 			Scope:        scope,
+			Modes:        modesFromProto(t.GetModes()),
+			EditorPath:   t.GetEditorPath(),
 		})
 	}
 	return m
+}
+
+func modesToProto(ms []Mode) []string {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = string(m)
+	}
+	return out
+}
+
+func modesFromProto(ms []string) []Mode {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]Mode, len(ms))
+	for i, m := range ms {
+		out[i] = Mode(m)
+	}
+	return out
 }
 
 // CoreToolNames are the exposed names of the host's core tools; a toolset

@@ -41,6 +41,9 @@ func (c *Calls) Begin(callID string, info CallInfo) (end func()) {
 	}
 }
 
+// Lookup returns the call in flight with this id.
+func (c *Calls) Lookup(callID string) (CallInfo, bool) { return c.lookup(callID) }
+
 func (c *Calls) lookup(callID string) (CallInfo, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
