@@ -306,3 +306,20 @@ func TestPathArgumentsAreCheckedOnce(t *testing.T) {
 		}
 	}
 }
+
+// Warm runs once, in the background, after the host configures the plugin.
+func TestWarmRunsAfterConfigure(t *testing.T) {
+	ran := make(chan struct{}, 4)
+	ts := &sdk.Toolset{Name: "warm", Version: "1.0.0", Description: "Warms up.",
+		Warm: func() { ran <- struct{}{} },
+		Tools: []sdk.Tool{sdk.NewTool("noop", "Does nothing.", sdk.ReadOnly,
+			func(context.Context, *sdk.Call, struct{}) (sdk.Result, error) { return sdk.Text("ok"), nil })}}
+	h := sdktest.New(t, ts, sdktest.Options{})
+	<-ran // a Warm that never runs hangs here, and the test times out
+	if res := h.Call(context.Background(), "noop", nil); res.IsError {
+		t.Fatal(res.Text())
+	}
+	if len(ran) != 0 {
+		t.Fatalf("Warm ran %d more times", len(ran))
+	}
+}

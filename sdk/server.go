@@ -41,6 +41,8 @@ type server struct {
 	// callPipe is set once the plugin serves calls on the host's call pipe
 	// (callpipe package); Configure tells the host.
 	callPipe bool
+
+	warm sync.Once // runs Toolset.Warm after the first Configure
 }
 
 var (
@@ -106,6 +108,9 @@ func (s *server) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.C
 		if err := s.ts.OnConfigure(ctx, env); err != nil {
 			return nil, status.Errorf(codes.FailedPrecondition, "configure toolset %q: %v", s.ts.Name, err)
 		}
+	}
+	if s.ts.Warm != nil {
+		s.warm.Do(func() { go s.ts.Warm() })
 	}
 	s.mu.Lock()
 	pipe := s.callPipe

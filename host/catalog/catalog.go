@@ -114,6 +114,11 @@ type Options struct {
 	Logger   hclog.Logger
 	// DescribeTimeout bounds one --describe run. Default 10s.
 	DescribeTimeout time.Duration
+	// FullHash reads every binary to hash it, ignoring the digests cached
+	// by what stat says of each file (hashcache.go): for the operator's
+	// `plugins verify` and `lock`. A host start does not need it, since
+	// every binary is hashed in full again right before it runs.
+	FullHash bool
 	// CacheDir holds cached manifests; "" means
 	// os.UserCacheDir()/godot-mcp/manifests. If no cache directory can be
 	// found, manifests are not cached.
@@ -268,6 +273,11 @@ func Open(opts Options) (*Catalog, error) {
 		}()
 	}
 	wg.Wait()
+	present := map[string]bool{}
+	for _, name := range names {
+		present[filepath.Join(dir, name)] = true
+	}
+	cache.sums.save(present)
 	for _, p := range opts.Dev {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -436,7 +446,7 @@ func scan(dir, file string, lock *Lock, cache *cache, opts Options, dirUnsafe bo
 	if unsafe != "" && opts.RefuseUnsafe {
 		return refuse(ProblemUnsafe, "%s; refused because the policy sets plugins.refuse_unsafe_permissions", unsafe)
 	}
-	sum, err := HashFile(path)
+	sum, err := cache.sums.sum(path, info, opts.FullHash)
 	if err != nil {
 		return refuse(ProblemFile, "cannot hash %s: %v", path, err)
 	}
