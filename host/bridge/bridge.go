@@ -90,6 +90,7 @@ type Bridge struct {
 	log      hclog.Logger
 	url      string
 	addr     string
+	loopback bool // the listener is loopback-only: Host is checked (guard)
 	tokenSum [sha256.Size]byte
 
 	ctx    context.Context // ends at Close
@@ -111,6 +112,9 @@ type Bridge struct {
 	lastErrAt time.Time
 	replaced  int
 	refused   int
+	// refusedRequests counts HTTP requests turned away before they became
+	// a socket (guard).
+	refusedRequests int
 
 	notify chan struct{} // wakes the OnPeer goroutine (capacity 1)
 }
@@ -140,12 +144,13 @@ func New(opts Options) (*Bridge, error) {
 		log = hclog.NewNullLogger()
 	}
 	b := &Bridge{
-		opts:   opts,
-		log:    log,
-		url:    opts.URL,
-		addr:   addr,
-		conns:  map[*peer]struct{}{},
-		notify: make(chan struct{}, 1),
+		opts:     opts,
+		log:      log,
+		url:      opts.URL,
+		addr:     addr,
+		loopback: loopback,
+		conns:    map[*peer]struct{}{},
+		notify:   make(chan struct{}, 1),
 	}
 	if opts.Token != "" {
 		b.tokenSum = sha256.Sum256([]byte(opts.Token))
@@ -271,14 +276,22 @@ func (b *Bridge) Close() error {
 }
 
 // serveHTTP upgrades a connection from the addon and serves it until it
-// closes.
+// closes. A request the guard refuses never becomes a socket, so it can
+// neither read a command nor replace the attached editor.
 func (b *Bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	// The default origin check stays on: the addon sends no Origin header,
-	// and a web page the user visits must not reach the editor through a
-	// loopback port.
+	if f := b.guard(r); f != nil {
+		b.refuse(w, r, f)
+		return
+	}
+	// No Origin reaches this point (guard), so the library's own origin
+	// check has nothing left to compare; it stays on regardless.
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
-		b.log.Warn("editor bridge: refused a connection that is not a WebSocket upgrade from the addon", "remote", r.RemoteAddr, "error", err)
+		// Accept has answered with the protocol error (400 and its reason).
+		b.mu.Lock()
+		b.refusedRequests++
+		b.mu.Unlock()
+		b.logRefusedRequest("bad_upgrade", "editor bridge: refused a malformed WebSocket upgrade", "remote", r.RemoteAddr, "error", err)
 		return
 	}
 	p := newPeer(b, c, r.RemoteAddr)
@@ -288,6 +301,11 @@ func (b *Bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer b.untrack(p)
 	p.serve()
+}
+
+// logRefusedRequest logs a request refused before it became a socket.
+func (b *Bridge) logRefusedRequest(_, msg string, args ...any) {
+	b.log.Warn(msg, args...)
 }
 
 // track registers an open socket; its handler goroutine then counts in the

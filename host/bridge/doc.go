@@ -21,6 +21,13 @@
 //     logs them to its dock and drops the link; PEER_REPLACED also stops it
 //     from reconnecting.
 //
+// Only the addon may connect (guard.go): a request with an Origin header
+// (every browser sends one; the addon never does) is refused with 403, and
+// so, on a loopback listener, is a Host that is not a loopback name with
+// the bridge's port (DNS rebinding); a request that is no WebSocket
+// upgrade gets 426. Each answer's body says why and how to fix it, and a
+// refused request never becomes a socket, so it cannot replace the editor.
+//
 // One editor is attached at a time. A newcomer replaces it: the previous
 // editor's pending requests fail with BRIDGE_DISCONNECTED, it gets the
 // PEER_REPLACED notice and its socket closes, and the replacement is an

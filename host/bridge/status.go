@@ -39,6 +39,10 @@ type Status struct {
 	// connections refused for a missing or wrong token.
 	Replacements int `json:"replacements"`
 	AuthRefusals int `json:"auth_refusals"`
+	// RefusedRequests counts HTTP requests refused before they became a
+	// socket: from a web page (an Origin header), to a Host that is not
+	// the bridge's loopback address, or not a WebSocket upgrade at all.
+	RefusedRequests int `json:"refused_requests"`
 	// LastError is the latest failure (timeout, bad frame, disconnect), and
 	// LastErrorAt when it happened.
 	LastError   string     `json:"last_error,omitempty"`
@@ -49,13 +53,14 @@ type Status struct {
 func (b *Bridge) Status() Status {
 	b.mu.Lock()
 	s := Status{
-		URL:           b.dialURL(),
-		Listening:     b.ln != nil,
-		AuthRequired:  b.opts.Token != "",
-		Replacements:  b.replaced,
-		AuthRefusals:  b.refused,
-		LastError:     b.lastErr,
-		AddonCommands: -1,
+		URL:             b.dialURL(),
+		Listening:       b.ln != nil,
+		AuthRequired:    b.opts.Token != "",
+		Replacements:    b.replaced,
+		AuthRefusals:    b.refused,
+		RefusedRequests: b.refusedRequests,
+		LastError:       b.lastErr,
+		AddonCommands:   -1,
 	}
 	if b.listenErr != nil {
 		s.ListenError = b.listenErr.Error()

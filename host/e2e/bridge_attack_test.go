@@ -1,0 +1,85 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
+)
+
+// TestBridgeRefusesAWebPage replays the DNS-rebinding attack on the real
+// host: a page at evil.com, its name re-pointed at 127.0.0.1, opens a
+// WebSocket to the bridge while the real editor is attached. Before the
+// fix the page became the editor: it read every command, answered
+// godot_undo with its own result and replaced the real editor for good.
+// Now it is refused with a 403 that says why, and the real editor keeps
+// serving the agent.
+func TestBridgeRefusesAWebPage(t *testing.T) {
+	bu := bridgeURL(t)
+	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + bu}, "--godot-version", "4.5")
+	real := attachAddon(t, s, fakeaddon.Options{URL: bu, ProjectPath: "/p/real/", GodotVersion: "4.5.1-stable"})
+	real.SetHistory("Create Hero")
+
+	u, _ := url.Parse(bu)
+	evil := "evil.com:" + u.Port()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, resp, err := websocket.Dial(ctx, bu, &websocket.DialOptions{Host: evil, HTTPHeader: http.Header{"Origin": {"http://" + evil}}})
+	if err == nil {
+		// What the page did with its socket: announce itself as Godot
+		// 3.5 and answer whatever it is sent.
+		_ = c.Write(ctx, websocket.MessageText, []byte(`{"id":"peer_hello","command":"cmd_peer_hello","params":{"project_path":"/evil/","godot_version":"3.5-stable"}}`))
+		c.CloseNow()
+		t.Fatal("the bridge accepted a WebSocket from a web page")
+	}
+	if resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("response %v, want 403", resp)
+	}
+	// The same request by hand, to read the body the page (and a user
+	// looking at the browser's console) gets.
+	req, _ := http.NewRequest(http.MethodGet, "http://"+u.Host+"/", nil)
+	req.Host = evil
+	for k, v := range map[string]string{"Origin": "http://" + evil, "Connection": "Upgrade", "Upgrade": "websocket",
+		"Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="} {
+		req.Header.Set(k, v)
+	}
+	hr, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(hr.Body)
+	hr.Body.Close()
+	if hr.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "Origin") || !strings.Contains(string(body), "addon") {
+		t.Fatalf("refusal %d %q", hr.StatusCode, body)
+	}
+
+	var undo map[string]any
+	s.ok(t, "godot_undo", map[string]any{"dry_run": true}, &undo)
+	if undo["would_undo_next"] != "Create Hero" || len(real.Calls("cmd_undo")) != 1 {
+		t.Fatalf("godot_undo did not reach the real editor: %v", undo)
+	}
+	var info struct {
+		Godot  struct{ Version string } `json:"godot"`
+		Editor struct {
+			Connected       bool   `json:"connected"`
+			ProjectPath     string `json:"project_path"`
+			Replacements    int    `json:"replacements"`
+			RefusedRequests int    `json:"refused_requests"`
+		} `json:"editor"`
+	}
+	s.ok(t, "godot_get_server_info", nil, &info)
+	if !info.Editor.Connected || info.Editor.ProjectPath != "/p/real/" || info.Editor.Replacements != 0 ||
+		info.Editor.RefusedRequests < 2 || info.Godot.Version != "4.5.1-stable" {
+		t.Fatalf("server info %+v", info)
+	}
+	if real.Status() == fakeaddon.Replaced || len(real.Notices()) != 0 {
+		t.Fatalf("the real editor was disturbed: %v %+v", real.Status(), real.Notices())
+	}
+}
