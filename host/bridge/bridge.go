@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/internal/logsummary"
 )
 
 // Timeouts of the contract (ADDON-PROTOCOL.md §3.3).
@@ -35,6 +36,12 @@ const (
 	// preAuthReadLimit bounds what an unauthenticated socket can make the
 	// host buffer; cmd_auth and cmd_peer_hello are a few hundred bytes.
 	preAuthReadLimit = 64 << 10
+	// floodWindow and floodBurst limit what a peer can make the host log:
+	// per kind of line (junk frames, refused requests, …) the first
+	// floodBurst of each floodWindow are logged, the rest counted in one
+	// summary line at the window's end (logsummary).
+	floodWindow = time.Minute
+	floodBurst  = 5
 	// rebindEvery is how often a host whose bridge address is taken tries
 	// again, so that it takes over when the other listener goes away.
 	rebindEvery = 5 * time.Second
@@ -88,6 +95,7 @@ type Peer struct {
 type Bridge struct {
 	opts     Options
 	log      hclog.Logger
+	lim      *logsummary.Limiter // log lines a peer can cause, rate-limited
 	url      string
 	addr     string
 	loopback bool // the listener is loopback-only: Host is checked (guard)
@@ -146,6 +154,7 @@ func New(opts Options) (*Bridge, error) {
 	b := &Bridge{
 		opts:     opts,
 		log:      log,
+		lim:      logsummary.New(log, floodWindow, floodBurst),
 		url:      opts.URL,
 		addr:     addr,
 		loopback: loopback,
@@ -272,6 +281,7 @@ func (b *Bridge) Close() error {
 		p.closeNow()
 	}
 	b.wg.Wait()
+	b.lim.Close() // the summaries of what was suppressed
 	return err
 }
 
@@ -291,7 +301,7 @@ func (b *Bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		b.mu.Lock()
 		b.refusedRequests++
 		b.mu.Unlock()
-		b.logRefusedRequest("bad_upgrade", "editor bridge: refused a malformed WebSocket upgrade", "remote", r.RemoteAddr, "error", err)
+		b.logRefusedRequest("editor bridge: refused a malformed WebSocket upgrade", "remote", r.RemoteAddr, "error", err)
 		return
 	}
 	p := newPeer(b, c, r.RemoteAddr)
@@ -304,8 +314,9 @@ func (b *Bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // logRefusedRequest logs a request refused before it became a socket.
-func (b *Bridge) logRefusedRequest(_, msg string, args ...any) {
-	b.log.Warn(msg, args...)
+// Any web page can send them, so they are rate-limited as one kind.
+func (b *Bridge) logRefusedRequest(msg string, args ...any) {
+	b.lim.Log(hclog.Warn, "refused_request", msg, args...)
 }
 
 // track registers an open socket; its handler goroutine then counts in the

@@ -71,7 +71,7 @@ func (b *Bridge) refuse(w http.ResponseWriter, r *http.Request, f *refusal) {
 	b.mu.Lock()
 	b.refusedRequests++
 	b.mu.Unlock()
-	b.logRefusedRequest(f.reason, "editor bridge: refused a request that is not from the addon",
+	b.logRefusedRequest("editor bridge: refused a request that is not from the addon",
 		"remote", r.RemoteAddr, "reason", f.reason, "status", f.status, "host", r.Host, "origin", r.Header.Get("Origin"))
 }
 

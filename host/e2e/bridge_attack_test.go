@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +83,67 @@ func TestBridgeRefusesAWebPage(t *testing.T) {
 	}
 	if real.Status() == fakeaddon.Replaced || len(real.Notices()) != 0 {
 		t.Fatalf("the real editor was disturbed: %v %+v", real.Status(), real.Notices())
+	}
+}
+
+// TestBridgeLogFlood floods the real host's bridge the two ways that
+// flooded its log: junk frames from the editor's socket and plain GETs to
+// the bridge port (any web page can send those). Before, 200k frames wrote
+// 26 MB to the log and 3,000 GETs 3,000 warnings; now each flood costs a
+// few lines and a summary that counts it.
+func TestBridgeLogFlood(t *testing.T) {
+	const frames, gets = 20000, 3000
+	bu := bridgeURL(t)
+	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + bu}, "--godot-version", "4.5")
+	ed := attachAddon(t, s, fakeaddon.Options{URL: bu, ProjectPath: "/p/real/"})
+	for i := 0; i < frames; i++ {
+		if err := ed.Send(`{"junk":` + strconv.Itoa(i) + `}`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u, _ := url.Parse(bu)
+	client := &http.Client{}
+	for i := 0; i < gets; i++ {
+		resp, err := client.Get("http://" + u.Host + "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUpgradeRequired {
+			t.Fatalf("GET: status %d", resp.StatusCode)
+		}
+	}
+	// Frames are read in order: once the editor answers the undo tool,
+	// every junk frame before its reply was handled.
+	var hist map[string]any
+	s.ok(t, "godot_list_history", nil, &hist)
+	s.Close() // the host exits, and its bridge logs the last summaries
+	log := s.stderr.String()
+	if n := strings.Count(log, "\n"); n > 200 || len(log) > 64<<10 {
+		t.Fatalf("the flood wrote %d lines (%d bytes) to the host log:\n%.3000s", n, len(log), log)
+	}
+	for _, c := range []struct {
+		msg  string
+		want int
+	}{
+		{"editor bridge: dropped a frame from the editor", frames},
+		{"editor bridge: refused a request that is not from the addon", gets},
+	} {
+		logged, suppressed := 0, 0
+		re := regexp.MustCompile(`suppressed (\d+) similar log lines in the last \S+: ` + regexp.QuoteMeta(c.msg))
+		for _, l := range strings.Split(log, "\n") {
+			if !strings.Contains(l, c.msg) {
+				continue
+			}
+			if m := re.FindStringSubmatch(l); m != nil {
+				n, _ := strconv.Atoi(m[1])
+				suppressed += n
+			} else {
+				logged++
+			}
+		}
+		if suppressed == 0 || logged+suppressed != c.want {
+			t.Errorf("%q: %d logged + %d in summaries, want %d with a summary:\n%.3000s", c.msg, logged, suppressed, c.want, log)
+		}
 	}
 }
