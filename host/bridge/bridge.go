@@ -56,6 +56,11 @@ type Options struct {
 	// Token, when set, must arrive in the editor's cmd_auth within 2 s or the
 	// socket is closed. A URL whose host is not loopback requires it.
 	Token string
+	// TokenFile is the per-install token file Token was read from
+	// (DefaultTokenFile), "" when it came from GODOT_MCP_BRIDGE_TOKEN.
+	// Refusals then tell the user to start the editor with
+	// GODOT_MCP_BRIDGE_TOKEN="$(godot-mcp bridge-token)".
+	TokenFile string
 	// HostVersion is sent to the editor in cmd_server_hello for its dock.
 	HostVersion string
 	// Logger receives the bridge's log lines (nil: discard).
@@ -337,6 +342,15 @@ func (b *Bridge) untrack(p *peer) {
 	delete(b.conns, p)
 	b.mu.Unlock()
 	b.wg.Done()
+}
+
+// tokenFix says how an editor gets the host's token, for refusals.
+func (b *Bridge) tokenFix() string {
+	if b.opts.TokenFile != "" {
+		return fmt.Sprintf("start the editor with the host's token in its environment: %s=\"$(%s)\" godot --editor --path PROJECT "+
+			"(the token is this user's, in %s)", TokenEnv, TokenCommand, b.opts.TokenFile)
+	}
+	return "set " + TokenEnv + " in the editor's environment to the same value as in the godot-mcp host's, then restart the editor"
 }
 
 // tokenOK compares a token from cmd_auth with the host's in constant time.

@@ -9,7 +9,8 @@
 //     strings), reply {"id":"7","ok":true,"result":{…}} or
 //     {"id":"7","ok":false,"error":CODE,"hint":…,"required":…};
 //   - control messages from the addon, never answered: cmd_auth (the shared
-//     GODOT_MCP_BRIDGE_TOKEN, waited for at most 2 s and compared in
+//     GODOT_MCP_BRIDGE_TOKEN, or the per-install token of token.go, which
+//     `godot-mcp bridge-token` prints; waited for at most 2 s and compared in
 //     constant time; a wrong token gets one VALIDATION_ERROR notice with
 //     required=bridge_token and the socket closes) and cmd_peer_hello
 //     (project path, Godot version, addon version);

@@ -128,7 +128,7 @@ func (p *peer) authenticate() bool {
 				// The socket is closed without a message: an addon with no
 				// token configured never sends cmd_auth, and the reference
 				// server does the same.
-				p.refused("no_token", fmt.Sprintf("closed an editor connection that sent no cmd_auth within %s; set %s in the editor's environment to the host's token", budget, TokenEnv))
+				p.refused("no_token", fmt.Sprintf("closed an editor connection that sent no cmd_auth within %s: the host requires a bridge token; %s", budget, b.tokenFix()))
 			}
 			return false
 		}
@@ -138,9 +138,8 @@ func (p *peer) authenticate() bool {
 			if b.tokenOK(f.token) {
 				return true
 			}
-			p.refused("wrong_token", "refused an editor connection: its "+TokenEnv+" does not match the host's (the token is never logged)")
-			hint := "Bridge auth failed: the " + TokenEnv + " this editor sent does not match the server's. " +
-				"Set the same " + TokenEnv + " in the editor's environment as in the godot-mcp host's, then restart the editor."
+			p.refused("wrong_token", "refused an editor connection: its "+TokenEnv+" does not match the host's (the token is never logged); "+b.tokenFix())
+			hint := "Bridge auth failed: the " + TokenEnv + " this editor sent does not match the server's. To fix it, " + b.tokenFix() + "."
 			p.closeWithNotice(notice("auth", wireValidationError, hint, requiredBridgeToken), true)
 			return false
 		case frameHello:

@@ -16,6 +16,9 @@ type Status struct {
 	// AuthRequired says the host expects GODOT_MCP_BRIDGE_TOKEN (never the
 	// token itself).
 	AuthRequired bool `json:"auth_required"`
+	// TokenFile is the per-install token file the token was read from;
+	// empty when it came from GODOT_MCP_BRIDGE_TOKEN or there is none.
+	TokenFile string `json:"token_file,omitempty"`
 	// Connected says an editor is attached; the fields below describe it.
 	Connected    bool       `json:"connected"`
 	ProjectPath  string     `json:"project_path,omitempty"`
@@ -56,6 +59,7 @@ func (b *Bridge) Status() Status {
 		URL:             b.dialURL(),
 		Listening:       b.ln != nil,
 		AuthRequired:    b.opts.Token != "",
+		TokenFile:       b.opts.TokenFile,
 		Replacements:    b.replaced,
 		AuthRefusals:    b.refused,
 		RefusedRequests: b.refusedRequests,

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -145,5 +146,41 @@ func TestBridgeLogFlood(t *testing.T) {
 		if suppressed == 0 || logged+suppressed != c.want {
 			t.Errorf("%q: %d logged + %d in summaries, want %d with a summary:\n%.3000s", c.msg, logged, suppressed, c.want, log)
 		}
+	}
+}
+
+// TestBridgeTokenFile: once `godot-mcp bridge-token` has created this
+// user's token, the host requires it; an editor started as the docs say
+// attaches, one without it is refused and the host log says how to pass it.
+func TestBridgeTokenFile(t *testing.T) {
+	cfg := t.TempDir()
+	cmd := exec.Command(bin, "bridge-token")
+	cmd.Env = hostEnv("", "XDG_CONFIG_HOME="+cfg)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bridge-token: %v", err)
+	}
+	token := strings.TrimSpace(string(out))
+	bu := bridgeURL(t)
+	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + bu, "XDG_CONFIG_HOME=" + cfg}, "--godot-version", "4.5")
+
+	bare := fakeaddon.Start(fakeaddon.Options{URL: bu, RetryMin: 50 * time.Millisecond, RetryMax: 100 * time.Millisecond})
+	const fix = `GODOT_MCP_BRIDGE_TOKEN="$(godot-mcp bridge-token)"`
+	waitUntil(t, "the refusal in the host log", func() bool { return strings.Contains(s.stderr.String(), fix) })
+	bare.Close()
+	var info struct {
+		Editor struct {
+			Connected    bool   `json:"connected"`
+			AuthRequired bool   `json:"auth_required"`
+			TokenFile    string `json:"token_file"`
+		} `json:"editor"`
+	}
+	s.ok(t, "godot_get_server_info", nil, &info)
+	if info.Editor.Connected || !info.Editor.AuthRequired || !strings.HasPrefix(info.Editor.TokenFile, cfg) {
+		t.Fatalf("server info %+v", info)
+	}
+	attachAddon(t, s, fakeaddon.Options{URL: bu, Token: token, ProjectPath: "/p/real/"})
+	if strings.Contains(s.stderr.String(), token) {
+		t.Fatal("the token appears in the host log")
 	}
 }
