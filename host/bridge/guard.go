@@ -72,7 +72,7 @@ func (b *Bridge) refuse(w http.ResponseWriter, r *http.Request, f *refusal) {
 	b.refusedRequests++
 	b.mu.Unlock()
 	b.logRefusedRequest("editor bridge: refused a request that is not from the addon",
-		"remote", r.RemoteAddr, "reason", f.reason, "status", f.status, "host", r.Host, "origin", r.Header.Get("Origin"))
+		"remote", r.RemoteAddr, "reason", f.reason, "status", f.status, "host", cut(r.Host), "origin", cut(r.Header.Get("Origin")))
 }
 
 // port is the port the bridge listens on, as the addon's URL names it.
@@ -122,12 +122,15 @@ func headerHas(h http.Header, key, token string) bool {
 	return false
 }
 
-// quoteHeader quotes a header value for a reply or a log line, cut short:
-// it comes from whoever sent the request.
-func quoteHeader(s string) string {
+// quoteHeader quotes a header value for a reply, cut short (cut).
+func quoteHeader(s string) string { return strconv.Quote(cut(s)) }
+
+// cut shortens a header value for a reply or a log line: it comes from
+// whoever sent the request, and headers may be up to a megabyte.
+func cut(s string) string {
 	const n = 200
 	if len(s) > n {
-		s = s[:n] + "…"
+		return s[:n] + "…"
 	}
-	return strconv.Quote(s)
+	return s
 }
