@@ -381,10 +381,8 @@ func (c *Call) preview(res Result) Result {
 	fields["preview"] = p
 	c.mu.Unlock()
 	out := Result{Structured: fields}
-	if res.Structured != nil || len(res.Content) == 0 {
-		out.Content = []Content{TextContent{Text: indentJSON(fields)}}
-	} else {
-		out.Content = res.Content
+	if res.Structured == nil {
+		out.Content = res.Content // a text answer keeps its words
 	}
 	return out
 }

@@ -289,7 +289,9 @@ func resultToProto(ctx context.Context, t *Tool, res Result, err error, projectD
 		}
 		structured = b
 		if len(res.Content) == 0 {
-			res.Content = []Content{TextContent{Text: indentJSON(res.Structured)}}
+			// The one encoding serves both: compact JSON reads as well
+			// as indented and costs no second pass over the value.
+			res.Content = []Content{TextContent{Text: string(b)}}
 		}
 	}
 	return resultToWire(res, structured, nil)

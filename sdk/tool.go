@@ -25,7 +25,6 @@ type Tool struct {
 	// in Toolset.Manifest, which Serve checks before anything else.
 	err   error
 	in    *jsonschema.Resolved
-	check *args.Checker // in, compiled once for every call
 	out   *jsonschema.Resolved
 	// run decodes and validates the arguments and calls the handler.
 	run func(ctx context.Context, call *Call, args []byte) (Result, error)
@@ -126,7 +125,6 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 		errs = append(errs, fmt.Errorf("input schema: %w", err))
 	}
 	t.in, t.spec.InputSchema = in, inJSON
-	t.check = args.Compile(in)
 	if o.output != nil {
 		infer := o.output
 		if class == Mutating || class == Destructive {
@@ -149,7 +147,7 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 	t.err = errors.Join(errs...)
 	t.run = func(ctx context.Context, call *Call, args []byte) (Result, error) {
 		var v In
-		if err := decodeArgs(t.check, args, &v); err != nil {
+		if err := decodeArgs(args, &v); err != nil {
 			return Result{}, err
 		}
 		if len(paths) > 0 {
@@ -191,19 +189,13 @@ func deriveSchema(infer func() (*jsonschema.Schema, error)) (*jsonschema.Resolve
 	return r, raw, nil
 }
 
-// decodeArgs validates the arguments against the input schema (package
-// args: one JSON object, no key twice, the schema's constraints in words)
-// and decodes them into v. Failures are *Error with code INVALID_ARGUMENT.
-func decodeArgs(check *args.Checker, raw []byte, v any) error {
-	in, err := args.Decode(raw)
-	if err == nil {
-		err = check.Check(in)
-	}
-	if err != nil {
-		return &Error{Code: CodeInvalidArgument, Message: err.Error(),
-			Hint: "check the arguments against the tool's input schema"}
-	}
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+// decodeArgs decodes the arguments into v, once. It does not validate them
+// against the input schema again: the host has (duplicate keys, types,
+// limits, required arguments; sdktest applies the same screen), so this
+// one strict decode only keeps what the host passed from meaning anything
+// but the struct. Failures are *Error with code INVALID_ARGUMENT.
+func decodeArgs(raw []byte, v any) error {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 		raw = []byte("{}")
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -188,14 +189,14 @@ func unknownToolMessage(tool string, names []string) string {
 	return msg + "\nTool names are godot_<toolset>_<tool>; \"godot-mcp plugins list\" shows the installed toolsets and \"godot-mcp call godot_list_tools_by_safety_class\" every tool."
 }
 
-// resultText renders a result for a terminal: text as is, other content
-// summarised.
+// resultText renders a result for a terminal: text as is (JSON, which tools
+// send compact for agents, indented for people), other content summarised.
 func resultText(res *mcp.CallToolResult) string {
 	var parts []string
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			parts = append(parts, c.Text)
+			parts = append(parts, indentIfJSON(c.Text))
 		case *mcp.ImageContent:
 			parts = append(parts, fmt.Sprintf("[image %s, %d bytes; use --json to get it]", c.MIMEType, len(c.Data)))
 		case *mcp.AudioContent:
@@ -210,4 +211,16 @@ func resultText(res *mcp.CallToolResult) string {
 		parts = append(parts, string(b))
 	}
 	return strings.Join(parts, "\n")
+}
+
+func indentIfJSON(text string) string {
+	t := strings.TrimSpace(text)
+	if t == "" || (t[0] != '{' && t[0] != '[') || !json.Valid([]byte(t)) {
+		return text
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(t), "", "  ") != nil {
+		return text
+	}
+	return b.String()
 }

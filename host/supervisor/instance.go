@@ -37,9 +37,11 @@ type instance struct {
 	client *plugin.Client
 	runner *procRunner
 	rpc    pb.ToolsetClient
-	// pipe carries the calls when the plugin serves the call pipe; nil:
-	// calls go over rpc.
-	pipe   *callpipe.Client
+	// pipe is the call pipe when the plugin serves it; nil: calls go over
+	// rpc.
+	pipe *callpipe.Client
+	// calls go over transport: pipe, or rpc's Call stream.
+	transport transport
 	health grpc_health_v1.HealthClient // go-plugin's health service on the same connection
 	stderr *tail
 	// calls holds one token per call in flight (MaxConcurrentCalls).
@@ -232,6 +234,9 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 		services := callpipe.NewServices()
 		registerHostServices(services, log, editor, ws)
 		inst.pipe = callpipe.NewClient(inst.runner.callConn, services)
+		inst.transport = inst.pipe
+	} else {
+		inst.transport = grpcTransport{rpc: inst.rpc}
 	}
 
 	inst.ctx, inst.cancel = context.WithCancel(context.Background())
