@@ -17,7 +17,8 @@
 //     unseen by mtime+size, and a 20 KB scene hashes in about 10 µs.
 //   - Confinement. Paths are res:// paths; "..", absolute paths, other
 //     schemes and symbolic links leading out of the project are refused, a
-//     symbolic link is never written through, and .godot/ is off limits.
+//     symbolic link is never written through, and .godot/ and .git are
+//     off limits for writes and deletes.
 //   - Compare-and-swap. Every write names the version it was based on. If
 //     the file on disk is not that version any more (another toolset, the
 //     user's editor), the whole commit is refused with CONFLICT and nothing
