@@ -133,7 +133,10 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 		return sdk.CommitResult{}, cancelled(err)
 	}
 
-	release, unlock := w.lockJournal()
+	release, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return sdk.CommitResult{}, err
+	}
 	defer unlock()
 	if err := w.expectActiveLocked(ch.ExpectActiveScene); err != nil {
 		return sdk.CommitResult{}, err
@@ -144,7 +147,7 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 	for i, f := range files {
 		cur, err := load(f.abs)
 		if err != nil {
-			return sdk.CommitResult{}, sdk.Errorf(sdk.CodeInvalidArgument, "change regular files only", "%s %v", f.res, err)
+			return sdk.CommitResult{}, fileError(f.res, err, sdk.CodeInvalidArgument, "change regular files only")
 		}
 		f.before = cur
 		op := ch.Ops[i]
@@ -221,10 +224,11 @@ func (w *Workspace) expectActiveLocked(want string) error {
 // no editor it allows everything; with an editor that cannot answer it
 // refuses (fail closed: a clobbered scene cannot be undone).
 func (w *Workspace) guardLocked(ctx context.Context, files []*file) error {
-	if w.editor == nil || len(files) == 0 {
+	ed := w.getEditor()
+	if ed == nil || len(files) == 0 {
 		return nil
 	}
-	unsaved, err := w.editor.UnsavedScenes(ctx)
+	unsaved, err := ed.UnsavedScenes(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return cancelled(ctx.Err())
@@ -258,14 +262,15 @@ func isAre(n int) string {
 // reloadLocked tells the editor what changed; a failure is a warning, the
 // files are written already.
 func (w *Workspace) reloadLocked(ctx context.Context, files []*file) []string {
-	if w.editor == nil || len(files) == 0 {
+	ed := w.getEditor()
+	if ed == nil || len(files) == 0 {
 		return nil
 	}
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.res
 	}
-	if err := w.editor.Reload(context.WithoutCancel(ctx), paths); err != nil {
+	if err := ed.Reload(context.WithoutCancel(ctx), paths); err != nil {
 		return []string{"the Godot editor was not told to reload the changed files: " + err.Error() +
 			"; run godot_scene_edit_rescan_filesystem or reload them in the editor"}
 	}

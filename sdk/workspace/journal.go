@@ -157,9 +157,19 @@ type History struct {
 // recentMax is how many actions History lists, as the addon does.
 const recentMax = 20
 
-// History describes the journal.
+// History describes the journal (waiting as long as it takes for the
+// lock: see HistoryContext).
 func (w *Workspace) History() History {
-	_, unlock := w.lockJournal()
+	h, _ := w.HistoryContext(context.Background())
+	return h
+}
+
+// HistoryContext is History, giving up with CANCELLED when ctx ends.
+func (w *Workspace) HistoryContext(ctx context.Context) (History, error) {
+	_, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return History{}, err
+	}
 	defer unlock()
 	h := History{Version: w.version, HasUndo: len(w.undo) > 0, HasRedo: len(w.redo) > 0,
 		Depth: len(w.undo), RedoDepth: len(w.redo), JournalBytes: w.bytes, Recent: []HistoryEntry{}}
@@ -171,7 +181,7 @@ func (w *Workspace) History() History {
 	for _, a := range w.undo[from:] {
 		h.Recent = append(h.Recent, HistoryEntry{Name: a.name, ID: a.id, Toolset: a.toolset, Time: a.at, Files: a.paths()})
 	}
-	return h
+	return h, nil
 }
 
 func validCount(count int) error {
@@ -203,7 +213,10 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 	if err := ctx.Err(); err != nil {
 		return res, cancelled(err)
 	}
-	release, unlock := w.lockJournal()
+	release, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return res, err
+	}
 	defer unlock()
 	from := &w.undo
 	verb := "undo"
@@ -250,7 +263,7 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 			if !ok {
 				c, err := load(f.abs)
 				if err != nil {
-					return res, sdk.Errorf(sdk.CodeConflict, "restore or remove it by hand, then retry", "%s %v", f.res, err)
+					return res, fileError(f.res, err, sdk.CodeConflict, "restore or remove it by hand, then retry")
 				}
 				cur = c
 			}

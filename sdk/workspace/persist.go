@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
@@ -12,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 // The journal on disk (Options.JournalDir) is one append-only log,
@@ -209,18 +212,30 @@ func (w *Workspace) replay(e entry) {
 
 // syncInLocked takes the journal's file lock and replays what other
 // processes appended since this one last read the log.
-func (w *Workspace) syncInLocked() {
+func (w *Workspace) syncInLocked(ctx context.Context) error {
 	s := w.store
 	if s == nil {
-		return
+		return nil
 	}
 	if err := s.open(); err != nil {
 		// No journal directory: keep the history in memory.
 		w.storeErr = fmt.Sprintf("the undo history cannot be kept in %s (%v); it lives in this process only", s.dir, err)
 		w.store = nil
-		return
+		return nil
 	}
-	lockFile(s.lock)
+	if err := lockFile(ctx, s.lock); err != nil {
+		return &sdk.Error{Code: sdk.CodeCancelled,
+			Message: "workspace: the call ended while waiting for the journal lock (" + filepath.Join(s.dir, "lock") +
+				"), which another godot-mcp process on this project holds; nothing was written",
+			Hint: "retry; if it keeps happening, a godot-mcp process working on this project is stuck: stop it"}
+	}
+	w.syncInLog()
+	return nil
+}
+
+// syncInLog replays what other processes appended (under the file lock).
+func (w *Workspace) syncInLog() {
+	s := w.store
 	w.loadScenesLocked()
 	path := filepath.Join(s.dir, logName)
 	fi, err := os.Stat(path)

@@ -130,7 +130,11 @@ type Workspace struct {
 	root string
 	opts Options
 
-	mu       sync.Mutex // serialises changes and guards what follows
+	// sem (capacity 1) is the workspace lock: it serialises changes and
+	// guards what follows. A channel rather than a sync.Mutex so that a
+	// call waiting for it gives up when its context ends.
+	sem      chan struct{}
+	edMu     sync.Mutex // guards editor alone, so attaching never waits for a call
 	editor   Editor
 	undo     []*action // oldest first
 	redo     []*action // next redo last
@@ -169,7 +173,7 @@ func Open(root string, opts Options) (*Workspace, error) {
 	}
 	var nonce [8]byte
 	_, _ = rand.Read(nonce[:])
-	w := &Workspace{root: r, opts: opts, nextID: 1, session: hex.EncodeToString(nonce[:])}
+	w := &Workspace{root: r, opts: opts, nextID: 1, session: hex.EncodeToString(nonce[:]), sem: make(chan struct{}, 1)}
 	if opts.JournalDir != "" {
 		w.store = &store{dir: opts.JournalDir, fsync: opts.Sync == SyncFull}
 	}
@@ -178,10 +182,24 @@ func Open(root string, opts Options) (*Workspace, error) {
 
 // lockJournal takes the workspace lock and brings the journal up to date
 // with the disk. release saves what changed (returning a warning if that
-// failed) and may be called early; unlock releases everything.
-func (w *Workspace) lockJournal() (release func() string, unlock func()) {
-	w.mu.Lock()
-	w.syncInLocked()
+// failed) and may be called early; unlock releases everything. Waiting for
+// the lock (held by another call of this process, or the journal's file
+// lock by another process) ends with CANCELLED when ctx does.
+func (w *Workspace) lockJournal(ctx context.Context) (release func() string, unlock func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, cancelled(err)
+	}
+	select {
+	case w.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, &sdk.Error{Code: sdk.CodeCancelled,
+			Message: "workspace: the call ended while waiting for another call of this process to finish its change; nothing was written",
+			Hint:    "retry; a call that never finishes is reported in the host's log"}
+	}
+	if err := w.syncInLocked(ctx); err != nil {
+		<-w.sem
+		return nil, nil, err
+	}
 	released := false
 	release = func() string {
 		if released {
@@ -190,7 +208,7 @@ func (w *Workspace) lockJournal() (release func() string, unlock func()) {
 		released = true
 		return w.syncOutLocked()
 	}
-	return release, func() { release(); w.mu.Unlock() }
+	return release, func() { release(); <-w.sem }, nil
 }
 
 func errNoProject() *sdk.Error {
@@ -204,9 +222,15 @@ func (w *Workspace) Root() string { return w.root }
 
 // SetEditor attaches (or with nil detaches) the Godot editor.
 func (w *Workspace) SetEditor(e Editor) {
-	w.mu.Lock()
+	w.edMu.Lock()
 	w.editor = e
-	w.mu.Unlock()
+	w.edMu.Unlock()
+}
+
+func (w *Workspace) getEditor() Editor {
+	w.edMu.Lock()
+	defer w.edMu.Unlock()
+	return w.editor
 }
 
 // VersionOf returns the version of content.
@@ -231,7 +255,7 @@ func (c content) version() sdk.FileVersion {
 
 // load reads the current state of abs.
 func load(abs string) (content, error) {
-	f, err := os.Open(abs)
+	f, fi, err := openRegular(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return content{}, nil
 	}
@@ -239,13 +263,6 @@ func load(abs string) (content, error) {
 		return content{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return content{}, err
-	}
-	if fi.IsDir() {
-		return content{}, fmt.Errorf("is a directory")
-	}
 	if fi.Size() > MaxFileBytes {
 		return content{}, fmt.Errorf("is %d bytes; the workspace handles files up to %d", fi.Size(), MaxFileBytes)
 	}
@@ -274,7 +291,7 @@ func (w *Workspace) Read(ctx context.Context, p string) (sdk.File, error) {
 	}
 	c, err := load(abs)
 	if err != nil {
-		return sdk.File{}, sdk.Errorf(sdk.CodeInvalidArgument, "read a regular file", "%s %v", res, err)
+		return sdk.File{}, fileError(res, err, sdk.CodeInvalidArgument, "read a regular file")
 	}
 	if !c.exists {
 		return sdk.File{}, sdk.Errorf(sdk.CodeNotFound, "check the path", "%s does not exist", res)
@@ -305,7 +322,14 @@ func (w *Workspace) Stat(ctx context.Context, p string) (sdk.FileInfo, error) {
 	info := sdk.FileInfo{Path: res, Exists: true, IsDir: fi.IsDir(), Size: fi.Size(), ModTime: fi.ModTime()}
 	if !fi.IsDir() {
 		c, err := load(abs)
-		if err == nil && c.exists {
+		if err != nil {
+			// A special file has no version to base a write on; say so
+			// rather than report it as a file a write could replace.
+			var nr *errNotRegular
+			if errors.As(err, &nr) {
+				return sdk.FileInfo{}, fileError(res, err, sdk.CodeInvalidArgument, "")
+			}
+		} else if c.exists {
 			info.Version = c.version()
 		}
 	}
@@ -354,11 +378,21 @@ func (w *Workspace) List(ctx context.Context, dir string) ([]sdk.DirEntry, error
 	return out, nil
 }
 
-// Scenes returns the headless open scenes and the active one.
+// Scenes returns the headless open scenes and the active one (waiting as
+// long as it takes for the lock: see ScenesContext).
 func (w *Workspace) Scenes() sdk.Scenes {
-	_, unlock := w.lockJournal()
+	sc, _ := w.ScenesContext(context.Background())
+	return sc
+}
+
+// ScenesContext is Scenes, giving up with CANCELLED when ctx ends.
+func (w *Workspace) ScenesContext(ctx context.Context) (sdk.Scenes, error) {
+	_, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return sdk.Scenes{}, err
+	}
 	defer unlock()
-	return w.scenesLocked()
+	return w.scenesLocked(), nil
 }
 
 func (w *Workspace) scenesLocked() sdk.Scenes {
@@ -379,8 +413,13 @@ func (w *Workspace) SetActiveScene(ctx context.Context, p string) (sdk.Scenes, e
 	}
 	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
 		return sdk.Scenes{}, sdk.Errorf(sdk.CodeNotFound, "check the path", "%s is not a file", res)
+	} else if !fi.Mode().IsRegular() {
+		return sdk.Scenes{}, fileError(res, notRegular(fi.Mode()), sdk.CodeInvalidArgument, "")
 	}
-	_, unlock := w.lockJournal()
+	_, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return sdk.Scenes{}, err
+	}
 	defer unlock()
 	if !slices.Contains(w.open, res) {
 		w.open = append(w.open, res)
@@ -396,7 +435,10 @@ func (w *Workspace) CloseScene(ctx context.Context, p string) (sdk.Scenes, error
 	if err := ctx.Err(); err != nil {
 		return sdk.Scenes{}, cancelled(err)
 	}
-	_, unlock := w.lockJournal()
+	_, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return sdk.Scenes{}, err
+	}
 	defer unlock()
 	res := w.active
 	if p != "" {
