@@ -185,12 +185,31 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 	if err := ctx.Err(); err != nil {
 		return sdk.CommitResult{}, cancelled(err)
 	}
-	if err := apply(changed, w.opts.Sync); err != nil {
+	// The intent first (intent.go): a kill from here on is recovered whole.
+	at := time.Now()
+	id, mergeTop := w.nextID, w.mergeTopLocked(ch)
+	if mergeTop != nil {
+		id = mergeTop.id
+	}
+	temps := w.planTemps(changed)
+	rec := toRecord(&action{id: id, name: name, toolset: ch.Toolset, callID: ch.CallID, session: w.session, at: at, files: changed})
+	prepared, warn := w.prepareLocked(entry{Kind: entryPrepare, Op: opCommit, Action: rec, Merge: mergeTop != nil, Temps: temps, ID: id})
+	if warn != "" {
+		res.Warnings = append(res.Warnings, warn)
+	}
+	crashAt("prepared")
+	if err := apply(changed, temps, w.opts.Sync); err != nil {
+		if prepared {
+			w.record(entry{Kind: entryDone, ID: id})
+		}
 		return sdk.CommitResult{}, err
 	}
+	crashAt("applied")
 	w.version++
 	w.forgetDeletedLocked(changed)
-	res.ActionID, res.Warnings = w.journalLocked(name, ch, changed)
+	var warns []string
+	res.ActionID, warns = w.journalLocked(name, ch, changed, at, prepared)
+	res.Warnings = append(res.Warnings, warns...)
 	if warn := release(); warn != "" {
 		res.Warnings = append(res.Warnings, warn)
 	}
@@ -338,16 +357,16 @@ var (
 )
 
 // apply brings every file from before to after: all new contents are
-// prepared in temporary files first, then renamed into place (deletes are
-// removes). If a step fails, the files already changed get their before
-// state back and the error is returned. Missing directories of a file are
-// created; when a file goes away, the empty directories its action created
-// go too.
-func apply(files []*file, sync SyncMode) error {
-	temps := make([]string, len(files))
+// written to their temporary files (temps, planned by planTemps) first,
+// then renamed into place (deletes are removes). If a step fails, the
+// files already changed get their before state back and the error is
+// returned. Missing directories of a file are created; when a file goes
+// away, the empty directories its action created go too.
+func apply(files []*file, temps []string, sync SyncMode) error {
+	written := make([]bool, len(files))
 	cleanup := func() {
-		for _, t := range temps {
-			if t != "" {
+		for i, t := range temps {
+			if written[i] {
 				_ = os.Remove(t)
 			}
 		}
@@ -362,12 +381,12 @@ func apply(files []*file, sync SyncMode) error {
 				return writeError(f.res, err)
 			}
 		}
-		t, err := writeTemp(f.abs, f.after, sync != SyncNone)
-		if err != nil {
+		if err := writeTempAt(temps[i], f.after, sync != SyncNone); err != nil {
 			cleanup()
 			return writeError(f.res, err)
 		}
-		temps[i] = t
+		written[i] = true
+		crashAt("temp")
 	}
 	// The commit point: from here on the disk changes.
 	for i, f := range files {
@@ -375,7 +394,7 @@ func apply(files []*file, sync SyncMode) error {
 		if f.after.exists {
 			err = rename(temps[i], f.abs)
 			if err == nil {
-				temps[i] = ""
+				written[i] = false
 			}
 		} else {
 			err = remove(f.abs)
@@ -388,6 +407,7 @@ func apply(files []*file, sync SyncMode) error {
 			rollback(files[:i], sync != SyncNone)
 			return writeError(f.res, err)
 		}
+		crashAt("rename")
 	}
 	for _, f := range files {
 		if !f.after.exists {
@@ -421,7 +441,7 @@ func rollback(files []*file, fsync bool) {
 // writeTemp writes c to a new temporary file beside abs, with c's mode,
 // fsynced if asked, and returns its path.
 func writeTemp(abs string, c content, fsync bool) (string, error) {
-	tf, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".godot-mcp-*")
+	tf, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+tempPrefix+"*")
 	if err != nil {
 		return "", err
 	}
@@ -441,6 +461,29 @@ func writeTemp(abs string, c content, fsync bool) (string, error) {
 		return "", err
 	}
 	return name, nil
+}
+
+// writeTempAt writes c to the new file name (which must not exist), with
+// c's mode, fsynced if asked.
+func writeTempAt(name string, c content, fsync bool) error {
+	tf, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = tf.Write(c.data)
+	if err == nil {
+		err = tf.Chmod(c.mode)
+	}
+	if err == nil && fsync {
+		err = tf.Sync()
+	}
+	if cerr := tf.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(name)
+	}
+	return err
 }
 
 // removeEmptyDirs removes directories an action created, innermost first,

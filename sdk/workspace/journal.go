@@ -10,27 +10,46 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
-// journalLocked records a committed change as an action, or adds it to the
-// newest action when that one belongs to the same tool call. It returns the
-// action id and any warning (an action too large to keep).
-func (w *Workspace) journalLocked(name string, ch Change, files []*file) (uint64, []string) {
-	w.dropRedoLocked()
+// mergeTopLocked returns the newest action when a commit joins it (the
+// same tool call of this Workspace), else nil.
+func (w *Workspace) mergeTopLocked(ch Change) *action {
 	if n := len(w.undo); n > 0 && ch.CallID != "" {
 		top := w.undo[n-1]
 		if top.callID == ch.CallID && top.toolset == ch.Toolset && top.session == w.session {
-			w.bytes -= top.size()
-			merge(top, files)
-			w.bytes += top.size()
-			w.record(entry{Kind: entryExtend, Action: toRecord(top)})
-			w.trimLocked()
-			return top.id, w.oversizeLocked(top)
+			return top
 		}
 	}
-	a := &action{id: w.nextID, name: name, toolset: ch.Toolset, callID: ch.CallID, session: w.session, at: time.Now(), files: files}
+	return nil
+}
+
+// journalLocked records a committed change as an action, or adds it to the
+// newest action when that one belongs to the same tool call. prepared says
+// the log holds the change's intent (then a done entry completes it; else
+// the whole action is logged). It returns the action id and any warning
+// (an action too large to keep).
+func (w *Workspace) journalLocked(name string, ch Change, files []*file, at time.Time, prepared bool) (uint64, []string) {
+	w.dropRedoLocked()
+	if top := w.mergeTopLocked(ch); top != nil {
+		w.bytes -= top.size()
+		merge(top, files)
+		w.bytes += top.size()
+		if prepared {
+			w.record(entry{Kind: entryDone, ID: top.id, OK: true})
+		} else {
+			w.record(entry{Kind: entryExtend, Action: toRecord(top)})
+		}
+		w.trimLocked()
+		return top.id, w.oversizeLocked(top)
+	}
+	a := &action{id: w.nextID, name: name, toolset: ch.Toolset, callID: ch.CallID, session: w.session, at: at, files: files}
 	w.nextID++
 	w.undo = append(w.undo, a)
 	w.bytes += a.size()
-	w.record(entry{Kind: entryAction, Action: toRecord(a)})
+	if prepared {
+		w.record(entry{Kind: entryDone, ID: a.id, OK: true})
+	} else {
+		w.record(entry{Kind: entryAction, Action: toRecord(a)})
+	}
 	w.trimLocked()
 	return a.id, w.oversizeLocked(a)
 }
@@ -293,11 +312,22 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 		return res, cancelled(err)
 	}
 	var touched []*file
+	op := opUndo
+	if redo {
+		op = opRedo
+	}
 	for _, step := range steps {
-		if err := apply(step, w.opts.Sync); err != nil {
+		a := (*from)[len(*from)-1]
+		temps := w.planTemps(step)
+		prepared, _ := w.prepareLocked(entry{Kind: entryPrepare, Op: op, ID: a.id, Temps: temps})
+		crashAt("prepared")
+		if err := apply(step, temps, w.opts.Sync); err != nil {
+			if prepared {
+				w.record(entry{Kind: entryDone, ID: a.id})
+			}
 			return res, err
 		}
-		a := (*from)[len(*from)-1]
+		crashAt("applied")
 		*from = (*from)[:len(*from)-1]
 		if redo {
 			w.undo = append(w.undo, a)
@@ -305,9 +335,12 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 			w.redo = append(w.redo, a)
 		}
 		w.version++
-		if redo {
+		switch {
+		case prepared:
+			w.record(entry{Kind: entryDone, ID: a.id, OK: true})
+		case redo:
 			w.record(entry{Kind: entryRedo, N: 1})
-		} else {
+		default:
 			w.record(entry{Kind: entryUndo, N: 1})
 		}
 		res.Done++

@@ -88,6 +88,12 @@ type entry struct {
 	Action  *record
 	N       int
 	Version int64 // the workspace version after this entry
+	// Of entryPrepare and entryDone (intent.go).
+	Op    int
+	Merge bool     // opCommit: join the newest action (same call)
+	Temps []string // per file of the change: its temporary file, "" for a delete
+	ID    uint64   // the action
+	OK    bool     // entryDone: the change happened
 }
 
 // record is an action as stored.
@@ -181,6 +187,13 @@ func (w *Workspace) record(e entry) {
 
 // replay applies one entry to the in-memory journal.
 func (w *Workspace) replay(e entry) {
+	// Whatever follows a prepared change resolves it; only a prepare at the
+	// end of the log is left to recover.
+	defer func() {
+		if e.Kind != entryPrepare {
+			w.prepared = nil
+		}
+	}()
 	switch e.Kind {
 	case entryAction:
 		a := fromRecord(e.Action)
@@ -195,6 +208,13 @@ func (w *Workspace) replay(e entry) {
 			w.bytes += a.size() - w.undo[n-1].size()
 			w.undo[n-1] = a
 			w.trimLocked()
+		}
+	case entryPrepare:
+		w.prepared = &e
+		return // a change in progress: no new version yet
+	case entryDone:
+		if p := w.prepared; p != nil && p.ID == e.ID {
+			w.replayDone(p, e.OK)
 		}
 	case entryUndo, entryRedo:
 		from, to := &w.undo, &w.redo
@@ -229,7 +249,12 @@ func (w *Workspace) syncInLocked(ctx context.Context) error {
 				"), which another godot-mcp process on this project holds; nothing was written",
 			Hint: "retry; if it keeps happening, a godot-mcp process working on this project is stuck: stop it"}
 	}
+	now := time.Now()
 	w.syncInLog()
+	if w.prepared != nil {
+		w.recoverLocked()
+	}
+	w.sweepTempsLocked(now)
 	return nil
 }
 
@@ -306,6 +331,15 @@ func (e entry) valid() bool {
 		return e.Action != nil
 	case entryUndo, entryRedo:
 		return e.N >= 0
+	case entryPrepare:
+		switch e.Op {
+		case opCommit:
+			return e.Action != nil && len(e.Temps) == len(e.Action.Files)
+		case opUndo, opRedo:
+			return true
+		}
+	case entryDone:
+		return true
 	}
 	return false
 }

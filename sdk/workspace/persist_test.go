@@ -98,6 +98,8 @@ func TestJournalLogIsCompactedAndSurvivesDamage(t *testing.T) {
 	}
 
 	// A torn last entry (a crash mid-append) is cut off; the rest stands.
+	// Here the torn entry is the commit's done entry: its intent is whole
+	// and the file holds the new content, so the commit is rolled forward.
 	if _, err := w2.Commit(bg, Change{Name: "small", Ops: []Op{{Path: "s", Data: []byte("s")}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +108,17 @@ func TestJournalLogIsCompactedAndSurvivesDamage(t *testing.T) {
 		t.Fatal(err)
 	}
 	w3, _ := Open(dir, Options{JournalDir: jdir, MaxActions: 2, MaxBytes: 1 << 20})
-	if h := w3.History(); h.CurrentAction != "big" || h.Depth != 1 {
+	if h := w3.History(); h.CurrentAction != "small" || h.Depth != 2 {
 		t.Fatalf("after a torn tail: %+v", h)
+	}
+	// A torn intent: the change never started; it is dropped.
+	put(t, dir, "torn.txt", "x")
+	if err := os.WriteFile(logPath, append(mustReadFile(t, logPath), 0, 0, 1, 0, 9), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w3, _ = Open(dir, Options{JournalDir: jdir, MaxActions: 2, MaxBytes: 1 << 20})
+	if h := w3.History(); h.CurrentAction != "small" || h.Depth != 2 {
+		t.Fatalf("after a torn intent: %+v", h)
 	}
 	if _, err := w3.Commit(bg, Change{Name: "after", Ops: []Op{{Path: "t", Data: []byte("t")}}}); err != nil {
 		t.Fatal(err)
@@ -179,4 +190,13 @@ func TestScenesSharedAcrossProcesses(t *testing.T) {
 	if sc := a.Scenes(); sc.Active != "res://b.tscn" || len(sc.Open) != 1 {
 		t.Fatalf("A sees %+v after B opened b and deleted a", sc)
 	}
+}
+
+func mustReadFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

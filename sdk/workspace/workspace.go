@@ -27,7 +27,9 @@
 //     directory, is fsynced, gets the old file's mode, and is renamed over
 //     the target. A commit of several files prepares all of them first; if
 //     a rename fails midway the files already replaced are restored, so a
-//     commit lands whole or not at all.
+//     commit lands whole or not at all. With a journal directory the change's
+//     intent is logged first, so that a process killed midway is rolled
+//     forward or back by the next one (intent.go).
 //   - Journal. A commit is one named action; all commits of one tool call
 //     (same call id) join one action. Undo restores the exact previous bytes
 //     of every file the action touched (recreating deleted files, removing
@@ -147,6 +149,9 @@ type Workspace struct {
 	store    *store  // nil: the journal is in memory only
 	storeErr string  // why the journal directory could not be used (reported once)
 	pending  []entry // journal changes not yet appended to the log
+	prepared *entry  // a change another process left half done (intent.go)
+	tempSeq  uint64  // numbers this Workspace's temporary files
+	swept    bool    // stray temporary files were looked for (intent.go)
 	// scenesDirty: open or active changed since they were last saved
 	// (with a journal directory, the scenes are shared like the journal).
 	scenesDirty bool
