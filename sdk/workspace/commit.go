@@ -71,7 +71,7 @@ type action struct {
 func (a *action) size() int64 {
 	var n int64
 	for _, f := range a.files {
-		n += int64(len(f.before.data) + len(f.after.data))
+		n += f.before.size + f.after.size
 	}
 	return n
 }
@@ -125,7 +125,8 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 			if mode == 0 {
 				mode = 0o644
 			}
-			f.after = content{exists: true, data: op.Data, mode: mode}
+			f.after = newContent(op.Data, mode)
+			f.after.ver = VersionOf(op.Data)
 		}
 		files = append(files, f)
 	}
@@ -334,7 +335,7 @@ func conflictError(lines []string, fix string) *sdk.Error {
 // compare-and-swap computed (hashing 20 KB again costs as much as the rest
 // of the report).
 func report(f *file, dryRun bool) sdk.FileChange {
-	fc := sdk.FileChange{Path: f.res, BytesBefore: int64(len(f.before.data)), BytesAfter: int64(len(f.after.data)),
+	fc := sdk.FileChange{Path: f.res, BytesBefore: f.before.size, BytesAfter: f.after.size,
 		VersionBefore: f.beforeVersion, VersionAfter: f.after.version()}
 	switch {
 	case !f.before.exists:
@@ -441,12 +442,16 @@ func rollback(files []*file, fsync bool) {
 // writeTemp writes c to a new temporary file beside abs, with c's mode,
 // fsynced if asked, and returns its path.
 func writeTemp(abs string, c content, fsync bool) (string, error) {
+	data, err := c.bytes()
+	if err != nil {
+		return "", err
+	}
 	tf, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+tempPrefix+"*")
 	if err != nil {
 		return "", err
 	}
 	name := tf.Name()
-	_, err = tf.Write(c.data)
+	_, err = tf.Write(data)
 	if err == nil {
 		err = tf.Chmod(c.mode)
 	}
@@ -466,11 +471,15 @@ func writeTemp(abs string, c content, fsync bool) (string, error) {
 // writeTempAt writes c to the new file name (which must not exist), with
 // c's mode, fsynced if asked.
 func writeTempAt(name string, c content, fsync bool) error {
+	data, err := c.bytes()
+	if err != nil {
+		return err
+	}
 	tf, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
-	_, err = tf.Write(c.data)
+	_, err = tf.Write(data)
 	if err == nil {
 		err = tf.Chmod(c.mode)
 	}

@@ -244,18 +244,46 @@ func VersionOf(data []byte) sdk.FileVersion {
 	return sdk.FileVersion("sha256:" + hex.EncodeToString(sum[:]))
 }
 
-// content is a file's state: absent, or bytes with a mode.
+// content is a file's state: absent, or bytes with a mode. A content the
+// journal replayed from its log has its size and version but not its
+// bytes (ref says where they are: bytes reads them).
 type content struct {
 	exists bool
 	data   []byte
 	mode   fs.FileMode
+	size   int64
+	ver    sdk.FileVersion // "" until known
+	ref    *blobRef
 }
 
 func (c content) version() sdk.FileVersion {
 	if !c.exists {
 		return ""
 	}
+	if c.ver != "" {
+		return c.ver
+	}
 	return VersionOf(c.data)
+}
+
+// bytes returns the content's bytes, reading them from the journal's log
+// if they are there; they must still hash to the content's version.
+func (c content) bytes() ([]byte, error) {
+	if c.ref == nil || !c.exists {
+		return c.data, nil
+	}
+	data := make([]byte, c.size)
+	if _, err := c.ref.f.ReadAt(data, c.ref.off); err != nil {
+		return nil, fmt.Errorf("reading the journal: %w", err)
+	}
+	if VersionOf(data) != c.ver {
+		return nil, fmt.Errorf("the journal's copy of the content is damaged")
+	}
+	return data, nil
+}
+
+func newContent(data []byte, mode fs.FileMode) content {
+	return content{exists: true, data: data, mode: mode, size: int64(len(data))}
 }
 
 // load reads the current state of abs.
@@ -282,7 +310,9 @@ func load(abs string) (content, error) {
 	if len(data) > MaxFileBytes {
 		return content{}, fmt.Errorf("grew past %d bytes while being read", MaxFileBytes)
 	}
-	return content{exists: true, data: data, mode: fi.Mode().Perm()}, nil
+	c := newContent(data, fi.Mode().Perm())
+	c.ver = VersionOf(data)
+	return c, nil
 }
 
 // Read returns a file's bytes and version.
