@@ -164,11 +164,19 @@ func TestStrayTempFilesAreSwept(t *testing.T) {
 	fresh := "scenes/.level.tscn.godot-mcp-0123456789abcdef-1.tmp" // a commit in flight elsewhere
 	put(t, dir, fresh, "partial")
 	kept = append(kept, fresh)
-	w, err := Open(dir, Options{JournalDir: t.TempDir()})
+	jdir := t.TempDir()
+	put(t, jdir, ".journal.v2.log.godot-mcp-4242", "a rewrite killed midway")
+	if err := os.Chtimes(filepath.Join(jdir, ".journal.v2.log.godot-mcp-4242"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(dir, Options{JournalDir: jdir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.History()
+	if _, ok := get(t, jdir, ".journal.v2.log.godot-mcp-4242"); ok {
+		t.Error("the journal directory was not swept")
+	}
 	for _, p := range stale {
 		if _, ok := get(t, dir, p); ok {
 			t.Errorf("%s was not swept", p)
@@ -178,5 +186,18 @@ func TestStrayTempFilesAreSwept(t *testing.T) {
 		if _, ok := get(t, dir, p); !ok {
 			t.Errorf("%s was removed", p)
 		}
+	}
+
+	// Once swept, a process joining the project does not walk it again
+	// (intents name every temporary file from then on) unless it had to
+	// recover a killed change.
+	put(t, dir, stale[0], "partial")
+	if err := os.Chtimes(filepath.Join(dir, stale[0]), old, old); err != nil {
+		t.Fatal(err)
+	}
+	w2, _ := Open(dir, Options{JournalDir: jdir})
+	w2.History()
+	if _, ok := get(t, dir, stale[0]); !ok {
+		t.Error("a second process walked the project again")
 	}
 }

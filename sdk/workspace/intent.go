@@ -287,18 +287,52 @@ func (w *Workspace) replayDone(p *entry, ok bool) {
 // may be writing one right now.
 const tempGrace = time.Minute
 
+// sweptName marks a journal directory whose project was swept for stray
+// temporary files by this version.
+const sweptName = "swept-v2"
+
+// sweepIfNeededLocked sweeps the project when nobody has since this
+// version took over the journal (strays of earlier versions, whose names
+// no intent lists), or when this process just recovered a killed change
+// (whose rollback temporary files, if it died in its own rollback, no
+// intent lists either). Otherwise the intents name every temporary file a
+// killed process can leave, and recovery removes them: a process joining
+// the project does not walk it (~20 ms for 5,000 files on a loaded VM).
+func (w *Workspace) sweepIfNeededLocked(now time.Time, recovered bool) {
+	if w.swept {
+		return
+	}
+	marker := filepath.Join(w.store.dir, sweptName)
+	if _, err := os.Stat(marker); err == nil && !recovered {
+		w.swept = true
+		return
+	}
+	w.sweepTempsLocked(now)
+	_ = os.WriteFile(marker, nil, 0o600)
+}
+
 // sweepTempsLocked removes, once per Workspace, the temporary files that
-// killed processes left in the project: only names of ours (tempRE), only
-// regular files, only files older than this process's lock on the journal
-// by tempGrace, never under .godot/ or .git, never through links. It runs
-// under the journal's file lock, so no process using the journal is
-// between writing a temporary file and renaming it.
+// killed processes left in the project and the journal directory: only
+// names of ours (tempRE), only regular files, only files older than this
+// process's lock on the journal by tempGrace, never under .godot/ or .git,
+// never through links. It runs under the journal's file lock, so no
+// process using the journal is between writing a temporary file and
+// renaming it.
 func (w *Workspace) sweepTempsLocked(now time.Time) {
 	if w.swept {
 		return
 	}
 	w.swept = true
 	cutoff := now.Add(-tempGrace)
+	if w.store != nil {
+		if ents, err := os.ReadDir(w.store.dir); err == nil {
+			for _, e := range ents {
+				if fi, err := e.Info(); err == nil && e.Type().IsRegular() && tempRE.MatchString(e.Name()) && fi.ModTime().Before(cutoff) {
+					_ = os.Remove(filepath.Join(w.store.dir, e.Name()))
+				}
+			}
+		}
+	}
 	_ = filepath.WalkDir(w.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil

@@ -378,10 +378,11 @@ func (w *Workspace) syncInLocked(ctx context.Context) error {
 	}
 	now := time.Now()
 	w.syncInLog()
-	if w.prepared != nil {
+	recovered := w.prepared != nil
+	if recovered {
 		w.recoverLocked()
 	}
-	w.sweepTempsLocked(now)
+	w.sweepIfNeededLocked(now, recovered)
 	return nil
 }
 
