@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -578,7 +579,10 @@ func (w *Workspace) appendLocked(pending []entry) error {
 	if _, err := s.log.WriteAt(buf.Bytes(), s.off); err != nil {
 		return err
 	}
-	if s.fsync {
+	// A done entry needs no fsync of its own: if it is lost with the
+	// power, its intent (fsynced before the change) is recovered by the
+	// next process, which finds the files changed and rolls forward.
+	if s.fsync && slices.ContainsFunc(pending, func(e entry) bool { return e.Kind != entryDone }) {
 		if err := s.log.Sync(); err != nil {
 			return err
 		}
