@@ -150,3 +150,27 @@ func TestHostExitsOnSIGTERMWithACallStuck(t *testing.T) {
 		t.Fatalf("main.tscn = %q: the stuck write went through", got)
 	}
 }
+
+// TestWorkspaceSweepsStrayTempFiles: the temporary files a killed host
+// left in the project are removed by the next host on the project; fresh
+// ones (a commit in flight elsewhere) stay.
+func TestWorkspaceSweepsStrayTempFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir+"/project.godot", "config_version=5\n")
+	mkdirAll(t, dir+"/scenes")
+	stale, fresh := dir+"/scenes/.main.tscn.godot-mcp-123456", dir+"/scenes/.level.tscn.godot-mcp-0123456789abcdef-1.tmp"
+	writeFile(t, stale, "half a scene")
+	writeFile(t, fresh, "half a scene")
+	old := time.Now().Add(-10 * time.Minute)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_WORKSPACE_JOURNAL=" + t.TempDir()}, "--project", dir, "--plugins-dir", wsDir)
+	s.ok(t, "godot_list_history", nil, nil)
+	if _, ok := readFile(t, stale); ok {
+		t.Fatal("the stale temporary file is still in the project")
+	}
+	if _, ok := readFile(t, fresh); !ok {
+		t.Fatal("a fresh temporary file was removed")
+	}
+}
