@@ -8,11 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -101,14 +98,14 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	}
 	opts.NoSeed = true
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	h, err := host.New(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "godot-mcp call: %v\n", err)
 		return 1
 	}
-	defer h.Close(context.WithoutCancel(ctx))
+	defer closeHost(ctx, h, stderr, "godot-mcp call")
 
 	if _, known := h.Server.ToolsetOf(tool); !known {
 		fmt.Fprintln(stderr, unknownToolMessage(tool, h.Server.ToolNames()))

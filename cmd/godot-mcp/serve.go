@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -145,14 +142,14 @@ func runServe(args []string, _, stderr io.Writer) int {
 	opts.BridgeURL, opts.BridgeToken, opts.BridgeTokenFile = bc.url, bc.token, bc.tokenFile
 	opts.DevPlugins = devPlugins
 	tuneGC(os.Getenv)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	h, err := host.New(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "godot-mcp serve: %v\n", err)
 		return 1
 	}
-	defer h.Close(context.WithoutCancel(ctx))
+	defer closeHost(ctx, h, stderr, "godot-mcp serve")
 	if *addr != "" {
 		err = h.ListenAndServe(ctx, *addr, &server.HTTPOptions{
 			SessionTimeout: zeroMeansNever(*sessionTimeout),

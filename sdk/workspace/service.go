@@ -185,11 +185,11 @@ func scenesProto(sc sdk.Scenes, err error) *pb.WorkspaceScenesResponse {
 }
 
 // Scenes implements pb.HostWorkspaceServer.
-func (s *Service) Scenes(context.Context, *pb.WorkspaceScenesRequest) (*pb.WorkspaceScenesResponse, error) {
+func (s *Service) Scenes(ctx context.Context, _ *pb.WorkspaceScenesRequest) (*pb.WorkspaceScenesResponse, error) {
 	if err := s.ready(); err != nil {
 		return scenesProto(sdk.Scenes{}, err), nil
 	}
-	return scenesProto(s.ws.Scenes(), nil), nil
+	return scenesProto(s.ws.ScenesContext(ctx)), nil
 }
 
 // SetActiveScene implements pb.HostWorkspaceServer.
