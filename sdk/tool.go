@@ -23,9 +23,9 @@ type Tool struct {
 	// err is a problem found while building the tool (an argument type
 	// without a JSON Schema, say). NewTool cannot return it, so it surfaces
 	// in Toolset.Manifest, which Serve checks before anything else.
-	err   error
-	in    *jsonschema.Resolved
-	out   *jsonschema.Resolved
+	err error
+	in  *jsonschema.Resolved
+	out *jsonschema.Resolved
 	// run decodes and validates the arguments and calls the handler.
 	run func(ctx context.Context, call *Call, args []byte) (Result, error)
 }

@@ -42,8 +42,8 @@ type instance struct {
 	pipe *callpipe.Client
 	// calls go over transport: pipe, or rpc's Call stream.
 	transport transport
-	health grpc_health_v1.HealthClient // go-plugin's health service on the same connection
-	stderr *tail
+	health    grpc_health_v1.HealthClient // go-plugin's health service on the same connection
+	stderr    *tail
 	// calls holds one token per call in flight (MaxConcurrentCalls).
 	calls chan struct{}
 	// inflight counts the calls that picked this instance (under the
