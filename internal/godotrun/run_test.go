@@ -311,3 +311,46 @@ func TestOutcomeJSON(t *testing.T) {
 		t.Fatal(string(b))
 	}
 }
+
+// TestDoubleForkedDaemonDiesWithTheRun runs a fake Godot that double-forks
+// a daemon (a setsid sleep whose parent exits at once) and then exits or
+// hangs until the deadline: in both cases nothing it started survives the
+// run, although the daemon is in neither Godot's group nor its tree.
+func TestDoubleForkedDaemonDiesWithTheRun(t *testing.T) {
+	fake := godottest.DaemonizingGodot(t)
+	b, err := (&Finder{Getenv: func(k string) string {
+		if k == EnvBin {
+			return fake
+		}
+		return ""
+	}}).Find(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		hang    bool
+		timeout time.Duration
+	}{
+		{"godot exits", false, 30 * time.Second},
+		{"deadline passes", true, 500 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := godottest.Godot3Project(t, "extends Node\n", nil)
+			if tc.hang {
+				if err := os.WriteFile(filepath.Join(dir, "hang"), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o := run(t, context.Background(), b, dir, tc.timeout, 0)
+			if o.TimedOut != tc.hang || !strings.Contains(o.Output, "started a daemon") {
+				t.Fatalf("timed out %v, exit %v\n%s", o.TimedOut, o.ExitCode, o.Output)
+			}
+			pid := godottest.DaemonPID(t, dir, time.Second)
+			if !testplugins.WaitDead(pid, 2*time.Second) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("the daemon %d outlived the run", pid)
+			}
+		})
+	}
+}
