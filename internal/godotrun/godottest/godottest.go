@@ -106,3 +106,35 @@ func DaemonPID(t testing.TB, dir string, within time.Duration) int {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// exportingGodot is a stand-in for Godot 3.2 that answers --version and
+// --help like godot3-server and "exports": for --export, --export-debug
+// and --export-release PRESET PATH it writes PATH and the .pck beside it
+// (as a desktop export does), for --export-pack only PATH. It writes
+// nothing else and exits 0.
+const exportingGodot = `#!/bin/sh
+case "$1" in
+--version) echo 3.2.3.stable.fake; exit 0 ;;
+--help) echo "  --video-driver <driver>  Video driver ('Dummy')."; exit 0 ;;
+esac
+while [ $# -gt 0 ]; do
+  case "$1" in
+  --export-pack) printf 'pack of %s\n' "$2" > "$3"; shift 2 ;;
+  --export|--export-debug|--export-release) printf 'binary of %s\n' "$2" > "$3"; printf 'pack of %s\n' "$2" > "${3%.*}.pck"; shift 2 ;;
+  esac
+  shift
+done
+echo "fake export done"
+exit 0
+`
+
+// ExportingGodot writes the fake Godot described at exportingGodot to a
+// new temporary directory and returns its path, for GODOT_MCP_GODOT_BIN.
+func ExportingGodot(t testing.TB) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "godot")
+	if err := os.WriteFile(p, []byte(exportingGodot), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
