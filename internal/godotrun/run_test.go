@@ -354,3 +354,31 @@ func TestDoubleForkedDaemonDiesWithTheRun(t *testing.T) {
 		})
 	}
 }
+
+// TestKilledPluginTakesTheDaemonAlong SIGKILLs a plugin stand-in while its
+// fake Godot hangs after double-forking a daemon: the daemon is in neither
+// the run's group nor anyone's tree by then, and the guard still finds it
+// by the run's marker.
+func TestKilledPluginTakesTheDaemonAlong(t *testing.T) {
+	dir := godottest.Godot3Project(t, "extends Node\n", map[string]string{"hang": ""})
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+dir, EnvBin+"="+godottest.DaemonizingGodot(t))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := godottest.DaemonPID(t, dir, 20*time.Second)
+	buf := make([]byte, 7)
+	_, _ = stdout.Read(buf) // "started": the fake runs under Run
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if !testplugins.WaitDead(pid, 5*time.Second) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the daemon %d outlived the killed plugin; helper stderr: %s", pid, stderr.String())
+	}
+}
