@@ -266,6 +266,7 @@ type group struct {
 	marker string
 	mu     sync.Mutex
 	reaped bool
+	swept  bool // the marked processes were killed once Godot was gone
 }
 
 // kill ends the group and then every process carrying the run's marker:
@@ -276,7 +277,12 @@ func (g *group) kill() {
 	if !g.reaped {
 		_ = syscall.Kill(-g.pgid, syscall.SIGKILL)
 	}
-	reap(proctree.KillMarked(g.marker))
+	// One sweep after Godot is gone suffices: nothing is left to start a
+	// marked process. (Each sweep reads every process's environment.)
+	if !g.swept {
+		g.swept = true
+		reap(proctree.KillMarked(g.marker))
+	}
 }
 
 // reapWait bounds how long reap waits for one killed process to die.
