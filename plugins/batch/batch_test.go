@@ -10,6 +10,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -303,5 +304,28 @@ func TestDryRunShapeSameInBothModes(t *testing.T) {
 				t.Errorf("%s (%s): %s", c.tool, mode, res.Text())
 			}
 		}
+	}
+}
+
+// A scene over the analysis size limit is not read by all_scenes or
+// get_dependencies, and both say so.
+func TestOversizedSceneIsReportedSkipped(t *testing.T) {
+	dir := project(t)
+	var b strings.Builder
+	b.WriteString("[gd_scene format=3]\n\n[node name=\"Big\" type=\"Sprite2D\"]\n")
+	for b.Len() <= deps.DefaultMaxFileSize {
+		b.WriteString("[node name=\"N\" type=\"Sprite2D\" parent=\".\"]\nmetadata/pad = \"" + strings.Repeat("x", 4000) + "\"\n\n")
+	}
+	plugintest.WriteFile(t, dir, "big.tscn", b.String())
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	defer h.Close()
+	const msg = "skipped: res://big.tscn is 16.0 MB, over the 16 MB limit for analysis"
+	all := plugintest.CallAs[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D", "all_scenes": true})
+	if all.Count != 3 || len(all.Skipped) != 1 || !strings.HasPrefix(all.Skipped[0].Message, msg) {
+		t.Errorf("all scenes: count %d, skipped %+v", all.Count, all.Skipped)
+	}
+	d := plugintest.CallAs[depsResult](t, h, "get_dependencies", map[string]any{"path": "res://big.tscn"})
+	if len(d.Skipped) != 1 || d.Skipped[0].Code != deps.CodeTooLarge {
+		t.Errorf("dependencies of big.tscn: %+v", d)
 	}
 }

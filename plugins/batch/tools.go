@@ -39,6 +39,9 @@ type findResult struct {
 	Count      int         `json:"count" jsonschema:"matches over all pages"`
 	NextOffset int         `json:"next_offset,omitempty"`
 	Truncated  bool        `json:"truncated"`
+	// Skipped are scenes over the analysis size limit, which all_scenes
+	// did not read.
+	Skipped []deps.Finding `json:"skipped,omitempty" jsonschema:"with all_scenes: files over the 16 MiB analysis limit that were not read; their nodes are not listed"`
 }
 
 func matcher(typ string, exact bool) func(string) bool {
@@ -90,6 +93,7 @@ func findNodesByType(ctx context.Context, call *sdk.Call, in findArgs) (sdk.Resu
 	parent := nodeedit.NormalizePath(in.ParentPath)
 	match := matcher(in.Type, in.Exact)
 	var nodes []foundNode
+	var skipped []deps.Finding
 	if in.AllScenes {
 		p, err := call.Project()
 		if err != nil {
@@ -102,6 +106,7 @@ func findNodesByType(ctx context.Context, call *sdk.Call, in findArgs) (sdk.Resu
 		for _, n := range g.Nodes(nil, func(n deps.NodeInfo) bool { return match(n.Type) }) {
 			nodes = append(nodes, foundNode{Path: n.Path, Name: n.Name, Type: n.Type, Scene: n.File, Line: n.Line})
 		}
+		skipped = g.Skipped()
 	} else {
 		path, err := nodeedit.ScenePath(ctx, call, string(in.Scene))
 		if err != nil {
@@ -123,7 +128,7 @@ func findNodesByType(ctx context.Context, call *sdk.Call, in findArgs) (sdk.Resu
 			nodes = append(nodes, foundNode{Path: n.Path(), Name: n.Name(), Type: n.Type(), Scene: s.Path, Line: lines(n.Offset())})
 		}
 	}
-	out := findResult{Type: in.Type, Count: len(nodes)}
+	out := findResult{Type: in.Type, Count: len(nodes), Skipped: skipped}
 	limit := in.Limit
 	if limit <= 0 {
 		limit = 500
@@ -150,6 +155,9 @@ func (r findResult) String() string {
 		} else {
 			fmt.Fprintf(&b, "\n  %s (%s)", n.Path, n.Type)
 		}
+	}
+	for _, f := range r.Skipped {
+		b.WriteString("\n" + f.Message)
 	}
 	return b.String()
 }
@@ -474,6 +482,8 @@ type depsResult struct {
 	Path         string       `json:"path"`
 	Dependencies []dependency `json:"dependencies"`
 	Count        int          `json:"count"`
+	// Skipped is set when the file is over the analysis size limit.
+	Skipped []deps.Finding `json:"skipped,omitempty" jsonschema:"the file itself, when it is over the 16 MiB analysis limit and was not read: its dependencies are unknown"`
 }
 
 func (r depsResult) String() string {
@@ -484,6 +494,9 @@ func (r depsResult) String() string {
 			mark = " (missing)"
 		}
 		s += fmt.Sprintf("\n  line %d %s %s%s", d.Line, d.Via, d.Raw, mark)
+	}
+	for _, f := range r.Skipped {
+		s += "\n" + f.Message
 	}
 	return s
 }
@@ -535,6 +548,9 @@ func getDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.Resu
 			Hint: "pass the res:// path of an existing scene, resource or script"}
 	}
 	out := depsResult{Path: resolved, Dependencies: []dependency{}}
+	if fi := g.File(resolved); fi != nil && fi.Skipped {
+		out.Skipped = fi.Findings
+	}
 	for _, r := range g.Refs(resolved) {
 		if r.Via == deps.ViaClassName {
 			continue
