@@ -358,6 +358,14 @@ func runCommandsTool(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Resul
 	}
 	var out runResult
 	if call.EditorAttached && in.Scene == "" {
+		if call.DryRun {
+			// The addon's cmd_run_commands has no dry run: forwarding would
+			// run every command for real, including the destructive ones
+			// the host let through without confirm because this is a preview.
+			return sdk.Result{}, sdk.Errorf(sdk.CodePreconditionFailed,
+				"name a scene file (scene) to preview the list on it headless, or call without dry_run to run it in the editor",
+				"the editor cannot preview run_commands: its cmd_run_commands runs every command; nothing ran")
+		}
 		if err := call.Editor(ctx, "cmd_run_commands", map[string]any{"commands": cmds, "stop_on_error": stop}, &out); err != nil {
 			return sdk.Result{}, err
 		}
