@@ -32,8 +32,10 @@ tool's schema, and confirm for destructive tools.
 
 The call runs in its own short-lived host, not in a running server. If the
 tool's toolset is not enabled by default, call enables it for the duration
-of the command (its plugin starts and stops with it); a running server's
-enabled set is not touched.
+of the command (its plugin starts and stops with it), and so the toolsets
+of the commands a godot_composite_run_commands list names; a running
+server's enabled set is not touched. Each listed command is still held to
+the policy and confirm like a call of its own tool.
 
 TOOL is the exposed name, e.g. godot_scene_edit_add_node or
 godot_list_toolsets. The text of the result goes to stdout (--json prints
