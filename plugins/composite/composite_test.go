@@ -221,3 +221,26 @@ func TestResolveExposedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorRefusesDryRunWithoutPreview: the addon's cmd_run_commands and
+// cmd_compose_node have no dry run, so a dry run with an editor attached is
+// refused and nothing reaches the editor: forwarded, it would run for real
+// (a destructive command of a list among it, which the host let through
+// without confirm because it was a preview).
+func TestEditorRefusesDryRunWithoutPreview(t *testing.T) {
+	ed := sdktest.NewEditor()
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: project(t), Editor: ed.Serve})
+	defer h.Close()
+	for tool, args := range map[string]map[string]any{
+		"run_commands": {"commands": []any{map[string]any{"command": "godot_scene_edit_delete_node", "params": map[string]any{"node_path": "Clock"}}}},
+		"compose_node": {"node_type": "Node2D"},
+	} {
+		res := h.Call(context.Background(), tool, args, sdktest.DryRun())
+		if res.ErrorCode != sdk.CodePreconditionFailed || !strings.Contains(res.Text(), "scene") {
+			t.Errorf("%s dry run in the editor = %s %q", tool, res.ErrorCode, res.Text())
+		}
+	}
+	if calls := ed.Calls(); len(calls) != 0 {
+		t.Errorf("the editor got %+v", calls)
+	}
+}

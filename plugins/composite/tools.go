@@ -88,6 +88,13 @@ func composeTool(ctx context.Context, call *sdk.Call, in composeArgs) (sdk.Resul
 	p := in.params()
 	var out composeResult
 	if call.EditorAttached && in.Scene == "" {
+		if call.DryRun {
+			// cmd_compose_node has no dry run (ADDON-PROTOCOL §5.10):
+			// forwarding a preview would create the node.
+			return sdk.Result{}, sdk.Errorf(sdk.CodePreconditionFailed,
+				"name a scene file (scene) to preview on it headless, or call without dry_run to create the node in the editor",
+				"the editor cannot preview compose_node: its cmd_compose_node creates the node; nothing ran")
+		}
 		if err := call.Editor(ctx, "cmd_compose_node", p, &out); err != nil {
 			return sdk.Result{}, err
 		}
