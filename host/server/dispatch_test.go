@@ -160,8 +160,8 @@ func TestPerformsHeldToPolicy(t *testing.T) {
 	}
 }
 
-// TestDispatchSchemaHasConfirm: a dispatching tool takes confirm, since a
-// command of its list may be destructive.
+// TestDispatchSchemaHasConfirm: a dispatching tool takes confirm and is
+// annotated as possibly destructive, since a command of its list may be.
 func TestDispatchSchemaHasConfirm(t *testing.T) {
 	e := newEnv(t, envOptions{godot: "4.5", toolsets: dispatchToolsets(), seed: []string{"composite"}})
 	c := e.connect(t, legacy)
@@ -174,8 +174,12 @@ func TestDispatchSchemaHasConfirm(t *testing.T) {
 			continue
 		}
 		b, _ := json.Marshal(tl.InputSchema)
-		if has := strings.Contains(string(b), `"confirm"`); has != (tl.Name == "godot_composite_run") {
+		run := tl.Name == "godot_composite_run"
+		if has := strings.Contains(string(b), `"confirm"`); has != run {
 			t.Errorf("%s schema %s: confirm present = %v", tl.Name, b, has)
+		}
+		if d := tl.Annotations.DestructiveHint; d == nil || *d != run {
+			t.Errorf("%s: destructiveHint = %v, want %v", tl.Name, d, run)
 		}
 	}
 }

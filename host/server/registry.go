@@ -104,7 +104,7 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 			Title:       t.Title,
 			Description: t.Description,
 			InputSchema: schema,
-			Annotations: annotations(t.SafetyClass),
+			Annotations: dispatchAnnotations(annotations(t.SafetyClass), dispatches),
 			Meta:        mcp.Meta{MetaToolset: m.Name, MetaSafetyClass: string(t.SafetyClass)},
 		}
 		if len(t.OutputSchema) > 0 {
@@ -311,6 +311,18 @@ func annotations(class manifest.SafetyClass) *mcp.ToolAnnotations {
 		return &mcp.ToolAnnotations{OpenWorldHint: &yes}
 	}
 	return nil
+}
+
+// dispatchAnnotations marks a tool that runs other tools' commands as
+// possibly destructive: one of its commands may delete (with confirm), and
+// a client that asks the user before a destructive tool must ask here too.
+func dispatchAnnotations(a *mcp.ToolAnnotations, dispatches bool) *mcp.ToolAnnotations {
+	if !dispatches || a == nil || a.ReadOnlyHint {
+		return a
+	}
+	yes := true
+	a.DestructiveHint = &yes
+	return a
 }
 
 // augmentSchema adds the arguments the host enforces: confirm for
