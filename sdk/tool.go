@@ -57,6 +57,27 @@ type toolOptions struct {
 	output     func() (*jsonschema.Schema, error)
 	editor     editorOption // the editor path; the zero value is AnyMode
 	editorOnly bool         // NewEditorTool: no headless handler
+	dispatch   string
+	performs   []string
+}
+
+// WithDispatch declares that the argument path ("ARG[*].FIELD", such as
+// "commands[*].command") names other tools' operations. The host then checks
+// each named operation as a direct call of that tool by the same caller
+// (policy, enabled toolset, safety class, confirm) and refuses the whole call
+// before it reaches the handler when one would be refused; the handler gets
+// each FIELD rewritten to the exposed name of the tool the host checked.
+func WithDispatch(path string) ToolOption {
+	return func(o *toolOptions) { o.dispatch = path }
+}
+
+// WithPerforms declares, by exposed name, other tools whose work this tool
+// always does (a batch edit of a property does what
+// godot_scene_edit_set_node_property does). The host refuses a call to this
+// tool whenever the caller's policy withholds one of them, so a batch tool is
+// never a way around a rule about the single one.
+func WithPerforms(tools ...string) ToolOption {
+	return func(o *toolOptions) { o.performs = append(o.performs, tools...) }
 }
 
 // WithTitle sets the human-readable title clients may show instead of the
@@ -111,6 +132,8 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 		Description: description,
 		SafetyClass: class,
 		Scope:       o.scope,
+		Dispatch:    o.dispatch,
+		Performs:    o.performs,
 	}}
 	var errs []error
 	// The field checks name the field and its type; the schema library's

@@ -30,8 +30,10 @@ tool's schema, and confirm for destructive tools.
 
 The call runs in its own short-lived host, not in a running server. If the
 tool's toolset is not enabled by default, call enables it for the duration
-of the command (its plugin starts and stops with it); a running server's
-enabled set is not touched.
+of the command (its plugin starts and stops with it), and so the toolsets
+of the commands a godot_composite_run_commands list names; a running
+server's enabled set is not touched. Each listed command is still held to
+the policy and confirm like a call of its own tool.
 
 TOOL is the exposed name, e.g. godot_scene_edit_add_node or
 godot_list_toolsets. The text of the result goes to stdout (--json prints
@@ -133,12 +135,19 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// callOnce enables the tool's toolset if needed and runs the call through
+// callOnce enables the tool's toolset if needed (and those of the commands
+// a run_commands list names) and runs the call through
 // an in-memory MCP session, so it takes exactly the path an agent's call
 // takes.
 func callOnce(ctx context.Context, h *host.Host, tool string, args map[string]any) (*mcp.CallToolResult, error) {
-	if ts, ok := h.Server.ToolsetOf(tool); ok && !h.Gate.Enabled(ts) {
-		if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{ts}, By: exposure.TransportCLI}); err != nil {
+	var off []string
+	for _, ts := range h.Server.CallToolsets(tool, args) {
+		if !h.Gate.Enabled(ts) {
+			off = append(off, ts)
+		}
+	}
+	if len(off) > 0 {
+		if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: off, By: exposure.TransportCLI}); err != nil {
 			var se *sdk.Error
 			if errors.As(err, &se) {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: se.Text()}}, StructuredContent: se}, nil

@@ -16,6 +16,11 @@ package main
 
 import "github.com/godot-mcp/godot-mcp/sdk"
 
+// setNodeProperty is the tool whose work set_property and
+// cross_scene_set_property do on many nodes: the host holds them to its
+// policy too (sdk.WithPerforms).
+const setNodeProperty = "godot_scene_edit_set_node_property"
+
 func main() {
 	sdk.Serve(Toolset())
 }
@@ -36,11 +41,13 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("set_property",
 				"Set one property on many nodes of a scene: the nodes named in node_paths, or every node of a type. "+
 					"Nodes without the property are skipped and listed. Values are checked against the class database.",
-				sdk.Mutating, setProperty, sdk.EditorFunc(setPropertyEditor), sdk.WithTitle("Set a property on many nodes"), sdk.WithOutputSchema[setResult]()),
+				sdk.Mutating, setProperty, sdk.EditorFunc(setPropertyEditor), sdk.WithTitle("Set a property on many nodes"), sdk.WithOutputSchema[setResult](),
+				sdk.WithPerforms(setNodeProperty)),
 			sdk.NewTool("cross_scene_set_property",
 				"Set one property on every node of a type in many scene files, as one undoable action. "+
 					"With dry_run, lists every scene, node and line that would change and writes nothing.",
-				sdk.Mutating, crossSceneSetProperty, sdk.AnyMode(), sdk.WithTitle("Set a property across scenes"), sdk.WithOutputSchema[crossResult]()),
+				sdk.Mutating, crossSceneSetProperty, sdk.AnyMode(), sdk.WithTitle("Set a property across scenes"), sdk.WithOutputSchema[crossResult](),
+				sdk.WithPerforms(setNodeProperty)),
 			sdk.NewTool("get_dependencies",
 				"List what a scene, resource or script depends on: ext_resources (paths and uids), Resource() values and "+
 					"preload/load paths, each with its line and whether it resolves.",

@@ -199,6 +199,29 @@ func TestEditorForwarding(t *testing.T) {
 	}
 }
 
+// TestResolveExposedNames: the host forwards every command under the
+// exposed name of the tool it checked, so an exposed name must reach the
+// addon as the bare action would.
+func TestResolveExposedNames(t *testing.T) {
+	for _, p := range toolPrefixes {
+		for _, bare := range []string{"create_node", "get_setting", "play"} {
+			if got, want := resolveCommand("godot_"+p+bare), resolveCommand(bare); got != want {
+				t.Errorf("resolveCommand(%q) = %q, want %q as for %q", "godot_"+p+bare, got, want, bare)
+			}
+		}
+	}
+	for name, want := range map[string]string{
+		"godot_batch_set_property":           "cmd_batch_set_property",
+		"godot_composite_batch_create_nodes": "cmd_batch_create_nodes",
+		"godot_project_get_setting":          "cmd_get_setting",
+		"godot_input_map_add_action":         "cmd_add_action",
+	} {
+		if got := resolveCommand(name); got != want {
+			t.Errorf("resolveCommand(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
 // compositeDryRuns are calls of every composite tool with arguments that
 // pass validation in both modes on project().
 var compositeDryRuns = []struct {

@@ -349,8 +349,13 @@ type runResult struct {
 	Files        []sdk.FileChange `json:"files,omitempty"`
 }
 
-// toolPrefixes are the toolsets whose tool names map to addon commands.
-var toolPrefixes = []string{"scene_edit_", "composite_", "batch_", "inspection_", "scripts_", "resources_edit_"}
+// toolPrefixes are the first-party toolsets, whose tool godot_<toolset>_<x>
+// forwards to the addon's cmd_<x>. The host hands run_commands every
+// command under the exposed name of the tool it checked, so every toolset
+// a command may resolve to must be here, or its command would reach the
+// addon under a name it does not know.
+var toolPrefixes = []string{"scene_edit_", "composite_", "batch_", "inspection_", "scripts_", "resources_edit_",
+	"project_", "input_map_", "runtime_", "tilemap_", "analysis_", "export_", "testing_"}
 
 // resolveCommand turns a command, bare action or tool name into the
 // addon's cmd_* name, as the reference server's command map does.

@@ -89,6 +89,14 @@ type Tool struct {
 	// command ("cmd_create_node"), EditorFunction or EditorOnFiles; empty
 	// when it has no editor mode.
 	EditorPath string `json:"editor_path,omitempty"`
+	// Dispatch, "ARG[*].FIELD", says that argument ARG lists operations
+	// of other tools, each named by FIELD (cmd_<x>, <x> or an exposed
+	// tool name). The host checks each as a call of the tool it names
+	// before the call reaches the plugin (docs/policy.md).
+	Dispatch string `json:"dispatch,omitempty"`
+	// Performs names, by exposed name, other tools whose work this tool
+	// always does; the host holds every call to their rules as well.
+	Performs []string `json:"performs,omitempty"`
 }
 
 // Mode is how a call reaches Godot.
@@ -127,6 +135,22 @@ func (t Tool) Supports(m Mode) bool {
 	}
 	return false
 }
+
+// DispatchPath splits Dispatch into the argument and the field that
+// names a tool; ok is false when the tool dispatches nothing or Dispatch
+// is malformed (Validate reports that).
+func (t Tool) DispatchPath() (arg, field string, ok bool) {
+	m := dispatchRE.FindStringSubmatch(t.Dispatch)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+var (
+	dispatchRE    = regexp.MustCompile(`^([a-z][a-z0-9_]*)\[\*\]\.([a-z][a-z0-9_]*)$`)
+	exposedNameRE = regexp.MustCompile(`^godot_[a-z][a-z0-9_]*$`)
+)
 
 // EffectiveScope returns the tool's scope, treating empty as AgentScope.
 func (t Tool) EffectiveScope() Scope {
@@ -225,6 +249,18 @@ func (m *Manifest) Validate() error {
 				add("%s: output schema: %v", where, err)
 			}
 		}
+		if t.Dispatch != "" {
+			if arg, _, ok := t.DispatchPath(); !ok {
+				add("%s: dispatch %q is not of the form ARG[*].FIELD, such as \"commands[*].command\"", where, t.Dispatch)
+			} else if _, ok := schemaProperties(t.InputSchema)[arg]; !ok {
+				add("%s: dispatch %q names argument %q, which the input schema does not declare", where, t.Dispatch, arg)
+			}
+		}
+		for _, p := range t.Performs {
+			if !exposedNameRE.MatchString(p) {
+				add("%s: performs %q is not an exposed tool name such as \"godot_scene_edit_set_node_property\"", where, p)
+			}
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -287,6 +323,8 @@ func (m *Manifest) ToProto() *pb.Manifest {
 			Scope:            scope,
 			Modes:            modesToProto(t.Modes),
 			EditorPath:       t.EditorPath,
+			Dispatch:         t.Dispatch,
+			Performs:         t.Performs,
 		})
 	}
 	return out
@@ -329,6 +367,8 @@ func FromProto(p *pb.Manifest) *Manifest {
 			Scope:        scope,
 			Modes:        modesFromProto(t.GetModes()),
 			EditorPath:   t.GetEditorPath(),
+			Dispatch:     t.GetDispatch(),
+			Performs:     t.GetPerforms(),
 		})
 	}
 	return m

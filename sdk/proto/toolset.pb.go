@@ -302,7 +302,20 @@ type ToolSpec struct {
 	// ("cmd_create_node"), "function" (queries, then applies commands) or
 	// "files" (the same handler as headless, on the project files). Empty
 	// when the tool has no editor mode.
-	EditorPath    string `protobuf:"bytes,9,opt,name=editor_path,json=editorPath,proto3" json:"editor_path,omitempty"`
+	EditorPath string `protobuf:"bytes,9,opt,name=editor_path,json=editorPath,proto3" json:"editor_path,omitempty"`
+	// The tool runs other tools' operations, named in its arguments, so the
+	// host must check each one as a call of that tool before forwarding. The
+	// form is "ARG[*].FIELD": argument ARG is an array of objects whose FIELD
+	// names a tool (for example "commands[*].command"; the names may be
+	// cmd_<x>, <x> or an exposed tool name). The host resolves every name to
+	// an installed tool, refuses the whole call when the caller could not call
+	// that tool directly, and forwards the list with each FIELD replaced by
+	// the exposed name it checked. Empty: the tool names no other tools.
+	Dispatch string `protobuf:"bytes,10,opt,name=dispatch,proto3" json:"dispatch,omitempty"`
+	// Exposed names of other tools whose work this tool always does (a batch
+	// property edit does what godot_scene_edit_set_node_property does). The
+	// host holds every call to those tools' policy and safety class as well.
+	Performs      []string `protobuf:"bytes,11,rep,name=performs,proto3" json:"performs,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -398,6 +411,20 @@ func (x *ToolSpec) GetEditorPath() string {
 		return x.EditorPath
 	}
 	return ""
+}
+
+func (x *ToolSpec) GetDispatch() string {
+	if x != nil {
+		return x.Dispatch
+	}
+	return ""
+}
+
+func (x *ToolSpec) GetPerforms() []string {
+	if x != nil {
+		return x.Performs
+	}
+	return nil
 }
 
 type ConfigureRequest struct {
@@ -2278,7 +2305,7 @@ const file_toolset_proto_rawDesc = "" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x12)\n" +
 	"\x10godot_constraint\x18\x04 \x01(\tR\x0fgodotConstraint\x123\n" +
 	"\x05tools\x18\x05 \x03(\v2\x1d.godotmcp.toolset.v1.ToolSpecR\x05tools\x12\x10\n" +
-	"\x03sdk\x18\x06 \x01(\tR\x03sdk\"\xde\x02\n" +
+	"\x03sdk\x18\x06 \x01(\tR\x03sdk\"\x96\x03\n" +
 	"\bToolSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2289,7 +2316,10 @@ const file_toolset_proto_rawDesc = "" +
 	"\x05scope\x18\a \x01(\x0e2\x1a.godotmcp.toolset.v1.ScopeR\x05scope\x12\x14\n" +
 	"\x05modes\x18\b \x03(\tR\x05modes\x12\x1f\n" +
 	"\veditor_path\x18\t \x01(\tR\n" +
-	"editorPath\"\xb2\x01\n" +
+	"editorPath\x12\x1a\n" +
+	"\bdispatch\x18\n" +
+	" \x01(\tR\bdispatch\x12\x1a\n" +
+	"\bperforms\x18\v \x03(\tR\bperforms\"\xb2\x01\n" +
 	"\x10ConfigureRequest\x12!\n" +
 	"\fhost_version\x18\x01 \x01(\tR\vhostVersion\x12\x1f\n" +
 	"\vproject_dir\x18\x02 \x01(\tR\n" +
