@@ -3,11 +3,13 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,22 +85,55 @@ func TestUnauthorizedCarriesBearerChallenge(t *testing.T) {
 }
 
 // A garbage protocol version used to be compared as a string and routed
-// to the wrong handler; now it is refused, naming the versions spoken, and
-// a huge value is not echoed back whole.
+// to the wrong handler, then refused in plain text. The 2026-07-28 schema
+// (SEP-2575, conformance sep-2575-server-unsupported-version-error) wants
+// HTTP 400 with a JSON-RPC error -32022 for the request's id whose data
+// lists the supported versions; a huge value is not echoed back whole.
 func TestUnsupportedProtocolVersionIsRefusedClearly(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	url := serveHTTP(t, e, HTTPOptions{})
-	for _, v := range []string{"zzzz", "2099-01-01", strings.Repeat("9", 200_000)} {
-		resp := post(t, url, initializeLine, map[string]string{"Mcp-Protocol-Version": v})
+	for _, tc := range []struct {
+		version, body, wantID string
+	}{
+		{"zzzz", initializeLine, `1`},
+		{"2099-01-01", `{"jsonrpc":"2.0","id":"abc","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}}`, `"abc"`},
+		{"2024-01-01", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, `null`},
+		{strings.Repeat("9", 200_000), `not json`, `null`},
+	} {
+		resp := post(t, url, tc.body, map[string]string{"Mcp-Protocol-Version": tc.version})
 		body := readBody(t, resp)
 		if resp.StatusCode != http.StatusBadRequest {
-			t.Fatalf("version %.20q: status %d, want 400 (%s)", v, resp.StatusCode, body)
+			t.Fatalf("version %.20q: status %d, want 400 (%s)", tc.version, resp.StatusCode, body)
 		}
-		if !strings.Contains(body, "2025-11-25") || !strings.Contains(body, "2026-07-28") {
-			t.Errorf("version %.20q: body %q does not name the versions spoken", v, body)
+		if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+			t.Errorf("version %.20q: Content-Type %q, want application/json", tc.version, ct)
+		}
+		var got struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   struct {
+				Code    int64  `json:"code"`
+				Message string `json:"message"`
+				Data    struct {
+					Supported []string `json:"supported"`
+					Requested string   `json:"requested"`
+				} `json:"data"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatalf("version %.20q: body is not JSON-RPC: %v: %.300s", tc.version, err, body)
+		}
+		if got.JSONRPC != "2.0" || string(got.ID) != tc.wantID || got.Error.Code != -32022 {
+			t.Errorf("version %.20q: jsonrpc %q id %s code %d, want 2.0, %s, -32022", tc.version, got.JSONRPC, got.ID, got.Error.Code, tc.wantID)
+		}
+		if !slices.Equal(got.Error.Data.Supported, mcp.SupportedProtocolVersions()) || !slices.Contains(got.Error.Data.Supported, "2026-07-28") {
+			t.Errorf("version %.20q: data.supported %v, want %v", tc.version, got.Error.Data.Supported, mcp.SupportedProtocolVersions())
+		}
+		if !strings.Contains(got.Error.Message, "2025-11-25") || !strings.HasPrefix(tc.version, strings.TrimSuffix(got.Error.Data.Requested, "…")) {
+			t.Errorf("version %.20q: message %q / requested %.80q", tc.version, got.Error.Message, got.Error.Data.Requested)
 		}
 		if len(body) > 1024 {
-			t.Errorf("version %.20q: %d-byte answer echoes the input", v, len(body))
+			t.Errorf("version %.20q: %d-byte answer echoes the input", tc.version, len(body))
 		}
 	}
 }
