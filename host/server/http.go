@@ -88,9 +88,14 @@ type HTTPOptions struct {
 	// SessionTimeout ends idle 2025-11-25 sessions (default
 	// DefaultSessionTimeout; negative: never).
 	SessionTimeout time.Duration
-	// MaxSessions caps concurrent 2025-11-25 sessions; a new session beyond
-	// it is refused with 503 (default DefaultMaxSessions; negative: no cap).
-	MaxSessions int
+	// MaxSessions caps concurrent 2025-11-25 sessions (default
+	// DefaultMaxSessions; negative: no cap); MaxSessionsPerPrincipal caps
+	// those of one principal (default DefaultMaxSessionsPerPrincipal;
+	// negative: no cap). A new session beyond a cap evicts the least
+	// recently used idle session (the principal's own for its cap), and is
+	// refused with 503 only when every session has a request in flight.
+	MaxSessions             int
+	MaxSessionsPerPrincipal int
 	// BodyTimeout bounds the time to receive a request body (default
 	// DefaultBodyTimeout). Slow-body clients are cut off after it.
 	BodyTimeout time.Duration
@@ -211,7 +216,7 @@ func (s *Server) HTTPHandler(o HTTPOptions, loopback bool) (http.Handler, error)
 		Logger:         slogger,
 		SessionTimeout: o.sessionTimeout(),
 	})
-	maxSessions := orDefault(o.MaxSessions, DefaultMaxSessions)
+	caps := newSessionCaps(s.mcp, orDefault(o.MaxSessions, DefaultMaxSessions), orDefault(o.MaxSessionsPerPrincipal, DefaultMaxSessionsPerPrincipal))
 	sessionless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Logger:    slogger,
 		Stateless: true,
@@ -228,13 +233,7 @@ func (s *Server) HTTPHandler(o HTTPOptions, loopback bool) (http.Handler, error)
 			sessionless.ServeHTTP(w, r)
 			return
 		}
-		if maxSessions > 0 && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && s.sessionCount() >= maxSessions {
-			w.Header().Set("Retry-After", "30")
-			http.Error(w, fmt.Sprintf("Service Unavailable: %d MCP sessions are open, the most this server allows; "+
-				"close unused clients (idle sessions end after %s), or raise the limit (--max-sessions)", maxSessions, o.sessionTimeout()), http.StatusServiceUnavailable)
-			return
-		}
-		sessions.ServeHTTP(w, r)
+		caps.serve(w, r, sessions)
 	})
 	if o.authRequired() {
 		h = auth.RequireBearerToken(o.verifier(), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
