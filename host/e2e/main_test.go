@@ -207,6 +207,7 @@ type session struct {
 	*mcp.ClientSession
 	*notes
 	callLog string
+	stderr  *syncbuf.Buffer // the host's log
 }
 
 // stdioHost starts `godot-mcp serve` with args over stdio and connects.
@@ -278,7 +279,7 @@ func stdioHostEnv(t testing.TB, version string, env []string, args ...string) *s
 			t.Logf("host stderr:\n%s", stderr)
 		}
 	})
-	return &session{ClientSession: cs, notes: n, callLog: callLog}
+	return &session{ClientSession: cs, notes: n, callLog: callLog, stderr: stderr}
 }
 
 // httpHost is a running `godot-mcp serve --http`.
