@@ -18,28 +18,25 @@ import (
 type noArgs struct{}
 
 type treeIn struct {
-	Scene       string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
-	MaxDepth    *int   `json:"max_depth,omitempty" jsonschema:"levels below the root to include; -1 is unlimited, 0 the root only" default:"-1" minimum:"-1" maximum:"1000"`
-	Lightweight bool   `json:"lightweight,omitempty" jsonschema:"leave out scripts, for a smaller answer"`
+	Scene       sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
+	MaxDepth    *int          `json:"max_depth,omitempty" jsonschema:"levels below the root to include; -1 is unlimited, 0 the root only" default:"-1" minimum:"-1" maximum:"1000"`
+	Lightweight bool          `json:"lightweight,omitempty" jsonschema:"leave out scripts, for a smaller answer"`
 }
 
 type nodeIn struct {
-	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
-	NodePath string `json:"node_path" jsonschema:"node path relative to the scene root: \".\" is the root, e.g. \"Player/Sprite2D\""`
+	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
+	NodePath string        `json:"node_path" jsonschema:"node path relative to the scene root: \".\" is the root, e.g. \"Player/Sprite2D\""`
 }
 
 type propIn struct {
-	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
-	NodePath string `json:"node_path" jsonschema:"node path relative to the scene root: \".\" is the root, e.g. \"Player/Sprite2D\""`
-	Property string `json:"property" jsonschema:"property name, e.g. position or a script variable"`
+	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
+	NodePath string        `json:"node_path" jsonschema:"node path relative to the scene root: \".\" is the root, e.g. \"Player/Sprite2D\""`
+	Property string        `json:"property" jsonschema:"property name, e.g. position or a script variable"`
 }
 
 // ---- get_project_info
 
 func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, "", "cmd_get_project_info", map[string]any{})
-	}
 	ws := call.Workspace()
 	p, err := readProject(ctx, ws)
 	if err != nil {
@@ -158,9 +155,6 @@ func resolveUID(ctx context.Context, ws *sdk.Workspace, s string, scenes []strin
 // ---- get_active_scene
 
 func getActiveScene(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, "", "cmd_get_active_scene", map[string]any{})
-	}
 	act, err := call.Workspace().ActiveScene(ctx)
 	if err != nil {
 		return sdk.Result{}, err
@@ -174,9 +168,6 @@ func getActiveScene(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 // ---- list_scenes
 
 func listScenes(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, "", "cmd_list_scenes", map[string]any{})
-	}
 	ws := call.Workspace()
 	scenes, err := sceneFiles(ctx, ws)
 	if err != nil {
@@ -274,31 +265,35 @@ func headlessNode(ctx context.Context, call *sdk.Call, scene, nodePath string) (
 // answer in its context window; a 5000-node scene would fill it.
 var maxTreeBytes = 256 << 10
 
-func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, error) {
-	var fetch func(maxDepth int, lightweight bool) (any, error)
-	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
-			return sdk.Result{}, err
-		}
-		fetch = func(maxDepth int, lightweight bool) (any, error) {
-			out, err := forward(ctx, call, "cmd_get_scene_tree", map[string]any{"max_depth": maxDepth, "lightweight": lightweight})
-			if err != nil {
-				return nil, err
-			}
-			if out["tree"] == nil {
-				return nil, noActiveScene(true)
-			}
-			return out["tree"], nil
-		}
-	} else {
-		_, root, err := headlessScene(ctx, call, newLoader(call), in.Scene)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		fetch = func(maxDepth int, lightweight bool) (any, error) {
-			return treeJSON(root, 0, maxDepth, lightweight), nil
-		}
+// getSceneTreeEditor reads the tree of the editor's active scene.
+func getSceneTreeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in treeIn) (sdk.Result, error) {
+	if err := editorScene(ctx, ed, in.Scene); err != nil {
+		return sdk.Result{}, err
 	}
+	return sceneTree(in, func(maxDepth int, lightweight bool) (any, error) {
+		out, err := forward(ctx, ed, "cmd_get_scene_tree", map[string]any{"max_depth": maxDepth, "lightweight": lightweight})
+		if err != nil {
+			return nil, err
+		}
+		if out["tree"] == nil {
+			return nil, noActiveScene(true)
+		}
+		return out["tree"], nil
+	})
+}
+
+func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, error) {
+	_, root, err := headlessScene(ctx, call, newLoader(call), string(in.Scene))
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sceneTree(in, func(maxDepth int, lightweight bool) (any, error) {
+		return treeJSON(root, 0, maxDepth, lightweight), nil
+	})
+}
+
+// sceneTree answers the tree fetch gives, cut to fit one answer.
+func sceneTree(in treeIn, fetch func(maxDepth int, lightweight bool) (any, error)) (sdk.Result, error) {
 	maxDepth := depthOf(in.MaxDepth)
 	tree, err := fetch(maxDepth, in.Lightweight)
 	if err != nil {
@@ -407,17 +402,18 @@ func treeJSON(n *node, depth, maxDepth int, lightweight bool) map[string]any {
 
 // ---- get_selected_node
 
-func getSelectedNode(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_get_selected_node", map[string]any{})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		if _, ok := out["selected"]; !ok {
-			out["selected"] = nil
-		}
-		return sdk.JSON(out), nil
+func getSelectedNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, _ noArgs) (sdk.Result, error) {
+	out, err := forward(ctx, ed, "cmd_get_selected_node", map[string]any{})
+	if err != nil {
+		return sdk.Result{}, err
 	}
+	if _, ok := out["selected"]; !ok {
+		out["selected"] = nil
+	}
+	return sdk.JSON(out), nil
+}
+
+func getSelectedNode(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
 	return sdk.JSON(map[string]any{"selected": nil,
 		"note": "headless mode has no selection (no Godot editor is attached); name the node with node_path in the other inspection tools"}), nil
 }
@@ -425,10 +421,7 @@ func getSelectedNode(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result,
 // ---- get_node_properties
 
 func getNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
-	if call.EditorAttached {
-		return editorNodeProperties(ctx, call, in)
-	}
-	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
+	n, err := headlessNode(ctx, call, string(in.Scene), in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -437,16 +430,16 @@ func getNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Resu
 
 // editorNodeProperties is the addon's node_info plus builtin and
 // overridden, which the addon's cmd_get_node_properties does not report.
-func editorNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
-	if err := editorScene(ctx, call, in.Scene); err != nil {
+func editorNodeProperties(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in nodeIn) (sdk.Result, error) {
+	if err := editorScene(ctx, ed, in.Scene); err != nil {
 		return sdk.Result{}, err
 	}
-	info, err := forward(ctx, call, "cmd_get_node_properties", map[string]any{"node_path": in.NodePath})
+	info, err := forward(ctx, ed, "cmd_get_node_properties", map[string]any{"node_path": in.NodePath})
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	typ, _ := info["type"].(string)
-	builtin, err := editorBuiltin(ctx, call, in.NodePath, builtinNames(typ))
+	builtin, err := editorBuiltin(ctx, ed, in.NodePath, builtinNames(typ))
 	var e *sdk.Error
 	if errors.As(err, &e) && addonerr.IsUnknownCommand(e) {
 		// An addon older than cmd_snapshot_subtree (#535) still
@@ -466,12 +459,12 @@ func editorNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.R
 // editorBuiltin reads the values of the engine properties names of the
 // node at nodePath with one more round trip: the addon's snapshot returns
 // the requested names that exist.
-func editorBuiltin(ctx context.Context, call *sdk.Call, nodePath string, names []string) (map[string]any, error) {
+func editorBuiltin(ctx context.Context, ed *sdk.Editor, nodePath string, names []string) (map[string]any, error) {
 	builtin := map[string]any{}
 	if len(names) == 0 {
 		return builtin, nil
 	}
-	snap, err := forward(ctx, call, "cmd_snapshot_subtree", map[string]any{
+	snap, err := forward(ctx, ed, "cmd_snapshot_subtree", map[string]any{
 		"node_path": nodePath, "properties": names, "max_depth": 0})
 	if err != nil {
 		return nil, err
@@ -579,10 +572,7 @@ func nodeInfo(n *node) map[string]any {
 // ---- get_node_property
 
 func getNodeProperty(ctx context.Context, call *sdk.Call, in propIn) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, in.Scene, "cmd_get_node_property", map[string]any{"node_path": in.NodePath, "property": in.Property})
-	}
-	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
+	n, err := headlessNode(ctx, call, string(in.Scene), in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -593,10 +583,7 @@ func getNodeProperty(ctx context.Context, call *sdk.Call, in propIn) (sdk.Result
 // ---- get_node_property_list
 
 func getNodePropertyList(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, in.Scene, "cmd_get_node_property_list", map[string]any{"node_path": in.NodePath})
-	}
-	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
+	n, err := headlessNode(ctx, call, string(in.Scene), in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -620,10 +607,7 @@ func getNodePropertyList(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Re
 // ---- get_node_groups
 
 func getNodeGroups(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, in.Scene, "cmd_get_node_groups", map[string]any{"node_path": in.NodePath})
-	}
-	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
+	n, err := headlessNode(ctx, call, string(in.Scene), in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -640,3 +624,9 @@ func publicGroups(gs []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+func propertyParams(in propIn) map[string]any {
+	return map[string]any{"node_path": in.NodePath, "property": in.Property}
+}
+
+func nodeParams(in nodeIn) map[string]any { return map[string]any{"node_path": in.NodePath} }
