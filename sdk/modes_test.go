@@ -323,3 +323,31 @@ func TestWarmRunsAfterConfigure(t *testing.T) {
 		t.Fatalf("Warm ran %d more times", len(ran))
 	}
 }
+
+type embeddedPaths struct {
+	pathArgs
+	Texture sdk.ResPath `json:"texture_path,omitempty" jsonschema:"texture" godot:"ext=.png"`
+}
+
+// The fields of an embedded struct are top-level arguments, and their
+// paths are checked like the others.
+func TestEmbeddedPathArgumentsAreChecked(t *testing.T) {
+	ctx := context.Background()
+	var got embeddedPaths
+	ts := &sdk.Toolset{Name: "paths", Version: "1.0.0", Description: "Paths.",
+		Tools: []sdk.Tool{sdk.NewTool("echo", "Echoes its paths.", sdk.ReadOnly,
+			func(ctx context.Context, call *sdk.Call, in embeddedPaths) (sdk.Result, error) {
+				got = in
+				return sdk.Text("ok"), nil
+			})}}
+	h := sdktest.New(t, ts, sdktest.Options{ProjectDir: t.TempDir()})
+	if res := h.Call(ctx, "echo", map[string]any{"scene": "a//b.tscn", "texture_path": "t.png"}); res.IsError {
+		t.Fatalf("valid paths refused: %s", res.Text())
+	}
+	if got.Scene != "res://a/b.tscn" || got.Texture != "res://t.png" {
+		t.Fatalf("cleaned %+v", got)
+	}
+	if res := h.Call(ctx, "echo", map[string]any{"scene": "../x.tscn"}); res.ErrorCode != sdk.CodeInvalidArgument || !strings.Contains(res.Error.Message, "leaves the project") {
+		t.Fatalf("embedded scene: %s", res.Text())
+	}
+}

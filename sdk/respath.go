@@ -56,7 +56,8 @@ type pathField struct {
 }
 
 // pathFields finds the path arguments of an arguments type (top-level
-// fields and slices of them), reading their godot tags; a bad tag is a
+// fields and slices of them, and those of embedded structs, whose fields
+// are top-level arguments too), reading their godot tags; a bad tag is a
 // definition error.
 func pathFields(t reflect.Type) ([]pathField, error) {
 	if t.Kind() != reflect.Struct {
@@ -65,6 +66,17 @@ func pathFields(t reflect.Type) ([]pathField, error) {
 	var out []pathField
 	for i := range t.NumField() {
 		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			inner, err := pathFields(f.Type)
+			if err != nil {
+				return nil, err
+			}
+			for _, pf := range inner {
+				pf.index = append(append([]int{}, f.Index...), pf.index...)
+				out = append(out, pf)
+			}
+			continue
+		}
 		ft, slice := f.Type, false
 		if ft.Kind() == reflect.Slice {
 			ft, slice = ft.Elem(), true

@@ -230,3 +230,21 @@ func EditorScanning(ctx context.Context, ed Editor, wait, poll time.Duration) bo
 		}
 	}
 }
+
+// EditorQueries lets an editor path's [sdk.Editor] serve as an [Editor]
+// for read-only commands (a dry run sends them too).
+type EditorQueries struct{ Ed *sdk.Editor }
+
+// Editor runs a query through the sdk.Editor.
+func (q EditorQueries) Editor(ctx context.Context, command string, params, result any) error {
+	return q.Ed.Query(ctx, command, params, result)
+}
+
+// EditorCommands lets an [sdk.Editor] serve as an [Editor] for commands
+// that may change the editor: in a dry run those are recorded, not sent.
+type EditorCommands struct{ Ed *sdk.Editor }
+
+// Editor applies a command through the sdk.Editor.
+func (c EditorCommands) Editor(ctx context.Context, command string, params, result any) error {
+	return c.Ed.Apply(ctx, command, params, result)
+}

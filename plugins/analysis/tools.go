@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
@@ -87,25 +86,19 @@ func graph(ctx context.Context, call *sdk.Call) (*deps.Graph, error) {
 	return g, nil
 }
 
-// resPath normalises a path argument to res:// form.
-func resPath(arg string) (string, error) {
-	s := strings.TrimSpace(arg)
+// refPath checks a path argument that may also be a uid:// reference: a
+// uid passes as it is (the graph resolves it), anything else is a res://
+// path by the SDK's rules.
+func refPath(arg, raw string) (string, error) {
+	s := strings.TrimSpace(raw)
 	if strings.HasPrefix(s, "uid://") {
 		return s, nil
 	}
-	if i := strings.Index(s, "://"); i > 0 && !strings.HasPrefix(s, "res://") {
-		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// path or a uid:// inside the project", "path %q is not a res:// path", arg)
-	}
-	s = strings.TrimPrefix(s, "res://")
-	clean := path.Clean("/" + s)
-	if strings.Contains(s, "..") && clean != "/"+s {
-		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// path inside the project", "path %q leaves the project", arg)
-	}
-	return "res://" + strings.TrimPrefix(clean, "/"), nil
+	return sdk.CleanResPath(arg, s)
 }
 
-func mustFile(g *deps.Graph, arg string) (string, error) {
-	p, err := resPath(arg)
+func mustFile(g *deps.Graph, name, arg string) (string, error) {
+	p, err := refPath(name, arg)
 	if err != nil {
 		return "", err
 	}
@@ -120,10 +113,10 @@ func mustFile(g *deps.Graph, arg string) (string, error) {
 // --- project_structure
 
 type structureArgs struct {
-	Path   string `json:"path,omitempty" jsonschema:"res:// directory to start at" default:"res://"`
-	Depth  int    `json:"depth,omitempty" jsonschema:"directory levels below path to list separately; deeper files count in their ancestor at this depth" default:"3" minimum:"1" maximum:"20"`
-	Offset int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Path   sdk.ResPath `json:"path,omitempty" jsonschema:"res:// directory to start at" default:"res://"`
+	Depth  int         `json:"depth,omitempty" jsonschema:"directory levels below path to list separately; deeper files count in their ancestor at this depth" default:"3" minimum:"1" maximum:"20"`
+	Offset int         `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int         `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type dirSummary struct {
@@ -147,9 +140,9 @@ func projectStructure(ctx context.Context, call *sdk.Call, in structureArgs) (sd
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	root, err := resPath(in.Path)
-	if err != nil {
-		return sdk.Result{}, err
+	root := string(in.Path)
+	if root == "" {
+		root = "res://"
 	}
 	if root != "res://" {
 		root = strings.TrimSuffix(root, "/")
@@ -328,7 +321,7 @@ func analyzeDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.
 	}
 	keep := func(r deps.Ref) bool { return !in.HardOnly || deps.Hard(r.Via) }
 	if in.Path != "" {
-		p, err := mustFile(g, in.Path)
+		p, err := mustFile(g, "path", in.Path)
 		if err != nil {
 			return sdk.Result{}, err
 		}
@@ -549,7 +542,7 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 	var uses []refUse
 	switch kind {
 	case "path":
-		p, err := mustFile(g, target)
+		p, err := mustFile(g, "target", target)
 		if err != nil {
 			return sdk.Result{}, err
 		}
@@ -618,10 +611,10 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 // --- analyze_signal_flow
 
 type signalArgs struct {
-	Scene  string `json:"scene,omitempty" jsonschema:"only this scene (res:// .tscn) and no scripts"`
-	Signal string `json:"signal,omitempty" jsonschema:"only this signal"`
-	Offset int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Scene  sdk.ScenePath `json:"scene,omitempty" jsonschema:"only this scene (res:// .tscn) and no scripts"`
+	Signal string        `json:"signal,omitempty" jsonschema:"only this signal"`
+	Offset int           `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit  int           `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type signalResult struct {
@@ -638,7 +631,7 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 	}
 	scene := ""
 	if in.Scene != "" {
-		if scene, err = mustFile(g, in.Scene); err != nil {
+		if scene, err = mustFile(g, "scene", string(in.Scene)); err != nil {
 			return sdk.Result{}, err
 		}
 	}
@@ -664,10 +657,10 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 // --- validate_scene_integrity
 
 type integrityArgs struct {
-	Scene          string `json:"scene,omitempty" jsonschema:"check only this scene or resource (res://); empty checks every scene and resource"`
-	IncludeScripts bool   `json:"include_scripts,omitempty" jsonschema:"also check scripts' preload/load paths and project settings"`
-	Offset         int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit          int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Scene          sdk.ResPath `json:"scene,omitempty" jsonschema:"check only this scene or resource (res://); empty checks every scene and resource"`
+	IncludeScripts bool        `json:"include_scripts,omitempty" jsonschema:"also check scripts' preload/load paths and project settings"`
+	Offset         int         `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
+	Limit          int         `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type integrityResult struct {
@@ -686,7 +679,7 @@ func validateIntegrity(ctx context.Context, call *sdk.Call, in integrityArgs) (s
 	}
 	one := ""
 	if in.Scene != "" {
-		if one, err = mustFile(g, in.Scene); err != nil {
+		if one, err = mustFile(g, "scene", string(in.Scene)); err != nil {
 			return sdk.Result{}, err
 		}
 	}

@@ -15,11 +15,11 @@ import (
 )
 
 type exportArgs struct {
-	Preset         string `json:"preset" jsonschema:"name of the export preset, as list_presets shows it"`
-	Output         string `json:"output,omitempty" jsonschema:"file to write, a new res:// path in the export folder res://build/ (created, with a .gdignore); default: res://build/ and the file name of the preset's export_path (with .pck for mode pack)"`
-	Overwrite      bool   `json:"overwrite,omitempty" jsonschema:"replace files an earlier export_project wrote (recorded in res://build/.godot-mcp-exports.json); other existing files are never overwritten"`
-	Mode           string `json:"mode,omitempty" jsonschema:"release (default), debug, or pack: only the .pck (or .zip), which needs no export templates"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" default:"300" minimum:"1" maximum:"1800" jsonschema:"deadline in seconds (default 300, at most 1800)"`
+	Preset         string      `json:"preset" jsonschema:"name of the export preset, as list_presets shows it"`
+	Output         sdk.ResPath `json:"output,omitempty" jsonschema:"file to write, a new res:// path in the export folder res://build/ (created, with a .gdignore); default: res://build/ and the file name of the preset's export_path (with .pck for mode pack)"`
+	Overwrite      bool        `json:"overwrite,omitempty" jsonschema:"replace files an earlier export_project wrote (recorded in res://build/.godot-mcp-exports.json); other existing files are never overwritten"`
+	Mode           string      `json:"mode,omitempty" jsonschema:"release (default), debug, or pack: only the .pck (or .zip), which needs no export templates"`
+	TimeoutSeconds int         `json:"timeout_seconds,omitempty" default:"300" minimum:"1" maximum:"1800" jsonschema:"deadline in seconds (default 300, at most 1800)"`
 }
 
 type exportResult struct {
@@ -74,7 +74,7 @@ func exportProject(ctx context.Context, call *sdk.Call, in exportArgs) (sdk.Resu
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	output := in.Output
+	output := string(in.Output)
 	if output == "" {
 		if pr.ExportPath == "" {
 			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass output, such as res://"+exportDir+"/game.pck",

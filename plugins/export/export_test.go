@@ -368,3 +368,28 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// With an editor attached the export still runs its own headless Godot on
+// the files, so its dry run sends the editor nothing at all.
+func TestExportDryRunWithEditorSendsNothing(t *testing.T) {
+	dir, _ := fakeProject(t, nil)
+	ed := sdktest.NewEditor()
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "3", Editor: ed.Serve})
+	res := h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "mode": "pack"}, sdktest.DryRun())
+	type preview struct {
+		exportResult
+		Preview struct {
+			Mode string `json:"mode"`
+		} `json:"preview"`
+	}
+	out := structured[preview](t, res)
+	if !out.DryRun || out.Preview.Mode != "editor" || out.OutputFile != "res://build/game.pck" {
+		t.Fatalf("%+v", out)
+	}
+	if calls := ed.Calls(); len(calls) != 0 {
+		t.Fatalf("the dry run reached the editor: %+v", calls)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "build", "game.pck")); err == nil {
+		t.Fatal("dry run wrote the file")
+	}
+}

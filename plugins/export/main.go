@@ -39,15 +39,17 @@ func Toolset() *sdk.Toolset {
 		Godot: ">= 3.0, < 5.0",
 		Tools: []sdk.Tool{
 			sdk.NewTool("list_presets", "List the export presets of export_presets.cfg: name, platform, runnable, export path. Needs no Godot binary.",
-				sdk.ReadOnly, listPresets, sdk.WithTitle("List export presets"), sdk.WithOutputSchema[listResult]()),
+				sdk.ReadOnly, listPresets, sdk.WithTitle("List export presets"), sdk.WithOutputSchema[listResult](), sdk.AnyMode()),
 			sdk.NewTool("get_export_info", "Everything export_presets.cfg says about one preset (its options included), and whether "+
 				"the export templates it needs are installed for the Godot binary that would export it.",
-				sdk.ReadOnly, getExportInfo, sdk.WithTitle("Export preset details"), sdk.WithOutputSchema[infoResult]()),
+				sdk.ReadOnly, getExportInfo, sdk.WithTitle("Export preset details"), sdk.WithOutputSchema[infoResult](), sdk.AnyMode()),
 			sdk.NewTool("export_project", "Export the project with a preset using a real Godot binary: mode release (default), debug, "+
 				"or pack (only the .pck/.zip; needs no export templates). Writes only new files in the export folder res://build/ "+
 				"(which gets a .gdignore), or replaces an earlier export with overwrite=true; never project files, never through a "+
 				"symbolic link. Export files are outside godot_undo. dry_run reports the command without running it.",
-				sdk.Mutating, exportProject, sdk.WithTitle("Export the project"), sdk.WithOutputSchema[exportResult]()),
+				sdk.Mutating, exportProject, sdk.WithTitle("Export the project"), sdk.WithOutputSchema[exportResult](),
+				// A headless Godot of its own exports from the files, editor or not.
+				sdk.AnyMode()),
 		},
 	}
 }

@@ -78,17 +78,28 @@ type actionResult struct {
 	Commit   sdk.CommitResult `json:"commit"`
 }
 
+// deadzone is the action's deadzone, Godot's default when none is given.
+func (in addActionArgs) deadzone() float64 {
+	if in.Deadzone != nil {
+		return *in.Deadzone
+	}
+	return godot.DefaultDeadzone
+}
+
+// addActionCommand is add_action's editor path: the addon adds the action
+// to the editor's project settings, where Ctrl+Z undoes it.
+func addActionCommand(in addActionArgs) (any, error) {
+	if err := checkName("name", in.Name); err != nil {
+		return nil, err
+	}
+	return map[string]any{"name": in.Name, "deadzone": in.deadzone()}, nil
+}
+
 func addAction(ctx context.Context, call *sdk.Call, in addActionArgs) (sdk.Result, error) {
 	if err := checkName("name", in.Name); err != nil {
 		return sdk.Result{}, err
 	}
-	dz := godot.DefaultDeadzone
-	if in.Deadzone != nil {
-		dz = *in.Deadzone
-	}
-	if call.EditorAttached && !call.DryRun {
-		return call.Forward(ctx, "cmd_add_input_action", map[string]any{"name": in.Name, "deadzone": dz})
-	}
+	dz := in.deadzone()
 	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {
 		return sdk.Result{}, err
@@ -110,12 +121,16 @@ type actionArgs struct {
 	Name string `json:"name" jsonschema:"action name"`
 }
 
+func removeActionCommand(in actionArgs) (any, error) {
+	if err := checkName("name", in.Name); err != nil {
+		return nil, err
+	}
+	return map[string]any{"name": in.Name, "confirm": true}, nil
+}
+
 func removeAction(ctx context.Context, call *sdk.Call, in actionArgs) (sdk.Result, error) {
 	if err := checkName("name", in.Name); err != nil {
 		return sdk.Result{}, err
-	}
-	if call.EditorAttached && !call.DryRun {
-		return call.Forward(ctx, "cmd_remove_input_action", map[string]any{"name": in.Name, "confirm": true})
 	}
 	p, f, a, err := readAction(ctx, call, in.Name)
 	if err != nil {
@@ -133,12 +148,16 @@ type clearArgs struct {
 	Action string `json:"action" jsonschema:"action name"`
 }
 
+func clearActionEventsCommand(in clearArgs) (any, error) {
+	if err := checkName("action", in.Action); err != nil {
+		return nil, err
+	}
+	return map[string]any{"action": in.Action, "confirm": true}, nil
+}
+
 func clearActionEvents(ctx context.Context, call *sdk.Call, in clearArgs) (sdk.Result, error) {
 	if err := checkName("action", in.Action); err != nil {
 		return sdk.Result{}, err
-	}
-	if call.EditorAttached && !call.DryRun {
-		return call.Forward(ctx, "cmd_clear_input_action_events", map[string]any{"action": in.Action, "confirm": true})
 	}
 	p, f, a, err := readAction(ctx, call, in.Action)
 	if err != nil {
@@ -179,14 +198,24 @@ type actionInfo struct {
 	Events   []eventInfo `json:"events"`
 }
 
+// getActionEventsEditor asks the editor for one action's events, which may
+// not be saved to project.godot yet; the list of every action has no addon
+// command, so it is read from the files.
+func getActionEventsEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in getArgs) (sdk.Result, error) {
+	if in.Action == "" {
+		return getActionEvents(ctx, call, in)
+	}
+	if err := checkName("action", in.Action); err != nil {
+		return sdk.Result{}, err
+	}
+	return ed.Forward(ctx, "cmd_get_input_action_events", map[string]any{"action": in.Action})
+}
+
 func getActionEvents(ctx context.Context, call *sdk.Call, in getArgs) (sdk.Result, error) {
 	if in.Action != "" {
 		if err := checkName("action", in.Action); err != nil {
 			return sdk.Result{}, err
 		}
-	}
-	if call.EditorAttached && in.Action != "" {
-		return call.Forward(ctx, "cmd_get_input_action_events", map[string]any{"action": in.Action})
 	}
 	p, _, err := call.Workspace().ReadProject(ctx)
 	if err != nil {

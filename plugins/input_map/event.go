@@ -168,6 +168,22 @@ type addEventResult struct {
 	Commit     sdk.CommitResult `json:"commit"`
 }
 
+// addEventCommand is add_event's editor path; the event is built first
+// only to refuse a bad one before the editor sees it.
+func addEventCommand(in addEventArgs) (any, error) {
+	if err := checkName("action", in.Action); err != nil {
+		return nil, err
+	}
+	d, err := classDB()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := buildEvent(d, in); err != nil {
+		return nil, err
+	}
+	return editorParams(in), nil
+}
+
 func addEvent(ctx context.Context, call *sdk.Call, in addEventArgs) (sdk.Result, error) {
 	if err := checkName("action", in.Action); err != nil {
 		return sdk.Result{}, err
@@ -179,9 +195,6 @@ func addEvent(ctx context.Context, call *sdk.Call, in addEventArgs) (sdk.Result,
 	ev, err := buildEvent(d, in)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	if call.EditorAttached && !call.DryRun {
-		return call.Forward(ctx, "cmd_add_input_event", editorParams(in))
 	}
 	p, f, a, err := readAction(ctx, call, in.Action)
 	if err != nil {

@@ -334,4 +334,35 @@ func TestEditorMode(t *testing.T) {
 	}
 }
 
+// Editor mode: a dry run records the command it would send, sends none,
+// and previews nothing from the files (the editor may hold unsaved input
+// settings).
+func TestEditorDryRunsSendNothing(t *testing.T) {
+	ed := sdktest.NewEditor().
+		Result("cmd_get_input_action_events", map[string]any{"action": "jump", "deadzone": 0.2, "events": []any{}})
+	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
+	plugintest.EditorDryRuns(t, h, ed, map[string]any{
+		"add_action":          map[string]any{"name": "jump"},
+		"remove_action":       map[string]any{"name": "jump"},
+		"add_event":           map[string]any{"action": "jump", "type": "key", "key": "Space"},
+		"clear_action_events": map[string]any{"action": "jump"},
+	})
+	res := plugintest.Must(t, h, "add_action", map[string]any{"name": "jump"}, sdktest.DryRun())
+	var out struct {
+		Preview struct {
+			Commands []struct {
+				Command string         `json:"command"`
+				Params  map[string]any `json:"params"`
+			} `json:"commands"`
+		} `json:"preview"`
+	}
+	if err := res.Structured(&out); err != nil || len(out.Preview.Commands) != 1 ||
+		out.Preview.Commands[0].Command != "cmd_add_input_action" || out.Preview.Commands[0].Params["name"] != "jump" {
+		t.Fatalf("preview %+v (%v): %s", out, err, res.Text())
+	}
+	if calls := ed.Calls(); len(calls) != 0 {
+		t.Fatalf("dry runs reached the editor: %+v", calls)
+	}
+}
+
 func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }

@@ -34,21 +34,22 @@ func Toolset() *sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("add_action",
 				"Add an input action (no events yet) with a deadzone.",
-				sdk.Mutating, addAction, sdk.WithTitle("Add input action")),
+				sdk.Mutating, addAction, sdk.EditorCommand("cmd_add_input_action", addActionCommand), sdk.WithTitle("Add input action")),
 			sdk.NewTool("remove_action",
 				"Remove an input action and all its events from project.godot.",
-				sdk.Destructive, removeAction, sdk.WithTitle("Remove input action")),
+				sdk.Destructive, removeAction, sdk.EditorCommand("cmd_remove_input_action", removeActionCommand), sdk.WithTitle("Remove input action")),
 			sdk.NewTool("add_event",
 				"Bind an event to an input action: a key by name (\"Space\", \"W\", \"Escape\", \"F1\") as a logical key or a "+
 					"physical (layout-independent) key, with shift/ctrl/alt/meta; a mouse button; a gamepad button; or a gamepad axis direction.",
-				sdk.Mutating, addEvent, sdk.WithTitle("Add input event")),
+				sdk.Mutating, addEvent, sdk.EditorCommand("cmd_add_input_event", addEventCommand), sdk.WithTitle("Add input event")),
 			sdk.NewTool("clear_action_events",
 				"Remove every event of an input action, keeping the action.",
-				sdk.Destructive, clearActionEvents, sdk.WithTitle("Clear input action events")),
+				sdk.Destructive, clearActionEvents, sdk.EditorCommand("cmd_clear_input_action_events", clearActionEventsCommand),
+				sdk.WithTitle("Clear input action events")),
 			sdk.NewTool("get_action_events",
 				"List an input action's deadzone and events, each described (key name, modifiers, button, axis) and as written in project.godot. "+
 					"Without action, lists every action of the project.",
-				sdk.ReadOnly, getActionEvents, sdk.WithTitle("Get input action events")),
+				sdk.ReadOnly, getActionEvents, sdk.EditorFunc(getActionEventsEditor), sdk.WithTitle("Get input action events")),
 		},
 	}
 }

@@ -25,9 +25,10 @@ func noActiveScene(editor bool) error {
 // JSON object, so numbers are float64 as they are after any JSON round
 // trip. Its failures come back from the host already in the codes a
 // headless call would give (sdk/addonerr), so they are returned as they are.
-func forward(ctx context.Context, call *sdk.Call, command string, params any) (map[string]any, error) {
+// Every inspection command is a query, so ed.Query sends it.
+func forward(ctx context.Context, ed *sdk.Editor, command string, params any) (map[string]any, error) {
 	var raw json.RawMessage
-	if err := call.Editor(ctx, command, params, &raw); err != nil {
+	if err := ed.Query(ctx, command, params, &raw); err != nil {
 		return nil, err
 	}
 	out := map[string]any{}
@@ -42,22 +43,24 @@ func forward(ctx context.Context, call *sdk.Call, command string, params any) (m
 
 // editorScene checks that scene (if given) is the editor's active scene:
 // the addon's commands only act on the active tab, so answering about
-// another scene from it would be wrong.
-func editorScene(ctx context.Context, call *sdk.Call, scene string) error {
+// another scene from it would be wrong. A read-only tool does not switch
+// the user's tab to answer (unlike a tool that edits scene, which opens
+// it): it says plainly which scene is active and how to open the other.
+func editorScene(ctx context.Context, ed *sdk.Editor, scene sdk.ScenePath) error {
 	if scene == "" {
 		return nil
 	}
-	act, err := forward(ctx, call, "cmd_get_active_scene", map[string]any{})
+	act, err := forward(ctx, ed, "cmd_get_active_scene", map[string]any{})
 	if err != nil {
 		return err
 	}
 	if open, _ := act["is_open"].(bool); !open {
 		return noActiveScene(true)
 	}
-	if p, _ := act["path"].(string); p != scene {
+	if p, _ := act["path"].(string); p != string(scene) {
 		return &sdk.Error{Code: sdk.CodePreconditionFailed, Required: requiredActiveScene,
-			Message: "the Godot editor's active scene is " + p + ", not " + scene,
-			Hint:    "make it the active scene with godot_scene_edit_open_scene {\"path\": \"" + scene + "\"}, or leave scene out to read the active one"}
+			Message: "the Godot editor's active scene is " + p + ", not " + string(scene),
+			Hint:    "make it the active scene with godot_scene_edit_open_scene {\"path\": \"" + string(scene) + "\"}, or leave scene out to read the active one"}
 	}
 	return nil
 }
@@ -65,13 +68,26 @@ func editorScene(ctx context.Context, call *sdk.Call, scene string) error {
 // relay answers a call from the editor: the result object of command, as
 // the addon gives it, once editorScene has checked that scene (if given)
 // is the editor's active tab.
-func relay(ctx context.Context, call *sdk.Call, scene, command string, params any) (sdk.Result, error) {
-	if err := editorScene(ctx, call, scene); err != nil {
+func relay(ctx context.Context, ed *sdk.Editor, scene sdk.ScenePath, command string, params any) (sdk.Result, error) {
+	if err := editorScene(ctx, ed, scene); err != nil {
 		return sdk.Result{}, err
 	}
-	out, err := forward(ctx, call, command, params)
+	out, err := forward(ctx, ed, command, params)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	return sdk.JSON(out), nil
 }
+
+// onActiveScene is the editor path of a tool that is one query on the
+// editor's active scene (after the scene check).
+func onActiveScene[In any](command string, scene func(In) sdk.ScenePath, params func(In) map[string]any) sdk.ToolOption {
+	return sdk.EditorFunc[In](func(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in In) (sdk.Result, error) {
+		return relay(ctx, ed, scene(in), command, params(in))
+	})
+}
+
+func nodeScene(in nodeIn) sdk.ScenePath { return in.Scene }
+func propScene(in propIn) sdk.ScenePath { return in.Scene }
+func noScene(noArgs) sdk.ScenePath      { return "" }
+func noParams(noArgs) map[string]any    { return map[string]any{} }

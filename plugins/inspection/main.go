@@ -5,7 +5,7 @@
 //
 // Every tool works in both modes with the same result shapes:
 //
-//   - with a Godot editor attached (sdk.Call.EditorAttached) it forwards to
+//   - with a Godot editor attached (each tool's sdk.EditorFunc path) it forwards to
 //     the godot-mcp addon's cmd_* command and returns its result, with the
 //     addon's error codes mapped to the SDK's;
 //   - headless, it computes the answer from the project files, read through
@@ -50,46 +50,46 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("get_project_info",
 				"The project's name, Godot version, main scene, absolute project path, autoloads (name to \"*res://…\"), input action names, "+
 					"and whether C# is supported (csharp_supported: the attached editor is a .NET build; always false headless) and used (csharp_project).",
-				sdk.ReadOnly, getProjectInfo, sdk.WithTitle("Project info")),
+				sdk.ReadOnly, getProjectInfo, onActiveScene("cmd_get_project_info", noScene, noParams), sdk.WithTitle("Project info")),
 			sdk.NewTool("get_active_scene",
 				"The scene being edited: {is_open, path, name}. With the editor attached it is the editor's active tab; headless it is the scene "+
 					"godot_scene_edit_open_scene made active. Never fails: is_open is false when no scene is open.",
-				sdk.ReadOnly, getActiveScene, sdk.WithTitle("Active scene")),
+				sdk.ReadOnly, getActiveScene, onActiveScene("cmd_get_active_scene", noScene, noParams), sdk.WithTitle("Active scene")),
 			sdk.NewTool("list_scenes",
 				"Every .tscn/.scn scene of the project (dot-directories skipped), sorted, each with is_main, is_open and is_active, and the main scene.",
-				sdk.ReadOnly, listScenes, sdk.WithTitle("List scenes")),
+				sdk.ReadOnly, listScenes, onActiveScene("cmd_list_scenes", noScene, noParams), sdk.WithTitle("List scenes")),
 			sdk.NewTool("get_scene_tree",
 				"The node tree of a scene: each node's name, type, path (relative to the root, \".\" is the root), script, owner (set on nodes that an "+
 					"instanced sub-scene brings in: that scene's res:// path), editable_children and children. Breadth first, within max_depth levels "+
 					"(default 10; 0 = root only) and max_nodes nodes (default 200); lightweight leaves out scripts. A cut tree says truncated:true, "+
 					"nodes, total_nodes and a hint, and each node whose children were left out has children_omitted.",
-				sdk.ReadOnly, getSceneTree, sdk.WithTitle("Scene tree")),
+				sdk.ReadOnly, getSceneTree, sdk.EditorFunc(getSceneTreeEditor), sdk.WithTitle("Scene tree")),
 			sdk.NewTool("get_selected_node",
 				"The first node selected in the editor, as node_info, or null. Headless there is no selection: selected is null and note says so.",
-				sdk.ReadOnly, getSelectedNode, sdk.WithTitle("Selected node")),
+				sdk.ReadOnly, getSelectedNode, sdk.EditorFunc(getSelectedNodeEditor), sdk.WithTitle("Selected node")),
 			sdk.NewTool("get_node_properties",
 				"A node's node_info: type, script, properties (its script variables), children (names), plus builtin (every stored engine property "+
 					"of its class with its current value) and overridden (the builtin names whose value differs from the engine default; the others are defaults).",
-				sdk.ReadOnly, getNodeProperties, sdk.WithTitle("Node properties")),
+				sdk.ReadOnly, getNodeProperties, sdk.EditorFunc(editorNodeProperties), sdk.WithTitle("Node properties")),
 			sdk.NewTool("get_node_property",
 				"One property of a node, built-in or script variable, encoded as JSON (Vector2 as {x,y}, Color as {r,g,b,a}, resources as res:// paths). "+
 					"exists is false (value null) when the node has no such property.",
-				sdk.ReadOnly, getNodeProperty, sdk.WithTitle("Node property")),
+				sdk.ReadOnly, getNodeProperty, onActiveScene("cmd_get_node_property", propScene, propertyParams), sdk.WithTitle("Node property")),
 			sdk.NewTool("get_node_property_list",
 				"The names of every property a node has, for its class and script.",
-				sdk.ReadOnly, getNodePropertyList, sdk.WithTitle("Node property list")),
+				sdk.ReadOnly, getNodePropertyList, onActiveScene("cmd_get_node_property_list", nodeScene, nodeParams), sdk.WithTitle("Node property list")),
 			sdk.NewTool("get_node_groups",
 				"The groups a node belongs to, sorted; internal groups (starting with \"_\") are left out.",
-				sdk.ReadOnly, getNodeGroups, sdk.WithTitle("Node groups")),
+				sdk.ReadOnly, getNodeGroups, onActiveScene("cmd_get_node_groups", nodeScene, nodeParams), sdk.WithTitle("Node groups")),
 			sdk.NewTool("snapshot_subtree",
 				"Record a subtree (node_path, default the root): every node's type, script, owner, groups and properties (script variables, "+
 					"position/rotation/scale, and the extra built-in properties named in properties). Returns the snapshot and a snapshot_id for "+
 					"godot_inspection_diff_snapshots. Snapshots live in this toolset's memory and are lost when it restarts.",
-				sdk.ReadOnly, snapshotSubtree, sdk.WithTitle("Snapshot a subtree")),
+				sdk.ReadOnly, snapshotSubtree, sdk.EditorFunc(snapshotSubtreeEditor), sdk.WithTitle("Snapshot a subtree")),
 			sdk.NewTool("diff_snapshots",
 				"Compare two snapshots of godot_inspection_snapshot_subtree: nodes added and removed, and every changed type, script, owner, group "+
 					"list and property (before and after). Without after, the subtree is snapshotted again now and compared with before.",
-				sdk.ReadOnly, diffSnapshots, sdk.WithTitle("Diff snapshots")),
+				sdk.ReadOnly, diffSnapshots, sdk.EditorFunc(diffSnapshotsEditor), sdk.WithTitle("Diff snapshots")),
 		},
 	}
 }

@@ -12,10 +12,10 @@ import (
 )
 
 type snapIn struct {
-	Scene      string   `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
-	NodePath   string   `json:"node_path,omitempty" jsonschema:"root of the subtree, relative to the scene root" default:"."`
-	Properties []string `json:"properties,omitempty" jsonschema:"extra built-in property names to record on every node that has them, e.g. [\"visible\", \"modulate\"]"`
-	MaxDepth   *int     `json:"max_depth,omitempty" jsonschema:"levels below node_path to include; -1 is unlimited" default:"-1" minimum:"-1" maximum:"1000"`
+	Scene      sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
+	NodePath   string        `json:"node_path,omitempty" jsonschema:"root of the subtree, relative to the scene root" default:"."`
+	Properties []string      `json:"properties,omitempty" jsonschema:"extra built-in property names to record on every node that has them, e.g. [\"visible\", \"modulate\"]"`
+	MaxDepth   *int          `json:"max_depth,omitempty" jsonschema:"levels below node_path to include; -1 is unlimited" default:"-1" minimum:"-1" maximum:"1000"`
 }
 
 type diffIn struct {
@@ -67,8 +67,19 @@ func recall(id string) (*snapshot, error) {
 		"no snapshot %q", id)
 }
 
+// taker records a subtree, in one mode.
+type taker func(ctx context.Context, in snapIn) (map[string]any, error)
+
 func snapshotSubtree(ctx context.Context, call *sdk.Call, in snapIn) (sdk.Result, error) {
-	tree, err := take(ctx, call, in)
+	return snapshotWith(ctx, headlessTaker(call), in)
+}
+
+func snapshotSubtreeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in snapIn) (sdk.Result, error) {
+	return snapshotWith(ctx, editorTaker(ed), in)
+}
+
+func snapshotWith(ctx context.Context, take taker, in snapIn) (sdk.Result, error) {
+	tree, err := take(ctx, in)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -76,19 +87,25 @@ func snapshotSubtree(ctx context.Context, call *sdk.Call, in snapIn) (sdk.Result
 	return sdk.JSON(map[string]any{"node_path": cleanNodePath(in.NodePath), "snapshot": tree, "snapshot_id": id}), nil
 }
 
-// take records a subtree in the current mode.
-func take(ctx context.Context, call *sdk.Call, in snapIn) (map[string]any, error) {
+// normal fills in the defaults of a snapshot's arguments.
+func (in snapIn) normal() snapIn {
 	if in.NodePath == "" {
 		in.NodePath = "."
 	}
 	if in.Properties == nil {
 		in.Properties = []string{}
 	}
-	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
+	return in
+}
+
+// editorTaker records a subtree of the editor's active scene.
+func editorTaker(ed *sdk.Editor) taker {
+	return func(ctx context.Context, in snapIn) (map[string]any, error) {
+		in = in.normal()
+		if err := editorScene(ctx, ed, in.Scene); err != nil {
 			return nil, err
 		}
-		out, err := forward(ctx, call, "cmd_snapshot_subtree", map[string]any{
+		out, err := forward(ctx, ed, "cmd_snapshot_subtree", map[string]any{
 			"node_path": in.NodePath, "properties": in.Properties, "max_depth": depthOf(in.MaxDepth)})
 		if err != nil {
 			return nil, err
@@ -99,7 +116,17 @@ func take(ctx context.Context, call *sdk.Call, in snapIn) (map[string]any, error
 		}
 		return s, nil
 	}
-	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
+}
+
+// headlessTaker records a subtree of a scene file.
+func headlessTaker(call *sdk.Call) taker {
+	return func(ctx context.Context, in snapIn) (map[string]any, error) {
+		return takeHeadless(ctx, call, in.normal())
+	}
+}
+
+func takeHeadless(ctx context.Context, call *sdk.Call, in snapIn) (map[string]any, error) {
+	n, err := headlessNode(ctx, call, string(in.Scene), in.NodePath)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +166,14 @@ func snapJSON(n *node, depth, maxDepth int, extra []string) map[string]any {
 }
 
 func diffSnapshots(ctx context.Context, call *sdk.Call, in diffIn) (sdk.Result, error) {
+	return diffWith(ctx, headlessTaker(call), in)
+}
+
+func diffSnapshotsEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in diffIn) (sdk.Result, error) {
+	return diffWith(ctx, editorTaker(ed), in)
+}
+
+func diffWith(ctx context.Context, take taker, in diffIn) (sdk.Result, error) {
 	before, err := recall(in.Before)
 	if err != nil {
 		return sdk.Result{}, err
@@ -149,7 +184,7 @@ func diffSnapshots(ctx context.Context, call *sdk.Call, in diffIn) (sdk.Result, 
 			return sdk.Result{}, err
 		}
 	} else {
-		tree, err := take(ctx, call, before.in)
+		tree, err := take(ctx, before.in)
 		if err != nil {
 			return sdk.Result{}, err
 		}

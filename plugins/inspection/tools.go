@@ -19,10 +19,10 @@ import (
 type noArgs struct{}
 
 type treeIn struct {
-	Scene       string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
-	MaxDepth    *int   `json:"max_depth,omitempty" jsonschema:"levels below the root to include; 0 the root only, -1 unlimited (max_nodes still applies)" default:"10" minimum:"-1" maximum:"1000"`
-	MaxNodes    int    `json:"max_nodes,omitempty" jsonschema:"the most nodes to include, breadth first: the upper levels come whole before deeper ones" default:"200" minimum:"1" maximum:"5000"`
-	Lightweight bool   `json:"lightweight,omitempty" jsonschema:"leave out scripts, for a smaller answer"`
+	Scene       sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
+	MaxDepth    *int          `json:"max_depth,omitempty" jsonschema:"levels below the root to include; 0 the root only, -1 unlimited (max_nodes still applies)" default:"10" minimum:"-1" maximum:"1000"`
+	MaxNodes    int           `json:"max_nodes,omitempty" jsonschema:"the most nodes to include, breadth first: the upper levels come whole before deeper ones" default:"200" minimum:"1" maximum:"5000"`
+	Lightweight bool          `json:"lightweight,omitempty" jsonschema:"leave out scripts, for a smaller answer"`
 }
 
 // Bounds of a get_scene_tree answer: by default about 20 KB, what an
@@ -33,22 +33,19 @@ const (
 )
 
 type nodeIn struct {
-	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
-	NodePath string `json:"node_path" jsonschema:"node path relative to the scene root: \".\" is the root, e.g. \"Player/Sprite2D\""`
+	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
+	NodePath string        `json:"node_path" jsonschema:"node path relative to the scene root: \".\" is the root, e.g. \"Player/Sprite2D\""`
 }
 
 type propIn struct {
-	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
-	NodePath string `json:"node_path" jsonschema:"node path relative to the scene root: \".\" is the root, e.g. \"Player/Sprite2D\""`
-	Property string `json:"property" jsonschema:"property name, e.g. position or a script variable"`
+	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
+	NodePath string        `json:"node_path" jsonschema:"node path relative to the scene root: \".\" is the root, e.g. \"Player/Sprite2D\""`
+	Property string        `json:"property" jsonschema:"property name, e.g. position or a script variable"`
 }
 
 // ---- get_project_info
 
 func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, "", "cmd_get_project_info", map[string]any{})
-	}
 	ws := call.Workspace()
 	p, err := readProject(ctx, ws)
 	if err != nil {
@@ -167,9 +164,6 @@ func resolveUID(ctx context.Context, ws *sdk.Workspace, s string, scenes []strin
 // ---- get_active_scene
 
 func getActiveScene(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, "", "cmd_get_active_scene", map[string]any{})
-	}
 	act, err := call.Workspace().ActiveScene(ctx)
 	if err != nil {
 		return sdk.Result{}, err
@@ -183,9 +177,6 @@ func getActiveScene(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 // ---- list_scenes
 
 func listScenes(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, "", "cmd_list_scenes", map[string]any{})
-	}
 	ws := call.Workspace()
 	scenes, err := sceneFiles(ctx, ws)
 	if err != nil {
@@ -289,48 +280,60 @@ var maxTreeBytes = 256 << 10
 // gigabyte; now the work is proportional to the answer, plus one counting
 // pass, and every loop stops when the call is cancelled.
 func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, error) {
-	maxDepth := defaultTreeDepth
+	maxDepth, maxNodes := treeBounds(in)
+	_, root, err := headlessScene(ctx, call, newLoader(call), string(in.Scene))
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	b, err := boundTree(ctx, root, fileTree{lightweight: in.Lightweight}, maxDepth, maxNodes)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return treeAnswer(b, maxDepth, maxNodes), nil
+}
+
+// getSceneTreeEditor reads the tree of the editor's active scene (the
+// named one, opened first) within the same bounds.
+func getSceneTreeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in treeIn) (sdk.Result, error) {
+	maxDepth, maxNodes := treeBounds(in)
+	if err := editorScene(ctx, ed, in.Scene); err != nil {
+		return sdk.Result{}, err
+	}
+	out, err := forward(ctx, ed, "cmd_get_scene_tree", map[string]any{"max_depth": maxDepth, "lightweight": in.Lightweight})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	root, ok := out["tree"].(map[string]any)
+	if !ok {
+		return sdk.Result{}, noActiveScene(true)
+	}
+	b, err := boundTree(ctx, root, editorTree{}, maxDepth, maxNodes)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return treeAnswer(b, maxDepth, maxNodes), nil
+}
+
+func treeBounds(in treeIn) (maxDepth, maxNodes int) {
+	maxDepth, maxNodes = defaultTreeDepth, in.MaxNodes
 	if in.MaxDepth != nil {
 		maxDepth = *in.MaxDepth
 	}
-	maxNodes := in.MaxNodes
 	if maxNodes <= 0 {
 		maxNodes = defaultTreeNodes
 	}
-	var b *treeBuild
-	if call.EditorAttached {
-		if err := editorScene(ctx, call, in.Scene); err != nil {
-			return sdk.Result{}, err
-		}
-		out, err := forward(ctx, call, "cmd_get_scene_tree", map[string]any{"max_depth": maxDepth, "lightweight": in.Lightweight})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		root, ok := out["tree"].(map[string]any)
-		if !ok {
-			return sdk.Result{}, noActiveScene(true)
-		}
-		b, err = boundTree(ctx, root, editorTree{}, maxDepth, maxNodes)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-	} else {
-		_, root, err := headlessScene(ctx, call, newLoader(call), in.Scene)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		if b, err = boundTree(ctx, root, fileTree{lightweight: in.Lightweight}, maxDepth, maxNodes); err != nil {
-			return sdk.Result{}, err
-		}
-	}
+	return maxDepth, maxNodes
+}
+
+func treeAnswer(b *treeBuild, maxDepth, maxNodes int) sdk.Result {
 	if !b.truncated {
-		return sdk.JSON(map[string]any{"tree": b.tree}), nil
+		return sdk.JSON(map[string]any{"tree": b.tree})
 	}
 	return sdk.JSON(map[string]any{"tree": b.tree, "truncated": true, "nodes": b.nodes, "total_nodes": b.total,
 		"max_depth": maxDepth, "max_nodes": maxNodes,
 		"hint": fmt.Sprintf("%d of %d nodes shown, breadth first (max_depth %d, max_nodes %d); a node with children_omitted has that many children left out. "+
 			"Read a branch with godot_inspection_snapshot_subtree {\"node_path\": …, \"max_depth\": …}, or call again with a larger max_depth or max_nodes (at most 5000)",
-			b.nodes, b.total, maxDepth, maxNodes)}), nil
+			b.nodes, b.total, maxDepth, maxNodes)})
 }
 
 // treeSource reads a tree for boundTree: the headless loader's nodes, or
@@ -511,17 +514,18 @@ func treeJSON(n *node, depth, maxDepth int, lightweight bool) map[string]any {
 
 // ---- get_selected_node
 
-func getSelectedNode(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_get_selected_node", map[string]any{})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		if _, ok := out["selected"]; !ok {
-			out["selected"] = nil
-		}
-		return sdk.JSON(out), nil
+func getSelectedNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, _ noArgs) (sdk.Result, error) {
+	out, err := forward(ctx, ed, "cmd_get_selected_node", map[string]any{})
+	if err != nil {
+		return sdk.Result{}, err
 	}
+	if _, ok := out["selected"]; !ok {
+		out["selected"] = nil
+	}
+	return sdk.JSON(out), nil
+}
+
+func getSelectedNode(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
 	return sdk.JSON(map[string]any{"selected": nil,
 		"note": "headless mode has no selection (no Godot editor is attached); name the node with node_path in the other inspection tools"}), nil
 }
@@ -529,10 +533,7 @@ func getSelectedNode(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result,
 // ---- get_node_properties
 
 func getNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
-	if call.EditorAttached {
-		return editorNodeProperties(ctx, call, in)
-	}
-	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
+	n, err := headlessNode(ctx, call, string(in.Scene), in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -541,16 +542,16 @@ func getNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Resu
 
 // editorNodeProperties is the addon's node_info plus builtin and
 // overridden, which the addon's cmd_get_node_properties does not report.
-func editorNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
-	if err := editorScene(ctx, call, in.Scene); err != nil {
+func editorNodeProperties(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in nodeIn) (sdk.Result, error) {
+	if err := editorScene(ctx, ed, in.Scene); err != nil {
 		return sdk.Result{}, err
 	}
-	info, err := forward(ctx, call, "cmd_get_node_properties", map[string]any{"node_path": in.NodePath})
+	info, err := forward(ctx, ed, "cmd_get_node_properties", map[string]any{"node_path": in.NodePath})
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	typ, _ := info["type"].(string)
-	builtin, err := editorBuiltin(ctx, call, in.NodePath, builtinNames(typ))
+	builtin, err := editorBuiltin(ctx, ed, in.NodePath, builtinNames(typ))
 	var e *sdk.Error
 	if errors.As(err, &e) && addonerr.IsUnknownCommand(e) {
 		// An addon older than cmd_snapshot_subtree (#535) still
@@ -570,12 +571,12 @@ func editorNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.R
 // editorBuiltin reads the values of the engine properties names of the
 // node at nodePath with one more round trip: the addon's snapshot returns
 // the requested names that exist.
-func editorBuiltin(ctx context.Context, call *sdk.Call, nodePath string, names []string) (map[string]any, error) {
+func editorBuiltin(ctx context.Context, ed *sdk.Editor, nodePath string, names []string) (map[string]any, error) {
 	builtin := map[string]any{}
 	if len(names) == 0 {
 		return builtin, nil
 	}
-	snap, err := forward(ctx, call, "cmd_snapshot_subtree", map[string]any{
+	snap, err := forward(ctx, ed, "cmd_snapshot_subtree", map[string]any{
 		"node_path": nodePath, "properties": names, "max_depth": 0})
 	if err != nil {
 		return nil, err
@@ -683,10 +684,7 @@ func nodeInfo(n *node) map[string]any {
 // ---- get_node_property
 
 func getNodeProperty(ctx context.Context, call *sdk.Call, in propIn) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, in.Scene, "cmd_get_node_property", map[string]any{"node_path": in.NodePath, "property": in.Property})
-	}
-	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
+	n, err := headlessNode(ctx, call, string(in.Scene), in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -697,10 +695,7 @@ func getNodeProperty(ctx context.Context, call *sdk.Call, in propIn) (sdk.Result
 // ---- get_node_property_list
 
 func getNodePropertyList(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, in.Scene, "cmd_get_node_property_list", map[string]any{"node_path": in.NodePath})
-	}
-	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
+	n, err := headlessNode(ctx, call, string(in.Scene), in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -724,10 +719,7 @@ func getNodePropertyList(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Re
 // ---- get_node_groups
 
 func getNodeGroups(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
-	if call.EditorAttached {
-		return relay(ctx, call, in.Scene, "cmd_get_node_groups", map[string]any{"node_path": in.NodePath})
-	}
-	n, err := headlessNode(ctx, call, in.Scene, in.NodePath)
+	n, err := headlessNode(ctx, call, string(in.Scene), in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -744,3 +736,9 @@ func publicGroups(gs []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+func propertyParams(in propIn) map[string]any {
+	return map[string]any{"node_path": in.NodePath, "property": in.Property}
+}
+
+func nodeParams(in nodeIn) map[string]any { return map[string]any{"node_path": in.NodePath} }

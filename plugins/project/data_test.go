@@ -353,3 +353,24 @@ func TestProjectEditorMode(t *testing.T) {
 		t.Error("editor mode touched the files itself")
 	}
 }
+
+// An editor dry run sends no command that changes the editor: set_setting
+// and delete_resource_file are recorded, move_resource_file goes with its
+// preview flag, and no file changes.
+func TestProjectEditorDryRunsSendNothing(t *testing.T) {
+	dir := projfixture.Copy(t, "2d-platformer")
+	ed := sdktest.NewEditor().
+		Result("cmd_move_resource_file", map[string]any{"old_path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres", "updated_refs": []any{}})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	plugintest.EditorDryRuns(t, h, ed, map[string]any{
+		"set_setting":          map[string]any{"name": "application/config/name", "value": "X"},
+		"delete_resource_file": map[string]any{"path": "res://level/coin.tscn", "force": true},
+		"move_resource_file":   map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"},
+	})
+	if got := ed.Calls(); len(got) != 1 || got[0].Command != "cmd_move_resource_file" || got[0].Params["preview"] != true {
+		t.Fatalf("editor calls %+v", got)
+	}
+	if !exists(dir, "level/coin.tscn") || !exists(dir, "gui/theme.tres") {
+		t.Error("a dry run touched the files")
+	}
+}

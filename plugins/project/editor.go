@@ -32,17 +32,17 @@ type editorTreeNode struct {
 	Children []editorTreeNode `json:"children"`
 }
 
-func forwardTree(ctx context.Context, call *sdk.Call, in treeArgs, depth, limit int) (sdk.Result, error) {
+func forwardTree(ctx context.Context, ed *sdk.Editor, in treeArgs, depth, limit int) (sdk.Result, error) {
 	var reply struct {
 		Tree editorTreeNode `json:"tree"`
 	}
-	params := map[string]any{"directory": editorDir(in.Path), "max_depth": depth}
-	if err := call.Editor(ctx, "cmd_get_filesystem_tree", params, &reply); err != nil {
+	params := map[string]any{"directory": editorDir(string(in.Path)), "max_depth": depth}
+	if err := ed.Query(ctx, "cmd_get_filesystem_tree", params, &reply); err != nil {
 		return sdk.Result{}, err
 	}
 	root := reply.Tree.Path
 	if root == "" {
-		root = editorDir(in.Path)
+		root = editorDir(string(in.Path))
 	}
 	out := treeResult{Root: strings.TrimSuffix(root, "/"), Entries: []treeEntry{}}
 	if out.Root == "res:" {
@@ -81,7 +81,7 @@ func forwardTree(ctx context.Context, call *sdk.Call, in treeArgs, depth, limit 
 	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: out.render()}}, Structured: out}, nil
 }
 
-func forwardSearch(ctx context.Context, call *sdk.Call, in searchArgs, limit int) (sdk.Result, error) {
+func forwardSearch(ctx context.Context, ed *sdk.Editor, in searchArgs, limit int) (sdk.Result, error) {
 	glob := strings.TrimPrefix(in.Pattern, "res://")
 	if strings.Contains(glob, "/") {
 		// The addon matches file names only: ask for the last segment and
@@ -95,8 +95,8 @@ func forwardSearch(ctx context.Context, call *sdk.Call, in searchArgs, limit int
 		Matches   []string `json:"matches"`
 		Truncated bool     `json:"truncated"`
 	}
-	params := map[string]any{"directory": editorDir(in.Path), "name_glob": glob, "content": in.Content, "max_results": limit}
-	if err := call.Editor(ctx, "cmd_search_files", params, &reply); err != nil {
+	params := map[string]any{"directory": editorDir(string(in.Path)), "name_glob": glob, "content": in.Content, "max_results": limit}
+	if err := ed.Query(ctx, "cmd_search_files", params, &reply); err != nil {
 		return sdk.Result{}, err
 	}
 	pattern := strings.TrimPrefix(in.Pattern, "res://")

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -20,12 +19,18 @@ type uidResult struct {
 	Source string `json:"source,omitempty" jsonschema:"the file that records the UID: a .uid sidecar, the resource's own header, or its .import file"`
 }
 
-func resolveUID(ctx context.Context, call *sdk.Call, in resolveUIDArgs) (sdk.Result, error) {
+// resolveUIDCommand is resolve_uid's editor path: the editor knows the
+// UIDs of files it has not saved yet.
+func resolveUIDCommand(in resolveUIDArgs) (any, error) {
 	if _, err := uid.Parse(in.UID); err != nil {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a UID as Godot writes it, e.g. \"uid://cecaux1sm7mo0\"", "%v", err)
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a UID as Godot writes it, e.g. \"uid://cecaux1sm7mo0\"", "%v", err)
 	}
-	if call.EditorAttached {
-		return call.Forward(ctx, "cmd_uid_to_path", map[string]any{"uid": in.UID})
+	return map[string]any{"uid": in.UID}, nil
+}
+
+func resolveUID(ctx context.Context, call *sdk.Call, in resolveUIDArgs) (sdk.Result, error) {
+	if _, err := resolveUIDCommand(in); err != nil {
+		return sdk.Result{}, err
 	}
 	p, err := call.Project()
 	if err != nil {
@@ -44,14 +49,15 @@ func resolveUID(ctx context.Context, call *sdk.Call, in resolveUIDArgs) (sdk.Res
 }
 
 type pathArgs struct {
-	Path string `json:"path" jsonschema:"res:// path of a file"`
+	Path sdk.ResPath `json:"path" jsonschema:"res:// path of a file"`
+}
+
+func pathToUIDCommand(in pathArgs) (any, error) {
+	return map[string]any{"path": in.Path}, nil
 }
 
 func pathToUID(ctx context.Context, call *sdk.Call, in pathArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return call.Forward(ctx, "cmd_path_to_uid", map[string]any{"path": in.Path})
-	}
-	p, res, err := projectFile(call, in.Path, "")
+	p, res, err := projectFile(call, string(in.Path), "")
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -64,8 +70,8 @@ func pathToUID(ctx context.Context, call *sdk.Call, in pathArgs) (sdk.Result, er
 }
 
 type deleteArgs struct {
-	Path  string `json:"path" jsonschema:"res:// path of the file to delete"`
-	Force bool   `json:"force,omitempty" jsonschema:"delete even though other files still refer to it (their references break)"`
+	Path  sdk.ResPath `json:"path" jsonschema:"res:// path of the file to delete"`
+	Force bool        `json:"force,omitempty" jsonschema:"delete even though other files still refer to it (their references break)"`
 }
 
 type deleteResult struct {
@@ -77,33 +83,59 @@ type deleteResult struct {
 	Commit       sdk.CommitResult `json:"commit"`
 }
 
-func deleteResourceFile(ctx context.Context, call *sdk.Call, in deleteArgs) (sdk.Result, error) {
-	p, res, err := projectFile(call, in.Path, "pass a file; directories are not deleted by this tool")
+// deletable checks that the file may be deleted: it exists, is not
+// project.godot, and nothing refers to it unless force is set. It answers
+// the file's res:// path, its uid and the files that still refer to it.
+func deletable(ctx context.Context, call *sdk.Call, in deleteArgs) (string, string, []fileRefs, error) {
+	p, res, err := projectFile(call, string(in.Path), "pass a file; directories are not deleted by this tool")
 	if err != nil {
-		return sdk.Result{}, err
+		return "", "", nil, err
 	}
 	if res == sdk.ProjectFile {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "project.godot is the project itself", "refusing to delete project.godot")
+		return "", "", nil, sdk.Errorf(sdk.CodeInvalidArgument, "project.godot is the project itself", "refusing to delete project.godot")
 	}
 	id, _ := uidOf(p, res)
 	refs, err := referencing(ctx, p, res, id, true)
 	if err != nil {
-		return sdk.Result{}, err
+		return "", "", nil, err
 	}
 	if len(refs) > 0 && !in.Force {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "force",
+		return "", "", nil, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "force",
 			Message: fmt.Sprintf("%s is still referenced by %s", res, describeRefs(refs)),
 			Hint:    "remove those references first, move the file with godot_project_move_resource_file, or pass force=true to delete it anyway"}
 	}
-	if call.EditorAttached && !call.DryRun {
-		var out map[string]any
-		if err := call.Editor(ctx, "cmd_delete_resource_file", map[string]any{"path": res}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		if len(refs) > 0 {
-			out["referenced_by"] = refs
-		}
-		return sdk.JSON(out), nil
+	return res, id, refs, nil
+}
+
+// deleteResourceFileEditor deletes through the editor, so its file system
+// dock and open tabs follow. The reference check reads the files: the
+// addon has no command for it, and references the editor holds unsaved
+// are in open scenes that the user sees.
+func deleteResourceFileEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in deleteArgs) (sdk.Result, error) {
+	res, _, refs, err := deletable(ctx, call, in)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{}
+	if err := ed.Apply(ctx, "cmd_delete_resource_file", map[string]any{"path": res}, &out); err != nil {
+		return sdk.Result{}, err
+	}
+	if out == nil {
+		out = map[string]any{}
+	}
+	if ed.DryRun() {
+		out["path"] = res
+	}
+	if len(refs) > 0 {
+		out["referenced_by"] = refs
+	}
+	return sdk.JSON(out), nil
+}
+
+func deleteResourceFile(ctx context.Context, call *sdk.Call, in deleteArgs) (sdk.Result, error) {
+	res, id, refs, err := deletable(ctx, call, in)
+	if err != nil {
+		return sdk.Result{}, err
 	}
 	ws := call.Workspace()
 	tx := ws.Begin("Delete " + res)
@@ -139,8 +171,8 @@ func describeRefs(refs []fileRefs) string {
 }
 
 type moveArgs struct {
-	Path    string `json:"path" jsonschema:"res:// path of the file to move"`
-	NewPath string `json:"new_path" jsonschema:"res:// path it moves to; must not exist"`
+	Path    sdk.ResPath `json:"path" jsonschema:"res:// path of the file to move"`
+	NewPath sdk.ResPath `json:"new_path" jsonschema:"res:// path it moves to; must not exist" godot:"new"`
 }
 
 type moveResult struct {
@@ -152,54 +184,70 @@ type moveResult struct {
 	Commit      sdk.CommitResult `json:"commit"`
 }
 
-// cleanNewPath validates a destination that does not exist yet.
-func cleanNewPath(arg string) (string, error) {
-	rel, ok := strings.CutPrefix(arg, "res://")
-	if !ok && strings.Contains(arg, "://") {
-		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// path inside the project", "new_path %q is not a res:// path", arg)
-	}
-	rel = filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel)))
-	if rel == "." || rel == "" || !filepath.IsLocal(filepath.FromSlash(rel)) || strings.HasSuffix(arg, "/") {
-		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// file path inside the project, e.g. \"res://scenes/player.tscn\"", "new_path %q is not a file path inside the project", arg)
+// checkNewPath refuses a destination the editor would not see or that is
+// no file name (the SDK has already cleaned it and confined it to the
+// project).
+func checkNewPath(p sdk.ResPath) error {
+	rel := strings.TrimPrefix(string(p), "res://")
+	if rel == "" {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// file path inside the project, e.g. \"res://scenes/player.tscn\"", "new_path %q is not a file path inside the project", p)
 	}
 	for _, seg := range strings.Split(rel, "/") {
-		if seg == ".godot" || strings.HasPrefix(seg, ".") {
-			return "", sdk.Errorf(sdk.CodeInvalidArgument, "pick a path outside hidden directories; the editor does not see them", "new_path %q is hidden", arg)
+		if strings.HasPrefix(seg, ".") {
+			return sdk.Errorf(sdk.CodeInvalidArgument, "pick a path outside hidden directories; the editor does not see them", "new_path %q is hidden", p)
 		}
 	}
-	return "res://" + rel, nil
+	return nil
 }
 
-func moveResourceFile(ctx context.Context, call *sdk.Call, in moveArgs) (sdk.Result, error) {
-	p, from, err := projectFile(call, in.Path, "pass a file; move directories file by file")
+// movable checks a move in both modes: the file exists and is not
+// project.godot, and neither the destination nor its sidecars exist.
+func movable(ctx context.Context, call *sdk.Call, in moveArgs) (*sdk.Project, string, string, error) {
+	p, from, err := projectFile(call, string(in.Path), "pass a file; move directories file by file")
 	if err != nil {
-		return sdk.Result{}, err
+		return nil, "", "", err
 	}
-	to, err := cleanNewPath(in.NewPath)
-	if err != nil {
-		return sdk.Result{}, err
+	to := string(in.NewPath)
+	if err := checkNewPath(in.NewPath); err != nil {
+		return nil, "", "", err
 	}
 	if from == sdk.ProjectFile {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "project.godot must stay at the project root", "refusing to move project.godot")
+		return nil, "", "", sdk.Errorf(sdk.CodeInvalidArgument, "project.godot must stay at the project root", "refusing to move project.godot")
 	}
 	if to == from {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a different new_path", "path and new_path are the same")
+		return nil, "", "", sdk.Errorf(sdk.CodeInvalidArgument, "pass a different new_path", "path and new_path are the same")
 	}
-	ws := call.Workspace()
 	for _, f := range []string{to, to + ".uid", to + ".import"} {
-		fi, err := ws.Stat(ctx, f)
+		fi, err := call.Workspace().Stat(ctx, f)
 		if err != nil {
-			return sdk.Result{}, err
+			return nil, "", "", err
 		}
 		if fi.Exists {
-			return sdk.Result{}, &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "new_path",
+			return nil, "", "", &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "new_path",
 				Message: fmt.Sprintf("%s already exists", f), Hint: "pick a new_path that does not exist, or delete that file first"}
 		}
 	}
-	id, _ := uidOf(p, from)
-	if call.EditorAttached {
-		return call.Forward(ctx, "cmd_move_resource_file", map[string]any{"path": from, "new_path": to, "preview": call.DryRun})
+	return p, from, to, nil
+}
+
+// moveResourceFileEditor moves through the editor, which rewrites the
+// references of open scenes too; in a dry run the addon previews the move
+// itself (its preview flag).
+func moveResourceFileEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in moveArgs) (sdk.Result, error) {
+	_, from, to, err := movable(ctx, call, in)
+	if err != nil {
+		return sdk.Result{}, err
 	}
+	return ed.Forward(ctx, "cmd_move_resource_file", map[string]any{"path": from, "new_path": to, "preview": false})
+}
+
+func moveResourceFile(ctx context.Context, call *sdk.Call, in moveArgs) (sdk.Result, error) {
+	p, from, to, err := movable(ctx, call, in)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	ws := call.Workspace()
+	id, _ := uidOf(p, from)
 	refs, err := referencing(ctx, p, from, "", false)
 	if err != nil {
 		return sdk.Result{}, err

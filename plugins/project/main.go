@@ -32,38 +32,38 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("get_filesystem_tree",
 				"List the project's directories and files as a tree with file sizes, starting at a res:// directory. "+
 					"Skips .godot/ and hidden entries; depth and limit keep the answer small.",
-				sdk.ReadOnly, getFilesystemTree,
+				sdk.ReadOnly, getFilesystemTree, sdk.EditorFunc(getFilesystemTreeEditor),
 				sdk.WithTitle("Project file tree"),
 				sdk.WithOutputSchema[treeResult]()),
 			sdk.NewTool("search_files",
 				"Find project files by glob pattern (\"*.tscn\", \"scenes/**/*.gd\"), by a substring of the file name, "+
 					"and/or by text they contain. Returns res:// paths.",
-				sdk.ReadOnly, searchFiles,
+				sdk.ReadOnly, searchFiles, sdk.EditorFunc(searchFilesEditor),
 				sdk.WithTitle("Search project files"),
 				sdk.WithOutputSchema[searchResult]()),
 			sdk.NewTool("get_setting",
 				"Read a project setting (\"display/window/size/viewport_width\"): its value in project.godot or the engine default, and its type.",
-				sdk.ReadOnly, getSetting, sdk.WithTitle("Get project setting")),
+				sdk.ReadOnly, getSetting, sdk.EditorCommand("cmd_get_setting", getSettingCommand), sdk.WithTitle("Get project setting")),
 			sdk.NewTool("set_setting",
 				"Set a project setting in project.godot, converted to the setting's type. An unknown key under an engine section "+
 					"(application, display, rendering, physics, …) is refused with the closest real key; other sections are the project's own. "+
 					"A value equal to the engine default removes the key, as the editor does.",
-				sdk.Mutating, setSetting, sdk.WithTitle("Set project setting")),
+				sdk.Mutating, setSetting, sdk.EditorCommand("cmd_set_setting", setSettingCommand), sdk.WithTitle("Set project setting")),
 			sdk.NewTool("resolve_uid",
 				"Find the res:// path of a resource UID (\"uid://…\") from the project's .uid files, resource headers and .import files.",
-				sdk.ReadOnly, resolveUID, sdk.WithTitle("Resolve UID")),
+				sdk.ReadOnly, resolveUID, sdk.EditorCommand("cmd_uid_to_path", resolveUIDCommand), sdk.WithTitle("Resolve UID")),
 			sdk.NewTool("path_to_uid",
 				"Get the UID (\"uid://…\") Godot 4.4+ recorded for a file, and which file records it.",
-				sdk.ReadOnly, pathToUID, sdk.WithTitle("Path to UID")),
+				sdk.ReadOnly, pathToUID, sdk.EditorCommand("cmd_path_to_uid", pathToUIDCommand), sdk.WithTitle("Path to UID")),
 			sdk.NewTool("delete_resource_file",
 				"Delete a project file with its .uid and .import sidecars. Refuses a file that other files still refer to "+
 					"(by path or uid://) and names them, unless force is set.",
-				sdk.Destructive, deleteResourceFile, sdk.WithTitle("Delete resource file")),
+				sdk.Destructive, deleteResourceFile, sdk.EditorFunc(deleteResourceFileEditor), sdk.WithTitle("Delete resource file")),
 			sdk.NewTool("move_resource_file",
 				"Move or rename a project file with its sidecars and rewrite every reference to it: ext_resource paths in scenes "+
 					"and resources, quoted res:// paths in scripts and project.godot. uid:// references stay valid. "+
 					"dry_run lists each file that would change and how many references.",
-				sdk.Mutating, moveResourceFile, sdk.WithTitle("Move resource file")),
+				sdk.Mutating, moveResourceFile, sdk.EditorFunc(moveResourceFileEditor), sdk.WithTitle("Move resource file")),
 		},
 	}
 }

@@ -27,14 +27,14 @@ const (
 )
 
 type searchArgs struct {
-	Pattern       string `json:"pattern,omitempty" jsonschema:"glob on the file name, or on the path from res:// when it contains '/': *, ?, [a-z], and ** for any number of directories"`
-	NameContains  string `json:"name_contains,omitempty" jsonschema:"case-insensitive substring of the file name"`
-	Content       string `json:"content,omitempty" jsonschema:"text the file must contain"`
-	IgnoreCase    bool   `json:"ignore_case,omitempty" jsonschema:"match content case-insensitively"`
-	MaxFileSize   int64  `json:"max_file_size,omitempty" jsonschema:"content search skips files larger than this many bytes" default:"1048576" minimum:"1" maximum:"16777216"`
-	Path          string `json:"path,omitempty" jsonschema:"res:// directory to search under" default:"res://"`
-	Limit         int    `json:"limit,omitempty" jsonschema:"maximum number of matches" default:"100" minimum:"1" maximum:"2000"`
-	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"also search entries whose name starts with a dot; .godot/ is never searched"`
+	Pattern       string      `json:"pattern,omitempty" jsonschema:"glob on the file name, or on the path from res:// when it contains '/': *, ?, [a-z], and ** for any number of directories"`
+	NameContains  string      `json:"name_contains,omitempty" jsonschema:"case-insensitive substring of the file name"`
+	Content       string      `json:"content,omitempty" jsonschema:"text the file must contain"`
+	IgnoreCase    bool        `json:"ignore_case,omitempty" jsonschema:"match content case-insensitively"`
+	MaxFileSize   int64       `json:"max_file_size,omitempty" jsonschema:"content search skips files larger than this many bytes" default:"1048576" minimum:"1" maximum:"16777216"`
+	Path          sdk.ResPath `json:"path,omitempty" jsonschema:"res:// directory to search under" default:"res://"`
+	Limit         int         `json:"limit,omitempty" jsonschema:"maximum number of matches" default:"100" minimum:"1" maximum:"2000"`
+	IncludeHidden bool        `json:"include_hidden,omitempty" jsonschema:"also search entries whose name starts with a dot; .godot/ is never searched"`
 }
 
 type searchMatch struct {
@@ -51,21 +51,42 @@ type searchResult struct {
 	Truncated    bool          `json:"truncated" jsonschema:"limit was reached; narrow the search or raise limit"`
 }
 
-func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result, error) {
+// searchFilesEditor searches the editor's file system, after the same
+// argument checks as headless.
+func searchFilesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in searchArgs) (sdk.Result, error) {
+	limit, err := checkSearch(in)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if in.IgnoreCase {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "leave ignore_case unset: the editor's content search matches case exactly", "ignore_case is not available with an editor attached")
+	}
+	return forwardSearch(ctx, ed, in, limit)
+}
+
+// checkSearch checks search_files' arguments and answers its limit.
+func checkSearch(in searchArgs) (int, error) {
 	if in.Pattern == "" && in.NameContains == "" && in.Content == "" {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass pattern (such as \"*.tscn\"), name_contains or content",
+		return 0, sdk.Errorf(sdk.CodeInvalidArgument, "pass pattern (such as \"*.tscn\"), name_contains or content",
 			"nothing to search for")
 	}
 	pattern := strings.TrimPrefix(in.Pattern, "res://")
 	if len(pattern) > maxPatternLen || strings.Count(pattern, "/") >= maxPatternSegments {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, fmt.Sprintf("use a pattern of at most %d characters and %d segments", maxPatternLen, maxPatternSegments),
+		return 0, sdk.Errorf(sdk.CodeInvalidArgument, fmt.Sprintf("use a pattern of at most %d characters and %d segments", maxPatternLen, maxPatternSegments),
 			"pattern is too long")
 	}
 	if _, err := path.Match(strings.ReplaceAll(pattern, "**", "*"), ""); err != nil {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "use *, ?, [a-z] and ** in the pattern; escape a literal [ as \\[",
+		return 0, sdk.Errorf(sdk.CodeInvalidArgument, "use *, ?, [a-z] and ** in the pattern; escape a literal [ as \\[",
 			"pattern %q is malformed", in.Pattern)
 	}
-	limit, err := bounded("limit", in.Limit, defaultSearchLimit, maxSearchLimit)
+	if _, err := bounded[int64]("max_file_size", in.MaxFileSize, defaultMaxFileSize, maxMaxFileSize); err != nil {
+		return 0, err
+	}
+	return bounded("limit", in.Limit, defaultSearchLimit, maxSearchLimit)
+}
+
+func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result, error) {
+	limit, err := checkSearch(in)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -73,17 +94,12 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if call.EditorAttached {
-		if in.IgnoreCase {
-			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "leave ignore_case unset: the editor's content search matches case exactly", "ignore_case is not available with an editor attached")
-		}
-		return forwardSearch(ctx, call, in, limit)
-	}
+	pattern := strings.TrimPrefix(in.Pattern, "res://")
 	p, err := call.Project()
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	start, err := resolve(p, in.Path)
+	start, err := resolve(p, string(in.Path))
 	if err != nil {
 		return sdk.Result{}, err
 	}

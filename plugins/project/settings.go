@@ -91,12 +91,18 @@ type settingResult struct {
 	Default string `json:"default,omitempty" jsonschema:"the engine default, in project.godot syntax"`
 }
 
-func getSetting(ctx context.Context, call *sdk.Call, in getSettingArgs) (sdk.Result, error) {
+// getSettingCommand is get_setting's editor path: the editor's
+// ProjectSettings, saved or not.
+func getSettingCommand(in getSettingArgs) (any, error) {
 	if in.Name == "" {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass name, e.g. \"application/config/name\"", "name is empty")
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass name, e.g. \"application/config/name\"", "name is empty")
 	}
-	if call.EditorAttached {
-		return call.Forward(ctx, "cmd_get_setting", map[string]any{"name": in.Name})
+	return map[string]any{"name": in.Name}, nil
+}
+
+func getSetting(ctx context.Context, call *sdk.Call, in getSettingArgs) (sdk.Result, error) {
+	if _, err := getSettingCommand(in); err != nil {
+		return sdk.Result{}, err
 	}
 	d, err := classDB()
 	if err != nil {
@@ -135,6 +141,19 @@ type setSettingResult struct {
 	Commit   sdk.CommitResult `json:"commit"`
 }
 
+// setSettingCommand is set_setting's editor path, after the same name
+// check as headless; the editor converts the value.
+func setSettingCommand(in setSettingArgs) (any, error) {
+	d, err := classDB()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSettingName(d, in.Name); err != nil {
+		return nil, err
+	}
+	return map[string]any{"name": in.Name, "value": in.Value}, nil
+}
+
 func setSetting(ctx context.Context, call *sdk.Call, in setSettingArgs) (sdk.Result, error) {
 	d, err := classDB()
 	if err != nil {
@@ -142,9 +161,6 @@ func setSetting(ctx context.Context, call *sdk.Call, in setSettingArgs) (sdk.Res
 	}
 	if err := checkSettingName(d, in.Name); err != nil {
 		return sdk.Result{}, err
-	}
-	if call.EditorAttached && !call.DryRun {
-		return call.Forward(ctx, "cmd_set_setting", map[string]any{"name": in.Name, "value": in.Value})
 	}
 	proj, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {

@@ -20,10 +20,10 @@ const (
 )
 
 type treeArgs struct {
-	Path          string `json:"path,omitempty" jsonschema:"res:// directory to start at" default:"res://"`
-	Depth         int    `json:"depth,omitempty" jsonschema:"how many directory levels to list" default:"3" minimum:"1" maximum:"20"`
-	Limit         int    `json:"limit,omitempty" jsonschema:"maximum number of entries" default:"500" minimum:"1" maximum:"10000"`
-	IncludeHidden bool   `json:"include_hidden,omitempty" jsonschema:"also list entries whose name starts with a dot; .godot/ is never listed"`
+	Path          sdk.ResPath `json:"path,omitempty" jsonschema:"res:// directory to start at" default:"res://"`
+	Depth         int         `json:"depth,omitempty" jsonschema:"how many directory levels to list" default:"3" minimum:"1" maximum:"20"`
+	Limit         int         `json:"limit,omitempty" jsonschema:"maximum number of entries" default:"500" minimum:"1" maximum:"10000"`
+	IncludeHidden bool        `json:"include_hidden,omitempty" jsonschema:"also list entries whose name starts with a dot; .godot/ is never listed"`
 }
 
 type treeEntry struct {
@@ -44,6 +44,20 @@ type treeResult struct {
 	Truncated bool        `json:"truncated" jsonschema:"limit was reached: narrow path or depth, or raise limit"`
 }
 
+// getFilesystemTreeEditor lists the editor's file system, which has the
+// files it has not saved yet.
+func getFilesystemTreeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in treeArgs) (sdk.Result, error) {
+	depth, err := bounded("depth", in.Depth, defaultTreeDepth, maxTreeDepth)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	limit, err := bounded("limit", in.Limit, defaultTreeLimit, maxTreeLimit)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return forwardTree(ctx, ed, in, depth, limit)
+}
+
 func getFilesystemTree(ctx context.Context, call *sdk.Call, in treeArgs) (sdk.Result, error) {
 	depth, err := bounded("depth", in.Depth, defaultTreeDepth, maxTreeDepth)
 	if err != nil {
@@ -53,14 +67,11 @@ func getFilesystemTree(ctx context.Context, call *sdk.Call, in treeArgs) (sdk.Re
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if call.EditorAttached {
-		return forwardTree(ctx, call, in, depth, limit)
-	}
 	p, err := call.Project()
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	start, err := resolve(p, in.Path)
+	start, err := resolve(p, string(in.Path))
 	if err != nil {
 		return sdk.Result{}, err
 	}

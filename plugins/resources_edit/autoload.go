@@ -33,9 +33,9 @@ func checkAutoloadName(name string) error {
 }
 
 type registerArgs struct {
-	Name      string `json:"name" jsonschema:"autoload name, a valid identifier such as \"Global\""`
-	Path      string `json:"path" jsonschema:"res:// path of the script (.gd) or scene (.tscn) to load"`
-	Singleton *bool  `json:"singleton,omitempty" jsonschema:"make it a global variable reachable by name from every script (the editor's 'Global Variable')" default:"true"`
+	Name      string      `json:"name" jsonschema:"autoload name, a valid identifier such as \"Global\""`
+	Path      sdk.ResPath `json:"path" jsonschema:"res:// path of the script (.gd) or scene (.tscn) to load"`
+	Singleton *bool       `json:"singleton,omitempty" jsonschema:"make it a global variable reachable by name from every script (the editor's 'Global Variable')" default:"true"`
 }
 
 type autoloadResult struct {
@@ -52,25 +52,38 @@ func autoloadOrder(p *godot.Project) []string {
 	return append([]string{}, p.Keys("autoload")...)
 }
 
-func registerAutoload(ctx context.Context, call *sdk.Call, in registerArgs) (sdk.Result, error) {
+// checkRegister checks register_autoload's arguments the same way in both
+// modes.
+func checkRegister(in registerArgs) error {
 	if err := checkAutoloadName(in.Name); err != nil {
+		return err
+	}
+	// Not a godot ext tag: "cannot be an autoload" says more than which
+	// extensions are allowed.
+	if ext := filepath.Ext(string(in.Path)); ext != ".gd" && ext != ".tscn" && ext != ".scn" && ext != ".cs" {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pass a script (.gd, .cs) or a scene (.tscn)", "%s cannot be an autoload", in.Path)
+	}
+	return nil
+}
+
+// registerAutoloadCommand is register_autoload's editor path.
+func registerAutoloadCommand(in registerArgs) (any, error) {
+	if err := checkRegister(in); err != nil {
+		return nil, err
+	}
+	if in.Singleton != nil && !*in.Singleton {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "leave singleton at true with an editor attached, or register it in the editor's Autoload tab", "the editor registers autoloads as singletons only")
+	}
+	return map[string]any{"name": in.Name, "path": in.Path}, nil
+}
+
+func registerAutoload(ctx context.Context, call *sdk.Call, in registerArgs) (sdk.Result, error) {
+	if err := checkRegister(in); err != nil {
 		return sdk.Result{}, err
 	}
-	path, err := resPath(in.Path, "path")
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if ext := filepath.Ext(path); ext != ".gd" && ext != ".tscn" && ext != ".scn" && ext != ".cs" {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a script (.gd, .cs) or a scene (.tscn)", "%s cannot be an autoload", path)
-	}
+	path := string(in.Path)
 	singleton := in.Singleton == nil || *in.Singleton
 	ws := call.Workspace()
-	if call.EditorAttached && !call.DryRun {
-		if !singleton {
-			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "leave singleton at true with an editor attached, or register it in the editor's Autoload tab", "the editor registers autoloads as singletons only")
-		}
-		return call.Forward(ctx, "cmd_register_autoload", map[string]any{"name": in.Name, "path": path})
-	}
 	fi, err := ws.Stat(ctx, path)
 	if err != nil {
 		return sdk.Result{}, err
@@ -108,12 +121,17 @@ type unregisterArgs struct {
 	Name string `json:"name" jsonschema:"autoload name"`
 }
 
-func unregisterAutoload(ctx context.Context, call *sdk.Call, in unregisterArgs) (sdk.Result, error) {
+// unregisterAutoloadCommand is unregister_autoload's editor path.
+func unregisterAutoloadCommand(in unregisterArgs) (any, error) {
 	if in.Name == "" {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass the autoload's name", "name is empty")
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass the autoload's name", "name is empty")
 	}
-	if call.EditorAttached && !call.DryRun {
-		return call.Forward(ctx, "cmd_unregister_autoload", map[string]any{"name": in.Name})
+	return map[string]any{"name": in.Name}, nil
+}
+
+func unregisterAutoload(ctx context.Context, call *sdk.Call, in unregisterArgs) (sdk.Result, error) {
+	if _, err := unregisterAutoloadCommand(in); err != nil {
+		return sdk.Result{}, err
 	}
 	p, f, err := call.Workspace().ReadProject(ctx)
 	if err != nil {

@@ -34,21 +34,26 @@ func Toolset() *sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("read_resource_file",
 				"Read a .tres resource: its type, script, UID, the properties it stores (as JSON and as written), and its external and sub resources.",
-				sdk.ReadOnly, readResource, sdk.WithTitle("Read resource file")),
+				sdk.ReadOnly, readResource, sdk.EditorCommand("cmd_read_resource", readResourceCommand),
+				sdk.WithTitle("Read resource file")),
 			sdk.NewTool("create_resource",
 				"Create a .tres resource of an instantiable Resource class (\"StyleBoxFlat\", \"Gradient\", \"LabelSettings\") with properties, "+
 					"each checked against the class and converted to its type; a res:// path sets a resource-typed property. Refuses an existing file.",
-				sdk.Mutating, createResource, sdk.WithTitle("Create resource")),
+				sdk.Mutating, createResource, sdk.EditorCommand("cmd_create_resource", createResourceCommand),
+				sdk.WithTitle("Create resource")),
 			sdk.NewTool("set_resource_property",
 				"Set one property of a .tres resource, checked against its class and converted to the property's type; "+
 					"null or the class default removes it from the file, as the editor does.",
-				sdk.Mutating, setResourceProperty, sdk.WithTitle("Set resource property")),
+				sdk.Mutating, setResourceProperty, sdk.EditorCommand("cmd_set_resource_property", setResourcePropertyCommand),
+				sdk.WithTitle("Set resource property")),
 			sdk.NewTool("register_autoload",
 				"Register a script or scene as an autoload in project.godot: a singleton (global name) by default. Existing autoloads keep their order.",
-				sdk.Mutating, registerAutoload, sdk.WithTitle("Register autoload")),
+				sdk.Mutating, registerAutoload, sdk.EditorCommand("cmd_register_autoload", registerAutoloadCommand),
+				sdk.WithTitle("Register autoload")),
 			sdk.NewTool("unregister_autoload",
 				"Remove an autoload from project.godot; the others keep their order.",
-				sdk.Mutating, unregisterAutoload, sdk.WithTitle("Unregister autoload")),
+				sdk.Mutating, unregisterAutoload, sdk.EditorCommand("cmd_unregister_autoload", unregisterAutoloadCommand),
+				sdk.WithTitle("Unregister autoload")),
 		},
 	}
 }

@@ -24,27 +24,12 @@ func classDB() (*classdb.DB, error) {
 	return d, nil
 }
 
-// resPath normalises a res:// path argument and checks its extension.
-func resPath(arg, name string) (string, error) {
-	rel, ok := strings.CutPrefix(arg, "res://")
-	if !ok && strings.Contains(arg, "://") {
-		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// path inside the project", "%s %q is not a res:// path", name, arg)
-	}
-	clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel)))
-	if rel == "" || clean == "." || !filepath.IsLocal(filepath.FromSlash(clean)) {
-		return "", sdk.Errorf(sdk.CodeInvalidArgument, "use a res:// file path inside the project, e.g. \"res://themes/panel.tres\"", "%s %q is not a file path inside the project", name, arg)
-	}
-	return "res://" + clean, nil
-}
-
-func tresPath(arg string) (string, error) {
-	p, err := resPath(arg, "path")
-	if err != nil {
-		return "", err
-	}
-	switch filepath.Ext(p) {
+// tresPath checks that a path argument (already cleaned by the SDK, as
+// sdk.ResPath) names a text resource, the only kind edited on the files.
+func tresPath(p sdk.ResPath) (string, error) {
+	switch filepath.Ext(string(p)) {
 	case ".tres":
-		return p, nil
+		return string(p), nil
 	case ".res":
 		return "", sdk.Errorf(sdk.CodeInvalidArgument, "save the resource as .tres in the editor, or attach an editor (it reads binary resources)", "%s is a binary resource; headless editing reads text resources (.tres) only", p)
 	}
@@ -70,7 +55,7 @@ func readTres(ctx context.Context, call *sdk.Call, path string) (*godot.File, sd
 }
 
 type readArgs struct {
-	Path string `json:"path" jsonschema:"res:// path of a .tres file"`
+	Path sdk.ResPath `json:"path" jsonschema:"res:// path of a .tres file"`
 }
 
 type extInfo struct {
@@ -107,14 +92,13 @@ func propsOf(s *godot.Section) (map[string]any, map[string]string) {
 	return js, txt
 }
 
+// readResourceCommand is read_resource_file's editor path: the editor
+// reads binary resources too, and what it holds unsaved.
+func readResourceCommand(in readArgs) (any, error) {
+	return map[string]any{"resource_path": in.Path}, nil
+}
+
 func readResource(ctx context.Context, call *sdk.Call, in readArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		p, err := resPath(in.Path, "path")
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return call.Forward(ctx, "cmd_read_resource", map[string]any{"resource_path": p})
-	}
 	path, err := tresPath(in.Path)
 	if err != nil {
 		return sdk.Result{}, err
@@ -289,7 +273,7 @@ func extRef(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, 
 }
 
 type createArgs struct {
-	Path       string         `json:"path" jsonschema:"res:// path of the new .tres file; must not exist"`
+	Path       sdk.ResPath    `json:"path" jsonschema:"res:// path of the new .tres file; must not exist"`
 	Type       string         `json:"type" jsonschema:"an instantiable Resource class, e.g. \"StyleBoxFlat\", \"Gradient\", \"LabelSettings\""`
 	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values, converted to each property's type; a res:// path for a resource-typed property"`
 }
@@ -305,6 +289,27 @@ type writeResult struct {
 	Commit       sdk.CommitResult `json:"commit"`
 }
 
+// createResourceCommand is create_resource's editor path, after the same
+// class and path checks as headless; the editor converts the properties.
+func createResourceCommand(in createArgs) (any, error) {
+	d, err := classDB()
+	if err != nil {
+		return nil, err
+	}
+	if err := resourceClass(d, in.Type); err != nil {
+		return nil, err
+	}
+	path, err := tresPath(in.Path)
+	if err != nil {
+		return nil, err
+	}
+	params := map[string]any{"type": in.Type, "resource_path": path, "properties": in.Properties}
+	if in.Properties == nil {
+		params["properties"] = map[string]any{}
+	}
+	return params, nil
+}
+
 func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Result, error) {
 	d, err := classDB()
 	if err != nil {
@@ -316,13 +321,6 @@ func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Res
 	path, err := tresPath(in.Path)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	if call.EditorAttached && !call.DryRun {
-		params := map[string]any{"type": in.Type, "resource_path": path, "properties": in.Properties}
-		if in.Properties == nil {
-			params["properties"] = map[string]any{}
-		}
-		return call.Forward(ctx, "cmd_create_resource", params)
 	}
 	ws := call.Workspace()
 	if fi, err := ws.Stat(ctx, path); err != nil {
@@ -366,21 +364,30 @@ func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Res
 }
 
 type setArgs struct {
-	Path     string `json:"path" jsonschema:"res:// path of a .tres file"`
-	Property string `json:"property" jsonschema:"property name, e.g. \"bg_color\""`
-	Value    any    `json:"value" jsonschema:"new value, converted to the property's type; a res:// path for a resource-typed property; null removes it"`
+	Path     sdk.ResPath `json:"path" jsonschema:"res:// path of a .tres file"`
+	Property string      `json:"property" jsonschema:"property name, e.g. \"bg_color\""`
+	Value    any         `json:"value" jsonschema:"new value, converted to the property's type; a res:// path for a resource-typed property; null removes it"`
+}
+
+func checkProperty(in setArgs) error {
+	if in.Property == "" {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pass property, e.g. \"bg_color\"", "property is empty")
+	}
+	return nil
+}
+
+// setResourcePropertyCommand is set_resource_property's editor path; the
+// editor converts the value to the property's type.
+func setResourcePropertyCommand(in setArgs) (any, error) {
+	if err := checkProperty(in); err != nil {
+		return nil, err
+	}
+	return map[string]any{"resource_path": in.Path, "property": in.Property, "value": in.Value}, nil
 }
 
 func setResourceProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, error) {
-	if in.Property == "" {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass property, e.g. \"bg_color\"", "property is empty")
-	}
-	if call.EditorAttached && !call.DryRun {
-		p, err := resPath(in.Path, "path")
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return call.Forward(ctx, "cmd_set_resource_property", map[string]any{"resource_path": p, "property": in.Property, "value": in.Value})
+	if err := checkProperty(in); err != nil {
+		return sdk.Result{}, err
 	}
 	d, err := classDB()
 	if err != nil {

@@ -233,3 +233,19 @@ func fmtParams(m map[string]any) string {
 }
 
 func sprint(v any) string { return fmt.Sprint(v) }
+
+// An editor dry run sends nothing and previews the command it would send;
+// it does not read the files behind the editor's back.
+func TestResourcesEditorDryRunsSendNothing(t *testing.T) {
+	ed := sdktest.NewEditor()
+	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
+	plugintest.EditorDryRuns(t, h, ed, map[string]any{
+		"create_resource":       map[string]any{"path": "res://a.tres", "type": "Gradient"},
+		"set_resource_property": map[string]any{"path": "res://a.tres", "property": "interpolation_mode", "value": 1},
+		"register_autoload":     map[string]any{"name": "G", "path": "res://g.gd"},
+		"unregister_autoload":   map[string]any{"name": "G"},
+	})
+	if calls := ed.Calls(); len(calls) != 0 {
+		t.Fatalf("dry runs reached the editor: %+v", calls)
+	}
+}

@@ -25,22 +25,44 @@ const RequiredBridge = "bridge_connected"
 // answers once per editor frame; a tenth of a second is a few frames.
 var pollInterval = 100 * time.Millisecond
 
-// editor is the part of *sdk.Call the forwarding needs; tests pass a fake.
+// editor is the part of *sdk.Editor the forwarding needs (through
+// godotrun.EditorCommands); tests pass a fake.
 type editor = godotrun.Editor
 
-// forward runs command once. A missing editor becomes BRIDGE_DISCONNECTED
-// with required=bridge_connected and a hint naming the headless tools.
+// noEditor is the refusal of an editor-only tool without an editor.
+func noEditor(why string) *sdk.Error {
+	return &sdk.Error{
+		Code:     sdk.CodeBridgeDisconnected,
+		Message:  "this tool drives a game playing in the Godot editor, and no editor is attached (" + why + ")",
+		Hint:     "open the project in the Godot editor with the godot-mcp addon enabled; to run the game without an editor use godot_runtime_run_and_capture",
+		Required: RequiredBridge,
+	}
+}
+
+// editorTool builds an editor-only tool. Its headless path is kept, as a
+// justified exception to sdk.NewEditorTool: it answers the toolset's own
+// refusal (BRIDGE_DISCONNECTED, required=bridge_connected, a hint naming
+// run_and_capture), which agents already handle, where NewEditorTool would
+// answer PRECONDITION_FAILED.
+func editorTool[In any](name, description string, class sdk.SafetyClass, fn func(ctx context.Context, ed editor, in In) (sdk.Result, error)) sdk.Tool {
+	headless := func(context.Context, *sdk.Call, In) (sdk.Result, error) {
+		return sdk.Result{}, noEditor("no Godot editor is attached to the host")
+	}
+	return sdk.NewTool(name, description, class, headless,
+		sdk.EditorFunc(func(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in In) (sdk.Result, error) {
+			return fn(ctx, godotrun.EditorCommands{Ed: ed}, in)
+		}))
+}
+
+// forward runs command once. An editor that went away becomes
+// BRIDGE_DISCONNECTED with required=bridge_connected and a hint naming the
+// headless tools.
 func forward(ctx context.Context, ed editor, command string, params any) (map[string]any, error) {
 	var out map[string]any
 	if err := ed.Editor(ctx, command, params, &out); err != nil {
 		var e *sdk.Error
 		if errors.As(err, &e) && e.Code == sdk.CodeBridgeDisconnected {
-			return nil, &sdk.Error{
-				Code:     sdk.CodeBridgeDisconnected,
-				Message:  "this tool drives a game playing in the Godot editor, and no editor is attached (" + e.Message + ")",
-				Hint:     "open the project in the Godot editor with the godot-mcp addon enabled; to run the game without an editor use godot_runtime_run_and_capture",
-				Required: RequiredBridge,
-			}
+			return nil, noEditor(e.Message)
 		}
 		return nil, err
 	}
@@ -103,7 +125,7 @@ func waitFor(seconds int) time.Duration {
 type noArgs struct{}
 
 type playArgs struct {
-	Scene string `json:"scene,omitempty" jsonschema:"res:// path of the .tscn/.scn scene to play; default: the main scene"`
+	Scene sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the .tscn/.scn scene to play; default: the main scene"`
 }
 
 type outputArgs struct {
@@ -132,9 +154,9 @@ type findUIArgs struct {
 
 // passthrough is a tool that forwards its arguments as the command's params
 // and returns the addon's result as it is.
-func passthrough[In any](command string, params func(In) map[string]any) sdk.Handler[In] {
-	return func(ctx context.Context, call *sdk.Call, in In) (sdk.Result, error) {
-		out, err := forward(ctx, call, command, params(in))
+func passthrough[In any](command string, params func(In) map[string]any) func(ctx context.Context, ed editor, in In) (sdk.Result, error) {
+	return func(ctx context.Context, ed editor, in In) (sdk.Result, error) {
+		out, err := forward(ctx, ed, command, params(in))
 		if err != nil {
 			return sdk.Result{}, err
 		}
@@ -145,21 +167,21 @@ func passthrough[In any](command string, params func(In) map[string]any) sdk.Han
 func editorTools() []sdk.Tool {
 	none := func(noArgs) map[string]any { return map[string]any{} }
 	return []sdk.Tool{
-		sdk.NewTool("play_scene", "Editor only: play the main scene, or the given scene, in the attached Godot editor.",
+		editorTool("play_scene", "Editor only: play the main scene, or the given scene, in the attached Godot editor.",
 			sdk.Runtime, passthrough("cmd_play_scene", func(in playArgs) map[string]any {
 				return map[string]any{"scene_path": in.Scene}
 			})),
-		sdk.NewTool("stop_scene", "Editor only: stop the game playing in the attached Godot editor.",
+		editorTool("stop_scene", "Editor only: stop the game playing in the attached Godot editor.",
 			sdk.Runtime, passthrough("cmd_stop_scene", none)),
-		sdk.NewTool("is_playing", "Editor only: whether a game is playing in the attached editor, which scene, and whether the debugger paused it.",
+		editorTool("is_playing", "Editor only: whether a game is playing in the attached editor, which scene, and whether the debugger paused it.",
 			sdk.ReadOnly, passthrough("cmd_is_playing", none)),
-		sdk.NewTool("get_game_scene_tree", "Editor only: the node tree of the game playing in the editor (needs the addon's runtime probe autoload in the game).",
+		editorTool("get_game_scene_tree", "Editor only: the node tree of the game playing in the editor (needs the addon's runtime probe autoload in the game).",
 			sdk.ReadOnly, passthrough("cmd_get_game_scene_tree", none)),
-		sdk.NewTool("get_game_output", "Editor only: what the game playing in the editor printed, from since_seq on; pass next_seq back to read only what is new.",
+		editorTool("get_game_output", "Editor only: what the game playing in the editor printed, from since_seq on; pass next_seq back to read only what is new.",
 			sdk.ReadOnly, getGameOutput),
-		sdk.NewTool("capture_game_screenshot", "Editor only: a PNG screenshot of the game playing in the editor.",
+		editorTool("capture_game_screenshot", "Editor only: a PNG screenshot of the game playing in the editor.",
 			sdk.ReadOnly, captureGameScreenshot),
-		sdk.NewTool("monitor_property", "Editor only: start sampling a property of a node in the running game; read the samples with get_property_samples.",
+		editorTool("monitor_property", "Editor only: start sampling a property of a node in the running game; read the samples with get_property_samples.",
 			sdk.Runtime, passthrough("cmd_monitor_property", func(in monitorArgs) map[string]any {
 				p := map[string]any{"node_path": in.NodePath, "property": in.Property}
 				if in.Samples != 0 {
@@ -173,17 +195,17 @@ func editorTools() []sdk.Tool {
 				}
 				return p
 			})),
-		sdk.NewTool("get_property_samples", "Editor only: the samples monitor_property has collected, waiting until the first batch arrives.",
-			sdk.ReadOnly, func(ctx context.Context, call *sdk.Call, in waitArgs) (sdk.Result, error) {
-				out, err := poll(ctx, call, "cmd_get_property_samples", map[string]any{}, waitFor(in.TimeoutSeconds))
+		editorTool("get_property_samples", "Editor only: the samples monitor_property has collected, waiting until the first batch arrives.",
+			sdk.ReadOnly, func(ctx context.Context, ed editor, in waitArgs) (sdk.Result, error) {
+				out, err := poll(ctx, ed, "cmd_get_property_samples", map[string]any{}, waitFor(in.TimeoutSeconds))
 				if err != nil {
 					return sdk.Result{}, err
 				}
 				return sdk.JSON(out), nil
 			}),
-		sdk.NewTool("find_ui_elements", "Editor only: the Controls of the running game, filtered by name, class and visibility, with their rectangles.",
-			sdk.ReadOnly, func(ctx context.Context, call *sdk.Call, in findUIArgs) (sdk.Result, error) {
-				out, err := poll(ctx, call, "cmd_find_ui_elements", map[string]any{
+		editorTool("find_ui_elements", "Editor only: the Controls of the running game, filtered by name, class and visibility, with their rectangles.",
+			sdk.ReadOnly, func(ctx context.Context, ed editor, in findUIArgs) (sdk.Result, error) {
+				out, err := poll(ctx, ed, "cmd_find_ui_elements", map[string]any{
 					"request_id": requestID(), "name_contains": in.NameContains,
 					"class_filter": in.ClassFilter, "visible_only": in.VisibleOnly,
 				}, waitFor(in.TimeoutSeconds))
@@ -195,8 +217,8 @@ func editorTools() []sdk.Tool {
 	}
 }
 
-func getGameOutput(ctx context.Context, call *sdk.Call, in outputArgs) (sdk.Result, error) {
-	out, err := poll(ctx, call, "cmd_get_game_output", map[string]any{"since_seq": in.SinceSeq}, waitFor(in.TimeoutSeconds))
+func getGameOutput(ctx context.Context, ed editor, in outputArgs) (sdk.Result, error) {
+	out, err := poll(ctx, ed, "cmd_get_game_output", map[string]any{"since_seq": in.SinceSeq}, waitFor(in.TimeoutSeconds))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -206,8 +228,8 @@ func getGameOutput(ctx context.Context, call *sdk.Call, in outputArgs) (sdk.Resu
 // captureGameScreenshot polls with one request_id for the whole call (the
 // addon dispatches the capture once per id) and returns the PNG as an MCP
 // image plus its size as text.
-func captureGameScreenshot(ctx context.Context, call *sdk.Call, in waitArgs) (sdk.Result, error) {
-	out, err := poll(ctx, call, "cmd_capture_game_screenshot", map[string]any{"request_id": requestID()}, waitFor(in.TimeoutSeconds))
+func captureGameScreenshot(ctx context.Context, ed editor, in waitArgs) (sdk.Result, error) {
+	out, err := poll(ctx, ed, "cmd_capture_game_screenshot", map[string]any{"request_id": requestID()}, waitFor(in.TimeoutSeconds))
 	if err != nil {
 		return sdk.Result{}, err
 	}

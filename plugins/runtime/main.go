@@ -49,13 +49,14 @@ func Toolset() *sdk.Toolset {
 				"Run the project headless with a real Godot binary until it quits or the deadline passes, then return its exit code, "+
 					"the errors and warnings it printed (each with res:// file, line and function when Godot named them) and its output. "+
 					"The whole process tree is killed at the deadline; pass expected_timeout for a game that never quits on its own.",
-				sdk.Runtime, runAndCapture,
+				// Its own headless Godot runs the files, editor or not.
+				sdk.Runtime, runAndCapture, sdk.AnyMode(),
 				sdk.WithTitle("Run the game and capture errors"),
 				sdk.WithOutputSchema[runResult]()),
 			sdk.NewTool("get_parse_errors",
 				"Check one GDScript file, or every .gd file of the project, for parse errors with Godot's --check-only, "+
 					"and return them with res:// file and line. Needs a Godot binary, not an editor.",
-				sdk.ReadOnly, getParseErrors,
+				sdk.ReadOnly, getParseErrors, sdk.EditorFunc(getParseErrorsEditor),
 				sdk.WithTitle("Check scripts for parse errors"),
 				sdk.WithOutputSchema[parseResult]()),
 		}, editorTools()...),

@@ -11,7 +11,7 @@ import (
 )
 
 type parseArgs struct {
-	Script string `json:"script,omitempty" jsonschema:"res:// path of one .gd script to check; default: every .gd file of the project"`
+	Script sdk.ResPath `json:"script,omitempty" jsonschema:"res:// path of one .gd script to check; default: every .gd file of the project"`
 }
 
 type parseResult struct {
@@ -32,13 +32,27 @@ var (
 )
 
 func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Result, error) {
+	return parseErrors(ctx, call, nil, in)
+}
+
+// getParseErrorsEditor is get_parse_errors with an editor attached. It
+// stays the file-based check of headless, a justified exception to an
+// editor path of addon commands: Godot's --check-only reads the files, and
+// all the editor adds is the wait for its file scan (cmd_get_scan_state, a
+// query), so that a script a tool just wrote is seen.
+func getParseErrorsEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseArgs) (sdk.Result, error) {
+	return parseErrors(ctx, call, ed, in)
+}
+
+// parseErrors checks the scripts; ed is nil headless.
+func parseErrors(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseArgs) (sdk.Result, error) {
 	t, err := godotrun.Prepare(ctx, call, finder)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	var scripts []string
 	if in.Script != "" {
-		abs, err := t.Project.Resolve(in.Script)
+		abs, err := t.Project.Resolve(string(in.Script))
 		if err != nil {
 			return sdk.Result{}, err
 		}
@@ -50,7 +64,10 @@ func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Resu
 	} else if scripts, err = godotrun.ListScripts(t.Project); err != nil {
 		return sdk.Result{}, err
 	}
-	pending := godotrun.EditorScanning(ctx, call, scanWait, scanPoll)
+	pending := false
+	if ed != nil {
+		pending = godotrun.EditorScanning(ctx, godotrun.EditorQueries{Ed: ed}, scanWait, scanPoll)
+	}
 	checked, err := godotrun.CheckScripts(ctx, t, scripts, func(done, total int, script string) {
 		if total > 1 {
 			call.Progress(float64(done), float64(total), "checked "+script)

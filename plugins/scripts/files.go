@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -13,51 +12,34 @@ import (
 )
 
 type listArgs struct {
-	Directory string `json:"directory,omitempty" jsonschema:"res:// directory to list under (default res://)"`
-	Language  string `json:"language,omitempty" jsonschema:"gd (default) or cs"`
+	Directory sdk.ResPath `json:"directory,omitempty" jsonschema:"res:// directory to list under (default res://)"`
+	Language  string      `json:"language,omitempty" jsonschema:"gd (default) or cs"`
 }
 
 type pathArgs struct {
-	ScriptPath string `json:"script_path" jsonschema:"res:// path of a .gd or .cs script"`
+	ScriptPath sdk.ResPath `json:"script_path" jsonschema:"res:// path of a .gd or .cs script" godot:"ext=.gd|.cs"`
 }
 
 type writeArgs struct {
-	ScriptPath string `json:"script_path" jsonschema:"res:// path of the .gd or .cs script to create or overwrite"`
-	Content    string `json:"content" jsonschema:"the script's whole new text"`
+	ScriptPath sdk.ResPath `json:"script_path" jsonschema:"res:// path of the .gd or .cs script to create or overwrite" godot:"ext=.gd|.cs"`
+	Content    string      `json:"content" jsonschema:"the script's whole new text"`
 }
 
 type patchArgs struct {
-	ScriptPath string `json:"script_path" jsonschema:"res:// path of a .gd script"`
-	Find       string `json:"find" jsonschema:"text to replace; every occurrence is replaced, and it must occur at least once"`
-	Replace    string `json:"replace" jsonschema:"replacement text (may be empty)"`
+	// .cs passes the tag so that patch can say why it refuses C#.
+	ScriptPath sdk.ResPath `json:"script_path" jsonschema:"res:// path of a .gd script" godot:"ext=.gd|.cs"`
+	Find       string      `json:"find" jsonschema:"text to replace; every occurrence is replaced, and it must occur at least once"`
+	Replace    string      `json:"replace" jsonschema:"replacement text (may be empty)"`
 }
 
 func invalid(hint, format string, a ...any) *sdk.Error {
 	return sdk.Errorf(sdk.CodeInvalidArgument, hint, format, a...)
 }
 
-// checkPath validates a res:// script path with one of exts.
-func checkPath(p string, exts ...string) error {
-	if !strings.HasPrefix(p, "res://") || strings.Contains(p, "..") || strings.Contains(p, "\\") {
-		return invalid("pass a res:// path inside the project, e.g. res://player/player.gd", "script_path %q is not a res:// path inside the project", p)
-	}
-	ext := strings.ToLower(path.Ext(p))
-	for _, e := range exts {
-		if ext == e {
-			return nil
-		}
-	}
-	return invalid("pass a path ending in "+strings.Join(exts, " or "), "script_path %q is not a %s script", p, strings.Join(exts, " or "))
-}
-
-// forward sends an addon command with exactly the contract's params.
-func forward(ctx context.Context, call *sdk.Call, command string, params map[string]any) (map[string]any, error) {
-	var out map[string]any
-	if err := call.Editor(ctx, command, params, &out); err != nil {
-		var e *sdk.Error
-		if errors.As(err, &e) {
-			return nil, e
-		}
+// query runs a read-only addon command and answers its reply.
+func query(ctx context.Context, ed *sdk.Editor, command string, params map[string]any) (map[string]any, error) {
+	out := map[string]any{}
+	if err := ed.Query(ctx, command, params, &out); err != nil {
 		return nil, err
 	}
 	if out == nil {
@@ -66,8 +48,9 @@ func forward(ctx context.Context, call *sdk.Call, command string, params map[str
 	return out, nil
 }
 
-func list(ctx context.Context, call *sdk.Call, in listArgs) (sdk.Result, error) {
-	dir := in.Directory
+// listArgs.clean answers the directory and language to list.
+func (in listArgs) clean() (string, string, error) {
+	dir := string(in.Directory)
 	if dir == "" {
 		dir = "res://"
 	}
@@ -78,17 +61,29 @@ func list(ctx context.Context, call *sdk.Call, in listArgs) (sdk.Result, error) 
 	if lang != "gd" && lang != "cs" {
 		e := invalid("pass language \"gd\" or \"cs\"", "language %q is not gd or cs", lang)
 		e.Required = "language"
-		return sdk.Result{}, e
+		return "", "", e
 	}
-	if !strings.HasPrefix(dir, "res://") || strings.Contains(dir, "..") {
-		return sdk.Result{}, invalid("pass a res:// directory such as res://scripts", "directory %q is not a res:// path inside the project", dir)
+	return dir, lang, nil
+}
+
+// listEditor lists the scripts of the editor's file system, which has the
+// ones it has not saved yet.
+func listEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in listArgs) (sdk.Result, error) {
+	dir, lang, err := in.clean()
+	if err != nil {
+		return sdk.Result{}, err
 	}
-	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_list_scripts", map[string]any{"directory": dir, "language": lang})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
+	out, err := query(ctx, ed, "cmd_list_scripts", map[string]any{"directory": dir, "language": lang})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(out), nil
+}
+
+func list(ctx context.Context, call *sdk.Call, in listArgs) (sdk.Result, error) {
+	dir, lang, err := in.clean()
+	if err != nil {
+		return sdk.Result{}, err
 	}
 	scripts := []string{}
 	ws := call.Workspace()
@@ -120,18 +115,13 @@ func list(ctx context.Context, call *sdk.Call, in listArgs) (sdk.Result, error) 
 	return sdk.JSON(map[string]any{"directory": dir, "scripts": scripts}), nil
 }
 
+// readCommand is read's editor path: the editor's text, saved or not.
+func readCommand(in pathArgs) (any, error) {
+	return map[string]any{"script_path": in.ScriptPath}, nil
+}
+
 func read(ctx context.Context, call *sdk.Call, in pathArgs) (sdk.Result, error) {
-	if err := checkPath(in.ScriptPath, ".gd", ".cs"); err != nil {
-		return sdk.Result{}, err
-	}
-	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_read_script", map[string]any{"script_path": in.ScriptPath})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
-	}
-	f, err := call.Workspace().Read(ctx, in.ScriptPath)
+	f, err := call.Workspace().Read(ctx, string(in.ScriptPath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -173,113 +163,132 @@ func addSyntax(out map[string]any, r *syntaxReport) {
 	}
 }
 
-func write(ctx context.Context, call *sdk.Call, in writeArgs) (sdk.Result, error) {
-	if err := checkPath(in.ScriptPath, ".gd", ".cs"); err != nil {
+// writeEditor writes through the editor, so an open script tab follows.
+func writeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in writeArgs) (sdk.Result, error) {
+	p := string(in.ScriptPath)
+	// The old text, for "introduced": the editor reads it (it may hold
+	// unsaved changes); a missing file is a new one.
+	var old *string
+	if prev, err := query(ctx, ed, "cmd_read_script", map[string]any{"script_path": p}); err == nil {
+		if s, ok := prev["content"].(string); ok {
+			old = &s
+		}
+	}
+	out := map[string]any{}
+	if err := ed.Apply(ctx, "cmd_write_script", map[string]any{"script_path": p, "content": in.Content}, &out); err != nil {
 		return sdk.Result{}, err
 	}
-	if call.EditorAttached {
-		// The old text, for "introduced": the editor reads it (it may hold
-		// unsaved changes); a missing file is a new one.
-		var old *string
-		if prev, err := forward(ctx, call, "cmd_read_script", map[string]any{"script_path": in.ScriptPath}); err == nil {
-			if s, ok := prev["content"].(string); ok {
-				old = &s
-			}
-		}
-		if call.DryRun {
-			out := map[string]any{"dry_run": true, "editor_command": "cmd_write_script",
-				"params": map[string]any{"script_path": in.ScriptPath, "content": in.Content}, "previous_existed": old != nil}
-			addSyntax(out, syntax(in.ScriptPath, old, in.Content))
-			return sdk.JSON(out), nil
-		}
-		out, err := forward(ctx, call, "cmd_write_script", map[string]any{"script_path": in.ScriptPath, "content": in.Content})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		addSyntax(out, syntax(in.ScriptPath, old, in.Content))
-		return sdk.JSON(out), nil
+	if out == nil {
+		out = map[string]any{}
 	}
+	if ed.DryRun() {
+		out["script_path"], out["previous_existed"] = p, old != nil
+	}
+	addSyntax(out, syntax(p, old, in.Content))
+	return sdk.JSON(out), nil
+}
+
+func write(ctx context.Context, call *sdk.Call, in writeArgs) (sdk.Result, error) {
+	p := string(in.ScriptPath)
 	ws := call.Workspace()
-	st, err := ws.Stat(ctx, in.ScriptPath)
+	st, err := ws.Stat(ctx, p)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	if st.IsDir {
-		return sdk.Result{}, invalid("pass a file path", "%s is a directory", in.ScriptPath)
+		return sdk.Result{}, invalid("pass a file path", "%s is a directory", p)
 	}
 	var old *string
 	var base sdk.FileVersion
 	if st.Exists {
-		f, err := ws.Read(ctx, in.ScriptPath)
+		f, err := ws.Read(ctx, p)
 		if err != nil {
 			return sdk.Result{}, err
 		}
 		s := string(f.Data)
 		old, base = &s, f.Version
 	}
-	res, err := ws.Begin("Write "+in.ScriptPath).Write(in.ScriptPath, []byte(in.Content), base).Commit(ctx)
+	res, err := ws.Begin("Write "+p).Write(p, []byte(in.Content), base).Commit(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	out := map[string]any{"script_path": in.ScriptPath, "created": old == nil, "overwrote": old != nil,
+	out := map[string]any{"script_path": p, "created": old == nil, "overwrote": old != nil,
 		"previous_existed": old != nil, "dry_run": res.DryRun, "changes": res.Files}
-	addSyntax(out, syntax(in.ScriptPath, old, in.Content))
+	addSyntax(out, syntax(p, old, in.Content))
+	return sdk.JSON(out), nil
+}
+
+func checkPatch(in patchArgs) error {
+	if strings.EqualFold(path.Ext(string(in.ScriptPath)), ".cs") {
+		e := invalid("patch works on .gd scripts; rewrite a C# file with godot_scripts_write", "script_path %q is a C# script", in.ScriptPath)
+		e.Required = "script_path"
+		return e
+	}
+	if in.Find == "" {
+		return invalid("pass the exact text to replace in find", "find must not be empty")
+	}
+	return nil
+}
+
+// replaced counts find in text and answers the text with it replaced.
+func replaced(p, text string, in patchArgs) (string, int, error) {
+	n := strings.Count(text, in.Find)
+	if n == 0 {
+		return "", 0, &sdk.Error{Code: sdk.CodeNotFound, Message: fmt.Sprintf("find text does not occur in %s; nothing was changed", p),
+			Hint: "read the script with godot_scripts_read and copy the exact text, whitespace included"}
+	}
+	return strings.ReplaceAll(text, in.Find, in.Replace), n, nil
+}
+
+// patchEditor patches the editor's text of the script, which may hold
+// unsaved changes.
+func patchEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in patchArgs) (sdk.Result, error) {
+	if err := checkPatch(in); err != nil {
+		return sdk.Result{}, err
+	}
+	p := string(in.ScriptPath)
+	prev, err := query(ctx, ed, "cmd_read_script", map[string]any{"script_path": p})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	text, _ := prev["content"].(string)
+	newText, n, err := replaced(p, text, in)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{}
+	if err := ed.Apply(ctx, "cmd_patch_script", map[string]any{"script_path": p, "find": in.Find, "replace": in.Replace}, &out); err != nil {
+		return sdk.Result{}, err
+	}
+	if out == nil {
+		out = map[string]any{}
+	}
+	if ed.DryRun() {
+		out["script_path"], out["replacements"] = p, n
+	}
+	addSyntax(out, syntax(p, &text, newText))
 	return sdk.JSON(out), nil
 }
 
 func patch(ctx context.Context, call *sdk.Call, in patchArgs) (sdk.Result, error) {
-	if strings.EqualFold(path.Ext(in.ScriptPath), ".cs") {
-		e := invalid("patch works on .gd scripts; rewrite a C# file with godot_scripts_write", "script_path %q is a C# script", in.ScriptPath)
-		e.Required = "script_path"
-		return sdk.Result{}, e
-	}
-	if err := checkPath(in.ScriptPath, ".gd"); err != nil {
+	if err := checkPatch(in); err != nil {
 		return sdk.Result{}, err
 	}
-	if in.Find == "" {
-		return sdk.Result{}, invalid("pass the exact text to replace in find", "find must not be empty")
-	}
-	var text string
-	var base sdk.FileVersion
-	if call.EditorAttached {
-		prev, err := forward(ctx, call, "cmd_read_script", map[string]any{"script_path": in.ScriptPath})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		text, _ = prev["content"].(string)
-	} else {
-		f, err := call.Workspace().Read(ctx, in.ScriptPath)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		text, base = string(f.Data), f.Version
-	}
-	n := strings.Count(text, in.Find)
-	if n == 0 {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodeNotFound, Message: fmt.Sprintf("find text does not occur in %s; nothing was changed", in.ScriptPath),
-			Hint: "read the script with godot_scripts_read and copy the exact text, whitespace included"}
-	}
-	newText := strings.ReplaceAll(text, in.Find, in.Replace)
-	rep := syntax(in.ScriptPath, &text, newText)
-	if call.EditorAttached {
-		params := map[string]any{"script_path": in.ScriptPath, "find": in.Find, "replace": in.Replace}
-		if call.DryRun {
-			out := map[string]any{"dry_run": true, "editor_command": "cmd_patch_script", "params": params, "replacements": n}
-			addSyntax(out, rep)
-			return sdk.JSON(out), nil
-		}
-		out, err := forward(ctx, call, "cmd_patch_script", params)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		addSyntax(out, rep)
-		return sdk.JSON(out), nil
-	}
-	res, err := call.Workspace().Begin("Patch "+in.ScriptPath).Write(in.ScriptPath, []byte(newText), base).Commit(ctx)
+	p := string(in.ScriptPath)
+	f, err := call.Workspace().Read(ctx, p)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	out := map[string]any{"script_path": in.ScriptPath, "replacements": n, "dry_run": res.DryRun, "changes": res.Files}
-	addSyntax(out, rep)
+	text := string(f.Data)
+	newText, n, err := replaced(p, text, in)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	res, err := call.Workspace().Begin("Patch "+p).Write(p, []byte(newText), f.Version).Commit(ctx)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{"script_path": p, "replacements": n, "dry_run": res.DryRun, "changes": res.Files}
+	addSyntax(out, syntax(p, &text, newText))
 	return sdk.JSON(out), nil
 }

@@ -2,7 +2,7 @@
 // patch a project's GDScript (and C#) files, find the script of a scene
 // node, and check scripts for parse errors.
 //
-// With a Godot editor attached (call.EditorAttached) the file tools forward
+// With a Godot editor attached (their sdk.EditorFunc paths) the file tools forward
 // to the godot-mcp addon's cmd_*_script commands with exactly the addon's
 // params; headless they work on the project files through the workspace
 // (atomic, compare-and-swap, one undoable action per call, dry_run
@@ -42,22 +42,22 @@ func Toolset() *sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("list",
 				"List the .gd (or .cs) scripts under a directory, recursively, as sorted res:// paths.",
-				sdk.ReadOnly, list, sdk.WithTitle("List scripts")),
+				sdk.ReadOnly, list, sdk.EditorFunc(listEditor), sdk.WithTitle("List scripts")),
 			sdk.NewTool("read",
 				"Read a .gd or .cs script's text.",
-				sdk.ReadOnly, read, sdk.WithTitle("Read a script")),
+				sdk.ReadOnly, read, sdk.EditorCommand("cmd_read_script", readCommand), sdk.WithTitle("Read a script")),
 			sdk.NewTool("write",
 				"Create or overwrite a .gd or .cs script (directories are created). A .gd file is syntax-checked and the result says if the write introduced a syntax error.",
-				sdk.Destructive, write, sdk.WithTitle("Write a script")),
+				sdk.Destructive, write, sdk.EditorFunc(writeEditor), sdk.WithTitle("Write a script")),
 			sdk.NewTool("patch",
 				"Replace every occurrence of find with replace in a .gd script; refused when find does not occur. The result counts the replacements and says if the patch introduced a syntax error.",
-				sdk.Mutating, patch, sdk.WithTitle("Patch a script")),
+				sdk.Mutating, patch, sdk.EditorFunc(patchEditor), sdk.WithTitle("Patch a script")),
 			sdk.NewTool("get_for_node",
 				"Return the script attached to a scene node (path and text), or null when it has none.",
-				sdk.ReadOnly, getForNode, sdk.WithTitle("Get a node's script")),
+				sdk.ReadOnly, getForNode, sdk.EditorFunc(getForNodeEditor), sdk.WithTitle("Get a node's script")),
 			sdk.NewTool("get_parse_errors",
 				"Check one .gd script, or all of them, for parse errors with line numbers. Uses Godot's compiler when a Godot 4 binary is present, else the built-in syntax checker; the result names the checker.",
-				sdk.ReadOnly, getParseErrors, sdk.WithTitle("Check scripts for parse errors")),
+				sdk.ReadOnly, getParseErrors, sdk.EditorFunc(getParseErrorsEditor), sdk.WithTitle("Check scripts for parse errors")),
 		},
 	}
 }

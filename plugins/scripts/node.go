@@ -10,25 +10,30 @@ import (
 )
 
 type nodeArgs struct {
-	NodePath  string `json:"node_path,omitempty" jsonschema:"path of the node relative to the scene root; in the editor \"\" means the first selected node"`
-	ScenePath string `json:"scene_path,omitempty" jsonschema:"headless only: the res:// scene holding the node; default the active scene"`
+	NodePath  string        `json:"node_path,omitempty" jsonschema:"path of the node relative to the scene root; in the editor \"\" means the first selected node"`
+	ScenePath sdk.ScenePath `json:"scene_path,omitempty" jsonschema:"the res:// scene holding the node (in the editor it becomes the active tab); default the active scene"`
+}
+
+// getForNodeEditor asks the editor, on scene_path's tab when it is given.
+func getForNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in nodeArgs) (sdk.Result, error) {
+	if err := ed.OpenScene(ctx, string(in.ScenePath)); err != nil {
+		return sdk.Result{}, err
+	}
+	out, err := query(ctx, ed, "cmd_get_script_for_node", map[string]any{"node_path": in.NodePath})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(out), nil
 }
 
 func getForNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_get_script_for_node", map[string]any{"node_path": in.NodePath})
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.JSON(out), nil
-	}
 	if in.NodePath == "" {
 		e := invalid("pass node_path: without an editor there is no selection", "node_path is required headless")
 		e.Required = "node_or_selection"
 		return sdk.Result{}, e
 	}
 	ws := call.Workspace()
-	scene := in.ScenePath
+	scene := string(in.ScenePath)
 	if scene == "" {
 		active, err := ws.ActiveScene(ctx)
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 )
 
 type parseArgs struct {
-	ScriptPath string `json:"script_path,omitempty" jsonschema:"res:// path of one .gd script; default every .gd file of the project"`
+	ScriptPath sdk.ResPath `json:"script_path,omitempty" jsonschema:"res:// path of one .gd script; default every .gd file of the project" godot:"ext=.gd"`
 }
 
 // scriptError is one parse error, in the shape of the runtime toolset's.
@@ -44,19 +44,27 @@ var (
 )
 
 func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Result, error) {
-	if in.ScriptPath != "" {
-		if err := checkPath(in.ScriptPath, ".gd"); err != nil {
-			return sdk.Result{}, err
-		}
-	}
+	return parseErrors(ctx, call, nil, in)
+}
+
+// getParseErrorsEditor waits for the editor's file scan (files a tool just
+// wrote are invisible to it until then) and reads the scripts' text from
+// the editor, which may hold it unsaved; the check itself is the headless
+// one, on the files when a Godot 4 binary compiles them.
+func getParseErrorsEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseArgs) (sdk.Result, error) {
+	return parseErrors(ctx, call, ed, in)
+}
+
+// parseErrors checks the scripts; ed is nil headless.
+func parseErrors(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseArgs) (sdk.Result, error) {
 	res := parseResult{Errors: []scriptError{}}
-	if call.EditorAttached {
-		res.RescanPending = godotrun.EditorScanning(ctx, call, scanWait, scanPoll)
+	if ed != nil {
+		res.RescanPending = godotrun.EditorScanning(ctx, godotrun.EditorQueries{Ed: ed}, scanWait, scanPoll)
 	}
 	// A Godot 4 binary compiles for real; without one (or with only a Godot
 	// 3 binary) the built-in checker reports syntax errors.
 	if t, err := godotrun.Prepare(ctx, call, finder); err == nil && t.Bin.Major >= 4 {
-		scripts := []string{in.ScriptPath}
+		scripts := []string{string(in.ScriptPath)}
 		if in.ScriptPath == "" {
 			if scripts, err = godotrun.ListScripts(t.Project); err != nil {
 				return sdk.Result{}, err
@@ -84,9 +92,16 @@ func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Resu
 	}
 	res.Checker = builtinChecker
 	res.CheckerDetail = "built-in GDScript 2 syntax checker: syntax errors with line and column; names and types are not checked (no Godot 4 binary found: set GODOT_MCP_GODOT_BIN for the engine's compiler)"
-	scripts := []string{in.ScriptPath}
+	scripts := []string{string(in.ScriptPath)}
 	if in.ScriptPath == "" {
-		out, err := list(ctx, call, listArgs{Directory: "res://", Language: "gd"})
+		all := listArgs{Directory: "res://", Language: "gd"}
+		var out sdk.Result
+		var err error
+		if ed != nil {
+			out, err = listEditor(ctx, call, ed, all)
+		} else {
+			out, err = list(ctx, call, all)
+		}
 		if err != nil {
 			return sdk.Result{}, err
 		}
@@ -103,7 +118,7 @@ func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Resu
 		}
 	}
 	for i, s := range scripts {
-		text, err := readText(ctx, call, s)
+		text, err := readText(ctx, call, ed, s)
 		if err != nil {
 			return sdk.Result{}, err
 		}
@@ -117,11 +132,11 @@ func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Resu
 	return sdk.JSON(res), nil
 }
 
-// readText reads a script headless, or from the editor when one is
-// attached (it may hold unsaved text).
-func readText(ctx context.Context, call *sdk.Call, p string) (string, error) {
-	if call.EditorAttached {
-		out, err := forward(ctx, call, "cmd_read_script", map[string]any{"script_path": p})
+// readText reads a script headless, or from the editor when ed is not nil
+// (it may hold unsaved text).
+func readText(ctx context.Context, call *sdk.Call, ed *sdk.Editor, p string) (string, error) {
+	if ed != nil {
+		out, err := query(ctx, ed, "cmd_read_script", map[string]any{"script_path": p})
 		if err != nil {
 			return "", err
 		}

@@ -244,3 +244,38 @@ func jsonOf(v any) string {
 }
 
 var _ = sdk.JSON
+
+// An editor dry run of write and patch reads the editor's text (a query)
+// and records the write it would send; nothing that changes the editor is
+// sent.
+func TestEditorDryRunsSendNothing(t *testing.T) {
+	ed := sdktest.NewEditor().
+		Result("cmd_read_script", map[string]any{"script_path": "res://a.gd", "content": "extends Node\nvar x = 1\n"})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: t.TempDir(), GodotVersion: "4.6", Editor: ed.Serve})
+	plugintest.EditorDryRuns(t, h, ed, map[string]any{
+		"write": map[string]any{"script_path": "res://a.gd", "content": "extends Node\nfunc f(\n"},
+		"patch": map[string]any{"script_path": "res://a.gd", "find": "x = 1", "replace": "x = 2"},
+	})
+	p := plugintest.Call(t, h, "patch", map[string]any{"script_path": "res://a.gd", "find": "x = 1", "replace": "x = 2"}, sdktest.DryRun())
+	cmds, _ := p["preview"].(map[string]any)["commands"].([]any)
+	if p["replacements"] != 1.0 || len(cmds) != 1 || cmds[0].(map[string]any)["command"] != "cmd_patch_script" {
+		t.Fatalf("patch dry run = %v", p)
+	}
+	w := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://a.gd", "content": "extends Node\nfunc f(\n"}, sdktest.DryRun())
+	if w["previous_existed"] != true || w["syntax"].(map[string]any)["introduced"] != true {
+		t.Fatalf("write dry run = %v", w)
+	}
+}
+
+// get_for_node acts on scene_path in the editor: its tab is opened first.
+func TestGetForNodeOpensTheScene(t *testing.T) {
+	ed := sdktest.NewEditor().
+		Result("cmd_open_scene", map[string]any{"opened": true}).
+		Result("cmd_get_script_for_node", map[string]any{"node_path": "Player", "script_path": nil, "content": nil})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: t.TempDir(), GodotVersion: "4.6", Editor: ed.Serve})
+	plugintest.Call(t, h, "get_for_node", map[string]any{"node_path": "Player", "scene_path": "res://main.tscn"})
+	got := ed.Calls()
+	if len(got) != 2 || got[0].Command != "cmd_open_scene" || got[0].Params["scene_path"] != "res://main.tscn" || got[1].Command != "cmd_get_script_for_node" {
+		t.Fatalf("editor calls %+v", got)
+	}
+}

@@ -35,7 +35,9 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("run_tests",
 				"Run the project's GUT tests (addons/gut) headless and return the totals, every failing test with its message "+
 					"and line, and the script errors Godot printed. Uses .gutconfig.json when the project has one.",
-				sdk.Runtime, runTests, sdk.WithTitle("Run GUT tests"), sdk.WithOutputSchema[testResult]()),
+				sdk.Runtime, runTests, sdk.WithTitle("Run GUT tests"), sdk.WithOutputSchema[testResult](),
+				// It runs its own headless Godot on the project files, editor or not.
+				sdk.AnyMode()),
 		},
 	}
 }

@@ -14,10 +14,10 @@ import (
 )
 
 type testArgs struct {
-	Dirs           []string `json:"dirs,omitempty" jsonschema:"res:// directories holding test scripts; default: .gutconfig.json's, else res://test and res://tests"`
-	Script         string   `json:"script,omitempty" jsonschema:"run only test scripts whose name contains this (GUT -gselect)"`
-	Test           string   `json:"test,omitempty" jsonschema:"run only tests whose name contains this (GUT -gunit_test_name)"`
-	TimeoutSeconds int      `json:"timeout_seconds,omitempty" default:"120" minimum:"1" maximum:"1800" jsonschema:"deadline in seconds (default 120, at most 1800)"`
+	Dirs           []sdk.ResPath `json:"dirs,omitempty" jsonschema:"res:// directories holding test scripts; default: .gutconfig.json's, else res://test and res://tests"`
+	Script         string        `json:"script,omitempty" jsonschema:"run only test scripts whose name contains this (GUT -gselect)"`
+	Test           string        `json:"test,omitempty" jsonschema:"run only tests whose name contains this (GUT -gunit_test_name)"`
+	TimeoutSeconds int           `json:"timeout_seconds,omitempty" default:"120" minimum:"1" maximum:"1800" jsonschema:"deadline in seconds (default 120, at most 1800)"`
 }
 
 type testResult struct {
@@ -50,7 +50,10 @@ func runTests(ctx context.Context, call *sdk.Call, in testArgs) (sdk.Result, err
 		return sdk.Result{}, e
 	}
 	args := []string{"--path", root, "-s", "res://" + gutRunner, "-gexit"}
-	dirs := in.Dirs
+	var dirs []string
+	for _, d := range in.Dirs {
+		dirs = append(dirs, string(d))
+	}
 	if len(dirs) == 0 {
 		if _, err := os.Stat(filepath.Join(root, ".gutconfig.json")); err != nil {
 			for _, d := range []string{"test", "tests"} {

@@ -9,12 +9,13 @@ import (
 
 // Arguments. Coordinates are integer lists ([x, y], [x, y, w, h]): one
 // plain type, which every client can render and every function-calling
-// subset accepts; vec2 and rect4 check their length. scene_path is ours: the addon
-// always works on the scene open in the editor, so it is never forwarded.
+// subset accepts; vec2 and rect4 check their length. scene_path is ours: the
+// addon works on the editor's active tab, so in editor mode scene_path is
+// opened first (sdk.Editor.OpenScene) and never forwarded.
 
 type nodeArgs struct {
-	NodePath  string `json:"node_path" jsonschema:"path of the TileMapLayer or TileMap node, relative to the scene root (\".\" is the root)"`
-	ScenePath string `json:"scene_path,omitempty" jsonschema:"headless only: the res:// scene to edit; default the active scene. The editor always uses its edited scene"`
+	NodePath  string        `json:"node_path" jsonschema:"path of the TileMapLayer or TileMap node, relative to the scene root (\".\" is the root)"`
+	ScenePath sdk.ScenePath `json:"scene_path,omitempty" jsonschema:"the res:// scene to edit (in the editor it becomes the active tab); default the active scene"`
 }
 
 type layerArgs struct {
@@ -45,23 +46,23 @@ type fillArgs struct {
 }
 
 type tilesetArgs struct {
-	NodePath    string `json:"node_path,omitempty" jsonschema:"tile map node whose tile_set to use or set"`
-	TilesetPath string `json:"tileset_path,omitempty" jsonschema:"res:// path of a TileSet .tres file (instead of node_path)"`
-	ScenePath   string `json:"scene_path,omitempty" jsonschema:"headless only: the res:// scene holding node_path; default the active scene"`
+	NodePath    string        `json:"node_path,omitempty" jsonschema:"tile map node whose tile_set to use or set"`
+	TilesetPath sdk.ResPath   `json:"tileset_path,omitempty" jsonschema:"res:// path of a TileSet .tres file (instead of node_path)" godot:"ext=.tres"`
+	ScenePath   sdk.ScenePath `json:"scene_path,omitempty" jsonschema:"the res:// scene holding node_path (in the editor it becomes the active tab); default the active scene"`
 }
 
 type createTilesetArgs struct {
-	NodePath  string `json:"node_path,omitempty" jsonschema:"tile map node to give the new TileSet"`
-	SavePath  string `json:"save_path,omitempty" jsonschema:"res:// .tres path to save the TileSet to"`
-	ScenePath string `json:"scene_path,omitempty" jsonschema:"headless only: the res:// scene holding node_path; default the active scene"`
-	TileSize  []int  `json:"tile_size,omitempty" jsonschema:"tile size in pixels [w, h] (default [16, 16])"`
+	NodePath  string        `json:"node_path,omitempty" jsonschema:"tile map node to give the new TileSet"`
+	SavePath  sdk.ResPath   `json:"save_path,omitempty" jsonschema:"res:// .tres path to save the TileSet to" godot:"ext=.tres"`
+	ScenePath sdk.ScenePath `json:"scene_path,omitempty" jsonschema:"the res:// scene holding node_path (in the editor it becomes the active tab); default the active scene"`
+	TileSize  []int         `json:"tile_size,omitempty" jsonschema:"tile size in pixels [w, h] (default [16, 16])"`
 }
 
 type atlasArgs struct {
 	tilesetArgs
-	TexturePath string `json:"texture_path" jsonschema:"res:// path of an existing texture (png, webp, …)"`
-	RegionSize  []int  `json:"region_size,omitempty" jsonschema:"atlas cell size in pixels [w, h] (default [16, 16])"`
-	SourceID    *int   `json:"source_id,omitempty" jsonschema:"id for the new source; default the next free id"`
+	TexturePath sdk.ResPath `json:"texture_path" jsonschema:"res:// path of an existing texture (png, webp, …)"`
+	RegionSize  []int       `json:"region_size,omitempty" jsonschema:"atlas cell size in pixels [w, h] (default [16, 16])"`
+	SourceID    *int        `json:"source_id,omitempty" jsonschema:"id for the new source; default the next free id"`
 }
 
 type createTileArgs struct {

@@ -31,9 +31,6 @@ func (a layerArgs) open(ctx context.Context, call *sdk.Call) (*doc, *tileMap, er
 }
 
 func layers(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return forward(ctx, call, "cmd_tilemap_layers", map[string]any{"node_path": in.NodePath}, false)
-	}
 	d, err := openScene(ctx, call, in.ScenePath)
 	if err != nil {
 		return sdk.Result{}, err
@@ -78,10 +75,6 @@ func getCell(ctx context.Context, call *sdk.Call, in cellArgs) (sdk.Result, erro
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if call.EditorAttached {
-		return forward(ctx, call, "cmd_tilemap_get_cell", map[string]any{
-			"node_path": in.NodePath, "coords": c[:], "layer": in.layerIndex()}, false)
-	}
 	if err := cellRange("coords", c); err != nil {
 		return sdk.Result{}, err
 	}
@@ -100,10 +93,6 @@ func getCell(ctx context.Context, call *sdk.Call, in cellArgs) (sdk.Result, erro
 }
 
 func getUsedCells(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return forward(ctx, call, "cmd_tilemap_get_used_cells", map[string]any{
-			"node_path": in.NodePath, "layer": in.layerIndex()}, false)
-	}
 	_, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
@@ -150,10 +139,6 @@ func setCell(ctx context.Context, call *sdk.Call, in setCellArgs) (sdk.Result, e
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if call.EditorAttached {
-		return forward(ctx, call, "cmd_tilemap_set_cell",
-			t.params(map[string]any{"node_path": in.NodePath, "coords": c[:]}, in.layerIndex()), true)
-	}
 	if err := cellRange("coords", c); err != nil {
 		return sdk.Result{}, err
 	}
@@ -179,10 +164,6 @@ func fillRect(ctx context.Context, call *sdk.Call, in fillArgs) (sdk.Result, err
 	t, err := in.tile()
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	if call.EditorAttached {
-		return forward(ctx, call, "cmd_tilemap_fill_rect",
-			t.params(map[string]any{"node_path": in.NodePath, "rect": r[:]}, in.layerIndex()), true)
 	}
 	d, m, err := in.open(ctx, call)
 	if err != nil {
@@ -212,9 +193,6 @@ func fill(ctx context.Context, l *tiledata.Layer, r [4]int, t tile) error {
 }
 
 func clearLayer(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return forward(ctx, call, "cmd_tilemap_clear", map[string]any{"node_path": in.NodePath, "layer": in.layerIndex()}, true)
-	}
 	d, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err

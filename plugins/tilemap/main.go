@@ -5,7 +5,7 @@
 //
 // Every tool works in two modes with the same arguments:
 //
-//   - With a Godot editor attached (call.EditorAttached) it forwards to the
+//   - With a Godot editor attached (the tools' onScene editor paths) it forwards to the
 //     godot-mcp addon's cmd_tilemap_* and tileset commands with exactly the
 //     addon's params, so the edit lands in the open scene and its undo
 //     history.
@@ -42,31 +42,31 @@ func Toolset() *sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("layers",
 				"List a tile map node's layers: one for a TileMapLayer, layer_N of a legacy TileMap, each with index, name and enabled.",
-				sdk.ReadOnly, layers, sdk.WithTitle("List tile map layers")),
+				sdk.ReadOnly, layers, onScene("cmd_tilemap_layers", layersParams), sdk.WithTitle("List tile map layers")),
 			sdk.NewTool("get_cell",
 				"Read one cell of a TileMapLayer or TileMap layer: source_id, atlas_coords and alternative_tile; empty:true and source_id -1 when no tile is there.",
-				sdk.ReadOnly, getCell, sdk.WithTitle("Read a tile map cell")),
+				sdk.ReadOnly, getCell, onScene("cmd_tilemap_get_cell", getCellParams), sdk.WithTitle("Read a tile map cell")),
 			sdk.NewTool("get_used_cells",
 				"List every painted cell of a TileMapLayer or TileMap layer with its tile, in the order Godot stores them.",
-				sdk.ReadOnly, getUsedCells, sdk.WithTitle("List painted tile map cells")),
+				sdk.ReadOnly, getUsedCells, onScene("cmd_tilemap_get_used_cells", layerParams), sdk.WithTitle("List painted tile map cells")),
 			sdk.NewTool("set_cell",
 				"Paint one cell with a tile (source_id, atlas_coords, alternative_tile), or erase it with source_id -1.",
-				sdk.Mutating, setCell, sdk.WithTitle("Paint a tile map cell")),
+				sdk.Mutating, setCell, onScene("cmd_tilemap_set_cell", setCellParams), sdk.WithTitle("Paint a tile map cell")),
 			sdk.NewTool("fill_rect",
 				"Paint every cell of rect [x, y, w, h] (w and h > 0, w*h <= 16384) with one tile, or erase them with source_id -1, as one undoable action.",
-				sdk.Mutating, fillRect, sdk.WithTitle("Fill a rectangle of tiles")),
+				sdk.Mutating, fillRect, onScene("cmd_tilemap_fill_rect", fillRectParams), sdk.WithTitle("Fill a rectangle of tiles")),
 			sdk.NewTool("clear",
 				"Erase every cell of a TileMapLayer or TileMap layer (at most 16384 cells).",
-				sdk.Destructive, clearLayer, sdk.WithTitle("Clear a tile map layer")),
+				sdk.Destructive, clearLayer, onScene("cmd_tilemap_clear", layerParams), sdk.WithTitle("Clear a tile map layer")),
 			sdk.NewTool("create_tileset",
 				"Create a TileSet with tile_size: saved as save_path (.tres) and/or assigned to the tile map at node_path (embedded in the scene when there is no save_path).",
-				sdk.Mutating, createTileset, sdk.WithTitle("Create a TileSet")),
+				sdk.Mutating, createTileset, onScene("cmd_create_tileset", createTilesetParams), sdk.WithTitle("Create a TileSet")),
 			sdk.NewTool("add_tileset_atlas_source",
 				"Add a TileSetAtlasSource over an existing texture to the TileSet of node_path or the TileSet file tileset_path, with region_size and a source_id (default: the next free id).",
-				sdk.Mutating, addAtlasSource, sdk.WithTitle("Add a TileSet atlas source")),
+				sdk.Mutating, addAtlasSource, onScene("cmd_add_tileset_atlas_source", addAtlasSourceParams), sdk.WithTitle("Add a TileSet atlas source")),
 			sdk.NewTool("create_tile",
 				"Create a tile at atlas_coords (size in atlas cells, default [1, 1]) in an atlas source of the TileSet of node_path or tileset_path.",
-				sdk.Mutating, createTile, sdk.WithTitle("Create a tile in an atlas")),
+				sdk.Mutating, createTile, onScene("cmd_create_tile", createTileParams), sdk.WithTitle("Create a tile in an atlas")),
 		},
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -31,8 +30,9 @@ func readDoc(ctx context.Context, call *sdk.Call, path string) (*doc, error) {
 	return &doc{file: f, res: res}, nil
 }
 
-// openScene reads scenePath, or the workspace's active scene.
-func openScene(ctx context.Context, call *sdk.Call, scenePath string) (*doc, error) {
+// openScene reads scene, or the workspace's active scene.
+func openScene(ctx context.Context, call *sdk.Call, scene sdk.ScenePath) (*doc, error) {
+	scenePath := string(scene)
 	if scenePath == "" {
 		active, err := call.Workspace().ActiveScene(ctx)
 		if err != nil {
@@ -237,24 +237,4 @@ func cellJSON(c tiledata.Cell) cellOut {
 		AtlasCoords:     [2]int{int(c.AtlasCoords.X), int(c.AtlasCoords.Y)},
 		AlternativeTile: int(c.Alternative),
 	}
-}
-
-// forward sends an addon command with exactly the contract's params. In a
-// dry run nothing is sent: the preview is the command itself.
-func forward(ctx context.Context, call *sdk.Call, command string, params map[string]any, mutating bool) (sdk.Result, error) {
-	if mutating && call.DryRun {
-		return sdk.JSON(map[string]any{"dry_run": true, "editor_command": command, "params": params}), nil
-	}
-	var out map[string]any
-	if err := call.Editor(ctx, command, params, &out); err != nil {
-		var e *sdk.Error
-		if errors.As(err, &e) {
-			return sdk.Result{}, e
-		}
-		return sdk.Result{}, err
-	}
-	if out == nil {
-		out = map[string]any{}
-	}
-	return sdk.JSON(out), nil
 }

@@ -304,6 +304,8 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 		"cmd_tilemap_clear", "cmd_tilemap_layers", "cmd_create_tileset", "cmd_add_tileset_atlas_source", "cmd_create_tile"} {
 		ed.Result(c, map[string]any{"ok": c})
 	}
+	// scene_path is not forwarded: its tab is opened first.
+	ed.Result("cmd_open_scene", map[string]any{"opened": true})
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: t.TempDir(), GodotVersion: "4.6", Editor: ed.Serve})
 	cases := []struct {
 		tool, cmd string
@@ -337,6 +339,9 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 			t.Errorf("%s sent %s\nwant %s", c.cmd, got, c.want)
 		}
 	}
+	if open := ed.Calls("cmd_open_scene"); len(open) != 1 || open[0].Params["scene_path"] != "res://x.tscn" {
+		t.Errorf("fill_rect with scene_path: cmd_open_scene calls %+v", open)
+	}
 	// A dry run sends nothing, a bad coordinate is refused before the bridge,
 	// and the addon's refusal comes back unchanged.
 	plugintest.Call(t, h, "set_cell", map[string]any{"node_path": "G", "coords": []int{0, 0}}, sdktest.DryRun())
@@ -353,6 +358,27 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 	ed.Fail("cmd_tilemap_layers", "VALIDATION_ERROR", "Node is not a TileMap/TileMapLayer.", "")
 	if got := plugintest.CallErr(t, h, "layers", map[string]any{"node_path": "X"}); !strings.HasPrefix(got, "INVALID_ARGUMENT: ") || !strings.Contains(got, "Node is not a TileMap/TileMapLayer.") {
 		t.Fatalf("addon refusal: %s", got)
+	}
+}
+
+// An editor dry run of every writing tool sends nothing that changes the
+// editor (opening scene_path's tab is allowed) and answers the command it
+// would send.
+func TestEditorDryRunsSendNothing(t *testing.T) {
+	ed := sdktest.NewEditor().Result("cmd_open_scene", map[string]any{"opened": true})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: t.TempDir(), GodotVersion: "4.6", Editor: ed.Serve})
+	plugintest.EditorDryRuns(t, h, ed, map[string]any{
+		"set_cell":                 map[string]any{"node_path": "G", "coords": []int{1, 2}, "source_id": 1, "scene_path": "res://level.tscn"},
+		"fill_rect":                map[string]any{"node_path": "G", "rect": []int{0, 0, 2, 3}},
+		"clear":                    map[string]any{"node_path": "G"},
+		"create_tileset":           map[string]any{"node_path": "G", "save_path": "res://t.tres"},
+		"add_tileset_atlas_source": map[string]any{"tileset_path": "res://t.tres", "texture_path": "res://a.png"},
+		"create_tile":              map[string]any{"node_path": "G", "source_id": 0, "atlas_coords": []int{3, 3}},
+	})
+	out := plugintest.Call(t, h, "set_cell", map[string]any{"node_path": "G", "coords": []int{1, 2}}, sdktest.DryRun())
+	cmds, _ := out["preview"].(map[string]any)["commands"].([]any)
+	if len(cmds) != 1 || cmds[0].(map[string]any)["command"] != "cmd_tilemap_set_cell" {
+		t.Fatalf("preview %v", out)
 	}
 }
 

@@ -26,13 +26,6 @@ type tileSet struct {
 	docs []*doc // files to write: the TileSet's, and the scene if it changed
 }
 
-func resPath(field, p, ext string) error {
-	if !strings.HasPrefix(p, "res://") || strings.Contains(p, "..") || !strings.HasSuffix(p, ext) {
-		return invalid(fmt.Sprintf("pass a res:// path ending in %s, inside the project", ext), "%s %q is not a res:// %s path", field, p, ext)
-	}
-	return nil
-}
-
 // tileMapNode finds a TileMapLayer or TileMap node.
 func tileMapNode(d *doc, p string) (*godot.Node, error) {
 	n, err := findNode(d, p)
@@ -52,9 +45,6 @@ func (in tilesetArgs) check() error {
 		return invalid("pass node_path (a tile map with a tile_set) or tileset_path (a TileSet .tres), not both",
 			"exactly one of node_path and tileset_path is required")
 	}
-	if in.TilesetPath != "" {
-		return resPath("tileset_path", in.TilesetPath, ".tres")
-	}
 	return nil
 }
 
@@ -63,7 +53,7 @@ func locateTileset(ctx context.Context, call *sdk.Call, in tilesetArgs) (*tileSe
 		return nil, err
 	}
 	if in.TilesetPath != "" {
-		return openTilesetFile(ctx, call, in.TilesetPath)
+		return openTilesetFile(ctx, call, string(in.TilesetPath))
 	}
 	d, err := openScene(ctx, call, in.ScenePath)
 	if err != nil {
@@ -129,33 +119,28 @@ func (ts *tileSet) pathOut() any {
 	return ts.d.file.Path
 }
 
-func createTileset(ctx context.Context, call *sdk.Call, in createTilesetArgs) (sdk.Result, error) {
+// check validates create_tileset's arguments in both modes and answers
+// the tile size.
+func (in createTilesetArgs) check() ([2]int, error) {
 	size, err := vec2("tile_size", in.TileSize, &[2]int{16, 16})
+	if err != nil {
+		return size, err
+	}
+	if size[0] <= 0 || size[1] <= 0 {
+		return size, invalid("give a positive tile size such as [16, 16]", "tile_size (%d, %d) must be positive", size[0], size[1])
+	}
+	if in.NodePath == "" && in.SavePath == "" {
+		return size, invalid("pass node_path, save_path or both", "node_path or save_path is required")
+	}
+	return size, nil
+}
+
+func createTileset(ctx context.Context, call *sdk.Call, in createTilesetArgs) (sdk.Result, error) {
+	size, err := in.check()
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if size[0] <= 0 || size[1] <= 0 {
-		return sdk.Result{}, invalid("give a positive tile size such as [16, 16]", "tile_size (%d, %d) must be positive", size[0], size[1])
-	}
-	if in.NodePath == "" && in.SavePath == "" {
-		return sdk.Result{}, invalid("pass node_path, save_path or both", "node_path or save_path is required")
-	}
-	if in.SavePath != "" {
-		if err := resPath("save_path", in.SavePath, ".tres"); err != nil {
-			return sdk.Result{}, err
-		}
-	}
-	if call.EditorAttached {
-		p := map[string]any{"tile_size": size[:]}
-		if in.NodePath != "" {
-			p["node_path"] = in.NodePath
-		}
-		if in.SavePath != "" {
-			p["save_path"] = in.SavePath
-		}
-		return forward(ctx, call, "cmd_create_tileset", p, true)
-	}
-	out := map[string]any{"node_path": nilIfEmpty(in.NodePath), "tileset_path": nilIfEmpty(in.SavePath), "tile_size": size[:], "created": true}
+	out := map[string]any{"node_path": nilIfEmpty(in.NodePath), "tileset_path": nilIfEmpty(string(in.SavePath)), "tile_size": size[:], "created": true}
 	var newData []byte
 	id := uid.Format(uid.New())
 	if in.SavePath != "" {
@@ -177,7 +162,7 @@ func createTileset(ctx context.Context, call *sdk.Call, in createTilesetArgs) (s
 			return sdk.Result{}, err
 		}
 		if in.SavePath != "" {
-			ext, err := d.res.AddExtResource("TileSet", in.SavePath, id)
+			ext, err := d.res.AddExtResource("TileSet", string(in.SavePath), id)
 			if err != nil {
 				return sdk.Result{}, err
 			}
@@ -194,7 +179,7 @@ func createTileset(ctx context.Context, call *sdk.Call, in createTilesetArgs) (s
 		}
 		docs = append(docs, d)
 	}
-	return commitNew(ctx, call, "Create TileSet", out, in.SavePath, newData, docs...)
+	return commitNew(ctx, call, "Create TileSet", out, string(in.SavePath), newData, docs...)
 }
 
 func nilIfEmpty(s string) any {
@@ -209,39 +194,33 @@ var textureExts = []string{".png", ".webp", ".jpg", ".jpeg", ".svg", ".bmp", ".t
 
 var importUID = regexp.MustCompile(`(?m)^uid="(uid://[a-z0-9]+)"`)
 
-func addAtlasSource(ctx context.Context, call *sdk.Call, in atlasArgs) (sdk.Result, error) {
+// check validates add_tileset_atlas_source's arguments in both modes and
+// answers the region size.
+func (in atlasArgs) check() ([2]int, error) {
 	region, err := vec2("region_size", in.RegionSize, &[2]int{16, 16})
 	if err != nil {
-		return sdk.Result{}, err
+		return region, err
 	}
 	if region[0] <= 0 || region[1] <= 0 {
-		return sdk.Result{}, invalid("give a positive region size such as [16, 16]", "region_size (%d, %d) must be positive", region[0], region[1])
+		return region, invalid("give a positive region size such as [16, 16]", "region_size (%d, %d) must be positive", region[0], region[1])
 	}
-	if !strings.HasPrefix(in.TexturePath, "res://") || !slices.Contains(textureExts, strings.ToLower(path.Ext(in.TexturePath))) {
-		return sdk.Result{}, invalid("pass the res:// path of an image the project imports as a Texture2D", "texture_path %q is not a texture", in.TexturePath)
+	if !slices.Contains(textureExts, strings.ToLower(path.Ext(string(in.TexturePath)))) {
+		return region, invalid("pass the res:// path of an image the project imports as a Texture2D", "texture_path %q is not a texture", in.TexturePath)
 	}
 	if in.SourceID != nil && (*in.SourceID < 0 || *in.SourceID > 0xFFFF) {
 		e := invalid("omit source_id to take the next free one", "source_id %d must be between 0 and 65535", *in.SourceID)
 		e.Required = "source_id"
-		return sdk.Result{}, e
+		return region, e
 	}
-	if err := in.check(); err != nil {
+	return region, in.tilesetArgs.check()
+}
+
+func addAtlasSource(ctx context.Context, call *sdk.Call, in atlasArgs) (sdk.Result, error) {
+	region, err := in.check()
+	if err != nil {
 		return sdk.Result{}, err
 	}
-	if call.EditorAttached {
-		p := map[string]any{"texture_path": in.TexturePath, "region_size": region[:]}
-		if in.NodePath != "" {
-			p["node_path"] = in.NodePath
-		}
-		if in.TilesetPath != "" {
-			p["tileset_path"] = in.TilesetPath
-		}
-		if in.SourceID != nil {
-			p["source_id"] = *in.SourceID
-		}
-		return forward(ctx, call, "cmd_add_tileset_atlas_source", p, true)
-	}
-	st, err := call.Workspace().Stat(ctx, in.TexturePath)
+	st, err := call.Workspace().Stat(ctx, string(in.TexturePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -267,12 +246,12 @@ func addAtlasSource(ctx context.Context, call *sdk.Call, in atlasArgs) (sdk.Resu
 		id = *in.SourceID
 	}
 	texUID := ""
-	if imp, err := call.Workspace().Read(ctx, in.TexturePath+".import"); err == nil {
+	if imp, err := call.Workspace().Read(ctx, string(in.TexturePath)+".import"); err == nil {
 		if m := importUID.FindSubmatch(imp.Data); m != nil {
 			texUID = string(m[1])
 		}
 	}
-	ext, err := ts.d.res.AddExtResource("Texture2D", in.TexturePath, texUID)
+	ext, err := ts.d.res.AddExtResource("Texture2D", string(in.TexturePath), texUID)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -292,35 +271,30 @@ func addAtlasSource(ctx context.Context, call *sdk.Call, in atlasArgs) (sdk.Resu
 
 var tileKey = regexp.MustCompile(`^(\d+):(\d+)/(0|size_in_atlas)$`)
 
-func createTile(ctx context.Context, call *sdk.Call, in createTileArgs) (sdk.Result, error) {
-	at, err := vec2("atlas_coords", in.AtlasCoords, nil)
-	if err != nil {
-		return sdk.Result{}, err
+// check validates create_tile's arguments in both modes and answers the
+// atlas coordinates and size.
+func (in createTileArgs) check() (at, size [2]int, err error) {
+	if at, err = vec2("atlas_coords", in.AtlasCoords, nil); err != nil {
+		return at, size, err
 	}
-	size, err := vec2("size", in.Size, &[2]int{1, 1})
-	if err != nil {
-		return sdk.Result{}, err
+	if size, err = vec2("size", in.Size, &[2]int{1, 1}); err != nil {
+		return at, size, err
 	}
 	if size[0] <= 0 || size[1] <= 0 || at[0] < 0 || at[1] < 0 {
-		return sdk.Result{}, invalid("atlas_coords are >= 0 and size >= [1, 1]", "atlas_coords (%d, %d) or size (%d, %d) out of range", at[0], at[1], size[0], size[1])
+		return at, size, invalid("atlas_coords are >= 0 and size >= [1, 1]", "atlas_coords (%d, %d) or size (%d, %d) out of range", at[0], at[1], size[0], size[1])
 	}
 	if in.SourceID == nil {
 		e := invalid("pass the id of an atlas source (godot_tilemap_add_tileset_atlas_source returns it)", "source_id is required")
 		e.Required = "source_id"
-		return sdk.Result{}, e
+		return at, size, e
 	}
-	if err := in.check(); err != nil {
+	return at, size, in.tilesetArgs.check()
+}
+
+func createTile(ctx context.Context, call *sdk.Call, in createTileArgs) (sdk.Result, error) {
+	at, size, err := in.check()
+	if err != nil {
 		return sdk.Result{}, err
-	}
-	if call.EditorAttached {
-		p := map[string]any{"source_id": *in.SourceID, "atlas_coords": at[:], "size": size[:]}
-		if in.NodePath != "" {
-			p["node_path"] = in.NodePath
-		}
-		if in.TilesetPath != "" {
-			p["tileset_path"] = in.TilesetPath
-		}
-		return forward(ctx, call, "cmd_create_tile", p, true)
 	}
 	ts, err := locateTileset(ctx, call, in.tilesetArgs)
 	if err != nil {

@@ -1,0 +1,275 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/sdk/editorcmd"
+)
+
+// TestEveryDryRunLeavesTheEditorAlone: through the real host with every
+// bundled toolset enabled and the fake addon attached, every tool that
+// accepts dry_run (read from tools/list, so a new tool is covered without
+// touching this test) is called with dry_run and arguments built from its
+// input schema. No command that changes the editor may reach the addon,
+// and most tools must answer a real preview.
+func TestEveryDryRunLeavesTheEditorAlone(t *testing.T) {
+	url := bridgeURL(t)
+	dir := corpusProject(t, "2d-dodge_the_creeps")
+	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + url},
+		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
+	all := append([]string{"inspection"}, firstParty...)
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": all}, nil)
+
+	ed := attachAddon(t, s, fakeaddon.Options{URL: url, GodotVersion: "4.6.1-stable", Handlers: addonAnswers(t)})
+
+	res, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []*mcp.Tool
+	for _, tl := range res.Tools {
+		if hasProperty(tl.InputSchema, "dry_run") {
+			tools = append(tools, tl)
+		}
+	}
+	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
+	if len(tools) < 20 {
+		t.Fatalf("only %d tools accept dry_run; are the toolsets enabled?", len(tools))
+	}
+
+	var previewed int
+	var missed []string
+	for _, tl := range tools {
+		args := argsFor(tl.InputSchema)
+		for k, v := range overrides[tl.Name] {
+			args[k] = v
+		}
+		args["dry_run"] = true
+		if hasProperty(tl.InputSchema, "confirm") {
+			args["confirm"] = true
+		}
+		before := len(ed.Calls())
+		out := s.call(t, tl.Name, args)
+		for _, c := range ed.Calls()[before:] {
+			if changesEditor(c) {
+				t.Errorf("%s dry run sent %s %v to the editor", tl.Name, c.Command, c.Params)
+			}
+		}
+		if why := notAPreview(out); why != "" {
+			missed = append(missed, fmt.Sprintf("%s (%s)", tl.Name, why))
+			continue
+		}
+		previewed++
+	}
+	t.Logf("%d of %d dry-runnable tools answered a preview", previewed, len(tools))
+	if previewed*100 < len(tools)*80 {
+		t.Errorf("only %d of %d tools answered a dry-run preview; these did not:\n  %s",
+			previewed, len(tools), strings.Join(missed, "\n  "))
+	} else if len(missed) > 0 {
+		t.Logf("no preview (arguments from the schema table did not fit, or the tool refused):\n  %s", strings.Join(missed, "\n  "))
+	}
+}
+
+// changesEditor reports whether a command the addon received would have
+// changed the editor: a mutating command, or a preview command without its
+// preview flag. The host's own protocol commands are not tool calls.
+func changesEditor(c fakeaddon.Call) bool {
+	switch c.Command {
+	case "cmd_server_hello", "cmd_toolsets_update":
+		return false
+	}
+	info := editorcmd.Lookup(c.Command)
+	switch info.Kind {
+	case editorcmd.Mutating:
+		return true
+	case editorcmd.Preview:
+		return c.Params[info.Flag] != true
+	}
+	return false
+}
+
+// notAPreview says why a result is not a dry-run answer ("" when it is):
+// dry_run true, and a toolset's preview in editor mode (the host's own
+// undo and redo answer what they would step over, without a preview).
+func notAPreview(res *mcp.CallToolResult) string {
+	if res.IsError {
+		msg := text(res)
+		if i := strings.IndexByte(msg, '\n'); i > 0 {
+			msg = msg[:i]
+		}
+		return msg
+	}
+	var out struct {
+		DryRun  bool `json:"dry_run"`
+		Preview *struct {
+			Mode string `json:"mode"`
+		} `json:"preview"`
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil || !out.DryRun {
+		return "no dry_run: true in " + string(b)
+	}
+	if out.Preview != nil && out.Preview.Mode != "editor" {
+		return "preview mode " + out.Preview.Mode + ", want editor"
+	}
+	return ""
+}
+
+// addonAnswers answers every addon command the toolsets name (found in
+// their sources, so the fake knows the commands of a new tool too): the
+// host only forwards commands the addon lists, and a mutating command must
+// be able to arrive for the test to catch it. Queries a dry run needs get
+// plausible answers; the rest answer an empty object.
+func addonAnswers(t *testing.T) map[string]fakeaddon.Handler {
+	t.Helper()
+	cmdRE := regexp.MustCompile(`"(cmd_[a-z0-9_]+)"`)
+	names := map[string]bool{}
+	root := filepath.Join("..", "..", "plugins")
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range cmdRE.FindAllSubmatch(b, -1) {
+			names[string(m[1])] = true
+		}
+		return nil
+	})
+	if err != nil || len(names) == 0 {
+		t.Fatalf("finding the toolsets' addon commands under %s: %v", root, err)
+	}
+	empty := func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{}) }
+	h := map[string]fakeaddon.Handler{}
+	for n := range names {
+		h[n] = empty
+	}
+	h["cmd_get_active_scene"] = func(map[string]any) fakeaddon.Reply {
+		return fakeaddon.OK(map[string]any{"is_open": true, "path": "res://main.tscn", "name": "main.tscn"})
+	}
+	h["cmd_read_script"] = func(p map[string]any) fakeaddon.Reply {
+		return fakeaddon.OK(map[string]any{"script_path": p["script_path"], "content": "extends Node\n"})
+	}
+	h["cmd_get_scan_state"] = func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"scanning": false}) }
+	h["cmd_node_exists"] = func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"exists": true}) }
+	h["cmd_open_scene"] = func(p map[string]any) fakeaddon.Reply {
+		return fakeaddon.OK(map[string]any{"scene_path": p["scene_path"], "opened": true})
+	}
+	return h
+}
+
+// plausible are argument values by name, for arguments that must fit the
+// project (the corpus's dodge-the-creeps) or the tool's checks.
+var plausible = map[string]any{
+	"node_path": ".", "node_paths": []any{"."}, "parent_path": ".", "new_parent_path": ".", "parent": ".",
+	"scene": "res://main.tscn", "scene_path": "res://main.tscn", "scenes": []any{"res://main.tscn"},
+	"path": "res://main.tscn", "new_path": "res://moved/main.tscn", "script_path": "res://player.gd",
+	"save_path": "res://tiles.tres", "tileset_path": "res://tiles.tres", "texture_path": "res://icon.webp",
+	"name": "Example", "new_name": "Renamed", "type": "Node2D", "node_type": "Node2D", "class_name": "Node2D",
+	"property": "visible", "value": true, "action": "ui_accept", "content": "extends Node\n",
+	"find": "extends", "replace": "extends", "coords": []any{0, 0}, "rect": []any{0, 0, 1, 1},
+	"atlas_coords": []any{0, 0}, "source_id": 0, "uid": "uid://cecaux1sm7mo0", "preset": "Linux",
+	"signal": "ready", "method": "_on_ready", "from_node": ".", "to_node": ".", "event_type": "key",
+	"key": "Space", "group": "enemies", "root_type": "Node2D",
+}
+
+// alwaysFilled are optional arguments given whenever a tool has them: most
+// tools that take them need one of them.
+var alwaysFilled = []string{"node_path", "node_paths"}
+
+// overrides are the few values the by-name table cannot get right, because
+// the same name means different things to different tools.
+var overrides = map[string]map[string]any{
+	"godot_input_map_add_event":            {"type": "key", "key": "Space"},
+	"godot_resources_edit_create_resource": {"type": "Gradient", "path": "res://gradient.tres"},
+	"godot_project_set_setting":            {"name": "application/config/name", "value": "Renamed"},
+	"godot_project_delete_resource_file":   {"path": "res://mob.tscn", "force": true},
+	"godot_scene_edit_create_scene":        {"scene_path": "res://new_scene.tscn"},
+}
+
+// argsFor builds arguments for a tool from its input schema: every required
+// argument, from the table by name or else a value of its type.
+func argsFor(schema any) map[string]any {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	b, _ := json.Marshal(schema)
+	_ = json.Unmarshal(b, &s)
+	args := map[string]any{}
+	for _, name := range alwaysFilled {
+		if _, ok := s.Properties[name]; ok {
+			args[name] = plausible[name]
+		}
+	}
+	for _, name := range s.Required {
+		if v, ok := plausible[name]; ok {
+			args[name] = v
+			continue
+		}
+		args[name] = valueOf(s.Properties[name])
+	}
+	return args
+}
+
+// valueOf is a generic value for a property schema: its default, its first
+// enum value, or a value of its type.
+func valueOf(raw json.RawMessage) any {
+	var p struct {
+		Type    any   `json:"type"`
+		Enum    []any `json:"enum"`
+		Default any   `json:"default"`
+	}
+	_ = json.Unmarshal(raw, &p)
+	if p.Default != nil {
+		return p.Default
+	}
+	if len(p.Enum) > 0 {
+		return p.Enum[0]
+	}
+	typ, _ := p.Type.(string)
+	if list, ok := p.Type.([]any); ok {
+		for _, t := range list {
+			if t != "null" {
+				typ, _ = t.(string)
+				break
+			}
+		}
+	}
+	switch typ {
+	case "string":
+		return "x"
+	case "integer", "number":
+		return 1
+	case "boolean":
+		return false
+	case "array":
+		return []any{}
+	case "object":
+		return map[string]any{}
+	}
+	return "x"
+}
+
+func hasProperty(schema any, name string) bool {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	b, _ := json.Marshal(schema)
+	_ = json.Unmarshal(b, &s)
+	_, ok := s.Properties[name]
+	return ok
+}
