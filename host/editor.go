@@ -46,7 +46,7 @@ func newBridge(opts Options, bus *events.Bus, log hclog.Logger) (*bridge.Bridge,
 // startBridge starts listening with the hooks to the gate and the
 // workspace. A taken port is logged and retried; the host serves headless
 // meanwhile.
-func startBridge(b *bridge.Bridge, g *gate.Gate, ws *workspace.Host, bus *events.Bus, log hclog.Logger, godot, source string) {
+func startBridge(b *bridge.Bridge, g *gate.Gate, ws *workspace.Host, bus *events.Bus, log hclog.Logger, headless func() (godot, source string)) {
 	if b == nil {
 		return
 	}
@@ -60,6 +60,7 @@ func startBridge(b *bridge.Bridge, g *gate.Gate, ws *workspace.Host, bus *events
 	onPeer := func(p *bridge.Peer) {
 		if p == nil {
 			ws.SetEditor(nil)
+			godot, source := headless()
 			g.SetGodotVersion(context.Background(), godot, source)
 			return
 		}

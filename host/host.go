@@ -228,6 +228,11 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		Editor:             hostEditor(br),
 		GRPCCallsOnly:      os.Getenv(supervisor.CallsEnv) == "grpc",
 	})
+	projVersion := ""
+	if source == VersionFromProject {
+		projVersion = godot
+	}
+	watch := newProjectWatch(sup, opts.ProjectDir, projVersion, log.Named("project"))
 	tools := server.NewTools(server.ToolsOptions{
 		Version:  opts.Version,
 		Logger:   log.Named("server"),
@@ -248,7 +253,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		Tools:          tools,
 		Logger:         log.Named("server"),
 		Gate:           g,
-		Plugins:        sup,
+		Plugins:        watch,
 		Policy:         chain,
 		Bus:            bus,
 		Ring:           ring,
@@ -270,6 +275,9 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	bus.Subscribe(srv.LoggingSink())
 	up.gate = g
+	watch.mu.Lock()
+	watch.gate, watch.defaults = g, gate.Defaults(cfg.DefaultToolsets)
+	watch.mu.Unlock()
 	h := &Host{Config: cfg, Catalog: cat, Supervisor: sup, Bus: bus, Ring: ring, Policy: chain, Gate: g, Server: srv, Workspace: ws, Bridge: br, Metrics: met, log: log, upgrader: up}
 	if !opts.NoSeed {
 		by := "startup"
@@ -278,12 +286,21 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		}
 		h.Gate.Seed(ctx, gate.Defaults(cfg.DefaultToolsets), by)
 	}
+	if _, ok := cat.Lookup(scaffoldToolset); ok && opts.ProjectDir != "" && !watch.stamp.exists {
+		// An empty project folder: offer what creates the project.
+		h.Gate.Seed(ctx, []string{scaffoldToolset}, "no project.godot yet")
+	}
 	if names := dev.names(); len(names) > 0 {
 		h.Gate.Seed(ctx, names, "dev-plugin")
 	}
 	built = true
 	h.startWatching(opts.WatchInterval, dev)
-	startBridge(br, g, ws, bus, log, godot, source)
+	startBridge(br, g, ws, bus, log, func() (string, string) {
+		if godot != "" && source == VersionFromFlag {
+			return godot, source
+		}
+		return watch.current()
+	})
 	return h, nil
 }
 
@@ -411,6 +428,24 @@ func ProjectGodotVersion(dir string) (string, error) {
 // ErrNoProject is returned by FindProject when the directory holds no
 // project.godot.
 var ErrNoProject = errors.New("no project.godot")
+
+// ProjectToBe returns dir as an absolute path when it is an existing
+// directory, project.godot or not: the folder a new project is scaffolded
+// in.
+func ProjectToBe(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", abs)
+	}
+	return abs, nil
+}
 
 // FindProject returns dir as an absolute path when it holds a project.godot.
 func FindProject(dir string) (string, error) {

@@ -37,6 +37,7 @@ var commands = map[string]command{
 	"policy":       {runPolicy, "explain which tools the exposure policy shows and withholds"},
 	"check":        {runCheck, "parse Godot text files and report errors as file:line:col"},
 	"toolset":      {runToolset, "scaffold a new toolset module (toolset new NAME [DIR])"},
+	"new":          {runNew, "create a new Godot project in an empty folder (new PATH --godot 4.4 --renderer mobile --template 2d)"},
 	"version":      {runVersion, "print the host version"},
 	"bridge-token": {runBridgeToken, "print this user's editor bridge token (creating it), for GODOT_MCP_BRIDGE_TOKEN"},
 }

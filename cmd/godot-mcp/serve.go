@@ -69,8 +69,16 @@ func (h *hostFlags) options(stderr io.Writer, transport string) (host.Options, e
 	project := h.project
 	if project != "" {
 		abs, err := host.FindProject(project)
+		if errors.Is(err, host.ErrNoProject) {
+			// A folder without project.godot is a project to be: the host
+			// serves it so the project_scaffold toolset can create one.
+			abs, err = host.ProjectToBe(project)
+			if err == nil {
+				log.Info("the project folder holds no project.godot yet: the project_scaffold toolset creates one", "dir", abs)
+			}
+		}
 		if err != nil {
-			return host.Options{}, fmt.Errorf("--project: %w; point it at the directory that holds project.godot", err)
+			return host.Options{}, fmt.Errorf("--project: %w; point it at the directory that holds project.godot, or at an empty folder to scaffold a project in", err)
 		}
 		project = abs
 	} else if abs, err := host.FindProject("."); err == nil {

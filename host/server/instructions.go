@@ -1,12 +1,19 @@
 package server
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
+
+// scaffoldToolset creates a project in a project folder that has none; the
+// instructions point an agent at it when the folder holds no project.godot.
+const scaffoldToolset = "project_scaffold"
 
 // instructions derives what the agent reads at initialize (and in the
 // server/discover result) from the effective state: the enabled set, the
@@ -22,6 +29,7 @@ func (s *Server) instructions(caller exposure.Caller) string {
 	b.WriteString(". Tools come in toolsets; only the tools of enabled toolsets are listed.\n")
 
 	var on, off []string
+	scaffoldable := false // the caller may use the toolset that creates a project
 	classes := map[manifest.SafetyClass]bool{}
 	for _, ts := range s.opts.Gate.Toolsets() {
 		d := s.policy.Evaluate(caller, s.reg.refs(ts.Name))
@@ -30,6 +38,9 @@ func (s *Server) instructions(caller exposure.Caller) string {
 		}
 		for _, t := range d.Visible {
 			classes[t.Class] = true
+		}
+		if ts.Name == scaffoldToolset {
+			scaffoldable = true
 		}
 		line := fmt.Sprintf("- %s: %s", ts.Name, ts.Description)
 		if ts.Enabled {
@@ -57,6 +68,12 @@ func (s *Server) instructions(caller exposure.Caller) string {
 	}
 	if classes[manifest.Mutating] || classes[manifest.Destructive] {
 		b.WriteString("Mutating and destructive tools accept \"dry_run\": true to report what they would change.\n")
+	}
+	if s.opts.ProjectDir != "" && scaffoldable {
+		if _, err := os.Stat(filepath.Join(s.opts.ProjectDir, "project.godot")); errors.Is(err, os.ErrNotExist) {
+			b.WriteString("The project folder holds no project.godot yet: create the project first with godot_project_scaffold_scaffold " +
+				"(toolset project_scaffold; choose godot_version, renderer and template), then the other toolsets work on it.\n")
+		}
 	}
 	if godot, _ := s.opts.Gate.GodotVersion(); godot != "" {
 		fmt.Fprintf(&b, "Godot version: %s.\n", godot)
