@@ -1,7 +1,6 @@
 package sdk
 
 import (
-	"context"
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
@@ -23,11 +22,10 @@ type Call struct {
 	Env Env
 	// CallID identifies the call in the host's logs.
 	CallID string
-	// EditorAttached says a Godot editor is attached to the host for this
-	// call. A tool that works in both modes forwards to the editor with
-	// [Call.Editor] when it is set, and works on the project files through
-	// [Call.Workspace] when it is not (headless mode).
-	EditorAttached bool
+	// mode is how this call reaches Godot, as the host decided: editor
+	// mode when an editor is attached. The SDK dispatches on it (modes.go);
+	// a tool reads it with Mode.
+	mode Mode
 
 	srv *server
 	// host carries the call's host service requests when it came over the
@@ -99,35 +97,10 @@ func (c *Call) Logger() hclog.Logger {
 	return c.logger
 }
 
-// Editor runs a command on the Godot peer the host is attached to (the
-// editor addon, or the headless peer working on the project files). params
-// is marshalled to JSON; the reply is unmarshalled into result unless result
-// is nil.
-//
-// A failure reported by the peer is returned as *[Error], its code already
-// the one an agent gets for the same mistake headless: the host maps the
-// addon's codes (RESOURCE_NOT_FOUND is NOT_FOUND, VALIDATION_ERROR is
-// INVALID_ARGUMENT, a command the addon lacks is PRECONDITION_FAILED with
-// Required "addon_command"; see package addonerr). Return it from the
-// handler unchanged and the caller sees it. When no peer is attached the
-// code is BRIDGE_DISCONNECTED.
-func (c *Call) Editor(ctx context.Context, command string, params, result any) error {
-	if c == nil || c.srv == nil {
-		return errNoEditor("this call is not connected to a godot-mcp host")
-	}
-	return c.srv.editor(ctx, c, command, params, result)
-}
-
-// Forward runs command on the peer like Editor and answers the peer's reply,
-// a JSON object, unchanged as the tool's result: the editor path of a tool
-// whose headless answer has the same shape.
-func (c *Call) Forward(ctx context.Context, command string, params any) (Result, error) {
-	var out map[string]any
-	if err := c.Editor(ctx, command, params, &out); err != nil {
-		return Result{}, err
-	}
-	return JSON(out), nil
-}
+// Mode is the mode this call runs in: ModeEditor when a Godot editor is
+// attached, else ModeHeadless. The SDK already ran the tool's path for it;
+// a tool needs it only to say which mode answered.
+func (c *Call) Mode() Mode { return c.mode }
 
 // hostServices is where this call's requests to the host services go: the
 // call pipe the call came on, or else the broker connection.

@@ -171,7 +171,7 @@ func bindModes[In any](t *Tool, h Handler[In], o toolOptions) (func(ctx context.
 	}
 	name, why, kind := t.spec.Name, o.editor.why, o.editor.kind
 	return func(ctx context.Context, call *Call, in In) (Result, error) {
-		if call.EditorAttached {
+		if call.mode == ModeEditor {
 			if editor == nil {
 				return Result{}, headlessOnlyError(name, why)
 			}
@@ -364,11 +364,8 @@ func (c *Call) preview(res Result) Result {
 		}
 	}
 	fields["dry_run"] = true
-	p := Preview{Mode: ModeHeadless}
+	p := Preview{Mode: c.mode}
 	c.mu.Lock()
-	if c.EditorAttached {
-		p.Mode = ModeEditor
-	}
 	if c.viaEditor {
 		p.Commands = []EditorCommandRecord{}
 		if c.ed != nil {

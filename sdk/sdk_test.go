@@ -305,24 +305,30 @@ func TestEditor(t *testing.T) {
 	type nodeInfo struct {
 		Path string `json:"path" jsonschema:"path"`
 	}
-	handler := func(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
-		var out nodeInfo
-		if err := call.Editor(ctx, "get_node", map[string]string{"path": "/root/Main"}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		return sdk.Text("%s", out.Path), nil
+	edTool := func() *sdk.Toolset {
+		return &sdk.Toolset{Name: "test", Version: "0.0.1", Description: "Tools for testing the SDK.",
+			Tools: []sdk.Tool{sdk.NewEditorTool("t", "A test tool.", sdk.Mutating,
+				func(ctx context.Context, call *sdk.Call, ed *sdk.Editor, _ noArgs) (sdk.Result, error) {
+					var out nodeInfo
+					if err := ed.Apply(ctx, "get_node", map[string]string{"path": "/root/Main"}, &out); err != nil {
+						return sdk.Result{}, err
+					}
+					return sdk.Text("%s", out.Path), nil
+				})}}
 	}
 
 	t.Run("no peer", func(t *testing.T) {
-		h := sdktest.New(t, toolset(handler), sdktest.Options{})
+		// Headless, an editor-only tool is refused before it runs, with
+		// the way to attach an editor.
+		h := sdktest.New(t, edTool(), sdktest.Options{})
 		res := h.Call(context.Background(), "t", nil)
-		if res.ErrorCode != sdk.CodeBridgeDisconnected || res.Error.Hint == "" {
+		if res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "editor" || res.Error.Hint == "" {
 			t.Fatalf("got %q %+v", res.ErrorCode, res.Error)
 		}
 	})
 	t.Run("peer answers", func(t *testing.T) {
 		var gotCmd, gotParams string
-		h := sdktest.New(t, toolset(handler), sdktest.Options{Editor: func(cmd string, params json.RawMessage) (json.RawMessage, *sdk.Error) {
+		h := sdktest.New(t, edTool(), sdktest.Options{Editor: func(cmd string, params json.RawMessage) (json.RawMessage, *sdk.Error) {
 			gotCmd, gotParams = cmd, string(params)
 			return json.RawMessage(`{"path":"/root/Main"}`), nil
 		}})
@@ -337,19 +343,12 @@ func TestEditor(t *testing.T) {
 	t.Run("peer fails", func(t *testing.T) {
 		// The peer speaks the addon's codes; the handler gets the host's
 		// mapping of them (sdk/addonerr), and returns it unchanged.
-		h := sdktest.New(t, toolset(handler), sdktest.Options{Editor: func(string, json.RawMessage) (json.RawMessage, *sdk.Error) {
+		h := sdktest.New(t, edTool(), sdktest.Options{Editor: func(string, json.RawMessage) (json.RawMessage, *sdk.Error) {
 			return nil, &sdk.Error{Code: "RESOURCE_NOT_FOUND", Hint: "No node at '/root/Main'."}
 		}})
 		res := h.Call(context.Background(), "t", nil)
 		if res.ErrorCode != sdk.CodeNotFound || res.Error.Message != "the Godot editor refused get_node: No node at '/root/Main'." || res.Error.Hint == "" {
 			t.Fatalf("got %+v", res.Error)
-		}
-	})
-	t.Run("outside a host", func(t *testing.T) {
-		var c *sdk.Call
-		var e *sdk.Error
-		if err := c.Editor(context.Background(), "x", nil, nil); !errors.As(err, &e) || e.Code != sdk.CodeBridgeDisconnected {
-			t.Fatalf("got %v", err)
 		}
 	})
 }

@@ -147,9 +147,9 @@ func (s *server) call(ctx context.Context, req *pb.CallRequest, send func(*pb.Ca
 		CallID: req.GetCallId(),
 		srv:    s,
 
-		EditorAttached: req.GetEditorAttached(),
-		send:           send,
-		host:           host,
+		mode: modeOf(req.GetEditorAttached()),
+		send: send,
+		host: host,
 	}
 	res, err := t.run(ctx, call, req.GetArgumentsJson())
 	call.finish()
@@ -210,6 +210,13 @@ func (s *server) hostConn() (*grpc.ClientConn, error) {
 		return nil, errNoHost
 	}
 	return s.conn, s.connErr
+}
+
+func modeOf(editorAttached bool) Mode {
+	if editorAttached {
+		return ModeEditor
+	}
+	return ModeHeadless
 }
 
 func errNoEditor(why string) *Error {

@@ -56,7 +56,9 @@ func callErr(s *harness, name, tool string, args any) (sdk.Result, error) {
 	raw, _ := json.Marshal(args)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return s.Call(ctx, name, CallRequest{Tool: tool, Args: raw}, nil)
+	// The echo plugin's editor tool is editor-only: call it in editor mode,
+	// so it reaches the host's editor service (connected or not).
+	return s.Call(ctx, name, CallRequest{Tool: tool, Args: raw, EditorAttached: tool == "editor"}, nil)
 }
 
 func pidOf(t *testing.T, res sdk.Result) int {

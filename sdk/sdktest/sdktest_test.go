@@ -74,8 +74,8 @@ func editorToolset() *sdk.Toolset {
 	return &sdk.Toolset{
 		Name: "ed", Version: "1.0.0", Description: "Editor mode.",
 		Tools: []sdk.Tool{
-			sdk.NewTool("create", "Create a node.", sdk.Mutating, func(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
-				return call.Forward(ctx, "cmd_create_node", map[string]any{"node_type": "Node2D", "name": in.Name, "depth": in.Depth})
+			sdk.NewEditorTool("create", "Create a node.", sdk.Mutating, func(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in nodeArgs) (sdk.Result, error) {
+				return ed.Forward(ctx, "cmd_create_node", map[string]any{"node_type": "Node2D", "name": in.Name, "depth": in.Depth})
 			}),
 		},
 	}
@@ -135,9 +135,9 @@ func TestScriptedEditor(t *testing.T) {
 		!strings.Contains(res.Error.Message, "Unknown command 'cmd_create_node'.") {
 		t.Fatalf("unknown command %+v", res.Error)
 	}
-	// No editor at all.
+	// No editor at all: an editor-only tool says it needs one.
 	h3 := sdktest.New(t, editorToolset(), sdktest.Options{})
-	if res = h3.Call(ctx, "create", nodeArgs{Name: "X"}); res.ErrorCode != sdk.CodeBridgeDisconnected {
+	if res = h3.Call(ctx, "create", nodeArgs{Name: "X"}); res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "editor" {
 		t.Fatalf("no editor: %+v", res.Error)
 	}
 }

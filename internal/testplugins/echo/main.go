@@ -186,10 +186,10 @@ func main() {
 					fmt.Fprintln(os.Stderr, "stderr: "+in.Text)
 					return sdk.Text("logged"), nil
 				}),
-			sdk.NewTool("editor", "Run an editor command through the host.", sdk.ReadOnly,
-				func(ctx context.Context, call *sdk.Call, in echoIn) (sdk.Result, error) {
+			sdk.NewEditorTool("editor", "Run an editor command through the host.", sdk.ReadOnly,
+				func(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in echoIn) (sdk.Result, error) {
 					var out map[string]any
-					if err := call.Editor(ctx, in.Text, map[string]any{}, &out); err != nil {
+					if err := ed.Apply(ctx, in.Text, map[string]any{}, &out); err != nil {
 						return sdk.Result{}, err
 					}
 					return sdk.JSON(out), nil
