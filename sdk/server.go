@@ -94,7 +94,7 @@ func (s *server) Describe(context.Context, *pb.DescribeRequest) (*pb.Manifest, e
 func (s *server) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
 	env := Env{
 		HostVersion:  req.GetHostVersion(),
-		ProjectDir:   req.GetProjectDir(),
+		ProjectDir:   PathFromWire(req.GetProjectDir()),
 		GodotVersion: req.GetGodotVersion(),
 	}
 	s.mu.Lock()

@@ -194,12 +194,16 @@ func listScenes(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, erro
 	}
 	list := make([]map[string]any, 0, len(scenes))
 	for _, s := range scenes {
-		list = append(list, map[string]any{
+		e := map[string]any{
 			"path":      s,
 			"is_main":   main == s,
 			"is_open":   slices.Contains(st.Open, s),
 			"is_active": st.Active == s,
-		})
+		}
+		if sdk.PathEscaped(s) {
+			e["warning"] = "the file name is not valid UTF-8 and is shown escaped (U+FFFD and the byte's hex); Godot cannot open it: rename it to a UTF-8 name"
+		}
+		list = append(list, e)
 	}
 	return sdk.JSON(map[string]any{"scenes": list, "main_scene": main}), nil
 }

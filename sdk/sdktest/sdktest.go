@@ -178,7 +178,7 @@ func New(t testing.TB, ts *sdk.Toolset, opts Options) *Host {
 
 	_, err = h.toolset.Configure(context.Background(), &pb.ConfigureRequest{
 		HostVersion:          opts.HostVersion,
-		ProjectDir:           opts.ProjectDir,
+		ProjectDir:           sdk.PathToWire(opts.ProjectDir),
 		GodotVersion:         opts.GodotVersion,
 		HostServicesBrokerId: id,
 	})
