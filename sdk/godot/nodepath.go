@@ -187,3 +187,15 @@ func rewriteNodePathsIn(v Value, fn func(string) (string, bool)) (Value, bool) {
 	}
 	return v, false
 }
+
+// NormalizeNodePath applies the addon's rules for a node path an agent
+// passes: strip one leading "/", then a leading "root/", and map "" to "."
+// (the scene root).
+func NormalizeNodePath(p string) string {
+	p = strings.TrimPrefix(p, "/")
+	p = strings.TrimPrefix(p, "root/")
+	if p == "" {
+		return "."
+	}
+	return p
+}
