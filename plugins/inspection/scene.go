@@ -48,7 +48,7 @@ type prop struct {
 	path string      // res:// path of file
 }
 
-func (p prop) json() any { return toJSON(p.raw, p.file, p.path) }
+func (p prop) json() any { return godot.ToJSONIn(p.raw, p.file, p.path) }
 
 func (n *node) prop(name string) (prop, bool) {
 	for _, p := range n.props {
@@ -216,7 +216,7 @@ func (l *loader) expand(ctx context.Context, path string, stack []string) (*node
 		index(n)
 		for _, p := range fn.Properties() {
 			if p.Key == "script" {
-				n.script = toJSON(p.Value, file, path)
+				n.script = godot.ToJSONIn(p.Value, file, path)
 				continue
 			}
 			n.setProp(prop{name: p.Key, raw: p.Value, file: file, path: path})

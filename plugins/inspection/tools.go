@@ -47,12 +47,12 @@ func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 	}
 	name := ""
 	if v, ok := p.Setting("application/config/name"); ok {
-		name, _ = toJSON(v, nil, "").(string)
+		name, _ = godot.ToJSON(v).(string)
 	}
 	autoloads := map[string]any{}
 	for _, k := range p.Keys("autoload") {
 		if v, ok := p.Get("autoload", k); ok {
-			autoloads[k] = toJSON(v, nil, "")
+			autoloads[k] = godot.ToJSON(v)
 		}
 	}
 	// The editor's ProjectSettings hold the engine's built-in ui_* actions
@@ -122,7 +122,7 @@ func mainScene(ctx context.Context, ws *sdk.Workspace, p *godot.Project, scenes 
 	if !ok {
 		return nil
 	}
-	s, _ := toJSON(v, nil, "").(string)
+	s, _ := godot.ToJSON(v).(string)
 	if s == "" {
 		return nil
 	}
@@ -512,7 +512,7 @@ func overridden(class string, builtin map[string]any) []string {
 			continue
 		}
 		d, ok := db.DefaultValue(class, name)
-		if !ok || !jsonEqual(v, toJSON(d, nil, "")) {
+		if !ok || !jsonEqual(v, godot.ToJSON(d)) {
 			out = append(out, name)
 		}
 	}
@@ -552,7 +552,7 @@ func value(n *node, name string) (any, bool) {
 		return p.json(), true
 	}
 	if d, ok := db.DefaultValue(n.typ, name); ok {
-		return toJSON(d, nil, ""), true
+		return godot.ToJSON(d), true
 	}
 	if _, ok := db.Property(n.typ, name); ok {
 		return nil, true

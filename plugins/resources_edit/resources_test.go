@@ -116,7 +116,7 @@ func TestCreateAndSetResource(t *testing.T) {
 		{"set_resource_property", map[string]any{"path": "res://ui/panel.tres", "property": "bg_color", "value": "bluish"}, sdk.CodeInvalidArgument, "Color"},
 		{"set_resource_property", map[string]any{"path": "res://ui/panel.tres", "property": "border_width_left", "value": 1.5}, sdk.CodeInvalidArgument, "int"},
 		{"set_resource_property", map[string]any{"path": "res://ui/panel.tres", "property": "resource_path", "value": "x"}, sdk.CodeInvalidArgument, "not stored"},
-		{"set_resource_property", map[string]any{"path": "res://ui/grad.tres", "property": "interpolation_mode", "value": "CUBIC"}, sdk.CodeInvalidArgument, "not a value"},
+		{"set_resource_property", map[string]any{"path": "res://ui/grad.tres", "property": "interpolation_mode", "value": "QUADRATIC"}, sdk.CodeInvalidArgument, "not one of its constants"},
 	} {
 		res := h.Call(ctx, c.tool, c.args)
 		if res.ErrorCode != c.code || !strings.Contains(res.Text(), c.text) {
