@@ -341,7 +341,7 @@ func (w *hostLogWriter) Write(p []byte) (int, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), hostCallTimeout)
 	defer cancel()
-	if _, err := pb.NewHostLogClient(conn).Log(ctx, req); err != nil {
+	if _, err := pb.NewHostLogClient(conn).Log(ctx, logToWire(req)); err != nil {
 		return w.s.stderr.Write(p)
 	}
 	return len(p), nil

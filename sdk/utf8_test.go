@@ -138,3 +138,29 @@ func FuzzPathWireForm(f *testing.F) {
 		}
 	})
 }
+
+// Progress and log lines with bytes that are not UTF-8 arrive with U+FFFD
+// instead of ending the call's stream or losing the line.
+func TestInvalidUTF8ProgressAndLogs(t *testing.T) {
+	h := sdktest.New(t, toolset(func(_ context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
+		call.Progress(1, 2, "reading caf\xe9.gd")
+		call.Logger().Info("read caf\xe9.gd", "file", "caf\xe9.gd")
+		return sdk.Text("ok"), nil
+	}), sdktest.Options{})
+	res := h.Call(context.Background(), "t", map[string]any{})
+	if res.Err != nil || res.IsError || res.Text() != "ok" {
+		t.Fatalf("call: %v %s", res.Err, res.Text())
+	}
+	if len(res.Progress) != 1 || res.Progress[0].Message != "reading caf\uFFFD.gd" {
+		t.Errorf("progress %+v", res.Progress)
+	}
+	var found bool
+	for _, l := range h.Logs() {
+		if strings.Contains(l.String(), "read caf\uFFFD.gd") && strings.Contains(l.String(), "file=caf\uFFFD.gd") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("log line missing: %v", h.Logs())
+	}
+}

@@ -367,3 +367,20 @@ func ScenesToWire(sc Scenes, err error) *pb.WorkspaceScenesResponse {
 func ScenesFromWire(w *pb.WorkspaceScenesResponse) Scenes {
 	return Scenes{Active: w.GetActive(), Open: append([]string{}, w.GetOpen()...)}
 }
+
+// progressToWire converts a progress report; a message in another
+// encoding must not end the call's stream.
+func progressToWire(done, total float64, message string) *pb.CallEvent {
+	return &pb.CallEvent{Event: &pb.CallEvent_Progress{Progress: &pb.Progress{
+		Progress: done, Total: total, Message: validUTF8(message),
+	}}}
+}
+
+// logToWire makes a log line's strings valid UTF-8: a toolset's log output
+// (a file name it prints) is not always.
+func logToWire(req *pb.LogRequest) *pb.LogRequest {
+	req.Level = validUTF8(req.GetLevel())
+	req.Message = validUTF8(req.GetMessage())
+	req.Fields = stringsToWire(req.GetFields())
+	return req
+}
