@@ -68,7 +68,9 @@ func refuse(v any, typ, reason string) *ValueError {
 //     {"basis":…,"origin":…} or 12 numbers (the numbers in the order the
 //     text form writes them);
 //   - packed and typed arrays as lists of their elements;
-//   - any type as its Godot text ("Vector2(1, 2)", "Transform2D(…)");
+//   - any type as its Godot text ("Vector2(1, 2)", "Transform2D(…)"), and
+//     the types ToJSON gives as str() text as that text ("[X: (1, 0), Y:
+//     (0, 1), O: (5, 6)]"), so a value read can be passed back;
 //   - enums and bitfields as integers (names need the class database:
 //     classdb's DB.Coerce).
 //
@@ -344,6 +346,9 @@ func fromText(s, typ string) (Value, bool, error) {
 			}
 		}
 		return nil, true, refuse(s, typ, "")
+	}
+	if v, ok, err := fromStr(t, typ); ok {
+		return v, true, err
 	}
 	head := typ
 	if elem, ok := strings.CutPrefix(typ, "typedarray::"); ok {
