@@ -328,21 +328,9 @@ func find(root *node, path string) *node {
 	return cur
 }
 
-// cleanNodePath normalises a node path the way the addon does
-// (Inspect.normalize_node_path): strip one leading "/", then a leading
-// "root/", map "" to "."; "./" prefixes and a trailing "/" go too.
-func cleanNodePath(p string) string {
-	p = strings.TrimPrefix(p, "/")
-	p = strings.TrimPrefix(p, "root/")
-	p = strings.TrimSuffix(p, "/")
-	for strings.HasPrefix(p, "./") {
-		p = p[2:]
-	}
-	if p == "" {
-		return "."
-	}
-	return p
-}
+// cleanNodePath normalises a node path the way the addon does (one rule,
+// in the SDK).
+func cleanNodePath(p string) string { return godot.NormalizeNodePath(p) }
 
 func notFound(path, scene string) error {
 	return &sdk.Error{Code: sdk.CodeNotFound,

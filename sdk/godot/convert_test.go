@@ -286,3 +286,15 @@ func FuzzFromJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestNormalizeNodePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"": ".", ".": ".", "/": ".", "/root": ".", "root": ".", "/root/": ".", " /root/Player ": "Player",
+		"/root/Player/Sprite": "Player/Sprite", "Player/": "Player", "./Player": "Player", "././A/B": "A/B",
+		"/Player": "Player", "Root": "Root", "rootling": "rootling",
+	} {
+		if got := godot.NormalizeNodePath(in); got != want {
+			t.Errorf("NormalizeNodePath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

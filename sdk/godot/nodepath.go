@@ -189,12 +189,17 @@ func rewriteNodePathsIn(v Value, fn func(string) (string, bool)) (Value, bool) {
 }
 
 // NormalizeNodePath applies the addon's rules for a node path an agent
-// passes: strip one leading "/", then a leading "root/", and map "" to "."
-// (the scene root).
+// passes (Inspect.normalize_node_path): surrounding spaces, one leading
+// "/", then a leading "root/" go, "root" alone and "" are the scene root
+// ("."), and "./" prefixes and a trailing "/" go too.
 func NormalizeNodePath(p string) string {
-	p = strings.TrimPrefix(p, "/")
+	p = strings.TrimPrefix(strings.TrimSpace(p), "/")
 	p = strings.TrimPrefix(p, "root/")
-	if p == "" {
+	p = strings.TrimSuffix(p, "/")
+	for strings.HasPrefix(p, "./") {
+		p = p[2:]
+	}
+	if p == "" || p == "root" {
 		return "."
 	}
 	return p
