@@ -88,3 +88,35 @@ func TestCoerceRefuses(t *testing.T) {
 		t.Errorf("unknown property: %v (%+v)", err, up)
 	}
 }
+
+// FuzzCoerce: any JSON for any property of a few classes converts to a
+// value the writer prints and the parser reads back, or fails with one of
+// the converter's errors; nothing panics.
+func FuzzCoerce(f *testing.F) {
+	for _, s := range []string{`1`, `"ALWAYS"`, `"A|B"`, `["SIZE_FILL",2]`, `"res://a.png"`, `[1,2,3]`, `"#fff"`, `null`} {
+		for _, prop := range []string{"process_mode", "size_flags_horizontal", "texture", "position", "modulate", "script", "nope"} {
+			f.Add(s, prop)
+		}
+	}
+	db := classdb.MustEmbedded()
+	f.Fuzz(func(t *testing.T, js, prop string) {
+		var v any
+		if json.Unmarshal([]byte(js), &v) != nil {
+			return
+		}
+		for _, class := range []string{"Sprite2D", "Control", ""} {
+			out, err := db.Coerce(class, prop, v, func(string, string) (godot.Value, error) { return godot.ExtResource{ID: "1"}, nil })
+			if err != nil {
+				var ve *godot.ValueError
+				var up *classdb.UnknownPropertyError
+				if !errors.As(err, &ve) && !errors.As(err, &up) {
+					t.Fatalf("Coerce(%s.%s, %s): unexpected error %v", class, prop, js, err)
+				}
+				continue
+			}
+			if _, err := godot.ParseValue([]byte(godot.FormatValue(out))); err != nil {
+				t.Fatalf("Coerce(%s.%s, %s) = %s, which does not parse", class, prop, js, godot.FormatValue(out))
+			}
+		}
+	})
+}
