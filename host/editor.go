@@ -36,6 +36,7 @@ func newBridge(opts Options, bus *events.Bus, log hclog.Logger) (*bridge.Bridge,
 	return bridge.New(bridge.Options{
 		URL:         opts.BridgeURL,
 		Token:       opts.BridgeToken,
+		TokenFile:   opts.BridgeTokenFile,
 		HostVersion: opts.Version,
 		Logger:      log.Named("bridge"),
 		Bus:         bus,

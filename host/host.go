@@ -77,9 +77,12 @@ type Options struct {
 	// BridgeURL is where the editor bridge listens for the godot-mcp addon
 	// (bridge.DefaultURL is ws://127.0.0.1:9080); "" leaves it off, as
 	// `godot-mcp call` and most tests do. BridgeToken is the shared
-	// GODOT_MCP_BRIDGE_TOKEN, required for a non-loopback URL.
-	BridgeURL   string
-	BridgeToken string
+	// GODOT_MCP_BRIDGE_TOKEN, required for a non-loopback URL;
+	// BridgeTokenFile is the per-install token file it was read from, if
+	// it was (bridge.DefaultTokenFile), so refusals can say how to pass it.
+	BridgeURL       string
+	BridgeToken     string
+	BridgeTokenFile string
 	// WatchInterval is how often the host looks for replaced plugin
 	// binaries to swap in (hot upgrade, see upgrade.go); 0 means
 	// DefaultWatchInterval, negative turns the watcher off.

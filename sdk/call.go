@@ -42,6 +42,15 @@ type Call struct {
 	// godotVersion caches Workspace.GodotVersion for the call; nil until
 	// first asked.
 	godotVersion *string
+
+	// ed is the call's Editor, made on first use (editor mode only).
+	ed *Editor
+	// viaEditor says the call runs the tool's editor path (not its handler
+	// on the files).
+	viaEditor bool
+	// changes are the file changes of the call's dry-run commits, for the
+	// preview.
+	changes []FileChange
 }
 
 // Progress reports how far the call has got; total is 0 when unknown. The

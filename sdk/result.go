@@ -1,9 +1,6 @@
 package sdk
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "fmt"
 
 // Result is what a tool returns: content for the caller to read, optional
 // structured content for callers that parse it, and whether it is a failure.
@@ -12,8 +9,9 @@ type Result struct {
 	// Content is what the caller reads: text and images.
 	Content []Content
 	// Structured is marshalled to JSON and sent as MCP structured content.
-	// It must marshal to a JSON object. When Content is empty the SDK adds a
-	// text rendering of it for clients that ignore structured content.
+	// It must marshal to a JSON object. When Content is empty the SDK adds
+	// the same compact JSON as text, for clients that ignore structured
+	// content.
 	Structured any
 	// IsError marks the result as a failure the caller should see. Returning
 	// an error from the handler is usually clearer: it sets IsError and a
@@ -51,19 +49,10 @@ func Text(format string, args ...any) Result {
 	return Result{Content: []Content{TextContent{Text: fmt.Sprintf(format, args...)}}}
 }
 
-// JSON returns a result whose structured content is v, plus the same value as
-// indented JSON text for clients that do not read structured content. v must
-// marshal to a JSON object, so use a struct or a map.
+// JSON returns a result whose structured content is v. v must marshal to a
+// JSON object, so use a struct or a map. Clients that do not read
+// structured content get the same JSON as text: the SDK encodes v once and
+// sends those bytes as both (see Result.Structured).
 func JSON(v any) Result {
-	return Result{Content: []Content{TextContent{Text: indentJSON(v)}}, Structured: v}
-}
-
-func indentJSON(v any) string {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		// The send path marshals Structured again and reports the failure
-		// as a tool error; the text only needs to be readable.
-		return fmt.Sprintf("(result cannot be encoded as JSON: %v)", err)
-	}
-	return string(b)
+	return Result{Structured: v}
 }

@@ -41,6 +41,8 @@ type server struct {
 	// callPipe is set once the plugin serves calls on the host's call pipe
 	// (callpipe package); Configure tells the host.
 	callPipe bool
+
+	warm sync.Once // runs Toolset.Warm after the first Configure
 }
 
 var (
@@ -106,6 +108,9 @@ func (s *server) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.C
 		if err := s.ts.OnConfigure(ctx, env); err != nil {
 			return nil, status.Errorf(codes.FailedPrecondition, "configure toolset %q: %v", s.ts.Name, err)
 		}
+	}
+	if s.ts.Warm != nil {
+		s.warm.Do(func() { go s.ts.Warm() })
 	}
 	s.mu.Lock()
 	pipe := s.callPipe
@@ -221,7 +226,7 @@ func (s *server) editor(ctx context.Context, call *Call, command string, params,
 			return fmt.Errorf("editor command %q: encoding params: %w", command, err)
 		}
 	}
-	resp, err := pb.NewHostEditorClient(conn).Command(ctx, &pb.EditorRequest{Command: command, ParamsJson: paramsJSON})
+	resp, err := pb.NewHostEditorClient(conn).Command(ctx, &pb.EditorRequest{Command: command, ParamsJson: paramsJSON, CallId: call.CallID})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("editor command %q: %w", command, ctx.Err())
@@ -284,7 +289,9 @@ func resultToProto(ctx context.Context, t *Tool, res Result, err error, projectD
 		}
 		structured = b
 		if len(res.Content) == 0 {
-			res.Content = []Content{TextContent{Text: indentJSON(res.Structured)}}
+			// The one encoding serves both: compact JSON reads as well
+			// as indented and costs no second pass over the value.
+			res.Content = []Content{TextContent{Text: string(b)}}
 		}
 	}
 	return resultToWire(res, structured, nil)

@@ -23,10 +23,9 @@ type Tool struct {
 	// err is a problem found while building the tool (an argument type
 	// without a JSON Schema, say). NewTool cannot return it, so it surfaces
 	// in Toolset.Manifest, which Serve checks before anything else.
-	err   error
-	in    *jsonschema.Resolved
-	check *args.Checker // in, compiled once for every call
-	out   *jsonschema.Resolved
+	err error
+	in  *jsonschema.Resolved
+	out *jsonschema.Resolved
 	// run decodes and validates the arguments and calls the handler.
 	run func(ctx context.Context, call *Call, args []byte) (Result, error)
 }
@@ -53,9 +52,32 @@ type Handler[In any] func(ctx context.Context, call *Call, in In) (Result, error
 type ToolOption func(*toolOptions)
 
 type toolOptions struct {
-	title  string
-	scope  manifest.Scope
-	output func() (*jsonschema.Schema, error)
+	title      string
+	scope      manifest.Scope
+	output     func() (*jsonschema.Schema, error)
+	editor     editorOption // the editor path; the zero value is AnyMode
+	editorOnly bool         // NewEditorTool: no headless handler
+	dispatch   string
+	performs   []string
+}
+
+// WithDispatch declares that the argument path ("ARG[*].FIELD", such as
+// "commands[*].command") names other tools' operations. The host then checks
+// each named operation as a direct call of that tool by the same caller
+// (policy, enabled toolset, safety class, confirm) and refuses the whole call
+// before it reaches the handler when one would be refused; the handler gets
+// each FIELD rewritten to the exposed name of the tool the host checked.
+func WithDispatch(path string) ToolOption {
+	return func(o *toolOptions) { o.dispatch = path }
+}
+
+// WithPerforms declares, by exposed name, other tools whose work this tool
+// always does (a batch edit of a property does what
+// godot_scene_edit_set_node_property does). The host refuses a call to this
+// tool whenever the caller's policy withholds one of them, so a batch tool is
+// never a way around a rule about the single one.
+func WithPerforms(tools ...string) ToolOption {
+	return func(o *toolOptions) { o.performs = append(o.performs, tools...) }
 }
 
 // WithTitle sets the human-readable title clients may show instead of the
@@ -91,7 +113,15 @@ func WithOutputSchema[Out any]() ToolOption {
 // Problems with the definition (a bad name, an In type without a JSON
 // Schema, a reserved argument such as dry_run) do not panic: they are
 // reported by [Toolset.Manifest], and [Serve] refuses to start.
+//
+// h is the tool's headless path. What the tool does with an editor attached
+// is an option: [EditorCommand], [EditorFunc], [AnyMode] (the default: h
+// serves both modes) or [HeadlessOnly]; see the package's notes on modes.
 func NewTool[In any](name, description string, class SafetyClass, h Handler[In], opts ...ToolOption) Tool {
+	return newTool(name, description, class, h, opts...)
+}
+
+func newTool[In any](name, description string, class SafetyClass, h Handler[In], opts ...ToolOption) Tool {
 	var o toolOptions
 	for _, opt := range opts {
 		opt(&o)
@@ -102,6 +132,8 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 		Description: description,
 		SafetyClass: class,
 		Scope:       o.scope,
+		Dispatch:    o.dispatch,
+		Performs:    o.performs,
 	}}
 	var errs []error
 	// The field checks name the field and its type; the schema library's
@@ -116,24 +148,41 @@ func NewTool[In any](name, description string, class SafetyClass, h Handler[In],
 		errs = append(errs, fmt.Errorf("input schema: %w", err))
 	}
 	t.in, t.spec.InputSchema = in, inJSON
-	t.check = args.Compile(in)
 	if o.output != nil {
-		out, outJSON, err := deriveSchema(o.output)
+		infer := o.output
+		if class == Mutating || class == Destructive {
+			infer = func() (*jsonschema.Schema, error) { return withPreviewFields(o.output()) }
+		}
+		out, outJSON, err := deriveSchema(infer)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("output schema: %w", err))
 		}
 		t.out, t.spec.OutputSchema = out, outJSON
 	}
-	if h == nil {
-		errs = append(errs, errors.New("handler is nil"))
+	dispatch, err := bindModes(&t, h, o)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	paths, err := pathFields(reflect.TypeFor[In]())
+	if err != nil {
+		errs = append(errs, fmt.Errorf("arguments: %w", err))
 	}
 	t.err = errors.Join(errs...)
 	t.run = func(ctx context.Context, call *Call, args []byte) (Result, error) {
 		var v In
-		if err := decodeArgs(t.check, args, &v); err != nil {
+		if err := decodeArgs(args, &v); err != nil {
 			return Result{}, err
 		}
-		return h(ctx, call, v)
+		if len(paths) > 0 {
+			if err := checkPaths(ctx, call, paths, reflect.ValueOf(&v)); err != nil {
+				return Result{}, err
+			}
+		}
+		res, err := dispatch(ctx, call, v)
+		if err == nil && call.DryRun {
+			res = call.preview(res)
+		}
+		return res, err
 	}
 	return t
 }
@@ -163,19 +212,13 @@ func deriveSchema(infer func() (*jsonschema.Schema, error)) (*jsonschema.Resolve
 	return r, raw, nil
 }
 
-// decodeArgs validates the arguments against the input schema (package
-// args: one JSON object, no key twice, the schema's constraints in words)
-// and decodes them into v. Failures are *Error with code INVALID_ARGUMENT.
-func decodeArgs(check *args.Checker, raw []byte, v any) error {
-	in, err := args.Decode(raw)
-	if err == nil {
-		err = check.Check(in)
-	}
-	if err != nil {
-		return &Error{Code: CodeInvalidArgument, Message: err.Error(),
-			Hint: "check the arguments against the tool's input schema"}
-	}
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+// decodeArgs decodes the arguments into v, once. It does not validate them
+// against the input schema again: the host has (duplicate keys, types,
+// limits, required arguments; sdktest applies the same screen), so this
+// one strict decode only keeps what the host passed from meaning anything
+// but the struct. Failures are *Error with code INVALID_ARGUMENT.
+func decodeArgs(raw []byte, v any) error {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || string(t) == "null" {
 		raw = []byte("{}")
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

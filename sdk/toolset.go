@@ -38,6 +38,12 @@ type Toolset struct {
 	// OnConfigure, if set, runs when the host configures the plugin: once
 	// after every start, before any call. An error fails the start.
 	OnConfigure func(ctx context.Context, env Env) error
+	// Warm, if set, runs once in the background after the first
+	// Configure: a one-off cost every call needs (decoding the class
+	// database, say: classdb.Warm) is paid while the agent reads the enable
+	// result, not in its first call. Calls do not wait for it; one that
+	// needs the same thing first waits on its own.
+	Warm func()
 }
 
 // Env is what the host tells a plugin about its surroundings.

@@ -394,5 +394,11 @@ func (tx *Tx) Commit(ctx context.Context) (CommitResult, error) {
 	if e := ErrorFromWire(resp.GetError()); e != nil {
 		return CommitResult{}, e
 	}
-	return CommitResultFromWire(resp), nil
+	out := CommitResultFromWire(resp)
+	if out.DryRun {
+		call.mu.Lock()
+		call.changes = append(call.changes, out.Files...)
+		call.mu.Unlock()
+	}
+	return out, nil
 }

@@ -1,17 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,8 +30,10 @@ tool's schema, and confirm for destructive tools.
 
 The call runs in its own short-lived host, not in a running server. If the
 tool's toolset is not enabled by default, call enables it for the duration
-of the command (its plugin starts and stops with it); a running server's
-enabled set is not touched.
+of the command (its plugin starts and stops with it), and so the toolsets
+of the commands a godot_composite_run_commands list names; a running
+server's enabled set is not touched. Each listed command is still held to
+the policy and confirm like a call of its own tool.
 
 TOOL is the exposed name, e.g. godot_scene_edit_add_node or
 godot_list_toolsets. The text of the result goes to stdout (--json prints
@@ -100,14 +100,14 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	}
 	opts.NoSeed = true
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	h, err := host.New(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "godot-mcp call: %v\n", err)
 		return 1
 	}
-	defer h.Close(context.WithoutCancel(ctx))
+	defer closeHost(ctx, h, stderr, "godot-mcp call")
 
 	if _, known := h.Server.ToolsetOf(tool); !known {
 		fmt.Fprintln(stderr, unknownToolMessage(tool, h.Server.ToolNames()))
@@ -135,12 +135,19 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// callOnce enables the tool's toolset if needed and runs the call through
+// callOnce enables the tool's toolset if needed (and those of the commands
+// a run_commands list names) and runs the call through
 // an in-memory MCP session, so it takes exactly the path an agent's call
 // takes.
 func callOnce(ctx context.Context, h *host.Host, tool string, args map[string]any) (*mcp.CallToolResult, error) {
-	if ts, ok := h.Server.ToolsetOf(tool); ok && !h.Gate.Enabled(ts) {
-		if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: []string{ts}, By: exposure.TransportCLI}); err != nil {
+	var off []string
+	for _, ts := range h.Server.CallToolsets(tool, args) {
+		if !h.Gate.Enabled(ts) {
+			off = append(off, ts)
+		}
+	}
+	if len(off) > 0 {
+		if _, err := h.Gate.Enable(ctx, gate.Request{Toolsets: off, By: exposure.TransportCLI}); err != nil {
 			var se *sdk.Error
 			if errors.As(err, &se) {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: se.Text()}}, StructuredContent: se}, nil
@@ -188,14 +195,14 @@ func unknownToolMessage(tool string, names []string) string {
 	return msg + "\nTool names are godot_<toolset>_<tool>; \"godot-mcp plugins list\" shows the installed toolsets and \"godot-mcp call godot_list_tools_by_safety_class\" every tool."
 }
 
-// resultText renders a result for a terminal: text as is, other content
-// summarised.
+// resultText renders a result for a terminal: text as is (JSON, which tools
+// send compact for agents, indented for people), other content summarised.
 func resultText(res *mcp.CallToolResult) string {
 	var parts []string
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			parts = append(parts, c.Text)
+			parts = append(parts, indentIfJSON(c.Text))
 		case *mcp.ImageContent:
 			parts = append(parts, fmt.Sprintf("[image %s, %d bytes; use --json to get it]", c.MIMEType, len(c.Data)))
 		case *mcp.AudioContent:
@@ -210,4 +217,16 @@ func resultText(res *mcp.CallToolResult) string {
 		parts = append(parts, string(b))
 	}
 	return strings.Join(parts, "\n")
+}
+
+func indentIfJSON(text string) string {
+	t := strings.TrimSpace(text)
+	if t == "" || (t[0] != '{' && t[0] != '[') || !json.Valid([]byte(t)) {
+		return text
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(t), "", "  ") != nil {
+		return text
+	}
+	return b.String()
 }

@@ -53,7 +53,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Usage: godot-mcp check [--roundtrip | --engine] PATH...")
 		fmt.Fprintln(stderr, "\nParses every .tscn, .tres, project.godot and .cfg file under the given files or")
 		fmt.Fprintln(stderr, "directories (skipping .godot/ and .import/ directories) and prints each problem as")
-		fmt.Fprintln(stderr, "file:line:col: message. Exits 1 if any file fails.")
+		fmt.Fprintln(stderr, "file:line:col: message. Exits 1 if any file fails, or if a directory holds none of")
+		fmt.Fprintln(stderr, "these files. A directory named here may be a symbolic link; it is followed.")
 		fmt.Fprintln(stderr, "\nOnly regular files are read: symbolic links met while walking a directory,")
 		fmt.Fprintln(stderr, "devices, FIFOs and sockets are skipped, and so are files above --max-file-mb and")
 		fmt.Fprintln(stderr, ".cfg files that are not Godot config (JSON, binary); each skip is noted on stderr.")
@@ -79,7 +80,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	limit := int64(*maxMB) << 20
 
-	var files, skips []string
+	var files, skips, empty []string
 	for _, root := range fset.Args() {
 		st, err := os.Stat(root)
 		if err != nil {
@@ -97,13 +98,26 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			files = append(files, root)
 			continue
 		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		// A directory named on the command line may be a symbolic link
+		// (os.Stat followed it): walk what it points to, since WalkDir
+		// does not follow a link even at its root, and print paths as the
+		// caller wrote them. Links inside the tree are still not followed.
+		walkRoot, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			fmt.Fprintf(stderr, "godot-mcp check: %v\n", err)
+			return 2
+		}
+		found := len(files) + len(skips)
+		err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
+			if rel, rerr := filepath.Rel(walkRoot, p); rerr == nil {
+				p = filepath.Join(root, rel)
+			}
 			if d.IsDir() {
 				// Editor caches and import data are not project sources.
-				if p != root && (d.Name() == ".godot" || d.Name() == ".import") {
+				if p != filepath.Clean(root) && (d.Name() == ".godot" || d.Name() == ".import") {
 					return filepath.SkipDir
 				}
 				return nil
@@ -125,6 +139,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "godot-mcp check: %v\n", err)
 			return 2
 		}
+		if len(files)+len(skips) == found {
+			// Checking nothing must never look like a clean project.
+			empty = append(empty, root)
+		}
+	}
+	for _, root := range empty {
+		fmt.Fprintf(stderr, "godot-mcp check: no Godot files (.tscn, .tres, project.godot, .cfg) found under %s; name the project directory\n", root)
 	}
 
 	for _, n := range skips {
@@ -145,7 +166,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintf(stdout, "checked %d files: %d ok, %d failed\n", checked, checked-failed, failed)
 	}
-	if failed > 0 {
+	if failed > 0 || len(empty) > 0 {
 		return 1
 	}
 	return 0

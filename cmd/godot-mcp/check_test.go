@@ -220,3 +220,41 @@ func TestCheckSkipsForeignCfg(t *testing.T) {
 		t.Fatalf("a broken Godot .cfg: exit %d %s", code, errOut)
 	}
 }
+
+// A project directory named through a symbolic link is checked (its files
+// found and their errors reported under the path given); a directory with
+// no Godot file fails loudly instead of "checked 0 files" and exit 0.
+func TestCheckSymlinkedAndEmptyDirectories(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	writeFile(t, proj, "ok.tscn", "[gd_scene format=3]\n\n[node name=\"A\" type=\"Node\"]\n")
+	writeFile(t, proj, "bad.tscn", "[gd_scene format=3]\n\n[node name=\"A\" type=\"Node\"]\nx = nope\n")
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(proj, link); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(base, "empty")
+	writeFile(t, empty, "readme.txt", "no scenes here")
+
+	code, out, errOut := runCheckCapture(link)
+	if code != 1 || out != "checked 2 files: 1 ok, 1 failed\n" || !strings.Contains(errOut, filepath.Join(link, "bad.tscn")+":4:5: ") {
+		t.Fatalf("through the link: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	for _, args := range [][]string{{empty}, {link, empty}} {
+		code, _, errOut = runCheckCapture(args...)
+		if code != 1 || !strings.Contains(errOut, "no Godot files (.tscn, .tres, project.godot, .cfg) found under "+empty) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+// A parse error on a 1 MB line quotes an excerpt, not the line.
+func TestCheckQuotesABoundedExcerpt(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "big.tscn", "[gd_scene format=3]\n\n[node name=\"A\" type=\"Node\"]\nx = "+strings.Repeat("y", 1<<20)+"\n")
+	code, _, errOut := runCheckCapture(dir)
+	if code != 1 || len(errOut) > 1000 || !strings.Contains(errOut, "big.tscn:4:5: unexpected identifier \"yyyy") ||
+		!strings.Contains(errOut, "(1048576 bytes)") {
+		t.Fatalf("exit %d, stderr of %d bytes: %.500s", code, len(errOut), errOut)
+	}
+}

@@ -7,6 +7,7 @@
 //	godot-mcp policy explain [--profile P]          show what policy exposes and why
 //	godot-mcp check [--roundtrip] PATH...           validate Godot text files
 //	godot-mcp toolset new NAME [DIR]                scaffold a toolset module
+//	godot-mcp bridge-token [--reset|--path]         print the editor bridge token
 //	godot-mcp version                               print the version
 //
 // Each subcommand lives in its own file (serve.go, plugins.go, …) as a
@@ -30,13 +31,14 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"serve":   {runServe, "run the MCP server (stdio by default, --http ADDR for streamable HTTP)"},
-	"plugins": {runPlugins, "list, lock and verify the installed toolset plugins"},
-	"call":    {runCall, "run one tool through the same gate and policy as agents"},
-	"policy":  {runPolicy, "explain which tools the exposure policy shows and withholds"},
-	"check":   {runCheck, "parse Godot text files and report errors as file:line:col"},
-	"toolset": {runToolset, "scaffold a new toolset module (toolset new NAME [DIR])"},
-	"version": {runVersion, "print the host version"},
+	"serve":        {runServe, "run the MCP server (stdio by default, --http ADDR for streamable HTTP)"},
+	"plugins":      {runPlugins, "list, lock and verify the installed toolset plugins"},
+	"call":         {runCall, "run one tool through the same gate and policy as agents"},
+	"policy":       {runPolicy, "explain which tools the exposure policy shows and withholds"},
+	"check":        {runCheck, "parse Godot text files and report errors as file:line:col"},
+	"toolset":      {runToolset, "scaffold a new toolset module (toolset new NAME [DIR])"},
+	"version":      {runVersion, "print the host version"},
+	"bridge-token": {runBridgeToken, "print this user's editor bridge token (creating it), for GODOT_MCP_BRIDGE_TOKEN"},
 }
 
 func main() {
@@ -69,7 +71,7 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].short)
+		fmt.Fprintf(w, "  %-13s %s\n", n, commands[n].short)
 	}
 	fmt.Fprintln(w, "\nRun 'godot-mcp <command> --help' for a command's flags.")
 }

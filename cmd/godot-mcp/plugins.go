@@ -128,7 +128,7 @@ type listedProblem struct {
 // $GODOT_MCP_PLUGIN_PASS_ENV names.
 func openPluginCatalog(o *pluginsOptions, ignoreLock bool, stderr io.Writer) (*catalog.Catalog, bool) {
 	pass := pluginenv.FromEnv(os.Getenv)
-	c, err := catalog.Open(catalog.Options{Dir: o.dir, IgnoreLock: ignoreLock, NoExecUnsafe: true,
+	c, err := catalog.Open(catalog.Options{Dir: o.dir, IgnoreLock: ignoreLock, NoExecUnsafe: true, FullHash: true,
 		PassEnv: func(string) []string { return pass }, Reserved: server.CoreToolNames()})
 	if err != nil {
 		fmt.Fprintf(stderr, "godot-mcp plugins: %v\n", err)

@@ -225,3 +225,37 @@ func TestPluginsListShowsRefusals(t *testing.T) {
 		t.Fatalf("problems %+v ignored %v", l.Problems, l.Ignored)
 	}
 }
+
+// plugins list keeps the genuine toolset when a stale copy under another
+// file name, or another plugin, describes itself with its name, and lists
+// each of those once.
+func TestPluginsListRefusesMisnamedCopiesAlone(t *testing.T) {
+	dir := pluginsDir(t)
+	genuine := scriptToolset(t, dir, "project", "1.0.0")
+	data, err := os.ReadFile(genuine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{"project_old", "impostor"} {
+		if err := os.WriteFile(filepath.Join(dir, catalog.BinaryPrefix+file), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := runPluginsCmd(t, "list", "--plugins-dir", dir, "--json")
+	var l pluginList
+	if err := json.Unmarshal([]byte(out), &l); err != nil || code != 0 {
+		t.Fatalf("list --json: exit %d %v\n%s%s", code, err, out, errOut)
+	}
+	if len(l.Toolsets) != 1 || l.Toolsets[0].Path != genuine || len(l.Problems) != 2 {
+		t.Fatalf("toolsets %+v problems %+v", l.Toolsets, l.Problems)
+	}
+	_, out, _ = runPluginsCmd(t, "list", "--plugins-dir", dir)
+	for _, file := range []string{"project_old", "impostor"} {
+		if n := strings.Count(out, catalog.BinaryPrefix+file); n != 1 {
+			t.Errorf("list names %s %d times, want once:\n%s", file, n, out)
+		}
+	}
+	if !strings.Contains(out, "Refused binaries (2)") {
+		t.Errorf("list output:\n%s", out)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/host/server"
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
 const policyUsage = `Usage: godot-mcp policy explain [flags]
@@ -96,6 +97,11 @@ type explainedTool struct {
 	Scope   string `json:"scope"`
 	Layer   string `json:"layer,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+	// Note says, for a visible tool, that its calls are held to other
+	// tools' rules: every listed command (dispatch), or a tool whose work
+	// it does (performs) that this caller is denied, so every call of it
+	// is refused although it is listed.
+	Note string `json:"note,omitempty"`
 }
 
 type filteredJSON struct {
@@ -161,6 +167,7 @@ func runPolicyExplain(args []string, stdout, stderr io.Writer) int {
 	// Without --plugins-dir a missing default directory is not an error:
 	// the core tools alone still show what the policy does.
 	cands := server.CoreTools()
+	specs := map[string]manifest.Tool{} // exposed name -> what its manifest declares
 	dir := o.pluginsDir
 	if dir == "" {
 		dir = catalog.DefaultDir()
@@ -178,6 +185,9 @@ func runPolicyExplain(args []string, stdout, stderr io.Writer) int {
 		}
 		for _, e := range cat.Entries() {
 			cands = append(cands, exposure.FromManifest(e.Manifest)...)
+			for _, t := range e.Manifest.Tools {
+				specs[exposure.ExposedName(e.Manifest.Name, t.Name)] = t
+			}
 		}
 		if err := chain.ValidateNames(exposure.KnownTools(cands)); err != nil {
 			ex.Errors = append(ex.Errors, strings.Split(err.Error(), "\n")...)
@@ -187,7 +197,9 @@ func runPolicyExplain(args []string, stdout, stderr io.Writer) int {
 
 	d := chain.Evaluate(ctx, cands)
 	for _, t := range d.Visible {
-		ex.Visible = append(ex.Visible, explained(t))
+		et := explained(t)
+		et.Note = heldTo(specs[t.Name], d)
+		ex.Visible = append(ex.Visible, et)
 	}
 	for _, t := range cands {
 		if _, withheld := d.Withheld[t.Name]; !withheld {
@@ -274,6 +286,20 @@ func explainContext(cfg *config.Config, o *explainOptions) (exposure.Caller, err
 	return ctx, nil
 }
 
+// heldTo words the rules of other tools a visible tool's calls are held
+// to (docs/policy.md, "Tools that run other tools' operations").
+func heldTo(spec manifest.Tool, d exposure.Decision) string {
+	for _, p := range spec.Performs {
+		if layer, withheld := d.Withheld[p]; withheld {
+			return fmt.Sprintf("every call refused: it does the work of %s, withheld by %s", p, layer)
+		}
+	}
+	if spec.Dispatch != "" {
+		return "each listed command is checked as a call of its own tool"
+	}
+	return ""
+}
+
 func explained(t exposure.Tool) explainedTool {
 	scope := string(t.Scope)
 	if scope == "" {
@@ -323,7 +349,11 @@ func printExplanation(stdout, stderr io.Writer, ex explanation) {
 	fmt.Fprintf(stdout, "\nvisible (%d):\n", len(ex.Visible))
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	for _, t := range ex.Visible {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.Name, t.Toolset, t.Class)
+		note := ""
+		if t.Note != "" {
+			note = "\t(" + t.Note + ")"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", t.Name, t.Toolset, t.Class, note)
 	}
 	tw.Flush()
 

@@ -216,3 +216,44 @@ func TestExplainBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainHeldTo: a visible tool whose work is another, withheld tool's
+// is marked as refused on every call, and a dispatching tool says its
+// commands are checked one by one.
+func TestExplainHeldTo(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake plugin is a shell script")
+	}
+	dir := t.TempDir()
+	fakePlugin(t, dir, "scene_edit", sceneEditManifest)
+	fakePlugin(t, dir, "bulk", `{"name":"bulk","version":"1.0.0","description":"Many at once.","tools":[
+ {"name":"wipe","description":"Delete many scenes.","input_schema":{"type":"object"},"safety_class":"mutating","performs":["godot_scene_edit_delete_scene"]},
+ {"name":"add","description":"Add many nodes.","input_schema":{"type":"object"},"safety_class":"mutating","performs":["godot_scene_edit_add_node"]},
+ {"name":"run","description":"Run commands.","input_schema":{"type":"object","properties":{"commands":{"type":"array"}}},"safety_class":"mutating","dispatch":"commands[*].command"}]}`)
+	cfg := explainEnv(t, dir)
+	code, out, errs := runExplain(t, "explain", "--config", cfg, "--profile", "developer", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var ex explanation
+	if err := json.Unmarshal([]byte(out), &ex); err != nil {
+		t.Fatal(err)
+	}
+	notes := map[string]string{}
+	for _, v := range ex.Visible {
+		notes[v.Name] = v.Note
+	}
+	for name, want := range map[string]string{
+		"godot_bulk_wipe": "every call refused: it does the work of godot_scene_edit_delete_scene, withheld by operator",
+		"godot_bulk_add":  "",
+		"godot_bulk_run":  "each listed command is checked as a call of its own tool",
+	} {
+		if got, ok := notes[name]; !ok || got != want {
+			t.Errorf("%s: visible %v, note %q, want %q", name, ok, got, want)
+		}
+	}
+	_, out, _ = runExplain(t, "explain", "--config", cfg, "--profile", "developer")
+	if !strings.Contains(out, "(every call refused: it does the work of godot_scene_edit_delete_scene, withheld by operator)") {
+		t.Errorf("text output lacks the note:\n%s", out)
+	}
+}

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -37,7 +34,10 @@ Godot editor: serve listens for the godot-mcp editor addon at
 editor's environment; --bridge off disables it). The addon connects by
 itself, so the host and the editor start in any order. A non-loopback
 bridge address refuses to start without ` + bridge.TokenEnv + `, which the
-editor must send too.
+editor must send too. After ` + "`godot-mcp bridge-token`" + ` has created this
+user's token file, serve requires that token from the editor unless
+` + bridge.TokenEnv + ` is set; start the editor with
+` + bridge.TokenEnv + `="$(godot-mcp bridge-token)".
 
 Toolsets: core and inspection are enabled at start; others are enabled by
 the agent (godot_enable_toolset) or by GODOT_MCP_DEFAULT_TOOLSETS ("all" or
@@ -134,17 +134,22 @@ func runServe(args []string, _, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "godot-mcp serve: %v\n", err)
 		return 2
 	}
-	opts.BridgeURL, opts.BridgeToken = bridgeSettings(*bridgeURL, os.Getenv)
+	bc, err := bridgeSettings(*bridgeURL, os.LookupEnv, bridge.DefaultTokenFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "godot-mcp serve: %v\n", err)
+		return 2
+	}
+	opts.BridgeURL, opts.BridgeToken, opts.BridgeTokenFile = bc.url, bc.token, bc.tokenFile
 	opts.DevPlugins = devPlugins
 	tuneGC(os.Getenv)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	h, err := host.New(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "godot-mcp serve: %v\n", err)
 		return 1
 	}
-	defer h.Close(context.WithoutCancel(ctx))
+	defer closeHost(ctx, h, stderr, "godot-mcp serve")
 	if *addr != "" {
 		err = h.ListenAndServe(ctx, *addr, &server.HTTPOptions{
 			SessionTimeout: zeroMeansNever(*sessionTimeout),
@@ -160,20 +165,45 @@ func runServe(args []string, _, stderr io.Writer) int {
 	return 0
 }
 
+// bridgeConfig is the editor bridge's URL ("" when off), its token, and
+// the per-install token file the token came from, if it did.
+type bridgeConfig struct {
+	url, token, tokenFile string
+}
+
 // bridgeSettings resolves the editor bridge's URL (flag, then
-// $GODOT_MCP_BRIDGE_URL, then the default; "off" disables it) and token.
-func bridgeSettings(flagURL string, getenv func(string) string) (url, token string) {
-	url = strings.TrimSpace(flagURL)
-	if url == "" {
-		url = strings.TrimSpace(getenv(bridge.URLEnv))
+// $GODOT_MCP_BRIDGE_URL, then the default; "off" disables it) and token:
+// $GODOT_MCP_BRIDGE_TOKEN when it is set at all (empty: none), else the
+// per-install token file when `godot-mcp bridge-token` created one.
+func bridgeSettings(flagURL string, lookup func(string) (string, bool), tokenFile func() (string, error)) (bridgeConfig, error) {
+	var c bridgeConfig
+	c.url = strings.TrimSpace(flagURL)
+	if c.url == "" {
+		c.url, _ = lookup(bridge.URLEnv)
+		c.url = strings.TrimSpace(c.url)
 	}
-	if url == "" {
-		url = bridge.DefaultURL
+	if c.url == "" {
+		c.url = bridge.DefaultURL
 	}
-	if strings.EqualFold(url, "off") {
-		url = ""
+	if strings.EqualFold(c.url, "off") {
+		return bridgeConfig{}, nil
 	}
-	return url, getenv(bridge.TokenEnv)
+	if tok, ok := lookup(bridge.TokenEnv); ok {
+		c.token = tok
+		return c, nil
+	}
+	file, err := tokenFile()
+	if err != nil {
+		return c, nil // no configuration directory, so no token file either
+	}
+	tok, ok, err := bridge.ReadTokenFile(file)
+	if err != nil {
+		return bridgeConfig{}, err
+	}
+	if ok {
+		c.token, c.tokenFile = tok, file
+	}
+	return c, nil
 }
 
 // stringList is a repeatable string flag.

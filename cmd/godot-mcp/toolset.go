@@ -40,9 +40,10 @@ var toolsetTemplates embed.FS
 const toolsetUsage = `Usage: godot-mcp toolset new [--sdk DIR|VERSION] [--module PATH] NAME [DIR]
 
 Writes a new toolset module into DIR (default ./godot-mcp-toolset-NAME):
-two typed tools using sdk/godot (a read-only scene summary and a mutating
-rename that honours dry_run), sdktest tests, a README and a go.mod, then runs
-"go mod tidy" in it. The result builds, tests and installs as is:
+two typed tools using sdk/godot that work headless and with a Godot editor
+attached (a read-only scene summary, and a rename that writes through the
+host's workspace or asks the editor, with dry runs), sdktest tests of both
+modes, a README and a go.mod, then runs "go mod tidy" in it. The result builds, tests and installs as is:
 
   cd DIR && go test ./... && go build && ./godot-mcp-toolset-NAME --describe
 

@@ -108,6 +108,69 @@ func TestToolsetGoMod(t *testing.T) {
 	}
 }
 
+// TestToolsetNewPassesItsOwnTests scaffolds a toolset into a temporary
+// directory against this checkout's sdk (a replace directive) and runs its
+// generated tests and go vet as an author would on day one: the scaffold
+// must build and pass as generated. Its tests cover both modes (headless on
+// a project, editor against a scripted addon) and a dry run in each; the
+// code writes only through the workspace.
+func TestToolsetNewPassesItsOwnTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a generated toolset module; skipped with -short")
+	}
+	goBin := testenv.RequireBinary(t, "go", "golang-go")
+	root := testenv.RepoRoot()
+	if root == "" {
+		t.Fatal("no checkout above the test's directory")
+	}
+	dir := filepath.Join(t.TempDir(), "scenes")
+	if code, out, errOut := runToolsetCmd("new", "--sdk", root, "scenes", dir); code != 0 {
+		t.Fatalf("toolset new: exit %d\n%s%s", code, out, errOut)
+	}
+	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(mod), "replace github.com/godot-mcp/godot-mcp/sdk => "+filepath.Join(root, "sdk")) {
+		t.Fatalf("go.mod does not replace the sdk with the checkout's:\n%s", mod)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "scene.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Project files change only through the workspace, which keeps an
+	// attached editor in sync and makes the call one godot_undo step.
+	for _, bypass := range []string{`"os"`, "os.WriteFile", "os.Rename", "os.Create"} {
+		if strings.Contains(string(src), bypass) {
+			t.Errorf("scene.go uses %s: the scaffold must write through call.Workspace()", bypass)
+		}
+	}
+	for _, want := range []string{"sdk.AnyMode()", "sdk.EditorFunc(renameNodeInEditor)"} {
+		if main, _ := os.ReadFile(filepath.Join(dir, "main.go")); !strings.Contains(string(main), want) {
+			t.Errorf("main.go does not declare %s", want)
+		}
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s in the scaffold: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("vet", "./...")
+	out := run("test", "-count=1", "-v", "./...")
+	for _, test := range []string{"TestManifest", "TestSceneSummary/headless", "TestSceneSummary/editor", "TestRenameNode",
+		"TestRenameNodeDryRun", "TestRenameNodeInEditor", "TestRenameNodeInEditorDryRun"} {
+		if !strings.Contains(out, "--- PASS: "+test+" ") && !strings.Contains(out, "    --- PASS: "+test+" ") {
+			t.Errorf("the scaffold's %s did not pass:\n%s", test, out)
+		}
+	}
+}
+
 // shellBlocks returns the ```sh blocks of a Markdown document, in order.
 func shellBlocks(md string) []string {
 	re := regexp.MustCompile("(?ms)^```sh\n(.*?)^```\n")
@@ -268,7 +331,7 @@ func TestWritingAToolsetGuide(t *testing.T) {
 	}
 	// The tool calls through the host: the demo's main scene summarised,
 	// and a dry run that changed nothing.
-	for _, want := range []string{`"root": "Main"`, `"root_type": "Node2D"`, `"from": "Player"`, `"to": "Hero"`, `"dry_run": true`, `"written": false`} {
+	for _, want := range []string{`"root": "Main"`, `"root_type": "Node2D"`, `"from": "Player"`, `"to": "Hero"`, `"dry_run": true`, `"renamed": false`, `"mode": "headless"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tool calls through the host lack %s:\n%s", want, out)
 		}

@@ -353,7 +353,7 @@ function runCall(grpc, state, call) {
           reject(new ToolError('BRIDGE_DISCONNECTED', 'the host has not configured this plugin yet', 'no host services'));
           return;
         }
-        state.hostEditor.Command({ command, params_json: Buffer.from(JSON.stringify(params)) }, (err, res) => {
+        state.hostEditor.Command({ command, params_json: Buffer.from(JSON.stringify(params)), call_id: req.call_id }, (err, res) => {
           if (err) {
             reject(err);
           } else if (!res.ok) {

@@ -24,6 +24,9 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("list", "List TODO/FIXME/HACK/XXX comments in the project's .gd files. "+
 				"Skips .godot/ and addons/ unless include_addons is set.",
 				sdk.ReadOnly, list,
+				// It only reads the scripts on disk, so the same handler
+				// serves a call with a Godot editor attached.
+				sdk.AnyMode(),
 				sdk.WithTitle("List TODO comments"),
 				sdk.WithOutputSchema[listResult]()),
 		},

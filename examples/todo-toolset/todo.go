@@ -28,10 +28,10 @@ const (
 )
 
 type listArgs struct {
-	Tags          []string `json:"tags,omitempty" jsonschema:"only these tags: TODO, FIXME, HACK or XXX (default: all)"`
-	Path          string   `json:"path,omitempty" jsonschema:"only files under this directory or file, as a res:// path (default: the whole project)"`
-	Limit         int      `json:"limit,omitempty" jsonschema:"maximum number of comments to return" default:"200" minimum:"1" maximum:"5000"`
-	IncludeAddons bool     `json:"include_addons,omitempty" jsonschema:"also scan addons/, which is skipped by default"`
+	Tags          []string    `json:"tags,omitempty" jsonschema:"only these tags: TODO, FIXME, HACK or XXX (default: all)"`
+	Path          sdk.ResPath `json:"path,omitempty" jsonschema:"only files under this directory or file, as a res:// path (default: the whole project)"`
+	Limit         int         `json:"limit,omitempty" jsonschema:"maximum number of comments to return" default:"200" minimum:"1" maximum:"5000"`
+	IncludeAddons bool        `json:"include_addons,omitempty" jsonschema:"also scan addons/, which is skipped by default"`
 }
 
 // Item is one tagged comment.
@@ -69,9 +69,10 @@ func list(ctx context.Context, call *sdk.Call, in listArgs) (sdk.Result, error) 
 	case limit > maxLimit:
 		limit = maxLimit
 	}
-	// Resolve keeps the path inside the project: no "..", no absolute
-	// paths, no symbolic links that lead out.
-	start, err := proj.Resolve(in.Path)
+	// The SDK has already refused a path with "..", an absolute path or
+	// another scheme (in.Path is an sdk.ResPath); Resolve also refuses a
+	// symbolic link that leads out, which only a walk of the disk can see.
+	start, err := proj.Resolve(string(in.Path))
 	if err != nil {
 		return sdk.Result{}, err
 	}

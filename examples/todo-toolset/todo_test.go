@@ -119,6 +119,28 @@ func TestList(t *testing.T) {
 	}
 }
 
+// list reads the files in both modes: the manifest says so, and with a
+// Godot editor attached it answers the same and sends the editor nothing.
+func TestListInBothModes(t *testing.T) {
+	m, err := Toolset().Manifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tool, _ := m.Tool("list"); !tool.Supports(sdk.ModeHeadless) || !tool.Supports(sdk.ModeEditor) || tool.EditorPath != "files" {
+		t.Fatalf("list: modes %v, editor path %q", tool.Modes, tool.EditorPath)
+	}
+	dir := project(t, map[string]string{"a.gd": "# TODO: a\n"})
+	ed := sdktest.NewEditor()
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	out, res := callList(t, h, map[string]any{"path": "a.gd"})
+	if res.IsError || len(out.Items) != 1 || out.Items[0].File != "res://a.gd" {
+		t.Fatalf("with an editor attached: %+v %s", out, res.Text())
+	}
+	if calls := ed.Calls(); len(calls) != 0 {
+		t.Errorf("list sent the editor %v", calls)
+	}
+}
+
 func TestListErrors(t *testing.T) {
 	dir := project(t, map[string]string{"a.gd": "# TODO: a\n"})
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/internal/logsummary"
 )
 
 // Timeouts of the contract (ADDON-PROTOCOL.md §3.3).
@@ -35,6 +36,12 @@ const (
 	// preAuthReadLimit bounds what an unauthenticated socket can make the
 	// host buffer; cmd_auth and cmd_peer_hello are a few hundred bytes.
 	preAuthReadLimit = 64 << 10
+	// floodWindow and floodBurst limit what a peer can make the host log:
+	// per kind of line (junk frames, refused requests, …) the first
+	// floodBurst of each floodWindow are logged, the rest counted in one
+	// summary line at the window's end (logsummary).
+	floodWindow = time.Minute
+	floodBurst  = 5
 	// rebindEvery is how often a host whose bridge address is taken tries
 	// again, so that it takes over when the other listener goes away.
 	rebindEvery = 5 * time.Second
@@ -49,6 +56,11 @@ type Options struct {
 	// Token, when set, must arrive in the editor's cmd_auth within 2 s or the
 	// socket is closed. A URL whose host is not loopback requires it.
 	Token string
+	// TokenFile is the per-install token file Token was read from
+	// (DefaultTokenFile), "" when it came from GODOT_MCP_BRIDGE_TOKEN.
+	// Refusals then tell the user to start the editor with
+	// GODOT_MCP_BRIDGE_TOKEN="$(godot-mcp bridge-token)".
+	TokenFile string
 	// HostVersion is sent to the editor in cmd_server_hello for its dock.
 	HostVersion string
 	// Logger receives the bridge's log lines (nil: discard).
@@ -88,8 +100,10 @@ type Peer struct {
 type Bridge struct {
 	opts     Options
 	log      hclog.Logger
+	lim      *logsummary.Limiter // log lines a peer can cause, rate-limited
 	url      string
 	addr     string
+	loopback bool // the listener is loopback-only: Host is checked (guard)
 	tokenSum [sha256.Size]byte
 
 	ctx    context.Context // ends at Close
@@ -111,6 +125,9 @@ type Bridge struct {
 	lastErrAt time.Time
 	replaced  int
 	refused   int
+	// refusedRequests counts HTTP requests turned away before they became
+	// a socket (guard).
+	refusedRequests int
 
 	notify chan struct{} // wakes the OnPeer goroutine (capacity 1)
 }
@@ -140,12 +157,14 @@ func New(opts Options) (*Bridge, error) {
 		log = hclog.NewNullLogger()
 	}
 	b := &Bridge{
-		opts:   opts,
-		log:    log,
-		url:    opts.URL,
-		addr:   addr,
-		conns:  map[*peer]struct{}{},
-		notify: make(chan struct{}, 1),
+		opts:     opts,
+		log:      log,
+		lim:      logsummary.New(log, floodWindow, floodBurst),
+		url:      opts.URL,
+		addr:     addr,
+		loopback: loopback,
+		conns:    map[*peer]struct{}{},
+		notify:   make(chan struct{}, 1),
 	}
 	if opts.Token != "" {
 		b.tokenSum = sha256.Sum256([]byte(opts.Token))
@@ -267,18 +286,27 @@ func (b *Bridge) Close() error {
 		p.closeNow()
 	}
 	b.wg.Wait()
+	b.lim.Close() // the summaries of what was suppressed
 	return err
 }
 
 // serveHTTP upgrades a connection from the addon and serves it until it
-// closes.
+// closes. A request the guard refuses never becomes a socket, so it can
+// neither read a command nor replace the attached editor.
 func (b *Bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	// The default origin check stays on: the addon sends no Origin header,
-	// and a web page the user visits must not reach the editor through a
-	// loopback port.
+	if f := b.guard(r); f != nil {
+		b.refuse(w, r, f)
+		return
+	}
+	// No Origin reaches this point (guard), so the library's own origin
+	// check has nothing left to compare; it stays on regardless.
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
-		b.log.Warn("editor bridge: refused a connection that is not a WebSocket upgrade from the addon", "remote", r.RemoteAddr, "error", err)
+		// Accept has answered with the protocol error (400 and its reason).
+		b.mu.Lock()
+		b.refusedRequests++
+		b.mu.Unlock()
+		b.logRefusedRequest("editor bridge: refused a malformed WebSocket upgrade", "remote", r.RemoteAddr, "error", err)
 		return
 	}
 	p := newPeer(b, c, r.RemoteAddr)
@@ -288,6 +316,12 @@ func (b *Bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer b.untrack(p)
 	p.serve()
+}
+
+// logRefusedRequest logs a request refused before it became a socket.
+// Any web page can send them, so they are rate-limited as one kind.
+func (b *Bridge) logRefusedRequest(msg string, args ...any) {
+	b.lim.Log(hclog.Warn, "refused_request", msg, args...)
 }
 
 // track registers an open socket; its handler goroutine then counts in the
@@ -308,6 +342,15 @@ func (b *Bridge) untrack(p *peer) {
 	delete(b.conns, p)
 	b.mu.Unlock()
 	b.wg.Done()
+}
+
+// tokenFix says how an editor gets the host's token, for refusals.
+func (b *Bridge) tokenFix() string {
+	if b.opts.TokenFile != "" {
+		return fmt.Sprintf("start the editor with the host's token in its environment: %s=\"$(%s)\" godot --editor --path PROJECT "+
+			"(the token is this user's, in %s)", TokenEnv, TokenCommand, b.opts.TokenFile)
+	}
+	return "set " + TokenEnv + " in the editor's environment to the same value as in the godot-mcp host's, then restart the editor"
 }
 
 // tokenOK compares a token from cmd_auth with the host's in constant time.

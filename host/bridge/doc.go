@@ -9,7 +9,8 @@
 //     strings), reply {"id":"7","ok":true,"result":{…}} or
 //     {"id":"7","ok":false,"error":CODE,"hint":…,"required":…};
 //   - control messages from the addon, never answered: cmd_auth (the shared
-//     GODOT_MCP_BRIDGE_TOKEN, waited for at most 2 s and compared in
+//     GODOT_MCP_BRIDGE_TOKEN, or the per-install token of token.go, which
+//     `godot-mcp bridge-token` prints; waited for at most 2 s and compared in
 //     constant time; a wrong token gets one VALIDATION_ERROR notice with
 //     required=bridge_token and the socket closes) and cmd_peer_hello
 //     (project path, Godot version, addon version);
@@ -20,6 +21,13 @@
 //   - notices to the addon ({"ok":false,…} without "command"): the addon
 //     logs them to its dock and drops the link; PEER_REPLACED also stops it
 //     from reconnecting.
+//
+// Only the addon may connect (guard.go): a request with an Origin header
+// (every browser sends one; the addon never does) is refused with 403, and
+// so, on a loopback listener, is a Host that is not a loopback name with
+// the bridge's port (DNS rebinding); a request that is no WebSocket
+// upgrade gets 426. Each answer's body says why and how to fix it, and a
+// refused request never becomes a socket, so it cannot replace the editor.
 //
 // One editor is attached at a time. A newcomer replaces it: the previous
 // editor's pending requests fail with BRIDGE_DISCONNECTED, it gets the

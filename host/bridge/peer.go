@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/hashicorp/go-hclog"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -127,7 +128,7 @@ func (p *peer) authenticate() bool {
 				// The socket is closed without a message: an addon with no
 				// token configured never sends cmd_auth, and the reference
 				// server does the same.
-				p.refused("no_token", fmt.Sprintf("closed an editor connection that sent no cmd_auth within %s; set %s in the editor's environment to the host's token", budget, TokenEnv))
+				p.refused("no_token", fmt.Sprintf("closed an editor connection that sent no cmd_auth within %s: the host requires a bridge token; %s", budget, b.tokenFix()))
 			}
 			return false
 		}
@@ -137,15 +138,14 @@ func (p *peer) authenticate() bool {
 			if b.tokenOK(f.token) {
 				return true
 			}
-			p.refused("wrong_token", "refused an editor connection: its "+TokenEnv+" does not match the host's (the token is never logged)")
-			hint := "Bridge auth failed: the " + TokenEnv + " this editor sent does not match the server's. " +
-				"Set the same " + TokenEnv + " in the editor's environment as in the godot-mcp host's, then restart the editor."
+			p.refused("wrong_token", "refused an editor connection: its "+TokenEnv+" does not match the host's (the token is never logged); "+b.tokenFix())
+			hint := "Bridge auth failed: the " + TokenEnv + " this editor sent does not match the server's. To fix it, " + b.tokenFix() + "."
 			p.closeWithNotice(notice("auth", wireValidationError, hint, requiredBridgeToken), true)
 			return false
 		case frameHello:
 			p.setHello(f.hello)
 		default:
-			b.log.Debug("editor bridge: frame before cmd_auth dropped", "remote", p.remote, "frame", excerpt(data))
+			b.lim.Log(hclog.Debug, "pre_auth_frame", "editor bridge: frame before cmd_auth dropped", "remote", p.remote, "frame", excerpt(data))
 		}
 	}
 }
@@ -157,7 +157,7 @@ func (p *peer) refused(reason, msg string) {
 	b.refused++
 	b.mu.Unlock()
 	b.noteError(msg)
-	b.log.Warn("editor bridge: "+msg, "remote", p.remote, "reason", reason)
+	b.lim.Log(hclog.Warn, "auth_refused", "editor bridge: "+msg, "remote", p.remote, "reason", reason)
 	b.emit(events.Event{Kind: events.PeerRefused, Level: events.Warning, Message: msg,
 		Fields: map[string]any{"remote": p.remote, "reason": reason, "required": requiredBridgeToken}})
 }
@@ -204,7 +204,7 @@ func (p *peer) handle(data []byte) {
 			p.badFrame(fmt.Sprintf("the editor could not read a frame from the host (%s: %s)", f.code, f.hint), data)
 			return
 		}
-		p.b.log.Debug("editor bridge: reply for no pending request (it timed out or was cancelled)", "id", f.id)
+		p.b.lim.Log(hclog.Debug, "stray_reply", "editor bridge: reply for no pending request (it timed out or was cancelled)", "id", f.id)
 	case frameBadReply:
 		if w := p.take(f.id); w != nil {
 			w.ch <- reply{err: &sdk.Error{
@@ -218,11 +218,11 @@ func (p *peer) handle(data []byte) {
 	case frameHello:
 		p.setHello(f.hello)
 		if p.announced.Load() {
-			p.b.log.Info("editor announced itself again", "project", f.hello.ProjectPath, "godot", f.hello.GodotVersion)
+			p.b.lim.Log(hclog.Info, "hello_again", "editor announced itself again", "project", f.hello.ProjectPath, "godot", f.hello.GodotVersion)
 			p.b.peerChanged()
 		}
 	case frameAuth:
-		p.b.log.Debug("editor bridge: cmd_auth ignored (the host has no token, or the editor is already authenticated)")
+		p.b.lim.Log(hclog.Debug, "stray_auth", "editor bridge: cmd_auth ignored (the host has no token, or the editor is already authenticated)")
 	case frameCommand:
 		p.badFrame(fmt.Sprintf("the editor sent command %q; the addon only answers commands", f.command), data)
 	default:
@@ -230,10 +230,12 @@ func (p *peer) handle(data []byte) {
 	}
 }
 
-// badFrame logs a frame the host cannot use; nothing else is lost.
+// badFrame logs a frame the host cannot use; nothing else is lost. The
+// lines are rate-limited: an editor (or whatever holds its socket) can
+// send them as fast as it likes.
 func (p *peer) badFrame(problem string, data []byte) {
 	p.b.noteError("bad frame from the editor: " + problem)
-	p.b.log.Warn("editor bridge: dropped a frame from the editor", "problem", problem, "frame", excerpt(data))
+	p.b.lim.Log(hclog.Warn, "bad_frame", "editor bridge: dropped a frame from the editor", "problem", problem, "frame", excerpt(data))
 }
 
 // excerpt is the start of a frame, for the log.

@@ -16,6 +16,9 @@ type Status struct {
 	// AuthRequired says the host expects GODOT_MCP_BRIDGE_TOKEN (never the
 	// token itself).
 	AuthRequired bool `json:"auth_required"`
+	// TokenFile is the per-install token file the token was read from;
+	// empty when it came from GODOT_MCP_BRIDGE_TOKEN or there is none.
+	TokenFile string `json:"token_file,omitempty"`
 	// Connected says an editor is attached; the fields below describe it.
 	Connected    bool       `json:"connected"`
 	ProjectPath  string     `json:"project_path,omitempty"`
@@ -39,6 +42,10 @@ type Status struct {
 	// connections refused for a missing or wrong token.
 	Replacements int `json:"replacements"`
 	AuthRefusals int `json:"auth_refusals"`
+	// RefusedRequests counts HTTP requests refused before they became a
+	// socket: from a web page (an Origin header), to a Host that is not
+	// the bridge's loopback address, or not a WebSocket upgrade at all.
+	RefusedRequests int `json:"refused_requests"`
 	// LastError is the latest failure (timeout, bad frame, disconnect), and
 	// LastErrorAt when it happened.
 	LastError   string     `json:"last_error,omitempty"`
@@ -49,13 +56,15 @@ type Status struct {
 func (b *Bridge) Status() Status {
 	b.mu.Lock()
 	s := Status{
-		URL:           b.dialURL(),
-		Listening:     b.ln != nil,
-		AuthRequired:  b.opts.Token != "",
-		Replacements:  b.replaced,
-		AuthRefusals:  b.refused,
-		LastError:     b.lastErr,
-		AddonCommands: -1,
+		URL:             b.dialURL(),
+		Listening:       b.ln != nil,
+		AuthRequired:    b.opts.Token != "",
+		TokenFile:       b.opts.TokenFile,
+		Replacements:    b.replaced,
+		AuthRefusals:    b.refused,
+		RefusedRequests: b.refusedRequests,
+		LastError:       b.lastErr,
+		AddonCommands:   -1,
 	}
 	if b.listenErr != nil {
 		s.ListenError = b.listenErr.Error()

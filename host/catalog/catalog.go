@@ -41,8 +41,13 @@
 // (Options.Dev, serve --dev-plugin) are cataloged the same way, except that
 // the lock file does not apply to them.
 //
-// Two binaries claiming one toolset name are both refused: which one an
-// operator meant cannot be guessed.
+// A binary whose manifest name differs from its file name (a copy
+// "godot-mcp-toolset-project_old" that still describes "project", or a
+// plugin claiming another toolset's name) is refused alone, once: the
+// genuine godot-mcp-toolset-project stays. Two binaries that are both named
+// for the toolset they describe (a --dev-plugin and an installed one) are
+// both refused, in one problem naming both: which one an operator meant
+// cannot be guessed.
 //
 // # Names
 //
@@ -114,6 +119,11 @@ type Options struct {
 	Logger   hclog.Logger
 	// DescribeTimeout bounds one --describe run. Default 10s.
 	DescribeTimeout time.Duration
+	// FullHash reads every binary to hash it, ignoring the digests cached
+	// by what stat says of each file (hashcache.go): for the operator's
+	// `plugins verify` and `lock`. A host start does not need it, since
+	// every binary is hashed in full again right before it runs.
+	FullHash bool
 	// CacheDir holds cached manifests; "" means
 	// os.UserCacheDir()/godot-mcp/manifests. If no cache directory can be
 	// found, manifests are not cached.
@@ -268,6 +278,11 @@ func Open(opts Options) (*Catalog, error) {
 		}()
 	}
 	wg.Wait()
+	present := map[string]bool{}
+	for _, name := range names {
+		present[filepath.Join(dir, name)] = true
+	}
+	cache.sums.save(present)
 	for _, p := range opts.Dev {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -278,13 +293,19 @@ func Open(opts Options) (*Catalog, error) {
 		results = append(results, r)
 	}
 
-	// Refuse every binary of a name claimed twice, naming all the paths.
+	// A binary whose manifest names another toolset than its file name
+	// (a stale copy "…-project_old", a plugin claiming someone else's
+	// name) is refused on its own: it never makes the genuine binary of
+	// that name ambiguous. Only binaries named for what they describe
+	// claim a name; two of those (a dev binary and an installed one) are
+	// both refused, in one problem naming every path.
 	claims := map[string][]string{}
 	for _, r := range results {
-		if r.problem == nil {
+		if r.problem == nil && r.entry.Name == r.suffix {
 			claims[r.entry.Name] = append(claims[r.entry.Name], r.entry.Path)
 		}
 	}
+	reported := map[string]bool{}
 	for _, r := range results {
 		switch {
 		case r.problem != nil:
@@ -294,14 +315,21 @@ func Open(opts Options) (*Catalog, error) {
 				r.problem.Err = fmt.Errorf("%w, then restart the host", r.problem.Err)
 			}
 			c.problems = append(c.problems, r.problem)
-		case len(claims[r.entry.Name]) > 1:
-			c.problems = append(c.problems, &Problem{Kind: ProblemDuplicate, Name: r.entry.Name, Path: r.entry.Path,
-				Err: fmt.Errorf("toolset name %q is claimed by %s; both are refused: remove or rename all but one",
-					r.entry.Name, strings.Join(claims[r.entry.Name], " and "))})
 		case r.entry.Name != r.suffix:
+			fix := fmt.Sprintf("rename it to %s%s", BinaryPrefix, r.entry.Name)
+			if len(claims[r.entry.Name]) > 0 {
+				fix = fmt.Sprintf("toolset %q is served from %s; remove this file if it is a stale copy", r.entry.Name, strings.Join(claims[r.entry.Name], " and "))
+			}
 			c.problems = append(c.problems, &Problem{Kind: ProblemManifest, Name: r.suffix, Path: r.entry.Path,
-				Err: fmt.Errorf("%s describes toolset %q, but its file name says %q; rename it to %s%s",
-					r.entry.Path, r.entry.Name, r.suffix, BinaryPrefix, r.entry.Name)})
+				Err: fmt.Errorf("%s describes toolset %q, but its file name says %q, so it is refused (a toolset is served only from %s<its name>); %s",
+					r.entry.Path, r.entry.Name, r.suffix, BinaryPrefix, fix)})
+		case len(claims[r.entry.Name]) > 1:
+			if !reported[r.entry.Name] {
+				reported[r.entry.Name] = true
+				c.problems = append(c.problems, &Problem{Kind: ProblemDuplicate, Name: r.entry.Name, Path: r.entry.Path,
+					Err: fmt.Errorf("toolset name %q is claimed by %s; all are refused: remove all but one",
+						r.entry.Name, strings.Join(claims[r.entry.Name], " and "))})
+			}
 		default:
 			if r.warning != "" {
 				c.warnings = append(c.warnings, r.warning)
@@ -436,7 +464,7 @@ func scan(dir, file string, lock *Lock, cache *cache, opts Options, dirUnsafe bo
 	if unsafe != "" && opts.RefuseUnsafe {
 		return refuse(ProblemUnsafe, "%s; refused because the policy sets plugins.refuse_unsafe_permissions", unsafe)
 	}
-	sum, err := HashFile(path)
+	sum, err := cache.sums.sum(path, info, opts.FullHash)
 	if err != nil {
 		return refuse(ProblemFile, "cannot hash %s: %v", path, err)
 	}
@@ -470,9 +498,8 @@ func scan(dir, file string, lock *Lock, cache *cache, opts Options, dirUnsafe bo
 			return refuse(ProblemManifest, "%s: %v", path, err)
 		}
 	}
-	// The file name is checked against the manifest only after duplicate
-	// names are found, so that a copy under another file name still makes
-	// its twin ambiguous.
+	// The file name is checked against the manifest in Open, which words
+	// the refusal after seeing whether a genuine binary of that name exists.
 	return scanned{entry: Entry{Name: m.Name, Path: path, SHA256: sum, Manifest: m, Pinned: pinned}, suffix: suffix, warning: unsafe}
 }
 

@@ -146,26 +146,67 @@ func TestDescribeIsCachedBySHA256(t *testing.T) {
 	}
 }
 
-func TestDuplicateNamesAreRefused(t *testing.T) {
+// A copy under another file name that still describes "echo", and a
+// plugin whose manifest claims "echo", are each refused alone and reported
+// once; the genuine echo stays, with and without a lock file.
+func TestMisnamedBinaryIsRefusedAlone(t *testing.T) {
 	dir := t.TempDir()
+	install(t, dir, BinaryPrefix+"echo")
+	stale := install(t, dir, BinaryPrefix+"echo_old") // describes itself as "echo"
+	liar := script(t, dir, BinaryPrefix+"liar", `echo '`+manifestJSON("echo")+`'`)
+	check := func(c *Catalog, kind ProblemKind) {
+		t.Helper()
+		if e, ok := c.Lookup("echo"); !ok || e.Path != filepath.Join(dir, BinaryPrefix+"echo") || len(c.Entries()) != 1 {
+			t.Fatalf("entries %v, want the genuine echo; problems %v", c.Entries(), c.Problems())
+		}
+		probs := c.Problems()
+		if len(probs) != 2 {
+			t.Fatalf("problems %v, want one per misnamed binary", probs)
+		}
+		all := fmt.Sprint(probs)
+		for _, path := range []string{stale, liar} {
+			if n := strings.Count(all, path); n != 1 {
+				t.Errorf("%s is named %d times in the problems, want once: %s", path, n, all)
+			}
+		}
+		for _, p := range c.Refused() {
+			if p.Kind != kind || p.Name == "echo" {
+				t.Errorf("problem %+v: want kind %s for the misnamed file", p, kind)
+			}
+			if kind == ProblemManifest && !strings.Contains(p.Error(), "remove this file if it is a stale copy") {
+				t.Errorf("problem %q does not say how to fix it", p)
+			}
+		}
+	}
+	check(open(t, Options{Dir: dir, CacheDir: t.TempDir()}), ProblemManifest)
+	// plugins lock pins only the genuine binary; the others stay refused.
+	c := open(t, Options{Dir: dir, CacheDir: t.TempDir(), IgnoreLock: true})
+	if err := WriteLock(c.LockPath(), c.Lock()); err != nil {
+		t.Fatal(err)
+	}
+	check(open(t, Options{Dir: dir, CacheDir: t.TempDir()}), ProblemUnpinned)
+}
+
+// Two binaries each named for the toolset they describe (a dev binary and
+// an installed one) are both refused, in one problem naming both.
+func TestDuplicateNamesAreRefused(t *testing.T) {
+	dir, devDir := t.TempDir(), t.TempDir()
 	a := install(t, dir, BinaryPrefix+"echo")
-	b := install(t, dir, BinaryPrefix+"echo_copy") // describes itself as "echo" too
-	c := open(t, Options{Dir: dir, CacheDir: t.TempDir()})
+	b := install(t, devDir, BinaryPrefix+"echo")
+	c := open(t, Options{Dir: dir, CacheDir: t.TempDir(), Dev: []string{b}})
 	if len(c.Entries()) != 0 {
 		t.Fatalf("entries %v, want none", c.Entries())
 	}
 	probs := c.Problems()
-	if len(probs) != 2 {
-		t.Fatalf("problems %v, want two", probs)
+	if len(probs) != 1 {
+		t.Fatalf("problems %v, want one", probs)
 	}
-	for _, p := range probs {
-		var pr *Problem
-		if !errors.As(p, &pr) || pr.Kind != ProblemDuplicate {
-			t.Fatalf("problem %v is not a duplicate", p)
-		}
-		if !strings.Contains(p.Error(), a) || !strings.Contains(p.Error(), b) {
-			t.Errorf("problem %q does not name both %s and %s", p, a, b)
-		}
+	var pr *Problem
+	if !errors.As(probs[0], &pr) || pr.Kind != ProblemDuplicate {
+		t.Fatalf("problem %v is not a duplicate", probs[0])
+	}
+	if !strings.Contains(pr.Error(), a) || !strings.Contains(pr.Error(), b) {
+		t.Errorf("problem %q does not name both %s and %s", pr, a, b)
 	}
 }
 

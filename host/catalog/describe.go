@@ -28,8 +28,9 @@ const maxDescribeStderr = 8 << 10
 
 // cache maps a binary's sha256 to its manifest, one file per digest.
 type cache struct {
-	dir string // "" disables caching
-	log hclog.Logger
+	dir  string // "" disables caching
+	log  hclog.Logger
+	sums *sums // the binaries' digests, by what stat says (hashcache.go)
 }
 
 // cacheEntry is the content of one cache file. The digest is repeated so a
@@ -45,7 +46,7 @@ func newCache(dir string, log hclog.Logger) *cache {
 			dir = filepath.Join(base, "godot-mcp", "manifests")
 		}
 	}
-	return &cache{dir: dir, log: log}
+	return &cache{dir: dir, log: log, sums: loadSums(dir)}
 }
 
 // manifest returns the binary's manifest from the cache, or runs

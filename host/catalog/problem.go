@@ -12,7 +12,9 @@ const (
 	ProblemUnpinned ProblemKind = "unpinned"
 	// ProblemMissing: the lock file pins a binary that is not there.
 	ProblemMissing ProblemKind = "missing"
-	// ProblemDuplicate: another binary claims the same toolset name.
+	// ProblemDuplicate: binaries each named for the toolset they describe
+	// claim the same name (a dev binary and an installed one); one problem
+	// names them all.
 	ProblemDuplicate ProblemKind = "duplicate"
 	// ProblemManifest: --describe failed, printed no valid manifest, or the
 	// manifest's name does not match the file name.

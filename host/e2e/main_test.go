@@ -52,6 +52,7 @@ var (
 	projectPluginsDir string
 	wsDir             string // holds wsedit (the workspace tests' own plugins dir)
 	cacheDir          string // XDG_CACHE_HOME for the catalog's manifest cache
+	configDir         string // XDG_CONFIG_HOME: no bridge token file unless a test writes one
 )
 
 func TestMain(m *testing.M) {
@@ -104,9 +105,10 @@ func run(m *testing.M) int {
 	plainBin = paths[testplugins.Module+"/host/e2e/internal/plainserver"]
 	pluginsDir = filepath.Join(dir, "plugins")
 	cacheDir = filepath.Join(dir, "cache")
+	configDir = filepath.Join(dir, "config")
 	projectPluginsDir = filepath.Join(dir, "project-plugins")
 	wsDir = filepath.Join(dir, "wsplugins")
-	for _, p := range []string{pluginsDir, cacheDir, projectPluginsDir, wsDir} {
+	for _, p := range []string{pluginsDir, cacheDir, configDir, projectPluginsDir, wsDir} {
 		if err := os.Mkdir(p, 0o700); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
@@ -149,14 +151,16 @@ func run(m *testing.M) int {
 func hostEnv(callLog string, extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GODOT_MCP_") || strings.HasPrefix(kv, "XDG_CACHE_HOME=") {
+		if strings.HasPrefix(kv, "GODOT_MCP_") || strings.HasPrefix(kv, "XDG_CACHE_HOME=") || strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
 			continue
 		}
 		env = append(env, kv)
 	}
 	// Plugins see only allow-listed variables; the call log is passed by
 	// name, the way an operator passes one.
-	env = append(env, "XDG_CACHE_HOME="+cacheDir, callLogEnv+"="+callLog, pluginenv.PassEnvVar+"="+callLogEnv,
+	// A developer's own bridge token file (godot-mcp bridge-token) must
+	// not make every test host require a token.
+	env = append(env, "XDG_CACHE_HOME="+cacheDir, "XDG_CONFIG_HOME="+configDir, callLogEnv+"="+callLog, pluginenv.PassEnvVar+"="+callLogEnv,
 		// The editor bridge stays off unless a test turns it on: parallel
 		// hosts would race for its port, and a developer's open editor must
 		// not attach to a test host.
@@ -207,6 +211,8 @@ type session struct {
 	*mcp.ClientSession
 	*notes
 	callLog string
+	// stderr is the host's log (stdio hosts only).
+	stderr *syncbuf.Buffer
 }
 
 // stdioHost starts `godot-mcp serve` with args over stdio and connects.
@@ -278,7 +284,7 @@ func stdioHostEnv(t testing.TB, version string, env []string, args ...string) *s
 			t.Logf("host stderr:\n%s", stderr)
 		}
 	})
-	return &session{ClientSession: cs, notes: n, callLog: callLog}
+	return &session{ClientSession: cs, notes: n, callLog: callLog, stderr: stderr}
 }
 
 // httpHost is a running `godot-mcp serve --http`.

@@ -17,7 +17,9 @@ func TestWholeProjectToolsets(t *testing.T) {
 	hud := "[gd_scene format=3]\n\n[node name=\"HUD\" type=\"Control\"]\n\n[node name=\"Logo\" type=\"Sprite2D\" parent=\".\"]\n"
 	writeFile(t, dir+"/hud.tscn", hud)
 	s := stdioHost(t, legacy, "--project", dir, "--plugins-dir", projectPluginsDir, "--log-level", "warn")
-	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"analysis", "batch", "composite"}}, nil)
+	// scene_edit too: run_commands below names its tools, and each command
+	// is held to the rules of a direct call, the enabled set among them.
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"analysis", "batch", "composite", "scene_edit"}}, nil)
 
 	var integ struct {
 		Findings []struct {
@@ -59,7 +61,7 @@ func TestWholeProjectToolsets(t *testing.T) {
 		AbortedAt    *int `json:"aborted_at"`
 		SkippedCount int  `json:"skipped_count"`
 	}
-	s.ok(t, "godot_composite_run_commands", map[string]any{"scene": "res://hud.tscn", "commands": []any{
+	s.ok(t, "godot_composite_run_commands", map[string]any{"scene": "res://hud.tscn", "confirm": true, "commands": []any{
 		map[string]any{"command": "create_node", "params": map[string]any{"node_type": "Label", "node_name": "Title"}},
 		map[string]any{"command": "set_node_property", "params": map[string]any{"node_path": "Nope", "property": "text", "value": "x"}},
 		map[string]any{"command": "delete_node", "params": map[string]any{"node_path": "Logo"}},

@@ -252,25 +252,8 @@ func (g *Gate) Enable(ctx context.Context, req Request) (Change, error) {
 		todo = append(todo, m)
 	}
 
-	var started []string
-	for _, m := range todo {
-		if g.opts.Plugins == nil {
-			break
-		}
-		if err := g.opts.Plugins.Start(ctx, m.Name); err != nil {
-			// Stop the failed one too: Stop is idempotent, and a half-started
-			// process must not outlive a refused enable.
-			rollback := append(slices.Clone(started), m.Name)
-			for _, s := range slices.Backward(rollback) {
-				if serr := g.opts.Plugins.Stop(context.WithoutCancel(ctx), s); serr != nil {
-					g.log.Error("rolling back an enable: stopping a plugin failed", "toolset", s, "error", serr)
-				}
-			}
-			wrapped := fmt.Errorf("enabling toolset %q: %w", m.Name, err)
-			g.refused(m.Name, req.By, wrapped)
-			return Change{}, wrapped
-		}
-		started = append(started, m.Name)
+	if err := g.startAll(ctx, todo, req.By); err != nil {
+		return Change{}, err
 	}
 
 	// Show the tools before the flag flips, so that a client that sees the
@@ -406,6 +389,39 @@ func (g *Gate) offIfUnsupported(ctx context.Context, m *manifest.Manifest, godot
 // where it came from; "" when unknown.
 func (g *Gate) GodotVersion() (version, source string) {
 	return g.version.Get()
+}
+
+// startAll starts the plugins of todo at once: each start is mostly
+// waiting (a process to exec, a handshake, Describe and Configure), so
+// enabling twelve toolsets takes about as long as the slowest one. If any
+// fails, every one is stopped again (a half-started process must not
+// outlive a refused enable) and the first failure in todo's order is
+// reported, so the answer does not depend on which start lost a race.
+func (g *Gate) startAll(ctx context.Context, todo []*manifest.Manifest, by string) error {
+	if g.opts.Plugins == nil || len(todo) == 0 {
+		return nil
+	}
+	errs := make([]error, len(todo))
+	var wg sync.WaitGroup
+	for i, m := range todo {
+		wg.Go(func() { errs[i] = g.opts.Plugins.Start(ctx, m.Name) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		// Stop is idempotent: stopping the ones that failed too is safe.
+		for _, m := range slices.Backward(todo) {
+			if serr := g.opts.Plugins.Stop(context.WithoutCancel(ctx), m.Name); serr != nil {
+				g.log.Error("rolling back an enable: stopping a plugin failed", "toolset", m.Name, "error", serr)
+			}
+		}
+		wrapped := fmt.Errorf("enabling toolset %q: %w", todo[i].Name, err)
+		g.refused(todo[i].Name, by, wrapped)
+		return wrapped
+	}
+	return nil
 }
 
 // Enabled reports whether the toolset is on. Core always is.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"go.uber.org/goleak"
@@ -26,6 +27,17 @@ type recorder struct {
 	log     []string
 	failOn  string
 	running map[string]bool
+	// barrier, when set, holds every Start until all of its count have
+	// begun: starts run one after another would never get through it.
+	barrier *sync.WaitGroup
+}
+
+// startsFirst sorts the first n actions, the starts an enable runs at once
+// (in no set order), so a test can compare the whole sequence.
+func startsFirst(actions []string, n int) []string {
+	out := slices.Clone(actions)
+	slices.Sort(out[:min(n, len(out))])
+	return out
 }
 
 func (r *recorder) add(s string) {
@@ -36,6 +48,10 @@ func (r *recorder) add(s string) {
 
 func (r *recorder) Start(_ context.Context, n string) error {
 	r.add("start " + n)
+	if r.barrier != nil {
+		r.barrier.Done()
+		r.barrier.Wait()
+	}
 	if n == r.failOn {
 		return errors.New("plugin exited during start")
 	}
@@ -183,7 +199,7 @@ func TestEnableShowsAfterStartAndIsIdempotent(t *testing.T) {
 		t.Errorf("change = %+v", ch)
 	}
 	want := []string{"start scene_edit", "start tilemap", "show scene_edit", "show tilemap"}
-	if got := f.rec.actions(); !slices.Equal(got, want) {
+	if got := startsFirst(f.rec.actions(), 2); !slices.Equal(got, want) {
 		t.Errorf("actions = %v, want %v (tools appear only once every plugin runs)", got, want)
 	}
 	ch, err = f.g.Enable(ctx, Request{Toolsets: []string{"tilemap"}})
@@ -259,7 +275,7 @@ func TestEnableRollsBackWhenAPluginFails(t *testing.T) {
 		t.Fatalf("err = %v, want the start failure", err)
 	}
 	want := []string{"start inspection", "start tilemap", "stop tilemap", "stop inspection"}
-	if got := f.rec.actions(); !slices.Equal(got, want) {
+	if got := startsFirst(f.rec.actions(), 2); !slices.Equal(got, want) {
 		t.Errorf("actions = %v, want %v", got, want)
 	}
 	if f.rec.isRunning("inspection") {
@@ -330,8 +346,8 @@ func TestFlagFlipsOnlyWhileTheToolsAreShown(t *testing.T) {
 	if _, err := f.g.Enable(ctx, Request{Toolsets: []string{"tilemap", "inspection"}}); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"start tilemap", "start inspection", "show tilemap enabled=false", "show inspection enabled=false"}
-	if got := f.rec.actions(); !slices.Equal(got, want) {
+	want := []string{"start inspection", "start tilemap", "show tilemap enabled=false", "show inspection enabled=false"}
+	if got := startsFirst(f.rec.actions(), 2); !slices.Equal(got, want) {
 		t.Errorf("enable actions = %v, want %v", got, want)
 	}
 	if got := f.g.EnabledSet(); !slices.Equal(got, []string{"core", "inspection", "tilemap"}) {
@@ -475,5 +491,30 @@ func TestSeedWarnsOnlyForConfiguredUnknownNames(t *testing.T) {
 		if warned := strings.Contains(buf.String(), "[WARN]"); warned != tt.wantWarn {
 			t.Errorf("Seed by %q: warned=%v, want %v; log:\n%s", tt.by, warned, tt.wantWarn, buf.String())
 		}
+	}
+}
+
+// Enabling several toolsets starts their plugins at once: every Start here
+// waits until all have begun, which starts made one by one never reach.
+func TestEnableStartsPluginsConcurrently(t *testing.T) {
+	f := newFixture(t, "4.5")
+	var barrier sync.WaitGroup
+	barrier.Add(3)
+	f.rec.barrier = &barrier
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.g.Enable(context.Background(), Request{Toolsets: []string{"inspection", "scene_edit", "tilemap"}})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the starts never all ran at once: Enable starts plugins one after another")
+	}
+	if got := f.g.EnabledSet(); !slices.Equal(got, []string{"core", "inspection", "scene_edit", "tilemap"}) {
+		t.Errorf("enabled = %v", got)
 	}
 }

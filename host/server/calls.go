@@ -22,7 +22,10 @@ import (
 //  2. the policy (TOOL_NOT_EXPOSED naming the layer);
 //  3. the gate (TOOLSET_DISABLED with the exact enable call);
 //  4. the arguments, once (INVALID_ARGUMENT in words);
-//  5. core tools run here; plugin tools pass the safety check (confirm for
+//  5. the operations the call carries out for other tools (a run_commands
+//     list, a batch edit's equivalent tool), each checked as a direct call
+//     of that tool by this caller (dispatch.go);
+//  6. core tools run here; plugin tools pass the safety check (confirm for
 //     a destructive tool's real run) and go to the plugin.
 //
 // Every refusal is an isError result (errorResult), never a protocol
@@ -45,6 +48,9 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Re
 	a, aerr := e.arguments(req.Params.Arguments)
 	if aerr != nil {
 		return errorResult(aerr, e.output), nil
+	}
+	if r := s.checkInner(caller, e, &a); r != nil {
+		return s.refuseInner(caller, e, r), nil
 	}
 	if e.core != nil {
 		return e.core(ctx, req, a.in), nil
@@ -102,17 +108,38 @@ func (s *Server) callPlugin(ctx context.Context, req *mcp.CallToolRequest, calle
 
 // refuse answers a call the host will not run, and records why.
 func (s *Server) refuse(caller exposure.Caller, e *toolEntry, se *sdk.Error) *mcp.CallToolResult {
+	return s.refuseWith(caller, e, se, fmt.Sprintf("call to %s refused: %s", e.ref.Name, se.Code), nil)
+}
+
+// refuseInner answers a call refused for one of the operations it would
+// carry out for another tool. The event names that operation, the tool it
+// is and the rule, so an operator sees which command a list was refused
+// for.
+func (s *Server) refuseInner(caller exposure.Caller, e *toolEntry, r *refusal) *mcp.CallToolResult {
+	msg := fmt.Sprintf("call to %s refused: %s of %s (%s rule)", e.ref.Name, r.err.Code, r.tool, r.rule)
+	if r.index >= 0 {
+		msg = fmt.Sprintf("call to %s refused: %s[%d] %q (%s) failed the %s rule: %s", e.ref.Name, e.dispatchArg, r.index, r.name, r.tool, r.rule, r.err.Code)
+	}
+	return s.refuseWith(caller, e, r.err, msg, map[string]any{
+		"inner_index": r.index, "inner_command": r.name, "inner_tool": r.tool, "rule": r.rule})
+}
+
+func (s *Server) refuseWith(caller exposure.Caller, e *toolEntry, se *sdk.Error, msg string, extra map[string]any) *mcp.CallToolResult {
 	if se.Toolset == "" {
 		se.Toolset = e.ref.Toolset
 	}
 	if s.bus != nil {
+		fields := map[string]any{"tool": e.ref.Name, "code": se.Code, "required": se.Required,
+			"principal": caller.Principal, "transport": caller.Transport}
+		for k, v := range extra {
+			fields[k] = v
+		}
 		s.bus.Emit(events.Event{
 			Kind:    events.CallRefused,
 			Level:   events.Info,
 			Toolset: e.ref.Toolset,
-			Message: fmt.Sprintf("call to %s refused: %s", e.ref.Name, se.Code),
-			Fields: map[string]any{"tool": e.ref.Name, "code": se.Code, "required": se.Required,
-				"principal": caller.Principal, "transport": caller.Transport},
+			Message: msg,
+			Fields:  fields,
 		})
 	}
 	return errorResult(se, e.output)

@@ -181,7 +181,7 @@ func TestUndeliveredNotificationsAreSummarised(t *testing.T) {
 	h := newSlogHandler(log)
 	// The window is long so a loaded machine cannot split the burst; the
 	// test flushes by hand, as the timer would at the window's end.
-	h.fails.window = time.Hour
+	h.fails = newNotifyFailures(log, time.Hour)
 	sl := slog.New(h)
 	for i := 0; i < 3000; i++ {
 		sl.Warn(fmt.Sprintf("calling notifications/tools/list_changed: session %d: connection closed", i))
@@ -190,8 +190,8 @@ func TestUndeliveredNotificationsAreSummarised(t *testing.T) {
 	if strings.Contains(buf.String(), "calling notifications/") {
 		t.Fatal("a per-session warning reached the log before the summary")
 	}
-	h.fails.flush()
-	if !strings.Contains(buf.String(), "3000 notifications could not be delivered") {
+	h.fails.Flush()
+	if !strings.Contains(buf.String(), "suppressed 3000 similar log lines") || !strings.Contains(buf.String(), "notifications could not be delivered") {
 		t.Fatalf("no summary line; log:\n%.2000s", buf.String())
 	}
 	if n := strings.Count(buf.String(), "\n"); n != 2 {

@@ -4,16 +4,15 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/internal/logsummary"
 )
 
 // logSendTimeout bounds one logging notification to one session, so a
@@ -50,16 +49,23 @@ func (s *Server) LoggingSink() events.Sink {
 // the host log stays about decisions. Warnings stay warnings, except one
 // kind: the SDK warns once per session for every notification it could not
 // deliver, so a toggle with many dead sessions wrote thousands of lines.
-// Those are summarised (notifyFailures): one line per burst.
+// Those are summarised (logsummary, shared with the editor bridge): one
+// line per burst, with the count.
 type slogHandler struct {
 	log   hclog.Logger
 	attrs []any
 	group string
-	fails *notifyFailures // shared by every handler derived from this one
+	fails *logsummary.Limiter // shared by every handler derived from this one
 }
 
 func newSlogHandler(log hclog.Logger) *slogHandler {
-	return &slogHandler{log: log, fails: &notifyFailures{log: log, window: notifySummaryWindow}}
+	return &slogHandler{log: log, fails: newNotifyFailures(log, notifySummaryWindow)}
+}
+
+// newNotifyFailures gathers undelivered-notification warnings: none is
+// logged by itself, one summary line per window counts them all.
+func newNotifyFailures(log hclog.Logger, window time.Duration) *logsummary.Limiter {
+	return logsummary.New(log, window, 0)
 }
 
 // notifySummaryWindow is how long failures are gathered before the one
@@ -71,41 +77,8 @@ const notifySummaryWindow = time.Second
 // notification ("calling notifications/tools/list_changed: …").
 const notifyFailurePrefix = "calling notifications/"
 
-// notifyFailures gathers undelivered-notification warnings and logs one
-// summary line per window.
-type notifyFailures struct {
-	log    hclog.Logger
-	window time.Duration
-
-	mu      sync.Mutex
-	count   int
-	first   string
-	pending bool
-}
-
-func (n *notifyFailures) add(msg string) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.count++
-	if n.first == "" {
-		n.first = msg
-	}
-	if !n.pending {
-		n.pending = true
-		time.AfterFunc(n.window, n.flush)
-	}
-}
-
-func (n *notifyFailures) flush() {
-	n.mu.Lock()
-	count, first := n.count, n.first
-	n.count, n.first, n.pending = 0, "", false
-	n.mu.Unlock()
-	if count == 0 {
-		return
-	}
-	n.log.Warn(fmt.Sprintf("%d notifications could not be delivered (sessions that are gone or not reading; idle sessions expire)", count), "first", first)
-}
+// notifyFailureMsg is what the summary says the lines were.
+const notifyFailureMsg = "notifications could not be delivered (sessions that are gone or not reading; idle sessions expire)"
 
 func (h *slogHandler) level(l slog.Level) hclog.Level {
 	switch {
@@ -125,7 +98,7 @@ func (h *slogHandler) Enabled(_ context.Context, l slog.Level) bool {
 
 func (h *slogHandler) Handle(_ context.Context, r slog.Record) error {
 	if r.Level >= slog.LevelWarn && strings.HasPrefix(r.Message, notifyFailurePrefix) && h.fails != nil {
-		h.fails.add(r.Message)
+		h.fails.Log(hclog.Warn, "notify_failure", notifyFailureMsg, "error", r.Message)
 		return nil
 	}
 	args := append([]any(nil), h.attrs...)

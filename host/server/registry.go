@@ -48,6 +48,12 @@ type toolEntry struct {
 	output bool
 	// core runs a core tool in the host; nil for plugin tools.
 	core coreRun
+	// dispatchArg and dispatchField locate the operations of other tools
+	// the tool's arguments name (manifest.Tool.Dispatch): "" when none.
+	dispatchArg, dispatchField string
+	// performs are the exposed names of the tools whose work the tool
+	// always does (manifest.Tool.Performs).
+	performs []string
 }
 
 // registry is the one table of tools the server serves: every call is
@@ -83,7 +89,8 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 				t.Name, m.Name, name, prev.ref.Toolset))
 			continue
 		}
-		schema, err := augmentSchema(t.InputSchema, t.SafetyClass)
+		dArg, dField, dispatches := t.DispatchPath()
+		schema, err := augmentSchema(t.InputSchema, t.SafetyClass, dispatches)
 		var input *jsonschema.Resolved
 		if err == nil {
 			input, err = resolveSchema(schema)
@@ -97,7 +104,7 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 			Title:       t.Title,
 			Description: t.Description,
 			InputSchema: schema,
-			Annotations: annotations(t.SafetyClass),
+			Annotations: dispatchAnnotations(annotations(t.SafetyClass), dispatches),
 			Meta:        mcp.Meta{MetaToolset: m.Name, MetaSafetyClass: string(t.SafetyClass)},
 		}
 		if len(t.OutputSchema) > 0 {
@@ -114,6 +121,10 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 			input:  input,
 			check:  args.Compile(input),
 			output: len(t.OutputSchema) > 0,
+
+			dispatchArg:   dArg,
+			dispatchField: dField,
+			performs:      t.Performs,
 		})
 	}
 	return errs
@@ -232,6 +243,21 @@ func (r *registry) replaceToolset(m *manifest.Manifest) []error {
 	return errs
 }
 
+// byBare returns the plugin tools whose bare name is bare, sorted by
+// exposed name.
+func (r *registry) byBare(bare string) []*toolEntry {
+	r.mu.RLock()
+	var out []*toolEntry
+	for _, e := range r.byName {
+		if e.core == nil && e.bare == bare {
+			out = append(out, e)
+		}
+	}
+	r.mu.RUnlock()
+	slices.SortFunc(out, func(a, b *toolEntry) int { return strings.Compare(a.ref.Name, b.ref.Name) })
+	return out
+}
+
 func (r *registry) lookup(name string) (*toolEntry, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -287,12 +313,26 @@ func annotations(class manifest.SafetyClass) *mcp.ToolAnnotations {
 	return nil
 }
 
+// dispatchAnnotations marks a tool that runs other tools' commands as
+// possibly destructive: one of its commands may delete (with confirm), and
+// a client that asks the user before a destructive tool must ask here too.
+func dispatchAnnotations(a *mcp.ToolAnnotations, dispatches bool) *mcp.ToolAnnotations {
+	if !dispatches || a == nil || a.ReadOnlyHint {
+		return a
+	}
+	yes := true
+	a.DestructiveHint = &yes
+	return a
+}
+
 // augmentSchema adds the arguments the host enforces: confirm for
-// destructive tools, dry_run for mutating and destructive ones. Neither is
+// destructive tools and for tools that dispatch other tools' operations
+// (one of them may be destructive), dry_run for mutating and destructive
+// ones. Neither is
 // made "required": a missing confirm must reach the host's own check, which
 // answers with required=confirm and the fix, rather than a generic schema
 // error.
-func augmentSchema(raw json.RawMessage, class manifest.SafetyClass) (json.RawMessage, error) {
+func augmentSchema(raw json.RawMessage, class manifest.SafetyClass, dispatches bool) (json.RawMessage, error) {
 	var s map[string]any
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, err
@@ -310,6 +350,11 @@ func augmentSchema(raw json.RawMessage, class manifest.SafetyClass) (json.RawMes
 		}
 		props[name] = map[string]any{"type": "boolean", "default": false, "description": description}
 		return nil
+	}
+	if dispatches && class != manifest.Destructive {
+		if err := add(ArgConfirm, "Must be true when a listed command deletes or overwrites data (a destructive tool's command); without it the host refuses the whole call and nothing runs. A dry run (dry_run=true) needs no confirm."); err != nil {
+			return nil, err
+		}
 	}
 	if class == manifest.Destructive {
 		if err := add(ArgConfirm, "Must be true to run for real. This tool deletes or overwrites data; without confirm=true the host refuses the call and nothing runs. A dry run (dry_run=true) needs no confirm."); err != nil {

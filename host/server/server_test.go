@@ -152,6 +152,7 @@ type envOptions struct {
 	project  string
 	problems func() []error
 	metrics  *metrics.Registry
+	toolsets []*manifest.Manifest // nil: testToolsets()
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -160,8 +161,12 @@ func newEnv(t testing.TB, o envOptions) *env {
 	ring := events.NewRing(200)
 	bus.Subscribe(ring)
 	fp := &fakePlugins{}
-	tools := NewTools(ToolsOptions{Version: "test", Toolsets: testToolsets(), Bus: bus})
-	g := gate.New(gate.Options{Toolsets: testToolsets(), Plugins: fp, Surface: tools, Bus: bus, GodotVersion: o.godot, VersionSource: "flag"})
+	toolsets := o.toolsets
+	if toolsets == nil {
+		toolsets = testToolsets()
+	}
+	tools := NewTools(ToolsOptions{Version: "test", Toolsets: toolsets, Bus: bus})
+	g := gate.New(gate.Options{Toolsets: toolsets, Plugins: fp, Surface: tools, Bus: bus, GodotVersion: o.godot, VersionSource: "flag"})
 	srv, err := New(Options{Version: "test", Tools: tools, Gate: g, Plugins: fp, Policy: o.policy, Bus: bus, Ring: ring, LocalTransport: o.local, LocalProfile: o.profile, Editor: o.editor,
 		ProjectDir: o.project, Problems: o.problems, Metrics: o.metrics})
 	if err != nil {

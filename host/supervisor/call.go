@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
@@ -124,6 +122,7 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 	if req.CallID == "" {
 		req.CallID = fmt.Sprintf("s%d", s.callSeq.Add(1))
 	}
+	defer s.inFlight.begin(req.CallID, inst.name, req.DryRun)()
 	if s.opts.Workspace != nil {
 		defer s.opts.Workspace.BeginCall(inst.name, req.Tool, req.CallID, req.DryRun)()
 	}
@@ -154,13 +153,7 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 			onProgress(Progress{Done: p.GetProgress(), Total: p.GetTotal(), Message: p.GetMessage()})
 		}
 	}
-	var result *pb.CallResult
-	var err error
-	if inst.pipe != nil {
-		result, err = inst.pipe.Call(callCtx, pbReq, s.opts.MaxResultBytes, progress)
-	} else {
-		result, err = s.callGRPC(callCtx, inst, pbReq, progress)
-	}
+	result, err := inst.transport.Call(callCtx, pbReq, s.opts.MaxResultBytes, progress)
 	if err != nil {
 		return nil, s.callError(ctx, inst, req, err)
 	}
@@ -170,39 +163,6 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 			Hint:    "report this to the toolset's author: every call must end with exactly one result"}
 	}
 	return result, nil
-}
-
-// callGRPC runs a call over the Toolset service's Call stream, for plugins
-// that do not serve the call pipe. A nil result without an error means the
-// stream ended without one.
-func (s *Supervisor) callGRPC(ctx context.Context, inst *instance, req *pb.CallRequest, onProgress func(*pb.Progress)) (*pb.CallResult, error) {
-	// The receive limit is checked against each message's length prefix,
-	// before the message is read: an oversized result costs the host the
-	// transport's flow-control window, not its size.
-	stream, err := inst.rpc.Call(ctx, req, grpc.MaxCallRecvMsgSize(s.opts.MaxResultBytes))
-	if err != nil {
-		return nil, err
-	}
-	var result *pb.CallResult
-	for {
-		ev, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			return result, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch e := ev.GetEvent().(type) {
-		case *pb.CallEvent_Progress:
-			if onProgress != nil && result == nil {
-				onProgress(e.Progress)
-			}
-		case *pb.CallEvent_Result:
-			if result == nil {
-				result = e.Result
-			}
-		}
-	}
 }
 
 // callError turns a failed call into an *sdk.Error, telling the caller's
@@ -222,14 +182,10 @@ func (s *Supervisor) callError(ctx context.Context, inst *instance, req CallRequ
 	var tooLarge *callpipe.TooLargeError
 	st := status.Convert(err)
 	switch {
-	case errors.As(err, &tooLarge) || st.Code() == codes.ResourceExhausted && strings.Contains(st.Message(), "larger than max"):
-		detail := st.Message()
-		if tooLarge != nil {
-			detail = tooLarge.Error()
-		}
+	case errors.As(err, &tooLarge):
 		return &sdk.Error{Code: sdk.CodeResultTooLarge, Toolset: inst.name,
 			Message: fmt.Sprintf("toolset %q answered call %q with more than the host accepts from a plugin (%d MiB): %s",
-				inst.name, req.Tool, s.opts.MaxResultBytes>>20, detail),
+				inst.name, req.Tool, s.opts.MaxResultBytes>>20, tooLarge),
 			Hint: "ask for less (a narrower path, a lower limit, a smaller image), or have the operator raise plugins.max_result_mb in the policy config",
 			Err:  err}
 	case errors.Is(err, callpipe.ErrClosed), errors.Is(err, context.Canceled):

@@ -37,11 +37,13 @@ type instance struct {
 	client *plugin.Client
 	runner *procRunner
 	rpc    pb.ToolsetClient
-	// pipe carries the calls when the plugin serves the call pipe; nil:
-	// calls go over rpc.
-	pipe   *callpipe.Client
-	health grpc_health_v1.HealthClient // go-plugin's health service on the same connection
-	stderr *tail
+	// pipe is the call pipe when the plugin serves it; nil: calls go over
+	// rpc.
+	pipe *callpipe.Client
+	// calls go over transport: pipe, or rpc's Call stream.
+	transport transport
+	health    grpc_health_v1.HealthClient // go-plugin's health service on the same connection
+	stderr    *tail
 	// calls holds one token per call in flight (MaxConcurrentCalls).
 	calls chan struct{}
 	// inflight counts the calls that picked this instance (under the
@@ -190,7 +192,8 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 	if s.opts.Workspace != nil {
 		ws = s.opts.Workspace.Service(ts.name)
 	}
-	s.goroutine(func() { wc.Broker.AcceptAndServe(brokerID, newHostServer(log, s.opts.Editor, ws)) })
+	editor := editorGuard{inner: s.opts.Editor, toolset: ts.name, calls: &s.inFlight}
+	s.goroutine(func() { wc.Broker.AcceptAndServe(brokerID, newHostServer(log, editor, ws)) })
 
 	godot := ""
 	if s.opts.GodotVersion != nil {
@@ -229,8 +232,11 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 		// which fails the calls still waiting on it. Calls that come
 		// over the pipe reach the host services over it too.
 		services := callpipe.NewServices()
-		registerHostServices(services, log, s.opts.Editor, ws)
+		registerHostServices(services, log, editor, ws)
 		inst.pipe = callpipe.NewClient(inst.runner.callConn, services)
+		inst.transport = inst.pipe
+	} else {
+		inst.transport = grpcTransport{rpc: inst.rpc}
 	}
 
 	inst.ctx, inst.cancel = context.WithCancel(context.Background())

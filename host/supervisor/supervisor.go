@@ -238,6 +238,8 @@ type Supervisor struct {
 
 	// callSeq numbers calls that come without a call id.
 	callSeq atomic.Uint64
+	// inFlight are the calls running, for the host services' checks.
+	inFlight inFlight
 
 	// wg counts every goroutine the supervisor starts (process reapers,
 	// exit watchers, broker servers); Shutdown waits for all of them.

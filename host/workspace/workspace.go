@@ -183,9 +183,9 @@ func (h *Host) Redo(ctx context.Context, count int, dryRun bool) (RedoResult, er
 }
 
 // History is godot_list_history in headless mode.
-func (h *Host) History(context.Context) (History, error) {
+func (h *Host) History(ctx context.Context) (History, error) {
 	if h.ws == nil {
 		return History{}, noProject()
 	}
-	return h.ws.History(), nil
+	return h.ws.HistoryContext(ctx)
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
 
 // EnvBin names the environment variable that points at the Godot binary.
@@ -276,7 +277,8 @@ func firstLine(s string) string {
 }
 
 // childEnv is the environment of a Godot process: the plugin's, without
-// godot-mcp's own variables, with a locale Godot understands (Godot reads
+// godot-mcp's own variables except the host's instance marker (so the host
+// still finds what Godot started if the plugin crashes), with a locale Godot understands (Godot reads
 // LANG, and "C" or "POSIX" make it print two locale errors on every run,
 // which would show up as errors of the game), plus extra.
 func childEnv(extra []string) []string {
@@ -284,6 +286,7 @@ func childEnv(extra []string) []string {
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
 		switch {
+		case k == wire.InstanceEnv:
 		case strings.HasPrefix(k, "GODOT_MCP_"):
 			continue
 		case k == "LANG":

@@ -3,6 +3,8 @@ package godotrun
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/godotlog"
+	"github.com/godot-mcp/godot-mcp/sdk/proctree"
 )
 
 // Spec is one run of Godot.
@@ -72,14 +75,23 @@ type Outcome struct {
 // was killed: a process that left the group (setsid) may hold it open.
 const drainWait = time.Second
 
+// MarkerEnv is the environment variable every run gives Godot, with a
+// random value per run. Whatever Godot starts inherits it, so a daemon
+// that double-forked away from Godot's process group and session (and was
+// re-parented to the plugin, a subreaper, or to init) is still found and
+// killed when the run ends (proctree.KillMarked), as the host finds what a
+// plugin left behind (docs/supervisor.md, "Containment").
+const MarkerEnv = "GODOT_MCP_RUN"
+
 // guardScript is the process-group guard. It leads the run's process
 // group and reads a pipe only the plugin holds open: first Godot's pid,
 // then nothing until EOF, which comes when the plugin dies in any way,
 // SIGKILL included. It then kills Godot's descendants, found through /proc
 // by parent pid (children Godot put in a session of their own with setsid
-// are out of the group), and its own group: Godot and all it started. At a
-// normal end the plugin kills the group itself and the guard never reads
-// EOF.
+// are out of the group), every process carrying the run's marker ($1, the
+// MarkerEnv entry: daemons whose parent is gone), and its own group: Godot
+// and all it started. At a normal end the plugin kills the group itself and
+// the guard never reads EOF.
 const guardScript = `read pid; read x
 list=$pid; new=$pid
 while [ -n "$new" ]; do
@@ -94,6 +106,9 @@ while [ -n "$new" ]; do
   new=$found; list="$list $found"
 done
 kill -9 $list 2>/dev/null
+for e in /proc/[0-9]*/environ; do
+  if tr '\0' '\n' < "$e" 2>/dev/null | grep -qxF "$marker"; then d=${e#/proc/}; kill -9 "${d%/environ}" 2>/dev/null; fi
+done
 kill -9 0`
 
 // Run runs Godot as spec says and returns what happened. The run gets a
@@ -121,7 +136,11 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 		return nil, err
 	}
 	defer guardW.Close()
-	guard := exec.Command("/bin/sh", "-c", guardScript)
+	marker, err := newMarker()
+	if err != nil {
+		return nil, err
+	}
+	guard := exec.Command("/bin/sh", "-c", "marker=\"$1\"\n"+guardScript, "guard", marker)
 	guard.Stdin = guardR
 	guard.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	err = guard.Start()
@@ -130,7 +149,7 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 		return nil, fmt.Errorf("starting the process-group guard: %w", err)
 	}
 	pgid := guard.Process.Pid
-	g := &group{pgid: pgid}
+	g := &group{pgid: pgid, marker: marker}
 	defer func() {
 		g.kill()
 		_ = guard.Wait()
@@ -145,7 +164,7 @@ func Run(ctx context.Context, spec Spec) (*Outcome, error) {
 	}
 	cmd := exec.Command(spec.Bin.Path, args...)
 	cmd.Dir = spec.Dir
-	cmd.Env = childEnv(nil)
+	cmd.Env = childEnv([]string{marker})
 	cmd.Stdout, cmd.Stderr = outW, outW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: pgid}
 	start := time.Now()
@@ -230,20 +249,62 @@ loop:
 	return out, nil
 }
 
-// group is the run's process group. Signals go to it only while its
-// leader, the guard, is unreaped: until then the id cannot name another
-// process group.
-type group struct {
-	pgid   int
-	mu     sync.Mutex
-	reaped bool
+// newMarker returns a fresh MarkerEnv entry ("GODOT_MCP_RUN=<random>").
+func newMarker() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("making the run's marker: %w", err)
+	}
+	return MarkerEnv + "=" + hex.EncodeToString(b), nil
 }
 
+// group is the run's process group and marker. Signals go to the group
+// only while its leader, the guard, is unreaped: until then the id cannot
+// name another process group.
+type group struct {
+	pgid   int
+	marker string
+	mu     sync.Mutex
+	reaped bool
+	swept  bool // the marked processes were killed once Godot was gone
+}
+
+// kill ends the group and then every process carrying the run's marker:
+// descendants that left the group and lost their parent (a double fork).
 func (g *group) kill() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.reaped {
 		_ = syscall.Kill(-g.pgid, syscall.SIGKILL)
+	}
+	// One sweep after Godot is gone suffices: nothing is left to start a
+	// marked process. (Each sweep reads every process's environment.)
+	if !g.swept {
+		g.swept = true
+		reap(proctree.KillMarked(g.marker))
+	}
+}
+
+// reapWait bounds how long reap waits for one killed process to die.
+const reapWait = time.Second
+
+// reap collects the killed processes that are the caller's children: a
+// plugin built on the SDK is a subreaper, so a daemon Godot orphaned was
+// re-parented to it and would stay a zombie for the plugin's life. Only
+// pids just killed for carrying this run's marker are waited for, never a
+// child some other exec.Cmd owns; a pid that is not our child answers
+// ECHILD at once.
+func reap(pids []int) {
+	for _, p := range pids {
+		deadline := time.Now().Add(reapWait)
+		for {
+			var ws syscall.WaitStatus
+			n, err := syscall.Wait4(p, &ws, syscall.WNOHANG, nil)
+			if n == p || err != nil || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
 	}
 }
 

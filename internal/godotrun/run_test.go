@@ -311,3 +311,74 @@ func TestOutcomeJSON(t *testing.T) {
 		t.Fatal(string(b))
 	}
 }
+
+// TestDoubleForkedDaemonDiesWithTheRun runs a fake Godot that double-forks
+// a daemon (a setsid sleep whose parent exits at once) and then exits or
+// hangs until the deadline: in both cases nothing it started survives the
+// run, although the daemon is in neither Godot's group nor its tree.
+func TestDoubleForkedDaemonDiesWithTheRun(t *testing.T) {
+	fake := godottest.DaemonizingGodot(t)
+	b, err := (&Finder{Getenv: func(k string) string {
+		if k == EnvBin {
+			return fake
+		}
+		return ""
+	}}).Find(context.Background(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		hang    bool
+		timeout time.Duration
+	}{
+		{"godot exits", false, 30 * time.Second},
+		{"deadline passes", true, 500 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := godottest.Godot3Project(t, "extends Node\n", nil)
+			if tc.hang {
+				if err := os.WriteFile(filepath.Join(dir, "hang"), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o := run(t, context.Background(), b, dir, tc.timeout, 0)
+			if o.TimedOut != tc.hang || !strings.Contains(o.Output, "started a daemon") {
+				t.Fatalf("timed out %v, exit %v\n%s", o.TimedOut, o.ExitCode, o.Output)
+			}
+			pid := godottest.DaemonPID(t, dir, time.Second)
+			if !testplugins.WaitDead(pid, 2*time.Second) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("the daemon %d outlived the run", pid)
+			}
+		})
+	}
+}
+
+// TestKilledPluginTakesTheDaemonAlong SIGKILLs a plugin stand-in while its
+// fake Godot hangs after double-forking a daemon: the daemon is in neither
+// the run's group nor anyone's tree by then, and the guard still finds it
+// by the run's marker.
+func TestKilledPluginTakesTheDaemonAlong(t *testing.T) {
+	dir := godottest.Godot3Project(t, "extends Node\n", map[string]string{"hang": ""})
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+dir, EnvBin+"="+godottest.DaemonizingGodot(t))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := godottest.DaemonPID(t, dir, 20*time.Second)
+	buf := make([]byte, 7)
+	_, _ = stdout.Read(buf) // "started": the fake runs under Run
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if !testplugins.WaitDead(pid, 5*time.Second) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the daemon %d outlived the killed plugin; helper stderr: %s", pid, stderr.String())
+	}
+}

@@ -48,9 +48,25 @@ func page[T any](items []T, p paging) ([]T, pageInfo) {
 	return items[p.Offset:end], info
 }
 
+// coverage is part of every result: the files the analysis did not read.
+type coverage struct {
+	Skipped []deps.Finding `json:"skipped,omitempty" jsonschema:"files over the analysis size limit (16 MiB) that were not read; results that depend on their references, nodes or connections may be incomplete"`
+}
+
+func (c *coverage) cover(g *deps.Graph) *coverage {
+	c.Skipped = g.Skipped()
+	return c
+}
+
+// covered is a result that embeds coverage.
+type covered interface{ cover(*deps.Graph) *coverage }
+
 // summary is a result whose text is a short summary for a reader and whose
-// structured content is out.
-func summary(out any, text string) sdk.Result {
+// structured content is out, both saying which files of g were skipped.
+func summary(g *deps.Graph, out covered, text string) sdk.Result {
+	for _, f := range out.cover(g).Skipped {
+		text += "\n" + f.Message
+	}
 	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}
 }
 
@@ -118,6 +134,7 @@ type dirSummary struct {
 }
 
 type structureResult struct {
+	coverage
 	Root  string       `json:"root"`
 	Dirs  []dirSummary `json:"dirs"`
 	Files int          `json:"files"`
@@ -182,7 +199,7 @@ func projectStructure(ctx context.Context, call *sdk.Call, in structureArgs) (sd
 	}
 	sort.Slice(list, func(a, b int) bool { return list[a].Path < list[b].Path })
 	out.Dirs, out.pageInfo = page(list, paging{in.Offset, in.Limit})
-	return summary(out, fmt.Sprintf("%d files, %d bytes under %s in %d directories (page of %d)",
+	return summary(g, &out, fmt.Sprintf("%d files, %d bytes under %s in %d directories (page of %d)",
 		out.Files, out.Bytes, root, out.Total, len(out.Dirs))), nil
 }
 
@@ -199,6 +216,7 @@ type typeCount struct {
 }
 
 type statsResult struct {
+	coverage
 	Files          int                 `json:"files"`
 	Bytes          int64               `json:"bytes"`
 	Kinds          map[string]kindStat `json:"kinds"`
@@ -273,7 +291,7 @@ func projectStats(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, 
 	if p, err := call.Project(); err == nil {
 		out.Cache = deps.Shared(p.Root()).LastStats()
 	}
-	return summary(out, fmt.Sprintf(
+	return summary(g, &out, fmt.Sprintf(
 		"%d files (%d bytes), %d nodes, %d script lines, %d references (%d unresolved), %d integrity errors",
 		out.Files, out.Bytes, out.Nodes, out.ScriptLines, out.References, out.Unresolved, out.Errors)), nil
 }
@@ -288,6 +306,7 @@ type depsArgs struct {
 }
 
 type depsResult struct {
+	coverage
 	Path         string      `json:"path,omitempty"`
 	Dependencies []deps.Ref  `json:"dependencies,omitempty" jsonschema:"what path uses (one file)"`
 	Dependents   []deps.Ref  `json:"dependents,omitempty" jsonschema:"what uses path (one file)"`
@@ -320,7 +339,7 @@ func analyzeDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.
 		}
 		all := len(out.Dependencies) + len(out.Dependents)
 		out.pageInfo = pageInfo{Total: all}
-		return summary(out, fmt.Sprintf("%s: %d dependencies, %d dependents",
+		return summary(g, &out, fmt.Sprintf("%s: %d dependencies, %d dependents",
 			p, len(out.Dependencies), len(out.Dependents))), nil
 	}
 	out := depsResult{}
@@ -333,7 +352,7 @@ func analyzeDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.
 			}
 		}
 	}
-	return summary(out, fmt.Sprintf("%d edges (page of %d), %d unresolved references shown",
+	return summary(g, &out, fmt.Sprintf("%d edges (page of %d), %d unresolved references shown",
 		out.Total, len(out.Edges), len(out.Unresolved))), nil
 }
 
@@ -345,6 +364,7 @@ type cyclesArgs struct {
 }
 
 type cyclesResult struct {
+	coverage
 	Cycles    [][]string `json:"cycles" jsonschema:"each cycle as files, the first repeated at the end"`
 	Count     int        `json:"count"`
 	Truncated bool       `json:"truncated" jsonschema:"more cycles exist than limit"`
@@ -375,7 +395,7 @@ func detectCycles(ctx context.Context, call *sdk.Call, in cyclesArgs) (sdk.Resul
 	for _, c := range out.Cycles {
 		b.WriteString("\n  " + strings.Join(c, " → "))
 	}
-	return summary(out, b.String()), nil
+	return summary(g, &out, b.String()), nil
 }
 
 // --- find_unused_resources / find_orphaned_resources
@@ -395,6 +415,7 @@ type unusedFile struct {
 }
 
 type unusedResult struct {
+	coverage
 	Files        []unusedFile `json:"files"`
 	Roots        []deps.Root  `json:"roots" jsonschema:"where reachability started, and why each is a root"`
 	Reachability string       `json:"reachability" jsonschema:"how used was decided"`
@@ -447,7 +468,7 @@ func unusedLike(ctx context.Context, call *sdk.Call, in unusedArgs, orphaned boo
 	for _, f := range out.Files {
 		text += "\n  " + f.Path
 	}
-	return summary(out, text), nil
+	return summary(g, &out, text), nil
 }
 
 func contains(list []string, s string) bool {
@@ -484,6 +505,7 @@ type refUse struct {
 }
 
 type refsResult struct {
+	coverage
 	Target string   `json:"target"`
 	Kind   string   `json:"kind"`
 	Uses   []refUse `json:"uses"`
@@ -575,7 +597,7 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 	for _, u := range out.Uses {
 		text += fmt.Sprintf("\n  %s:%d %s %s", u.File, u.Line, u.What, u.Detail)
 	}
-	return summary(out, text), nil
+	return summary(g, &out, text), nil
 }
 
 // --- analyze_signal_flow
@@ -588,6 +610,7 @@ type signalArgs struct {
 }
 
 type signalResult struct {
+	coverage
 	Connections []deps.Connection `json:"connections"`
 	PerSignal   map[string]int    `json:"per_signal" jsonschema:"connections per signal, over all pages"`
 	pageInfo
@@ -620,7 +643,7 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 			text += fmt.Sprintf("\n  %s:%d %s.%s → %s::%s", c.File, c.Line, c.From, c.Signal, c.To, c.Method)
 		}
 	}
-	return summary(out, text), nil
+	return summary(g, &out, text), nil
 }
 
 // --- validate_scene_integrity
@@ -633,6 +656,7 @@ type integrityArgs struct {
 }
 
 type integrityResult struct {
+	coverage
 	Findings []deps.Finding `json:"findings"`
 	Errors   int            `json:"errors"`
 	Warnings int            `json:"warnings"`
@@ -680,5 +704,5 @@ func validateIntegrity(ctx context.Context, call *sdk.Call, in integrityArgs) (s
 	for _, f := range out.Findings {
 		text += fmt.Sprintf("\n  %s:%d %s %s\n    Hint: %s", f.File, f.Line, f.Code, f.Message, f.Hint)
 	}
-	return summary(out, text), nil
+	return summary(g, &out, text), nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -204,10 +205,142 @@ func TestEditorForwarding(t *testing.T) {
 	if p := calls[0].Params; p["parent_path"] != "." || p["recursive"] != true {
 		t.Errorf("find params %+v", p)
 	}
-	// A named scene file is edited headless even with an editor attached.
+	// A named scene is searched in its file even with an editor attached
+	// (a search only reads; opening a tab would change what the user sees).
 	plugintest.CallAs[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D", "scene": "res://main.tscn"})
 	if len(ed.Calls()) != 3 {
 		t.Error("a named scene went to the editor")
 	}
 	_ = sdk.CodeNotFound
+}
+
+// batchDryRuns are calls of every mutating batch tool with arguments that
+// pass validation in both modes on project().
+var batchDryRuns = []struct {
+	tool string
+	args map[string]any
+}{
+	{"set_property", map[string]any{"scene": "res://main.tscn", "node_paths": []string{"Player"}, "property": "visible", "value": false}},
+	{"set_property", map[string]any{"type": "Sprite2D", "property": "flip_h", "value": true}},
+	{"cross_scene_set_property", map[string]any{"scenes": []string{"res://main.tscn", "ui/hud.tscn"}, "type": "Sprite2D", "property": "flip_h", "value": true}},
+}
+
+func batchEditor() *sdktest.Editor {
+	return sdktest.NewEditor().
+		Result("cmd_open_scene", map[string]any{"opened": true}).
+		Result("cmd_get_active_scene", map[string]any{"is_open": true, "path": "res://main.tscn"}).
+		On("cmd_batch_set_property", func(p map[string]any) (any, *sdk.Error) {
+			return map[string]any{"property": p["property"], "applied": []any{"Player"}, "skipped": []any{}, "count": 1,
+				"dry_run": p["dry_run"] == true, "undoable": true}, nil
+		})
+}
+
+// With an editor attached, a dry run of every mutating tool reaches the
+// editor only with what cannot change it: cmd_batch_set_property with its
+// dry_run flag, set by the SDK, and the tab switch for a named scene.
+func TestEditorDryRunSendsNoEdit(t *testing.T) {
+	ctx := context.Background()
+	dir := project(t)
+	before := read(t, dir, "main.tscn")
+	ed := batchEditor()
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	defer h.Close()
+	for _, c := range batchDryRuns {
+		res := h.Call(ctx, c.tool, c.args, sdktest.DryRun())
+		if res.IsError {
+			t.Fatalf("%s dry run: %s", c.tool, res.Text())
+		}
+	}
+	for _, call := range ed.Calls() {
+		switch call.Command {
+		case "cmd_open_scene", "cmd_get_active_scene":
+		case "cmd_batch_set_property":
+			if call.Params["dry_run"] != true {
+				t.Errorf("cmd_batch_set_property sent without dry_run: %v", call.Params)
+			}
+		default:
+			t.Errorf("a dry run sent %s %v", call.Command, call.Params)
+		}
+	}
+	if n := len(ed.Calls("cmd_batch_set_property")); n != 2 {
+		t.Errorf("cmd_batch_set_property sent %d times, want 2 (its own preview)", n)
+	}
+	if read(t, dir, "main.tscn") != before {
+		t.Error("an editor dry run wrote main.tscn")
+	}
+}
+
+// With an editor attached and a scene named, set_property edits that scene
+// in the editor (opened first), not its file behind the editor's back.
+func TestEditorSetPropertyOpensTheScene(t *testing.T) {
+	dir := project(t)
+	before := read(t, dir, "main.tscn")
+	ed := batchEditor()
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	defer h.Close()
+	plugintest.CallAs[setResult](t, h, "set_property", batchDryRuns[0].args)
+	calls := ed.Calls()
+	if len(calls) != 2 || calls[0].Command != "cmd_open_scene" || calls[0].Params["scene_path"] != "res://main.tscn" ||
+		calls[1].Command != "cmd_batch_set_property" || calls[1].Params["dry_run"] != nil {
+		t.Fatalf("sent %+v", calls)
+	}
+	if read(t, dir, "main.tscn") != before {
+		t.Error("set_property with a scene edited the file behind the editor's back")
+	}
+}
+
+// A dry run answers in the same shape in both modes.
+func TestDryRunShapeSameInBothModes(t *testing.T) {
+	ctx := context.Background()
+	headlessDir := project(t)
+	headless := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: headlessDir})
+	defer headless.Close()
+	if _, err := headless.Workspace().SetActiveScene(ctx, "res://main.tscn"); err != nil {
+		t.Fatal(err)
+	}
+	editor := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: project(t), Editor: batchEditor().Serve})
+	defer editor.Close()
+	for _, c := range batchDryRuns {
+		for mode, h := range map[sdk.Mode]*sdktest.Host{sdk.ModeHeadless: headless, sdk.ModeEditor: editor} {
+			res := h.Call(ctx, c.tool, c.args, sdktest.DryRun())
+			if res.IsError {
+				t.Fatalf("%s (%s): %s", c.tool, mode, res.Text())
+			}
+			var out struct {
+				DryRun  bool `json:"dry_run"`
+				Preview struct {
+					Mode sdk.Mode `json:"mode"`
+				} `json:"preview"`
+			}
+			if err := res.Structured(&out); err != nil {
+				t.Fatal(err)
+			}
+			if !out.DryRun || out.Preview.Mode != mode {
+				t.Errorf("%s (%s): %s", c.tool, mode, res.Text())
+			}
+		}
+	}
+}
+
+// A scene over the analysis size limit is not read by all_scenes or
+// get_dependencies, and both say so.
+func TestOversizedSceneIsReportedSkipped(t *testing.T) {
+	dir := project(t)
+	var b strings.Builder
+	b.WriteString("[gd_scene format=3]\n\n[node name=\"Big\" type=\"Sprite2D\"]\n")
+	for b.Len() <= deps.DefaultMaxFileSize {
+		b.WriteString("[node name=\"N\" type=\"Sprite2D\" parent=\".\"]\nmetadata/pad = \"" + strings.Repeat("x", 4000) + "\"\n\n")
+	}
+	plugintest.WriteFile(t, dir, "big.tscn", b.String())
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	defer h.Close()
+	const msg = "skipped: res://big.tscn is 16.0 MB, over the 16 MB limit for analysis"
+	all := plugintest.CallAs[findResult](t, h, "find_nodes_by_type", map[string]any{"type": "Sprite2D", "all_scenes": true})
+	if all.Count != 3 || len(all.Skipped) != 1 || !strings.HasPrefix(all.Skipped[0].Message, msg) {
+		t.Errorf("all scenes: count %d, skipped %+v", all.Count, all.Skipped)
+	}
+	d := plugintest.CallAs[depsResult](t, h, "get_dependencies", map[string]any{"path": "res://big.tscn"})
+	if len(d.Skipped) != 1 || d.Skipped[0].Code != deps.CodeTooLarge {
+		t.Errorf("dependencies of big.tscn: %+v", d)
+	}
 }

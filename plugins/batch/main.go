@@ -3,16 +3,23 @@
 // across many scenes as one undoable action, and list a file's
 // dependencies.
 //
-// With a Godot editor attached, the tools that act on the edited scene
-// (find_nodes_by_type and set_property without a scene, get_dependencies)
-// forward to the addon's batch commands; otherwise, and whenever a scene
-// file is named, they edit the files through the host's workspace, so every
-// call is one journaled action that godot_undo reverts. cross_scene_set_property
-// always works on the files (the addon's version cannot be undone and skips
-// the active scene).
+// With a Godot editor attached, set_property edits the edited scene (the
+// named one opened first) through the addon's cmd_batch_set_property, and
+// find_nodes_by_type without a scene and get_dependencies ask the addon;
+// headless the tools edit the files through the host's workspace, so every
+// call is one journaled action that godot_undo reverts. A search of a named
+// scene or of all scenes reads the files in both modes, and
+// cross_scene_set_property always works on the files, through the
+// workspace, which keeps an attached editor in sync (the addon's version
+// cannot be undone and skips the active scene).
 package main
 
 import "github.com/godot-mcp/godot-mcp/sdk"
+
+// setNodeProperty is the tool whose work set_property and
+// cross_scene_set_property do on many nodes: the host holds them to its
+// policy too (sdk.WithPerforms).
+const setNodeProperty = "godot_scene_edit_set_node_property"
 
 func main() {
 	sdk.Serve(Toolset())
@@ -30,19 +37,21 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("find_nodes_by_type",
 				"Find the nodes of a class (and its subclasses unless exact) in one scene, the edited scene, or every scene "+
 					"of the project, with each node's path and, from files, its scene and line.",
-				sdk.ReadOnly, findNodesByType, sdk.WithTitle("Find nodes by type"), sdk.WithOutputSchema[findResult]()),
+				sdk.ReadOnly, findNodesByType, sdk.EditorFunc(findNodesEditor), sdk.WithTitle("Find nodes by type"), sdk.WithOutputSchema[findResult]()),
 			sdk.NewTool("set_property",
 				"Set one property on many nodes of a scene: the nodes named in node_paths, or every node of a type. "+
 					"Nodes without the property are skipped and listed. Values are checked against the class database.",
-				sdk.Mutating, setProperty, sdk.WithTitle("Set a property on many nodes"), sdk.WithOutputSchema[setResult]()),
+				sdk.Mutating, setProperty, sdk.EditorFunc(setPropertyEditor), sdk.WithTitle("Set a property on many nodes"), sdk.WithOutputSchema[setResult](),
+				sdk.WithPerforms(setNodeProperty)),
 			sdk.NewTool("cross_scene_set_property",
 				"Set one property on every node of a type in many scene files, as one undoable action. "+
 					"With dry_run, lists every scene, node and line that would change and writes nothing.",
-				sdk.Mutating, crossSceneSetProperty, sdk.WithTitle("Set a property across scenes"), sdk.WithOutputSchema[crossResult]()),
+				sdk.Mutating, crossSceneSetProperty, sdk.AnyMode(), sdk.WithTitle("Set a property across scenes"), sdk.WithOutputSchema[crossResult](),
+				sdk.WithPerforms(setNodeProperty)),
 			sdk.NewTool("get_dependencies",
 				"List what a scene, resource or script depends on: ext_resources (paths and uids), Resource() values and "+
 					"preload/load paths, each with its line and whether it resolves.",
-				sdk.ReadOnly, getDependencies, sdk.WithTitle("File dependencies"), sdk.WithOutputSchema[depsResult]()),
+				sdk.ReadOnly, getDependencies, sdk.EditorFunc(getDependenciesEditor), sdk.WithTitle("File dependencies"), sdk.WithOutputSchema[depsResult]()),
 		},
 	}
 }

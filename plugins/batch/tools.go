@@ -15,14 +15,14 @@ import (
 // --- find_nodes_by_type
 
 type findArgs struct {
-	Type       string `json:"type" jsonschema:"Godot class name, such as Sprite2D, or a script class_name"`
-	Scene      string `json:"scene,omitempty" jsonschema:"res:// .tscn to search; empty: the edited (active) scene"`
-	AllScenes  bool   `json:"all_scenes,omitempty" jsonschema:"search every scene of the project (from the files)"`
-	ParentPath string `json:"parent_path,omitempty" jsonschema:"only under this node (one scene)" default:"."`
-	Recursive  *bool  `json:"recursive,omitempty" jsonschema:"search the whole subtree, not only direct children" default:"true"`
-	Exact      bool   `json:"exact,omitempty" jsonschema:"match the class exactly, not its subclasses"`
-	Limit      int    `json:"limit,omitempty" jsonschema:"maximum nodes returned" default:"500" minimum:"1" maximum:"10000"`
-	Offset     int    `json:"offset,omitempty" jsonschema:"skip this many nodes (next_offset of the previous page)" minimum:"0"`
+	Type       string        `json:"type" jsonschema:"Godot class name, such as Sprite2D, or a script class_name"`
+	Scene      sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// .tscn to search (its file); empty: the edited (active) scene"`
+	AllScenes  bool          `json:"all_scenes,omitempty" jsonschema:"search every scene of the project (from the files)"`
+	ParentPath string        `json:"parent_path,omitempty" jsonschema:"only under this node (one scene)" default:"."`
+	Recursive  *bool         `json:"recursive,omitempty" jsonschema:"search the whole subtree, not only direct children" default:"true"`
+	Exact      bool          `json:"exact,omitempty" jsonschema:"match the class exactly, not its subclasses"`
+	Limit      int           `json:"limit,omitempty" jsonschema:"maximum nodes returned" default:"500" minimum:"1" maximum:"10000"`
+	Offset     int           `json:"offset,omitempty" jsonschema:"skip this many nodes (next_offset of the previous page)" minimum:"0"`
 }
 
 type foundNode struct {
@@ -39,6 +39,9 @@ type findResult struct {
 	Count      int         `json:"count" jsonschema:"matches over all pages"`
 	NextOffset int         `json:"next_offset,omitempty"`
 	Truncated  bool        `json:"truncated"`
+	// Skipped are scenes over the analysis size limit, which all_scenes
+	// did not read.
+	Skipped []deps.Finding `json:"skipped,omitempty" jsonschema:"with all_scenes: files over the 16 MiB analysis limit that were not read; their nodes are not listed"`
 }
 
 func matcher(typ string, exact bool) func(string) bool {
@@ -51,26 +54,46 @@ func matcher(typ string, exact bool) func(string) bool {
 	}
 }
 
-func findNodesByType(ctx context.Context, call *sdk.Call, in findArgs) (sdk.Result, error) {
+func checkFindType(in findArgs) error {
 	if strings.TrimSpace(in.Type) == "" {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a class name such as Sprite2D", "type is empty")
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pass a class name such as Sprite2D", "type is empty")
+	}
+	return nil
+}
+
+// findNodesEditor asks the editor about the edited scene. A named scene or
+// all_scenes is searched in the files, as headless: a search only reads,
+// the files' answer carries each node's scene and line, and opening a tab
+// for a read would change what the user sees.
+func findNodesEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in findArgs) (sdk.Result, error) {
+	if in.Scene != "" || in.AllScenes {
+		return findNodesByType(ctx, call, in)
+	}
+	if err := checkFindType(in); err != nil {
+		return sdk.Result{}, err
+	}
+	recursive := in.Recursive == nil || *in.Recursive
+	var out findResult
+	err := ed.Query(ctx, "cmd_find_nodes_by_type", map[string]any{"type": in.Type, "parent_path": nodeedit.NormalizePath(in.ParentPath), "recursive": recursive}, &out)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if out.Nodes == nil {
+		out.Nodes = []foundNode{}
+	}
+	out.Count = len(out.Nodes)
+	return result(out), nil
+}
+
+func findNodesByType(ctx context.Context, call *sdk.Call, in findArgs) (sdk.Result, error) {
+	if err := checkFindType(in); err != nil {
+		return sdk.Result{}, err
 	}
 	recursive := in.Recursive == nil || *in.Recursive
 	parent := nodeedit.NormalizePath(in.ParentPath)
-	if call.EditorAttached && in.Scene == "" && !in.AllScenes {
-		var out findResult
-		err := call.Editor(ctx, "cmd_find_nodes_by_type", map[string]any{"type": in.Type, "parent_path": parent, "recursive": recursive}, &out)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		if out.Nodes == nil {
-			out.Nodes = []foundNode{}
-		}
-		out.Count = len(out.Nodes)
-		return result(out), nil
-	}
 	match := matcher(in.Type, in.Exact)
 	var nodes []foundNode
+	var skipped []deps.Finding
 	if in.AllScenes {
 		p, err := call.Project()
 		if err != nil {
@@ -83,8 +106,9 @@ func findNodesByType(ctx context.Context, call *sdk.Call, in findArgs) (sdk.Resu
 		for _, n := range g.Nodes(nil, func(n deps.NodeInfo) bool { return match(n.Type) }) {
 			nodes = append(nodes, foundNode{Path: n.Path, Name: n.Name, Type: n.Type, Scene: n.File, Line: n.Line})
 		}
+		skipped = g.Skipped()
 	} else {
-		path, err := nodeedit.ScenePath(ctx, call, in.Scene)
+		path, err := nodeedit.ScenePath(ctx, call, string(in.Scene))
 		if err != nil {
 			return sdk.Result{}, err
 		}
@@ -104,7 +128,7 @@ func findNodesByType(ctx context.Context, call *sdk.Call, in findArgs) (sdk.Resu
 			nodes = append(nodes, foundNode{Path: n.Path(), Name: n.Name(), Type: n.Type(), Scene: s.Path, Line: lines(n.Offset())})
 		}
 	}
-	out := findResult{Type: in.Type, Count: len(nodes)}
+	out := findResult{Type: in.Type, Count: len(nodes), Skipped: skipped}
 	limit := in.Limit
 	if limit <= 0 {
 		limit = 500
@@ -131,6 +155,9 @@ func (r findResult) String() string {
 		} else {
 			fmt.Fprintf(&b, "\n  %s (%s)", n.Path, n.Type)
 		}
+	}
+	for _, f := range r.Skipped {
+		b.WriteString("\n" + f.Message)
 	}
 	return b.String()
 }
@@ -177,11 +204,11 @@ func result(v fmt.Stringer) sdk.Result {
 // --- set_property
 
 type setArgs struct {
-	Scene     string   `json:"scene,omitempty" jsonschema:"res:// .tscn to edit; empty: the edited (active) scene"`
-	Property  string   `json:"property" jsonschema:"property name, such as modulate or position"`
-	Value     any      `json:"value" jsonschema:"the value: JSON number/bool/string, [x, y] or {\"x\":…} for vectors and colours, a Godot literal string such as \"Vector2(1, 2)\", or a res:// path for resources"`
-	NodePaths []string `json:"node_paths,omitempty" jsonschema:"the nodes to change (wins over type)"`
-	Type      string   `json:"type,omitempty" jsonschema:"change every node of this class (and subclasses) instead"`
+	Scene     sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// .tscn to edit; empty: the edited (active) scene. With an editor attached the scene is opened (made the active tab) and edited there"`
+	Property  string        `json:"property" jsonschema:"property name, such as modulate or position"`
+	Value     any           `json:"value" jsonschema:"the value: JSON number/bool/string, [x, y] or {\"x\":…} for vectors and colours, a Godot literal string such as \"Vector2(1, 2)\", or a res:// path for resources"`
+	NodePaths []string      `json:"node_paths,omitempty" jsonschema:"the nodes to change (wins over type)"`
+	Type      string        `json:"type,omitempty" jsonschema:"change every node of this class (and subclasses) instead"`
 }
 
 type skipped struct {
@@ -250,33 +277,50 @@ func setOn(s *nodeedit.Scene, n *godot.Node, prop string, value any, lines func(
 	return nil
 }
 
-func setProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, error) {
+func checkSetArgs(in setArgs) error {
 	if in.Property == "" {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass the property name", "property is empty")
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pass the property name", "property is empty")
 	}
 	if len(in.NodePaths) == 0 && in.Type == "" {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass node_paths or type", "no target nodes given")
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pass node_paths or type", "no target nodes given")
 	}
-	if call.EditorAttached && in.Scene == "" {
-		params := map[string]any{"property": in.Property, "value": in.Value, "dry_run": call.DryRun}
-		if len(in.NodePaths) > 0 {
-			params["node_paths"] = in.NodePaths
-		} else {
-			params["type"] = in.Type
-		}
-		var out setResult
-		if err := call.Editor(ctx, "cmd_batch_set_property", params, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		if out.Applied == nil {
-			out.Applied = []string{}
-		}
-		if out.Skipped == nil {
-			out.Skipped = []skipped{}
-		}
-		return result(out), nil
+	return nil
+}
+
+// setPropertyEditor edits the scene in the editor, opened first when one
+// is named. The addon previews cmd_batch_set_property itself: Editor.Apply
+// sets its dry_run flag in a dry run.
+func setPropertyEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setArgs) (sdk.Result, error) {
+	if err := checkSetArgs(in); err != nil {
+		return sdk.Result{}, err
 	}
-	path, err := nodeedit.ScenePath(ctx, call, in.Scene)
+	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
+		return sdk.Result{}, err
+	}
+	params := map[string]any{"property": in.Property, "value": in.Value}
+	if len(in.NodePaths) > 0 {
+		params["node_paths"] = in.NodePaths
+	} else {
+		params["type"] = in.Type
+	}
+	var out setResult
+	if err := ed.Apply(ctx, "cmd_batch_set_property", params, &out); err != nil {
+		return sdk.Result{}, err
+	}
+	if out.Applied == nil {
+		out.Applied = []string{}
+	}
+	if out.Skipped == nil {
+		out.Skipped = []skipped{}
+	}
+	return result(out), nil
+}
+
+func setProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, error) {
+	if err := checkSetArgs(in); err != nil {
+		return sdk.Result{}, err
+	}
+	path, err := nodeedit.ScenePath(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -333,10 +377,10 @@ func invalidate(call *sdk.Call, res sdk.CommitResult) {
 // --- cross_scene_set_property
 
 type crossArgs struct {
-	Scenes   []string `json:"scenes" jsonschema:"res:// .tscn files to edit"`
-	Type     string   `json:"type" jsonschema:"set the property on every node of this class (and subclasses)"`
-	Property string   `json:"property" jsonschema:"property name"`
-	Value    any      `json:"value" jsonschema:"the value, as for set_property"`
+	Scenes   []sdk.ScenePath `json:"scenes" jsonschema:"res:// .tscn files to edit"`
+	Type     string          `json:"type" jsonschema:"set the property on every node of this class (and subclasses)"`
+	Property string          `json:"property" jsonschema:"property name"`
+	Value    any             `json:"value" jsonschema:"the value, as for set_property"`
 }
 
 type sceneResult struct {
@@ -376,7 +420,7 @@ func crossSceneSetProperty(ctx context.Context, call *sdk.Call, in crossArgs) (s
 	tx := call.Workspace().Begin(fmt.Sprintf("Set %s on %s nodes in %d scenes", in.Property, in.Type, len(in.Scenes)))
 	seen := map[string]bool{}
 	for _, arg := range in.Scenes {
-		path, err := nodeedit.ScenePath(ctx, call, arg)
+		path, err := nodeedit.ScenePath(ctx, call, string(arg))
 		if err != nil {
 			return sdk.Result{}, err
 		}
@@ -422,7 +466,7 @@ func crossSceneSetProperty(ctx context.Context, call *sdk.Call, in crossArgs) (s
 // --- get_dependencies
 
 type depsArgs struct {
-	Path string `json:"path" jsonschema:"res:// path of a scene, resource or script"`
+	Path string `json:"path" jsonschema:"res:// path of a scene, resource or script"` // or a uid://, so not an sdk.ResPath
 }
 
 type dependency struct {
@@ -438,6 +482,8 @@ type depsResult struct {
 	Path         string       `json:"path"`
 	Dependencies []dependency `json:"dependencies"`
 	Count        int          `json:"count"`
+	// Skipped is set when the file is over the analysis size limit.
+	Skipped []deps.Finding `json:"skipped,omitempty" jsonschema:"the file itself, when it is over the 16 MiB analysis limit and was not read: its dependencies are unknown"`
 }
 
 func (r depsResult) String() string {
@@ -449,27 +495,44 @@ func (r depsResult) String() string {
 		}
 		s += fmt.Sprintf("\n  line %d %s %s%s", d.Line, d.Via, d.Raw, mark)
 	}
+	for _, f := range r.Skipped {
+		s += "\n" + f.Message
+	}
 	return s
 }
 
-func getDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.Result, error) {
-	path := in.Path
-	if !strings.HasPrefix(path, "res://") && !strings.HasPrefix(path, "uid://") {
-		path = "res://" + strings.TrimPrefix(path, "/")
+// depsPath checks get_dependencies' path: a uid:// as given, else a
+// res:// path (not an sdk.ResPath, which refuses uid://).
+func depsPath(raw string) (string, error) {
+	if strings.HasPrefix(raw, "uid://") {
+		return raw, nil
 	}
-	if call.EditorAttached {
-		var out depsResult
-		if err := call.Editor(ctx, "cmd_get_dependencies", map[string]any{"path": path}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		for i := range out.Dependencies {
-			out.Dependencies[i].Resolved = out.Dependencies[i].Path != ""
-		}
-		if out.Dependencies == nil {
-			out.Dependencies = []dependency{}
-		}
-		out.Count = len(out.Dependencies)
-		return result(out), nil
+	return sdk.CleanResPath("path", strings.TrimPrefix(raw, "/"))
+}
+
+func getDependenciesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in depsArgs) (sdk.Result, error) {
+	path, err := depsPath(in.Path)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	var out depsResult
+	if err := ed.Query(ctx, "cmd_get_dependencies", map[string]any{"path": path}, &out); err != nil {
+		return sdk.Result{}, err
+	}
+	for i := range out.Dependencies {
+		out.Dependencies[i].Resolved = out.Dependencies[i].Path != ""
+	}
+	if out.Dependencies == nil {
+		out.Dependencies = []dependency{}
+	}
+	out.Count = len(out.Dependencies)
+	return result(out), nil
+}
+
+func getDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.Result, error) {
+	path, err := depsPath(in.Path)
+	if err != nil {
+		return sdk.Result{}, err
 	}
 	p, err := call.Project()
 	if err != nil {
@@ -485,6 +548,9 @@ func getDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.Resu
 			Hint: "pass the res:// path of an existing scene, resource or script"}
 	}
 	out := depsResult{Path: resolved, Dependencies: []dependency{}}
+	if fi := g.File(resolved); fi != nil && fi.Skipped {
+		out.Skipped = fi.Findings
+	}
 	for _, r := range g.Refs(resolved) {
 		if r.Via == deps.ViaClassName {
 			continue

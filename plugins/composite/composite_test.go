@@ -198,3 +198,160 @@ func TestEditorForwarding(t *testing.T) {
 		t.Errorf("editor sub-results: %+v", r.Results)
 	}
 }
+
+// TestResolveExposedNames: the host forwards every command under the
+// exposed name of the tool it checked, so an exposed name must reach the
+// addon as the bare action would.
+func TestResolveExposedNames(t *testing.T) {
+	for _, p := range toolPrefixes {
+		for _, bare := range []string{"create_node", "get_setting", "play"} {
+			if got, want := resolveCommand("godot_"+p+bare), resolveCommand(bare); got != want {
+				t.Errorf("resolveCommand(%q) = %q, want %q as for %q", "godot_"+p+bare, got, want, bare)
+			}
+		}
+	}
+	for name, want := range map[string]string{
+		"godot_batch_set_property":           "cmd_batch_set_property",
+		"godot_composite_batch_create_nodes": "cmd_batch_create_nodes",
+		"godot_project_get_setting":          "cmd_get_setting",
+		"godot_input_map_add_action":         "cmd_add_action",
+	} {
+		if got := resolveCommand(name); got != want {
+			t.Errorf("resolveCommand(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// compositeDryRuns are calls of every composite tool with arguments that
+// pass validation in both modes on project().
+var compositeDryRuns = []struct {
+	tool string
+	args map[string]any
+	cmd  string // the addon command the editor path sends or records
+}{
+	{"compose_node", map[string]any{"scene": "res://main.tscn", "node_type": "CharacterBody2D", "node_name": "Enemy",
+		"children": []any{map[string]any{"node_type": "CollisionShape2D", "node_name": "Shape"}}}, "cmd_compose_node"},
+	{"batch_create_nodes", map[string]any{"scene": "res://main.tscn", "node_type": "Marker2D", "names": []string{"A", "B"}}, "cmd_batch_create_nodes"},
+	{"apply_node_edits", map[string]any{"scene": "res://main.tscn", "edits": []any{
+		map[string]any{"node_path": "Player", "properties": map[string]any{"flip_h": true}}}}, "cmd_apply_node_edits"},
+	{"run_commands", map[string]any{"scene": "res://main.tscn", "commands": []any{
+		map[string]any{"command": "create_node", "params": map[string]any{"node_type": "Timer", "node_name": "Clock"}}}}, "cmd_run_commands"},
+}
+
+// compositeEditor answers what the dry runs may send: the tab switch, the
+// commands that preview themselves, and (for a real run) the rest.
+func compositeEditor() *sdktest.Editor {
+	ok := func(p map[string]any) (any, *sdk.Error) { return map[string]any{}, nil }
+	return sdktest.NewEditor().
+		On("cmd_open_scene", ok).
+		Result("cmd_compose_node", map[string]any{"node_path": "Enemy", "created": true, "children": []any{"Shape"}}).
+		On("cmd_batch_create_nodes", func(p map[string]any) (any, *sdk.Error) {
+			return map[string]any{"created": []any{}, "count": 2, "saved": false, "undoable": true}, nil
+		}).
+		On("cmd_apply_node_edits", func(p map[string]any) (any, *sdk.Error) {
+			return map[string]any{"edited": []any{"Player"}, "skipped": []any{}, "count": 1}, nil
+		}).
+		Result("cmd_run_commands", map[string]any{"results": []any{}, "ok_all": true, "count": 0}).
+		Result("cmd_node_exists", map[string]any{"exists": true})
+}
+
+// With an editor attached, a dry run of any composite tool changes nothing
+// in the user's scene: compose_node and run_commands are recorded, the
+// commands that preview themselves are sent with dry_run set. compose_node
+// used to create the node.
+func TestEditorDryRunSendsNoEdit(t *testing.T) {
+	ctx := context.Background()
+	dir := project(t)
+	ed := compositeEditor()
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	defer h.Close()
+	for _, c := range compositeDryRuns {
+		res := h.Call(ctx, c.tool, c.args, sdktest.DryRun())
+		if res.IsError {
+			t.Fatalf("%s dry run: %s", c.tool, res.Text())
+		}
+		var out struct {
+			DryRun  bool `json:"dry_run"`
+			Preview struct {
+				Commands []struct {
+					Command   string `json:"command"`
+					Previewed bool   `json:"previewed"`
+				} `json:"commands"`
+			} `json:"preview"`
+		}
+		if err := res.Structured(&out); err != nil {
+			t.Fatal(err)
+		}
+		if !out.DryRun || len(out.Preview.Commands) != 1 || out.Preview.Commands[0].Command != c.cmd {
+			t.Errorf("%s: preview %s", c.tool, res.Text())
+		}
+	}
+	if n := len(ed.Calls("cmd_compose_node", "cmd_run_commands")); n != 0 {
+		t.Errorf("a dry run sent %d mutating commands: %+v", n, ed.Calls())
+	}
+	for _, call := range ed.Calls("cmd_batch_create_nodes", "cmd_apply_node_edits") {
+		if call.Params["dry_run"] != true {
+			t.Errorf("%s sent without dry_run: %v", call.Command, call.Params)
+		}
+	}
+	if opens := ed.Calls("cmd_open_scene"); len(opens) != len(compositeDryRuns) || opens[0].Params["scene_path"] != "res://main.tscn" {
+		t.Errorf("the scene was not opened first: %+v", opens)
+	}
+	if read(t, dir) != mainScene {
+		t.Error("an editor dry run touched the file")
+	}
+
+	// A list of reads only runs in a dry run too, read by read: the host
+	// lets no cmd_run_commands through during one.
+	r := plugintest.CallAs[runResult](t, h, "run_commands", map[string]any{"commands": []any{
+		map[string]any{"command": "node_exists", "params": map[string]any{"node_path": "Player"}}}}, sdktest.DryRun())
+	if !r.OKAll || r.Count != 1 || r.Results[0].Result["exists"] != true || len(ed.Calls("cmd_run_commands")) != 0 {
+		t.Errorf("read-only run_commands dry run: %+v; calls %+v", r, ed.Calls())
+	}
+}
+
+// With an editor attached and a scene named, the tools edit that scene in
+// the editor (opened first), not its file behind the editor's back.
+func TestEditorSceneArgumentOpensTheScene(t *testing.T) {
+	dir := project(t)
+	ed := compositeEditor()
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	defer h.Close()
+	plugintest.CallAs[composeResult](t, h, "compose_node", compositeDryRuns[0].args)
+	calls := ed.Calls()
+	if len(calls) != 2 || calls[0].Command != "cmd_open_scene" || calls[0].Params["scene_path"] != "res://main.tscn" || calls[1].Command != "cmd_compose_node" {
+		t.Fatalf("sent %+v", calls)
+	}
+	if read(t, dir) != mainScene {
+		t.Error("compose_node with a scene edited the file behind the editor's back")
+	}
+}
+
+// A dry run answers in the same shape in both modes.
+func TestDryRunShapeSameInBothModes(t *testing.T) {
+	ctx := context.Background()
+	headless := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: project(t)})
+	defer headless.Close()
+	editor := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: project(t), Editor: compositeEditor().Serve})
+	defer editor.Close()
+	for _, c := range compositeDryRuns {
+		for mode, h := range map[sdk.Mode]*sdktest.Host{sdk.ModeHeadless: headless, sdk.ModeEditor: editor} {
+			res := h.Call(ctx, c.tool, c.args, sdktest.DryRun())
+			if res.IsError {
+				t.Fatalf("%s (%s): %s", c.tool, mode, res.Text())
+			}
+			var out struct {
+				DryRun  bool `json:"dry_run"`
+				Preview struct {
+					Mode sdk.Mode `json:"mode"`
+				} `json:"preview"`
+			}
+			if err := res.Structured(&out); err != nil {
+				t.Fatal(err)
+			}
+			if !out.DryRun || out.Preview.Mode != mode {
+				t.Errorf("%s (%s): %s", c.tool, mode, res.Text())
+			}
+		}
+	}
+}

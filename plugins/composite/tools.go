@@ -9,13 +9,14 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/addonerr"
+	"github.com/godot-mcp/godot-mcp/sdk/editorcmd"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // headlessScene opens the scene a headless call edits.
-func headlessScene(ctx context.Context, call *sdk.Call, scene string) (*nodeedit.Scene, error) {
-	path, err := nodeedit.ScenePath(ctx, call, scene)
+func headlessScene(ctx context.Context, call *sdk.Call, scene sdk.ScenePath) (*nodeedit.Scene, error) {
+	path, err := nodeedit.ScenePath(ctx, call, string(scene))
 	if err != nil {
 		return nil, err
 	}
@@ -34,6 +35,24 @@ func commit(s *nodeedit.Scene, name string) ([]sdk.FileChange, error) {
 	return res.Files, nil
 }
 
+// editorApply is the start of every editor path: scene (if given) becomes
+// the active tab, which the addon's commands act on, and cmd is applied.
+// It reports whether the dry run recorded cmd instead of sending it, in
+// which case out is untouched and the answer is the SDK's preview alone.
+func editorApply(ctx context.Context, ed *sdk.Editor, scene sdk.ScenePath, cmd string, params, out any) (recorded bool, err error) {
+	if err := ed.OpenScene(ctx, string(scene)); err != nil {
+		return false, err
+	}
+	if err := ed.Apply(ctx, cmd, params, out); err != nil {
+		return false, err
+	}
+	return ed.DryRun() && editorcmd.Lookup(cmd).Kind == editorcmd.Mutating, nil
+}
+
+// onlyPreview is the answer of an editor dry run whose command was
+// recorded, not sent: the SDK adds dry_run and the preview of the command.
+func onlyPreview() sdk.Result { return sdk.JSON(map[string]any{}) }
+
 // toResult re-decodes an addon-shaped map into a typed result.
 func toResult[T any](m map[string]any, out *T) {
 	b, _ := json.Marshal(m)
@@ -50,12 +69,12 @@ type childArgs struct {
 }
 
 type composeArgs struct {
-	Scene      string         `json:"scene,omitempty" jsonschema:"res:// .tscn to edit as a file; empty: the edited scene (editor) or the active scene (headless)"`
+	Scene      sdk.ScenePath  `json:"scene,omitempty" jsonschema:"res:// .tscn to edit; empty: the active scene. With an editor attached the scene is opened (made the active tab) and edited there"`
 	ParentPath string         `json:"parent_path,omitempty" jsonschema:"parent node path ('.' is the root)" default:"."`
 	NodeType   string         `json:"node_type" jsonschema:"Node class, such as CharacterBody2D"`
 	NodeName   string         `json:"node_name,omitempty" jsonschema:"the node's name (default: its class)"`
 	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values: JSON numbers/bools/strings, [x, y] or {x, y} for vectors and colours, Godot literals such as \"Vector2(1, 2)\", res:// paths for resources"`
-	ScriptPath string         `json:"script_path,omitempty" jsonschema:"res:// script to attach"`
+	ScriptPath sdk.ResPath    `json:"script_path,omitempty" jsonschema:"res:// script to attach"`
 	Children   []childArgs    `json:"children,omitempty" jsonschema:"child nodes to create under it"`
 	Save       bool           `json:"save,omitempty" jsonschema:"editor: save the scene afterwards (headless edits are written at once)"`
 }
@@ -72,41 +91,66 @@ type composeResult struct {
 	Files          []sdk.FileChange `json:"files,omitempty"`
 }
 
-func (a composeArgs) params() composeParams {
+// params are the addon's compose params; a child's script_path is checked
+// as a top-level one is.
+func (a composeArgs) params() (composeParams, error) {
 	p := composeParams{ParentPath: a.ParentPath, NodeType: a.NodeType, Name: a.NodeName, Properties: a.Properties,
-		ScriptPath: a.ScriptPath, Save: a.Save}
+		ScriptPath: string(a.ScriptPath), Save: a.Save}
 	if p.ParentPath == "" {
 		p.ParentPath = "."
 	}
-	for _, c := range a.Children {
-		p.Children = append(p.Children, child{NodeType: c.NodeType, Name: c.NodeName, Properties: c.Properties, ScriptPath: c.ScriptPath})
+	for i, c := range a.Children {
+		script := c.ScriptPath
+		if script != "" {
+			var err error
+			if script, err = sdk.CleanResPath(fmt.Sprintf("children[%d].script_path", i), script); err != nil {
+				return p, err
+			}
+		}
+		p.Children = append(p.Children, child{NodeType: c.NodeType, Name: c.NodeName, Properties: c.Properties, ScriptPath: script})
 	}
-	return p
+	return p, nil
 }
 
 func composeTool(ctx context.Context, call *sdk.Call, in composeArgs) (sdk.Result, error) {
-	p := in.params()
-	var out composeResult
-	if call.EditorAttached && in.Scene == "" {
-		if err := call.Editor(ctx, "cmd_compose_node", p, &out); err != nil {
-			return sdk.Result{}, err
-		}
-	} else {
-		s, err := headlessScene(ctx, call, in.Scene)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		m, err := composeNode(s, p)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		toResult(m, &out)
-		out.Saved = !call.DryRun
-		if out.Files, err = commit(s, "Compose "+out.NodePath); err != nil {
-			return sdk.Result{}, err
-		}
+	p, err := in.params()
+	if err != nil {
+		return sdk.Result{}, err
 	}
-	out.DryRun = call.DryRun
+	var out composeResult
+	s, err := headlessScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	m, err := composeNode(s, p)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	toResult(m, &out)
+	out.Saved = !call.DryRun
+	if out.Files, err = commit(s, "Compose "+out.NodePath); err != nil {
+		return sdk.Result{}, err
+	}
+	return composeAnswer(call.DryRun, out), nil
+}
+
+// composeEditor: cmd_compose_node has no preview flag, so a dry run records
+// it and creates nothing in the user's scene.
+func composeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in composeArgs) (sdk.Result, error) {
+	p, err := in.params()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	var out composeResult
+	recorded, err := editorApply(ctx, ed, in.Scene, "cmd_compose_node", p, &out)
+	if err != nil || recorded {
+		return onlyPreview(), err
+	}
+	return composeAnswer(false, out), nil
+}
+
+func composeAnswer(dryRun bool, out composeResult) sdk.Result {
+	out.DryRun = dryRun
 	if out.Children == nil {
 		out.Children = []string{}
 	}
@@ -114,16 +158,16 @@ func composeTool(ctx context.Context, call *sdk.Call, in composeArgs) (sdk.Resul
 		out.PropertiesSet = []string{}
 	}
 	text := fmt.Sprintf("created %s with %d children", out.NodePath, len(out.Children))
-	if call.DryRun {
+	if dryRun {
 		text = "dry run: would create " + out.NodePath
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}, nil
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}
 }
 
 // --- batch_create_nodes
 
 type batchCreateArgs struct {
-	Scene      string         `json:"scene,omitempty" jsonschema:"res:// .tscn to edit as a file; empty: the edited or active scene"`
+	Scene      sdk.ScenePath  `json:"scene,omitempty" jsonschema:"res:// .tscn to edit; empty: the active scene. With an editor attached the scene is opened (made the active tab) and edited there"`
 	ParentPath string         `json:"parent_path,omitempty" jsonschema:"parent node path" default:"."`
 	NodeType   string         `json:"node_type" jsonschema:"Node class of every new node"`
 	Names      []string       `json:"names" jsonschema:"the new nodes' names"`
@@ -141,41 +185,55 @@ type batchCreateResult struct {
 	Files    []sdk.FileChange `json:"files,omitempty"`
 }
 
-func batchCreateTool(ctx context.Context, call *sdk.Call, in batchCreateArgs) (sdk.Result, error) {
+func (in batchCreateArgs) params() batchCreateParams {
 	p := batchCreateParams{ParentPath: in.ParentPath, NodeType: in.NodeType, Names: in.Names, Properties: in.Properties, Save: in.Save}
 	if p.ParentPath == "" {
 		p.ParentPath = "."
 	}
+	return p
+}
+
+func batchCreateTool(ctx context.Context, call *sdk.Call, in batchCreateArgs) (sdk.Result, error) {
+	p := in.params()
 	var out batchCreateResult
-	if call.EditorAttached && in.Scene == "" {
-		params := map[string]any{"parent_path": p.ParentPath, "node_type": p.NodeType, "names": p.Names,
-			"properties": p.Properties, "save": p.Save, "dry_run": call.DryRun}
-		if err := call.Editor(ctx, "cmd_batch_create_nodes", params, &out); err != nil {
-			return sdk.Result{}, err
-		}
-	} else {
-		s, err := headlessScene(ctx, call, in.Scene)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		m, err := batchCreate(s, p, false)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		toResult(m, &out)
-		if out.Files, err = commit(s, fmt.Sprintf("Create %d %s nodes", len(in.Names), in.NodeType)); err != nil {
-			return sdk.Result{}, err
-		}
-		out.Saved = !call.DryRun
-		if call.DryRun {
-			out.Created = []string{}
-		}
+	s, err := headlessScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
 	}
-	out.DryRun = call.DryRun
+	m, err := batchCreate(s, p, false)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	toResult(m, &out)
+	if out.Files, err = commit(s, fmt.Sprintf("Create %d %s nodes", len(in.Names), in.NodeType)); err != nil {
+		return sdk.Result{}, err
+	}
+	out.Saved = !call.DryRun
+	if call.DryRun {
+		out.Created = []string{}
+	}
+	return batchCreateAnswer(call.DryRun, out), nil
+}
+
+// batchCreateEditor: the addon previews cmd_batch_create_nodes itself, so
+// a dry run sends it with dry_run set (Editor.Apply does).
+func batchCreateEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in batchCreateArgs) (sdk.Result, error) {
+	p := in.params()
+	params := map[string]any{"parent_path": p.ParentPath, "node_type": p.NodeType, "names": p.Names,
+		"properties": p.Properties, "save": p.Save}
+	var out batchCreateResult
+	if _, err := editorApply(ctx, ed, in.Scene, "cmd_batch_create_nodes", params, &out); err != nil {
+		return sdk.Result{}, err
+	}
+	return batchCreateAnswer(ed.DryRun(), out), nil
+}
+
+func batchCreateAnswer(dryRun bool, out batchCreateResult) sdk.Result {
+	out.DryRun = dryRun
 	if out.Created == nil {
 		out.Created = []string{}
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d nodes: %s", out.Count, strings.Join(out.Created, ", "))}}, Structured: out}, nil
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d nodes: %s", out.Count, strings.Join(out.Created, ", "))}}, Structured: out}
 }
 
 // --- apply_node_edits
@@ -186,9 +244,9 @@ type editArgs struct {
 }
 
 type applyArgs struct {
-	Scene string     `json:"scene,omitempty" jsonschema:"res:// .tscn to edit as a file; empty: the edited or active scene"`
-	Edits []editArgs `json:"edits" jsonschema:"the edits, applied in order"`
-	Save  bool       `json:"save,omitempty" jsonschema:"editor: save the scene afterwards"`
+	Scene sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// .tscn to edit; empty: the active scene. With an editor attached the scene is opened (made the active tab) and edited there"`
+	Edits []editArgs    `json:"edits" jsonschema:"the edits, applied in order"`
+	Save  bool          `json:"save,omitempty" jsonschema:"editor: save the scene afterwards"`
 }
 
 type applySkip struct {
@@ -209,40 +267,53 @@ type applyResult struct {
 	Files       []sdk.FileChange `json:"files,omitempty"`
 }
 
-func applyTool(ctx context.Context, call *sdk.Call, in applyArgs) (sdk.Result, error) {
+func (in applyArgs) params() applyParams {
 	p := applyParams{Save: in.Save}
 	for _, e := range in.Edits {
 		p.Edits = append(p.Edits, nodeEdit(e))
 	}
+	return p
+}
+
+func applyTool(ctx context.Context, call *sdk.Call, in applyArgs) (sdk.Result, error) {
+	p := in.params()
 	var out applyResult
-	if call.EditorAttached && in.Scene == "" {
-		params := map[string]any{"edits": p.Edits, "save": p.Save, "dry_run": call.DryRun}
-		if err := call.Editor(ctx, "cmd_apply_node_edits", params, &out); err != nil {
-			return sdk.Result{}, err
-		}
-	} else {
-		s, err := headlessScene(ctx, call, in.Scene)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		m, err := applyEdits(s, p)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		toResult(m, &out)
-		if out.Files, err = commit(s, fmt.Sprintf("Edit %d nodes", len(in.Edits))); err != nil {
-			return sdk.Result{}, err
-		}
-		out.Saved = !call.DryRun
+	s, err := headlessScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
 	}
-	out.DryRun = call.DryRun
+	m, err := applyEdits(s, p)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	toResult(m, &out)
+	if out.Files, err = commit(s, fmt.Sprintf("Edit %d nodes", len(in.Edits))); err != nil {
+		return sdk.Result{}, err
+	}
+	out.Saved = !call.DryRun
+	return applyAnswer(call.DryRun, out), nil
+}
+
+// applyEditor: the addon previews cmd_apply_node_edits itself, so a dry
+// run sends it with dry_run set (Editor.Apply does).
+func applyEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in applyArgs) (sdk.Result, error) {
+	p := in.params()
+	var out applyResult
+	if _, err := editorApply(ctx, ed, in.Scene, "cmd_apply_node_edits", map[string]any{"edits": p.Edits, "save": p.Save}, &out); err != nil {
+		return sdk.Result{}, err
+	}
+	return applyAnswer(ed.DryRun(), out), nil
+}
+
+func applyAnswer(dryRun bool, out applyResult) sdk.Result {
+	out.DryRun = dryRun
 	if out.Edited == nil {
 		out.Edited = []string{}
 	}
 	if out.Skipped == nil {
 		out.Skipped = []applySkip{}
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d properties set on %d nodes, %d skipped", out.Count, len(out.Edited), len(out.Skipped))}}, Structured: out}, nil
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d properties set on %d nodes, %d skipped", out.Count, len(out.Edited), len(out.Skipped))}}, Structured: out}
 }
 
 // --- run_commands
@@ -253,7 +324,7 @@ type commandArgs struct {
 }
 
 type runArgs struct {
-	Scene       string        `json:"scene,omitempty" jsonschema:"headless: res:// .tscn the commands edit; empty: the active scene"`
+	Scene       sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// .tscn the commands edit; empty: the active scene. With an editor attached the scene is opened (made the active tab) first"`
 	Commands    []commandArgs `json:"commands" jsonschema:"the commands, run in order"`
 	StopOnError *bool         `json:"stop_on_error,omitempty" jsonschema:"stop at the first failure (headless: then nothing is written)" default:"true"`
 }
@@ -278,8 +349,13 @@ type runResult struct {
 	Files        []sdk.FileChange `json:"files,omitempty"`
 }
 
-// toolPrefixes are the toolsets whose tool names map to addon commands.
-var toolPrefixes = []string{"scene_edit_", "composite_", "batch_", "inspection_", "scripts_", "resources_edit_"}
+// toolPrefixes are the first-party toolsets, whose tool godot_<toolset>_<x>
+// forwards to the addon's cmd_<x>. The host hands run_commands every
+// command under the exposed name of the tool it checked, so every toolset
+// a command may resolve to must be here, or its command would reach the
+// addon under a name it does not know.
+var toolPrefixes = []string{"scene_edit_", "composite_", "batch_", "inspection_", "scripts_", "resources_edit_",
+	"project_", "input_map_", "runtime_", "tilemap_", "analysis_", "export_", "testing_"}
 
 // resolveCommand turns a command, bare action or tool name into the
 // addon's cmd_* name, as the reference server's command map does.
@@ -343,73 +419,138 @@ func subError(cmd string, err error) subResult {
 	return subResult{Command: cmd, OK: false, Error: e.Code, Hint: hint, Required: e.Required}
 }
 
-func runCommandsTool(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Result, error) {
+// commandList resolves the commands of a run_commands call to the addon's
+// names and params.
+func (in runArgs) commandList() ([]map[string]any, bool, error) {
 	stop := in.StopOnError == nil || *in.StopOnError
 	if len(in.Commands) == 0 {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass at least one {command, params}", "commands is empty")
+		return nil, stop, sdk.Errorf(sdk.CodeInvalidArgument, "pass at least one {command, params}", "commands is empty")
 	}
 	cmds := make([]map[string]any, len(in.Commands))
 	for i, c := range in.Commands {
 		name := resolveCommand(c.Command)
 		if name == "cmd_run_commands" {
-			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "flatten the list: run_commands cannot nest", "command %d is run_commands", i)
+			return nil, stop, sdk.Errorf(sdk.CodeInvalidArgument, "flatten the list: run_commands cannot nest", "command %d is run_commands", i)
 		}
 		cmds[i] = map[string]any{"command": name, "params": mapParams(name, c.Params)}
 	}
+	return cmds, stop, nil
+}
+
+// runCommandsEditor sends the list as one cmd_run_commands. Its inner
+// commands are addon commands the SDK cannot see into, so in a dry run
+// cmd_run_commands is recorded, not sent; a list of reads only (queries,
+// package editorcmd) runs in a dry run too, one query at a time, since the
+// host lets no cmd_run_commands through during a dry run.
+func runCommandsEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in runArgs) (sdk.Result, error) {
+	cmds, stop, err := in.commandList()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if ed.DryRun() && allQueries(cmds) {
+		if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
+			return sdk.Result{}, err
+		}
+		return runAnswer(true, runQueries(ctx, ed, cmds, stop)), nil
+	}
 	var out runResult
-	if call.EditorAttached && in.Scene == "" {
-		if err := call.Editor(ctx, "cmd_run_commands", map[string]any{"commands": cmds, "stop_on_error": stop}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		// Each failed sub-command is the addon's own envelope, inside an
-		// ok result the host does not map: map it with the host's rule,
-		// so a sub-result has the code a headless run gives it.
-		for i, r := range out.Results {
-			if !r.OK {
-				out.Results[i] = subError(r.Command, addonerr.Refusal(r.Command, r.Error, r.Hint, r.Required))
-			}
-		}
-	} else {
-		s, err := headlessScene(ctx, call, in.Scene)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		out.OKAll = true
-		for i, c := range cmds {
-			name := c["command"].(string)
-			before := s.Bytes()
-			edited := s.Edited
-			m, err := runOne(s, name, c["params"].(map[string]any), call.DryRun)
-			if err != nil {
-				// Undo this command's partial edits: each command is all or nothing.
-				doc, perr := godot.ParseFile(s.Path, before)
-				if perr != nil {
-					return sdk.Result{}, sdk.Errorf(sdk.CodeInternalError, "report this bug", "cannot restore the scene: %v", perr)
-				}
-				doc.SetFloatStyle(s.Doc.FloatStyle())
-				s.Doc, s.Edited = doc, edited
-				out.Results = append(out.Results, subError(name, err))
-				out.OKAll = false
-				if stop {
-					at := i
-					out.AbortedAt, out.SkippedCount = &at, len(cmds)-i-1
-					out.Hint = fmt.Sprintf("command %d (%s) failed; nothing was written (stop_on_error): fix it and run the list again", i, name)
-					break
-				}
-				continue
-			}
-			out.Results = append(out.Results, subResult{Command: name, OK: true, Result: m})
-		}
-		if out.AbortedAt == nil {
-			if out.Files, err = commit(s, fmt.Sprintf("Run %d commands", len(cmds))); err != nil {
-				return sdk.Result{}, err
-			}
-		} else {
-			out.Files = []sdk.FileChange{}
+	recorded, err := editorApply(ctx, ed, in.Scene, "cmd_run_commands", map[string]any{"commands": cmds, "stop_on_error": stop}, &out)
+	if err != nil || recorded {
+		return onlyPreview(), err
+	}
+	// Each failed sub-command is the addon's own envelope, inside an ok
+	// result the host does not map: map it with the host's rule, so a
+	// sub-result has the code a headless run gives it.
+	for i, r := range out.Results {
+		if !r.OK {
+			out.Results[i] = subError(r.Command, addonerr.Refusal(r.Command, r.Error, r.Hint, r.Required))
 		}
 	}
+	return runAnswer(false, out), nil
+}
+
+// allQueries reports whether every command only reads.
+func allQueries(cmds []map[string]any) bool {
+	for _, c := range cmds {
+		if k := editorcmd.Lookup(c["command"].(string)).Kind; k != editorcmd.Query {
+			return false
+		}
+	}
+	return true
+}
+
+// runQueries runs a list of reads as cmd_run_commands would: in order, a
+// failure reported in place, and with stop the first one ends the run.
+func runQueries(ctx context.Context, ed *sdk.Editor, cmds []map[string]any, stop bool) runResult {
+	out := runResult{OKAll: true}
+	for i, c := range cmds {
+		name := c["command"].(string)
+		var m map[string]any
+		if err := ed.Query(ctx, name, c["params"], &m); err != nil {
+			out.Results = append(out.Results, subError(name, err))
+			out.OKAll = false
+			if stop {
+				at := i
+				out.AbortedAt, out.SkippedCount = &at, len(cmds)-i-1
+				out.Hint = fmt.Sprintf("command %d (%s) failed: fix it and run the list again", i, name)
+				break
+			}
+			continue
+		}
+		out.Results = append(out.Results, subResult{Command: name, OK: true, Result: m})
+	}
+	return out
+}
+
+func runCommandsTool(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Result, error) {
+	cmds, stop, err := in.commandList()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	var out runResult
+	s, err := headlessScene(ctx, call, in.Scene)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out.OKAll = true
+	for i, c := range cmds {
+		name := c["command"].(string)
+		before := s.Bytes()
+		edited := s.Edited
+		m, err := runOne(s, name, c["params"].(map[string]any), call.DryRun)
+		if err != nil {
+			// Undo this command's partial edits: each command is all or nothing.
+			doc, perr := godot.ParseFile(s.Path, before)
+			if perr != nil {
+				return sdk.Result{}, sdk.Errorf(sdk.CodeInternalError, "report this bug", "cannot restore the scene: %v", perr)
+			}
+			doc.SetFloatStyle(s.Doc.FloatStyle())
+			s.Doc, s.Edited = doc, edited
+			out.Results = append(out.Results, subError(name, err))
+			out.OKAll = false
+			if stop {
+				at := i
+				out.AbortedAt, out.SkippedCount = &at, len(cmds)-i-1
+				out.Hint = fmt.Sprintf("command %d (%s) failed; nothing was written (stop_on_error): fix it and run the list again", i, name)
+				break
+			}
+			continue
+		}
+		out.Results = append(out.Results, subResult{Command: name, OK: true, Result: m})
+	}
+	if out.AbortedAt == nil {
+		if out.Files, err = commit(s, fmt.Sprintf("Run %d commands", len(cmds))); err != nil {
+			return sdk.Result{}, err
+		}
+	} else {
+		out.Files = []sdk.FileChange{}
+	}
+	return runAnswer(call.DryRun, out), nil
+}
+
+func runAnswer(dryRun bool, out runResult) sdk.Result {
 	out.Count = len(out.Results)
-	out.DryRun = call.DryRun
+	out.DryRun = dryRun
 	if out.Results == nil {
 		out.Results = []subResult{}
 	}
@@ -422,5 +563,5 @@ func runCommandsTool(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Resul
 			text += fmt.Sprintf("\n  %d %s: %s %s", i, r.Command, r.Error, r.Hint)
 		}
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}, nil
+	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}
 }

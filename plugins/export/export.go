@@ -16,7 +16,8 @@ import (
 
 type exportArgs struct {
 	Preset         string `json:"preset" jsonschema:"name of the export preset, as list_presets shows it"`
-	Output         string `json:"output,omitempty" jsonschema:"file to write, a res:// or project-relative path whose directory exists; default: the preset's export_path (with .pck for mode pack)"`
+	Output         string `json:"output,omitempty" jsonschema:"file to write, a new res:// path in the export folder res://build/ (created, with a .gdignore); default: res://build/ and the file name of the preset's export_path (with .pck for mode pack)"`
+	Overwrite      bool   `json:"overwrite,omitempty" jsonschema:"replace files an earlier export_project wrote (recorded in res://build/.godot-mcp-exports.json); other existing files are never overwritten"`
 	Mode           string `json:"mode,omitempty" jsonschema:"release (default), debug, or pack: only the .pck (or .zip), which needs no export templates"`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" default:"300" minimum:"1" maximum:"1800" jsonschema:"deadline in seconds (default 300, at most 1800)"`
 }
@@ -27,6 +28,7 @@ type exportResult struct {
 	Preset          string           `json:"preset"`
 	Mode            string           `json:"mode"`
 	OutputFile      string           `json:"output_file" jsonschema:"res:// path of the exported file"`
+	Files           []string         `json:"files,omitempty" jsonschema:"res:// paths of every file the export placed (a desktop export writes the binary and its .pck)"`
 	OutputSize      int64            `json:"output_size,omitempty"`
 	ExitCode        *int             `json:"exit_code,omitempty"`
 	TimedOut        bool             `json:"timed_out,omitempty"`
@@ -55,28 +57,6 @@ func exportFlag(mode string, major int) (string, error) {
 	return "", sdk.Errorf(sdk.CodeInvalidArgument, "use release, debug or pack", "unknown mode %q", mode)
 }
 
-// outputPath confines the output file to the project: its directory must
-// exist inside it.
-func outputPath(p *sdk.Project, arg string) (string, error) {
-	rel := strings.TrimPrefix(arg, "res://")
-	rel = path.Clean(strings.ReplaceAll(rel, "\\", "/"))
-	if rel == "." || rel == "" || strings.HasSuffix(arg, "/") {
-		return "", sdk.Errorf(sdk.CodeInvalidArgument, "name a file, such as res://build/game.pck", "output %q is not a file name", arg)
-	}
-	dir, err := p.Resolve(path.Dir(rel))
-	if err != nil {
-		if e, ok := err.(*sdk.Error); ok && e.Code == sdk.CodeNotFound {
-			e.Hint = "create the directory " + path.Dir(rel) + " in the project first, or choose another output"
-		}
-		return "", err
-	}
-	abs := filepath.Join(dir, path.Base(rel))
-	if st, err := os.Stat(abs); err == nil && st.IsDir() {
-		return "", sdk.Errorf(sdk.CodeInvalidArgument, "name a file, such as res://build/game.pck", "output %q is a directory", arg)
-	}
-	return abs, nil
-}
-
 func exportProject(ctx context.Context, call *sdk.Call, in exportArgs) (sdk.Result, error) {
 	t, err := godotrun.Prepare(ctx, call, finder)
 	if err != nil {
@@ -96,34 +76,56 @@ func exportProject(ctx context.Context, call *sdk.Call, in exportArgs) (sdk.Resu
 	}
 	output := in.Output
 	if output == "" {
-		output = pr.ExportPath
-		if output == "" {
-			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass output, such as res://build/game.pck",
+		if pr.ExportPath == "" {
+			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass output, such as res://"+exportDir+"/game.pck",
 				"preset %q has no export_path", pr.Name)
+		}
+		// The export folder is the one place an export writes: a preset
+		// path elsewhere keeps only its file name.
+		output = path.Clean(strings.TrimPrefix(strings.ReplaceAll(pr.ExportPath, "\\", "/"), "res://"))
+		if !strings.HasPrefix(output, exportDir+"/") {
+			output = exportDir + "/" + path.Base(output)
 		}
 		if mode == "pack" {
 			output = strings.TrimSuffix(output, path.Ext(output)) + ".pck"
 		}
+		output = "res://" + output
 	}
-	abs, err := outputPath(t.Project, output)
+	out, err := planOutput(t.Project, output)
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	m, err := readManifest(t.Project.Root())
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if err := checkTarget(m, out.abs, out.res, in.Overwrite); err != nil {
+		return sdk.Result{}, err
+	}
 	res := exportResult{
-		DryRun: call.DryRun, Preset: pr.Name, Mode: mode, OutputFile: t.Project.ResPath(abs),
+		DryRun: call.DryRun, Preset: pr.Name, Mode: mode, OutputFile: out.res,
 		Errors: []godotlog.Entry{}, Warnings: []godotlog.Entry{}, Godot: t.Bin.Version,
 	}
-	args := []string{"--path", t.Project.Root(), flag, pr.Name, abs}
 	if call.DryRun {
+		args := []string{"--path", t.Project.Root(), flag, pr.Name, out.abs}
 		res.Command = append([]string{t.Bin.Path}, append(t.Bin.HeadlessArgs(), args...)...)
 		res.Summary = fmt.Sprintf("would export preset %q (%s) to %s with Godot %s", pr.Name, mode, res.OutputFile, t.Bin.Version)
 		return sdk.JSON(res), nil
 	}
+	if err := prepareFolder(out); err != nil {
+		return sdk.Result{}, err
+	}
+	stageDir, err := stage(out)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	defer os.RemoveAll(stageDir)
+	staged := filepath.Join(stageDir, filepath.Base(out.abs))
+	args := []string{"--path", t.Project.Root(), flag, pr.Name, staged}
 	timeout := time.Duration(defaultExportTimeout) * time.Second
 	if in.TimeoutSeconds > 0 {
 		timeout = time.Duration(in.TimeoutSeconds) * time.Second
 	}
-	before, _ := os.Stat(abs)
 	o, err := godotrun.Run(ctx, godotrun.Spec{Bin: t.Bin, Args: args, Dir: t.Project.Root(), Timeout: timeout,
 		Tick: func(elapsed time.Duration, lines int) {
 			call.Progress(elapsed.Seconds(), timeout.Seconds(), fmt.Sprintf("exporting %q: %ds, %d lines of output", pr.Name, int(elapsed.Seconds()), lines))
@@ -137,12 +139,16 @@ func exportProject(ctx context.Context, call *sdk.Call, in exportArgs) (sdk.Resu
 	res.Command, res.ExitCode, res.TimedOut = o.Command, o.ExitCode, o.TimedOut
 	res.DurationSeconds = o.Duration.Round(time.Millisecond).Seconds()
 	res.Errors, res.Warnings, res.Output = o.Errors, o.Warnings, o.Output
-	after, statErr := os.Stat(abs)
-	fresh := statErr == nil && (before == nil || !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size())
-	if statErr == nil {
-		res.OutputSize = after.Size()
+	st, statErr := os.Lstat(staged)
+	res.Exported = o.ExitCode != nil && *o.ExitCode == 0 && len(o.Errors) == 0 && statErr == nil && st.Mode().IsRegular()
+	if res.Exported {
+		// Only a successful export is placed: a failed one leaves the
+		// earlier export, if any, as it was.
+		if res.Files, err = publish(out, m, stageDir, in.Overwrite); err != nil {
+			return sdk.Result{}, err
+		}
+		res.OutputSize = st.Size()
 	}
-	res.Exported = o.ExitCode != nil && *o.ExitCode == 0 && len(o.Errors) == 0 && fresh
 	switch {
 	case res.Exported:
 		res.Summary = fmt.Sprintf("exported preset %q (%s) to %s, %d bytes", pr.Name, mode, res.OutputFile, res.OutputSize)

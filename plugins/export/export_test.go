@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +19,17 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	code := m.Run()
+	if buildDir != "" {
+		_ = os.RemoveAll(buildDir) // the binaries host_test.go built
+	}
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // presets is an export_presets.cfg as the Godot 3.2 editor writes it.
@@ -149,14 +162,38 @@ func TestExportReleaseWithoutTemplates(t *testing.T) {
 	}
 }
 
+// fakeProject is project with the fake exporting Godot as the binary: the
+// export's rules about where it writes need no real Godot.
+func fakeProject(t *testing.T, extra map[string]string) (string, *sdktest.Host) {
+	t.Helper()
+	t.Setenv(godotrun.EnvBin, godottest.ExportingGodot(t))
+	files := map[string]string{"export_presets.cfg": presets + evilPreset}
+	for k, v := range extra {
+		files[k] = v
+	}
+	dir := godottest.Godot3Project(t, "extends Node\n", files)
+	return dir, sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "3"})
+}
+
+// evilPreset names project.godot as its export path.
+const evilPreset = `
+[preset.2]
+
+name="Evil"
+platform="Linux/X11"
+runnable=false
+export_path="project.godot"
+`
+
 func TestExportArguments(t *testing.T) {
-	godottest.RequireGodot3(t)
-	_, h := project(t)
+	_, h := fakeProject(t, nil)
 	for args, code := range map[string]string{
 		`{"preset":"Linux/X11","mode":"fast"}`:                   sdk.CodeInvalidArgument,
 		`{"preset":"Linux/X11","output":"../../escape.pck"}`:     sdk.CodeInvalidArgument,
-		`{"preset":"Linux/X11","output":"res://nodir/game.pck"}`: sdk.CodeNotFound,
+		`{"preset":"Linux/X11","output":"/tmp/escape.pck"}`:      sdk.CodeInvalidArgument,
+		`{"preset":"Linux/X11","output":"res://nodir/game.pck"}`: sdk.CodeInvalidArgument,
 		`{"preset":"Linux/X11","output":"res://build"}`:          sdk.CodeInvalidArgument,
+		`{"preset":"Linux/X11","output":"res://build/"}`:         sdk.CodeInvalidArgument,
 		`{"preset":"Web"}`:  sdk.CodeInvalidArgument,
 		`{"preset":"Nope"}`: sdk.CodeNotFound,
 		`{"preset":"Linux/X11","timeout_seconds":999999}`: sdk.CodeInvalidArgument,
@@ -166,4 +203,168 @@ func TestExportArguments(t *testing.T) {
 			t.Errorf("%s: got %s %s", args, res.ErrorCode, res.Text())
 		}
 	}
+}
+
+// TestExportNeverWritesProjectFiles: project.godot, a script, a scene and
+// a file that Godot would import are refused as outputs, named directly or
+// through a preset's export_path, in dry runs too, and stay as they were.
+func TestExportNeverWritesProjectFiles(t *testing.T) {
+	dir, h := fakeProject(t, nil)
+	before := snapshot(t, dir)
+	for _, tc := range []struct {
+		args     map[string]any
+		dryRun   bool
+		fragment string
+	}{
+		{map[string]any{"preset": "Linux/X11", "output": "res://project.godot"}, false, "outside the export folder res://build/"},
+		{map[string]any{"preset": "Linux/X11", "output": "res://project.godot", "overwrite": true}, true, "outside the export folder"},
+		{map[string]any{"preset": "Linux/X11", "output": "main.gd", "mode": "pack"}, false, "outside the export folder"},
+		{map[string]any{"preset": "Linux/X11", "output": "res://build/level.tscn"}, false, "extension of a Godot project file"},
+		{map[string]any{"preset": "Linux/X11", "output": "res://build/project.godot"}, false, "extension of a Godot project file"},
+		{map[string]any{"preset": "Evil"}, false, "res://build/project.godot has the extension of a Godot project file"},
+		{map[string]any{"preset": "Linux/X11", "output": "res://build/.godot-mcp-exports.json"}, false, "keeps for itself"},
+	} {
+		var opts []sdktest.CallOption
+		if tc.dryRun {
+			opts = append(opts, sdktest.DryRun())
+		}
+		res := h.Call(context.Background(), "export_project", tc.args, opts...)
+		if res.ErrorCode != sdk.CodeInvalidArgument || !strings.Contains(res.Text(), tc.fragment) ||
+			!strings.HasPrefix(res.Text(), "INVALID_ARGUMENT: ") || res.Error.Hint == "" {
+			t.Errorf("%v: %s %s", tc.args, res.ErrorCode, res.Text())
+		}
+	}
+	if after := snapshot(t, dir); !maps.Equal(before, after) {
+		t.Fatalf("the project changed:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// TestExportNeverThroughALink: a link at the output, or at the export
+// folder, to a file or directory outside the project is refused before
+// Godot runs, and the outside file is untouched.
+func TestExportNeverThroughALink(t *testing.T) {
+	outside := t.TempDir()
+	victim := filepath.Join(outside, "victim.txt")
+	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		link   string // relative to the project
+		target string
+		output string
+	}{
+		{"output is a link to a file", "build/game.pck", victim, "res://build/game.pck"},
+		{"export folder is a link", "build", outside, "res://build/victim.txt"},
+		{"subfolder is a link", "build/web", outside, "res://build/web/victim.txt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, h := fakeProject(t, nil)
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, tc.link)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(tc.target, filepath.Join(dir, tc.link)); err != nil {
+				t.Fatal(err)
+			}
+			for _, overwrite := range []bool{false, true} {
+				res := h.Call(context.Background(), "export_project",
+					map[string]any{"preset": "Linux/X11", "mode": "pack", "output": tc.output, "overwrite": overwrite})
+				if res.ErrorCode != sdk.CodeInvalidArgument || !strings.Contains(res.Text(), "is a symbolic link") {
+					t.Fatalf("%s %s", res.ErrorCode, res.Text())
+				}
+			}
+			if data, _ := os.ReadFile(victim); string(data) != "precious" {
+				t.Fatalf("the outside file now holds %q", data)
+			}
+			if ents, _ := os.ReadDir(outside); len(ents) != 1 {
+				t.Fatalf("files appeared outside: %v", ents)
+			}
+		})
+	}
+}
+
+// TestExportFolder: the first export creates res://build/ with a
+// .gdignore and records what it wrote; a second export of the same file
+// needs overwrite=true; a file the export did not write is never replaced.
+func TestExportFolder(t *testing.T) {
+	dir, h := fakeProject(t, nil)
+	pack := map[string]any{"preset": "Linux/X11", "mode": "pack"}
+	out := structured[exportResult](t, h.Call(context.Background(), "export_project", pack))
+	if !out.Exported || out.OutputFile != "res://build/game.pck" || !slices.Equal(out.Files, []string{"res://build/game.pck"}) {
+		t.Fatalf("%+v", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "build", ".gdignore")); err != nil {
+		t.Fatalf("no .gdignore: %v", err)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "build", "game.pck")); err != nil || string(data) != "pack of Linux/X11\n" {
+		t.Fatalf("%q %v", data, err)
+	}
+	res := h.Call(context.Background(), "export_project", pack)
+	if res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "overwrite" || !strings.Contains(res.Error.Hint, "overwrite=true") {
+		t.Fatalf("%s %s", res.ErrorCode, res.Text())
+	}
+	out = structured[exportResult](t, h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "mode": "pack", "overwrite": true}))
+	if !out.Exported {
+		t.Fatalf("%+v", out)
+	}
+	// A release export writes the binary and its .pck: both placed and
+	// recorded, so the .pck the pack export wrote may be replaced.
+	out = structured[exportResult](t, h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "overwrite": true}))
+	if !out.Exported || !slices.Equal(out.Files, []string{"res://build/game.pck", "res://build/game.x86_64"}) {
+		t.Fatalf("%+v", out)
+	}
+	// Not an earlier export: refused even with overwrite, and kept.
+	mine := filepath.Join(dir, "build", "notes.txt")
+	if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "mode": "pack", "output": "res://build/notes.txt", "overwrite": true})
+	if res.ErrorCode != sdk.CodePreconditionFailed || !strings.Contains(res.Text(), "was not written by export_project") {
+		t.Fatalf("%s %s", res.ErrorCode, res.Text())
+	}
+	// An earlier export changed by someone else is not ours any more.
+	if err := os.WriteFile(filepath.Join(dir, "build", "game.x86_64"), []byte("edited by hand"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "overwrite": true})
+	if res.ErrorCode != sdk.CodePreconditionFailed || !strings.Contains(res.Text(), "or changed since") {
+		t.Fatalf("%s %s", res.ErrorCode, res.Text())
+	}
+	if data, _ := os.ReadFile(mine); string(data) != "mine" {
+		t.Fatalf("notes.txt now holds %q", data)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "build")); len(ents) != 5 { // .gdignore, manifest, game.pck, game.x86_64, notes.txt
+		t.Fatalf("export folder: %v", ents)
+	}
+}
+
+// An existing res://build/ with scenes in it and no .gdignore is not taken
+// over: the .gdignore would hide the scenes from Godot.
+func TestExportFolderWithSourcesIsRefused(t *testing.T) {
+	dir, h := fakeProject(t, map[string]string{"build/level.tscn": "[gd_scene format=2]\n"})
+	res := h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "mode": "pack"})
+	if res.ErrorCode != sdk.CodePreconditionFailed || !strings.Contains(res.Text(), "res://build/level.tscn") {
+		t.Fatalf("%s %s", res.ErrorCode, res.Text())
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "build", ".gdignore")); err == nil {
+		t.Fatal("a .gdignore now hides the scene")
+	}
+}
+
+// snapshot maps every file under dir to its content.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		out[p] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -44,8 +44,9 @@ func Toolset() *sdk.Toolset {
 				"the export templates it needs are installed for the Godot binary that would export it.",
 				sdk.ReadOnly, getExportInfo, sdk.WithTitle("Export preset details"), sdk.WithOutputSchema[infoResult]()),
 			sdk.NewTool("export_project", "Export the project with a preset using a real Godot binary: mode release (default), debug, "+
-				"or pack (only the .pck/.zip; needs no export templates). Writes the output file inside the project; "+
-				"dry_run reports the command without running it.",
+				"or pack (only the .pck/.zip; needs no export templates). Writes only new files in the export folder res://build/ "+
+				"(which gets a .gdignore), or replaces an earlier export with overwrite=true; never project files, never through a "+
+				"symbolic link. Export files are outside godot_undo. dry_run reports the command without running it.",
 				sdk.Mutating, exportProject, sdk.WithTitle("Export the project"), sdk.WithOutputSchema[exportResult]()),
 		},
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/godot-mcp/godot-mcp/internal/godotrun"
 	"github.com/godot-mcp/godot-mcp/internal/godotrun/godottest"
 	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 )
@@ -63,8 +64,8 @@ type hostSession struct {
 }
 
 // startHost runs `godot-mcp serve --project dir` with the runtime toolset
-// enabled by default.
-func startHost(t *testing.T, dir string) *hostSession {
+// enabled by default, and extra ("NAME=value") in its environment.
+func startHost(t *testing.T, dir string, extra ...string) *hostSession {
 	t.Helper()
 	bin, plugins := binaries(t)
 	cmd := exec.Command(bin, "serve", "--plugins-dir", plugins, "--project", dir)
@@ -74,7 +75,7 @@ func startHost(t *testing.T, dir string) *hostSession {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, "XDG_CACHE_HOME="+t.TempDir(), "GODOT_MCP_DEFAULT_TOOLSETS=runtime")
+	cmd.Env = append(append(env, "XDG_CACHE_HOME="+t.TempDir(), "GODOT_MCP_DEFAULT_TOOLSETS=runtime"), extra...)
 	var stderr strings.Builder
 	var mu sync.Mutex
 	cmd.Stderr = writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return stderr.Write(p) })
@@ -172,5 +173,34 @@ func TestHostKilledKillsGodot(t *testing.T) {
 	if !testplugins.WaitDead(pid, 5*time.Second) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("Godot %d outlived the killed host", pid)
+	}
+}
+
+// TestDaemonDiesWithTheRunOverTheRealHost runs, through the host and the
+// real plugin, a fake Godot that double-forks a daemon and exits, then one
+// that also hangs until the deadline: after each run_and_capture answers,
+// the daemon is gone although it left Godot's group, session and tree.
+func TestDaemonDiesWithTheRunOverTheRealHost(t *testing.T) {
+	fake := godottest.DaemonizingGodot(t)
+	for _, hang := range []bool{false, true} {
+		dir := godottest.Godot3Project(t, "extends Node\n", nil)
+		if hang {
+			if err := os.WriteFile(filepath.Join(dir, "hang"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := startHost(t, dir, godotrun.EnvBin+"="+fake)
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "godot_runtime_run_and_capture",
+			Arguments: map[string]any{"timeout_seconds": 1, "expected_timeout": hang}})
+		cancel()
+		if err != nil || res.IsError {
+			t.Fatalf("hang %v: %v %s", hang, err, textOf(res))
+		}
+		pid := godottest.DaemonPID(t, dir, time.Second)
+		if !testplugins.WaitDead(pid, 2*time.Second) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("hang %v: the daemon %d outlived the run", hang, pid)
+		}
 	}
 }

@@ -367,7 +367,7 @@ func TestEditorPolling(t *testing.T) {
 	h := host(t, t.TempDir(), ed.handle)
 
 	res := h.Call(context.Background(), "get_game_output", map[string]any{"since_seq": 5})
-	if res.IsError || !strings.Contains(res.Text(), `"next_seq": 8`) || len(ed.calls["cmd_get_game_output"]) != 3 {
+	if res.IsError || !strings.Contains(res.Text(), `"next_seq":8`) || len(ed.calls["cmd_get_game_output"]) != 3 {
 		t.Fatalf("%s (%d polls)", res.Text(), len(ed.calls["cmd_get_game_output"]))
 	}
 	if ed.calls["cmd_get_game_output"][0]["since_seq"] != 5.0 {

@@ -111,13 +111,15 @@ func TestEditorSceneArgumentOpensFirst(t *testing.T) {
 }
 
 // A dry run in editor mode never sends the edit: it asks the addon for the
-// persistence verdict the real run would get.
+// persistence verdict the real run would get, and the SDK's preview names
+// the command it would have sent.
 func TestEditorDryRunProbes(t *testing.T) {
 	ed := sdktest.NewEditor().
 		Result("cmd_node_persistence", map[string]any{"node_path": "Left", "persisted": false, "reason": "instanced_child_not_editable", "hint": "enable editable children"})
 	h := editorHost(t, ed)
 	out := plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "parent_path": "Left"}, sdktest.DryRun())
-	if out["dry_run"] != true || out["persisted"] != false || out["reason"] != "instanced_child_not_editable" || out["command"] != "cmd_create_node" {
+	if out["dry_run"] != true || out["persisted"] != false || out["reason"] != "instanced_child_not_editable" ||
+		previewCommand(out) != "cmd_create_node" {
 		t.Fatalf("dry run: %v", out)
 	}
 	calls := ed.Calls()
@@ -133,6 +135,18 @@ func TestEditorDryRunProbes(t *testing.T) {
 	if c := ed.Calls()[2]; !reflect.DeepEqual(c.Params, map[string]any{"node_path": "Left", "group": "g"}) {
 		t.Fatalf("group probe: %+v", c)
 	}
+}
+
+// previewCommand is the first command in a dry run's preview ("" none).
+func previewCommand(out map[string]any) string {
+	p, _ := out["preview"].(map[string]any)
+	cmds, _ := p["commands"].([]any)
+	if len(cmds) == 0 {
+		return ""
+	}
+	c, _ := cmds[0].(map[string]any)
+	s, _ := c["command"].(string)
+	return s
 }
 
 // The addon's refusals come back with the code headless mode gives for the

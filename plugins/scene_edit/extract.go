@@ -11,38 +11,16 @@ import (
 )
 
 type extractArgs struct {
-	NodePath            string `json:"node_path" jsonschema:"path of the subtree's root node"`
-	ScenePath           string `json:"scene_path" jsonschema:"res:// path of the new scene (.tscn); must not exist"`
-	ReplaceWithInstance bool   `json:"replace_with_instance,omitempty" jsonschema:"replace the subtree with an instance of the new scene"`
-	SaveCurrent         bool   `json:"save_current,omitempty" jsonschema:"editor: save the edited scene afterwards (headless it is always written)"`
-	Preview             bool   `json:"preview,omitempty" jsonschema:"only report what would be extracted"`
-	Scene               string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	NodePath            string        `json:"node_path" jsonschema:"path of the subtree's root node"`
+	ScenePath           sdk.ScenePath `json:"scene_path" jsonschema:"res:// path of the new scene (.tscn); must not exist" godot:"ext=.tscn"`
+	ReplaceWithInstance bool          `json:"replace_with_instance,omitempty" jsonschema:"replace the subtree with an instance of the new scene"`
+	SaveCurrent         bool          `json:"save_current,omitempty" jsonschema:"editor: save the edited scene afterwards (headless it is always written)"`
+	Preview             bool          `json:"preview,omitempty" jsonschema:"only report what would be extracted"`
+	Scene               sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func extractScene(ctx context.Context, call *sdk.Call, in extractArgs) (sdk.Result, error) {
-	np := normalizeNodePath(in.NodePath)
-	sp, err := checkResPath(in.ScenePath, requiredScenePath, ".tscn")
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if call.EditorAttached {
-		params := map[string]any{"node_path": np, "scene_path": sp, "replace_with_instance": in.ReplaceWithInstance,
-			"save_current": in.SaveCurrent, "preview": in.Preview || call.DryRun}
-		// The addon's preview is its dry run, so a dry run sends it.
-		if call.DryRun {
-			if err := openFirst(ctx, call, in.Scene); err != nil {
-				return sdk.Result{}, err
-			}
-			out, err := send(ctx, call, "cmd_extract_scene", params)
-			if err != nil {
-				return sdk.Result{}, err
-			}
-			out["dry_run"] = true
-			return sdk.JSON(out), nil
-		}
-		return forward(ctx, call, in.Scene, "cmd_extract_scene", params, nil)
-	}
-	return extractHeadless(ctx, call, in, np, sp)
+	return extractHeadless(ctx, call, in, normalizeNodePath(in.NodePath), string(in.ScenePath))
 }
 
 // extractHeadless copies the subtree into a new scene file: its nodes,
@@ -52,7 +30,7 @@ func extractScene(ctx context.Context, call *sdk.Call, in extractArgs) (sdk.Resu
 // instance of the new scene at the same place. Both files are written in
 // one action, so one godot_undo reverts the extraction.
 func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp string) (sdk.Result, error) {
-	s, n, err := loadNode(ctx, call, in.Scene, np)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}

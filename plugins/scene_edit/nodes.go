@@ -11,26 +11,18 @@ import (
 )
 
 type createNodeArgs struct {
-	NodeType   string `json:"node_type" jsonschema:"engine class of the new node, e.g. Sprite2D (must be an instantiable Node class)"`
-	ParentPath string `json:"parent_path,omitempty" jsonschema:"path of the parent node relative to the scene root; default \".\" (the root)"`
-	NodeName   string `json:"node_name,omitempty" jsonschema:"name of the new node; default: the type. A clash gets Godot's next free name"`
-	Scene      string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	NodeType   string        `json:"node_type" jsonschema:"engine class of the new node, e.g. Sprite2D (must be an instantiable Node class)"`
+	ParentPath string        `json:"parent_path,omitempty" jsonschema:"path of the parent node relative to the scene root; default \".\" (the root)"`
+	NodeName   string        `json:"node_name,omitempty" jsonschema:"name of the new node; default: the type. A clash gets Godot's next free name"`
+	Scene      sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Result, error) {
 	parent := orDot(in.ParentPath)
-	if call.EditorAttached {
-		params := map[string]any{"node_type": in.NodeType, "parent_path": parent}
-		if in.NodeName != "" {
-			params["name"] = in.NodeName
-		}
-		return forward(ctx, call, in.Scene, "cmd_create_node", params,
-			map[string]any{"node_path": parent, "probe_parent": true})
-	}
 	if err := db().ValidNodeType(in.NodeType); err != nil {
 		return sdk.Result{}, invalid("node_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
 	}
-	s, p, err := loadNode(ctx, call, in.Scene, parent)
+	s, p, err := loadNode(ctx, call, string(in.Scene), parent)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -50,21 +42,17 @@ func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Res
 }
 
 type renameNodeArgs struct {
-	NodePath string `json:"node_path" jsonschema:"path of the node relative to the scene root"`
-	NewName  string `json:"new_name" jsonschema:"the new name"`
-	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	NodePath string        `json:"node_path" jsonschema:"path of the node relative to the scene root"`
+	NewName  string        `json:"new_name" jsonschema:"the new name"`
+	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_rename_node", map[string]any{"node_path": np, "new_name": in.NewName},
-			map[string]any{"node_path": np})
-	}
 	if err := validName(in.NewName); err != nil {
 		return sdk.Result{}, err
 	}
-	s, n, err := loadNode(ctx, call, in.Scene, np)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -111,20 +99,15 @@ func instancedHint(s *scene, n *godot.Node, verb string) string {
 }
 
 type setPropertyArgs struct {
-	NodePath string `json:"node_path" jsonschema:"path of the node relative to the scene root"`
-	Property string `json:"property" jsonschema:"property name, e.g. position (see godot_inspection_get_node_property_list)"`
-	Value    any    `json:"value" jsonschema:"the value as JSON, coerced to the property's type; null clears a resource"`
-	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	NodePath string        `json:"node_path" jsonschema:"path of the node relative to the scene root"`
+	Property string        `json:"property" jsonschema:"property name, e.g. position (see godot_inspection_get_node_property_list)"`
+	Value    any           `json:"value" jsonschema:"the value as JSON, coerced to the property's type; null clears a resource"`
+	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_set_node_property",
-			map[string]any{"node_path": np, "property": in.Property, "value": in.Value},
-			map[string]any{"node_path": np})
-	}
-	s, n, err := loadNode(ctx, call, in.Scene, np)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -268,7 +251,7 @@ func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw 
 		return nil, invalid(requiredValue, "pass a res:// path of an existing resource, or null to clear it",
 			"Object properties accept a res:// path or null; got %s", godot.DescribeJSON(raw))
 	}
-	p, err := checkResPath(p, "value")
+	p, err := sdk.CleanResPath("value", p)
 	if err != nil {
 		return nil, err
 	}
@@ -358,18 +341,13 @@ func propertyRank(class string) func(string) int {
 }
 
 type nodeArgs struct {
-	NodePath string `json:"node_path" jsonschema:"path of the node relative to the scene root"`
-	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	NodePath string        `json:"node_path" jsonschema:"path of the node relative to the scene root"`
+	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	if call.EditorAttached {
-		// The host checked confirm before calling; the addon checks it too.
-		return forward(ctx, call, in.Scene, "cmd_delete_node", map[string]any{"node_path": np, "confirm": true},
-			map[string]any{"node_path": np})
-	}
-	s, n, err := loadNode(ctx, call, in.Scene, np)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -388,11 +366,7 @@ func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, e
 
 func duplicateNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_duplicate_node", map[string]any{"node_path": np},
-			map[string]any{"node_path": np, "probe_parent_of": true})
-	}
-	s, n, err := loadNode(ctx, call, in.Scene, np)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -410,10 +384,10 @@ func duplicateNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result
 }
 
 type moveNodeArgs struct {
-	NodePath      string `json:"node_path" jsonschema:"path of the node to move, relative to the scene root"`
-	NewParentPath string `json:"new_parent_path" jsonschema:"path of the new parent (\".\" is the root)"`
-	Index         *int   `json:"index,omitempty" default:"-1" minimum:"-1" jsonschema:"position among the new parent's children; -1 appends"`
-	Scene         string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	NodePath      string        `json:"node_path" jsonschema:"path of the node to move, relative to the scene root"`
+	NewParentPath string        `json:"new_parent_path" jsonschema:"path of the new parent (\".\" is the root)"`
+	Index         *int          `json:"index,omitempty" default:"-1" minimum:"-1" jsonschema:"position among the new parent's children; -1 appends"`
+	Scene         sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func moveNode(ctx context.Context, call *sdk.Call, in moveNodeArgs) (sdk.Result, error) {
@@ -422,12 +396,7 @@ func moveNode(ctx context.Context, call *sdk.Call, in moveNodeArgs) (sdk.Result,
 	if in.Index != nil {
 		index = *in.Index
 	}
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_move_node",
-			map[string]any{"node_path": np, "new_parent_path": dest, "index": index},
-			map[string]any{"node_path": dest, "probe_parent": true})
-	}
-	s, n, err := loadNode(ctx, call, in.Scene, np)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -450,27 +419,16 @@ func moveNode(ctx context.Context, call *sdk.Call, in moveNodeArgs) (sdk.Result,
 }
 
 type instanceArgs struct {
-	ScenePath  string `json:"scene_path" jsonschema:"res:// path of the scene to instance"`
-	ParentPath string `json:"parent_path,omitempty" jsonschema:"path of the parent node; default \".\" (the root)"`
-	Name       string `json:"name,omitempty" jsonschema:"name of the instance; default: the instanced scene's root name"`
-	Scene      string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	ScenePath  sdk.ScenePath `json:"scene_path" jsonschema:"res:// path of the scene to instance"`
+	ParentPath string        `json:"parent_path,omitempty" jsonschema:"path of the parent node; default \".\" (the root)"`
+	Name       string        `json:"name,omitempty" jsonschema:"name of the instance; default: the instanced scene's root name"`
+	Scene      sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func instanceScene(ctx context.Context, call *sdk.Call, in instanceArgs) (sdk.Result, error) {
 	parent := orDot(in.ParentPath)
-	if call.EditorAttached {
-		params := map[string]any{"parent_path": parent, "scene_path": in.ScenePath}
-		if in.Name != "" {
-			params["name"] = in.Name
-		}
-		return forward(ctx, call, in.Scene, "cmd_instance_scene", params,
-			map[string]any{"node_path": parent, "probe_parent": true})
-	}
-	sp, err := checkResPath(in.ScenePath, requiredScenePath, ".tscn", ".scn")
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	s, err := loadScene(ctx, call, in.Scene)
+	sp := string(in.ScenePath)
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -514,25 +472,19 @@ func instanceScene(ctx context.Context, call *sdk.Call, in instanceArgs) (sdk.Re
 }
 
 type attachScriptArgs struct {
-	NodePath   string `json:"node_path" jsonschema:"path of the node relative to the scene root"`
-	ScriptPath string `json:"script_path" jsonschema:"res:// path of an existing script (.gd, .cs)"`
-	Scene      string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	NodePath   string        `json:"node_path" jsonschema:"path of the node relative to the scene root"`
+	ScriptPath sdk.ResPath   `json:"script_path" jsonschema:"res:// path of an existing script (.gd, .cs)"`
+	Scene      sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	sp, err := checkResPath(in.ScriptPath, "script_path")
+	sp := string(in.ScriptPath)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_attach_script", map[string]any{"node_path": np, "script_path": sp},
-			map[string]any{"node_path": np})
-	}
-	s, n, err := loadNode(ctx, call, in.Scene, np)
-	if err != nil {
-		return sdk.Result{}, err
-	}
+	// Headless only: in the editor the addon checks the script itself.
 	fi, err := call.Workspace().Stat(ctx, sp)
 	if err != nil {
 		return sdk.Result{}, err
@@ -553,23 +505,15 @@ func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk
 }
 
 type editableArgs struct {
-	NodePath string `json:"node_path" jsonschema:"path of a node that instances another scene"`
-	Editable *bool  `json:"editable,omitempty" jsonschema:"true (default) makes its children editable, false reverts"`
-	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	NodePath string        `json:"node_path" jsonschema:"path of a node that instances another scene"`
+	Editable *bool         `json:"editable,omitempty" jsonschema:"true (default) makes its children editable, false reverts"`
+	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func setEditableChildren(ctx context.Context, call *sdk.Call, in editableArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
 	editable := in.Editable == nil || *in.Editable
-	if call.EditorAttached {
-		parent := "."
-		if i := strings.LastIndex(np, "/"); i >= 0 {
-			parent = np[:i]
-		}
-		return forward(ctx, call, in.Scene, "cmd_set_editable_children", map[string]any{"node_path": np, "editable": editable},
-			map[string]any{"node_path": parent, "probe_parent": true})
-	}
-	s, n, err := loadNode(ctx, call, in.Scene, np)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -12,30 +12,21 @@ import (
 )
 
 type createSceneArgs struct {
-	ScenePath string `json:"scene_path" jsonschema:"res:// path of the new scene, ending in .tscn"`
-	RootType  string `json:"root_type" jsonschema:"engine class of the root node, e.g. Node2D, Node3D or Control"`
+	ScenePath sdk.ScenePath `json:"scene_path" jsonschema:"res:// path of the new scene, ending in .tscn" godot:"new"`
+	RootType  string        `json:"root_type" jsonschema:"engine class of the root node, e.g. Node2D, Node3D or Control"`
 }
 
 func createScene(ctx context.Context, call *sdk.Call, in createSceneArgs) (sdk.Result, error) {
-	exts := []string{".tscn"}
-	if call.EditorAttached {
-		exts = append(exts, ".scn")
-	}
-	sp, err := checkResPath(in.ScenePath, requiredScenePath, exts...)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if err := db().ValidNodeType(in.RootType); err != nil {
-		return sdk.Result{}, invalid("root_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
-	}
 	// The addon overwrites an existing file without asking; both modes
-	// refuse instead, since nothing could undo that in the editor.
-	if fi, err := call.Workspace().Stat(ctx, sp); err == nil && fi.Exists {
-		return sdk.Result{}, invalid(requiredScenePath, "open it with godot_scene_edit_open_scene, or choose a new path",
-			"%s already exists", sp)
+	// refuse instead (the godot:"new" tag), since nothing could undo that
+	// in the editor.
+	sp := string(in.ScenePath)
+	if strings.HasSuffix(strings.ToLower(sp), ".scn") {
+		return sdk.Result{}, invalid(requiredScenePath, "use a .tscn path, or create binary scenes in the Godot editor",
+			"%s is a binary scene; headless editing writes text scenes (.tscn)", sp)
 	}
-	if call.EditorAttached {
-		return forward(ctx, call, "", "cmd_create_scene", map[string]any{"scene_path": sp, "root_type": in.RootType}, nil)
+	if err := checkRootType(in.RootType); err != nil {
+		return sdk.Result{}, err
 	}
 	rootName := strings.TrimSuffix(path.Base(sp), path.Ext(sp))
 	if err := validName(rootName); err != nil {
@@ -70,18 +61,21 @@ func createScene(ctx context.Context, call *sdk.Call, in createSceneArgs) (sdk.R
 	return sdk.JSON(out), nil
 }
 
+// checkRootType refuses a root type that is not an instantiable node class,
+// in both modes.
+func checkRootType(t string) error {
+	if err := db().ValidNodeType(t); err != nil {
+		return invalid("root_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
+	}
+	return nil
+}
+
 type scenePathArgs struct {
-	ScenePath string `json:"scene_path" jsonschema:"res:// path of the scene"`
+	ScenePath sdk.ScenePath `json:"scene_path" jsonschema:"res:// path of the scene"`
 }
 
 func openScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Result, error) {
-	sp, err := checkResPath(in.ScenePath, requiredScenePath, ".tscn", ".scn")
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if call.EditorAttached {
-		return forward(ctx, call, "", "cmd_open_scene", map[string]any{"scene_path": sp}, nil)
-	}
+	sp := string(in.ScenePath)
 	ws := call.Workspace()
 	before, err := ws.Scenes(ctx)
 	if err != nil {
@@ -108,30 +102,16 @@ func openScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Resul
 }
 
 type closeSceneArgs struct {
-	ScenePath string `json:"scene_path,omitempty" jsonschema:"res:// path of an open scene; default: the active scene"`
+	ScenePath sdk.ScenePath `json:"scene_path,omitempty" jsonschema:"res:// path of an open scene; default: the active scene"`
 }
 
 func closeScene(ctx context.Context, call *sdk.Call, in closeSceneArgs) (sdk.Result, error) {
-	sp := ""
-	if in.ScenePath != "" {
-		var err error
-		if sp, err = checkResPath(in.ScenePath, requiredScenePath, ".tscn", ".scn"); err != nil {
-			return sdk.Result{}, err
-		}
-	}
-	if call.EditorAttached {
-		params := map[string]any{"confirm": true}
-		if sp != "" {
-			params["scene_path"] = sp
-		}
-		return forward(ctx, call, "", "cmd_close_scene", params, nil)
-	}
 	ws := call.Workspace()
 	st, err := ws.Scenes(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	target := sp
+	target := string(in.ScenePath)
 	if target == "" {
 		if target = st.Active; target == "" {
 			return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: requiredActiveScene,
@@ -156,14 +136,7 @@ func closeScene(ctx context.Context, call *sdk.Call, in closeSceneArgs) (sdk.Res
 }
 
 func reloadScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Result, error) {
-	sp, err := checkResPath(in.ScenePath, requiredScenePath, ".tscn", ".scn")
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if call.EditorAttached {
-		params := map[string]any{"scene_path": sp, "confirm": true}
-		return forward(ctx, call, "", "cmd_reload_scene", params, nil)
-	}
+	sp := string(in.ScenePath)
 	st, err := call.Workspace().Scenes(ctx)
 	if err != nil {
 		return sdk.Result{}, err
@@ -182,19 +155,11 @@ func reloadScene(ctx context.Context, call *sdk.Call, in scenePathArgs) (sdk.Res
 }
 
 type saveSceneArgs struct {
-	Scene string `json:"scene,omitempty" jsonschema:"res:// path of the scene to save; default: the active scene (see godot_scene_edit_open_scene)"`
+	Scene sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to save; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func saveScene(ctx context.Context, call *sdk.Call, in saveSceneArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		if call.DryRun {
-			// Unlike forward's preview, this one does not switch the
-			// editor to the scene first.
-			return sdk.JSON(map[string]any{"dry_run": true, "command": "cmd_save_scene", "params": map[string]any{}}), nil
-		}
-		return forward(ctx, call, in.Scene, "cmd_save_scene", map[string]any{}, nil)
-	}
-	s, err := loadScene(ctx, call, in.Scene)
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -205,9 +170,6 @@ func saveScene(ctx context.Context, call *sdk.Call, in saveSceneArgs) (sdk.Resul
 }
 
 func saveAllScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
-	if call.EditorAttached {
-		return forward(ctx, call, "", "cmd_save_all_scenes", map[string]any{}, nil)
-	}
 	st, err := call.Workspace().Scenes(ctx)
 	if err != nil {
 		return sdk.Result{}, err
@@ -218,9 +180,6 @@ func saveAllScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result,
 }
 
 func listOpenScenes(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
-	if call.EditorAttached {
-		return forward(ctx, call, "", "cmd_list_open_scenes", map[string]any{}, nil)
-	}
 	st, err := call.Workspace().Scenes(ctx)
 	if err != nil {
 		return sdk.Result{}, err

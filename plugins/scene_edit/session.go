@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -44,29 +43,6 @@ const treeHint = "godot_inspection_get_scene_tree lists the scene's node paths (
 // the SDK).
 func normalizeNodePath(p string) string { return godot.NormalizeNodePath(p) }
 
-// checkResPath validates a res:// path argument with one of exts.
-func checkResPath(arg, what string, exts ...string) (string, error) {
-	if !strings.HasPrefix(arg, "res://") {
-		return "", invalid(what, "pass a res:// path inside the project, e.g. res://scenes/main.tscn",
-			"%s %q is not a res:// path", what, arg)
-	}
-	clean := "res://" + strings.TrimPrefix(path.Clean("/"+strings.TrimPrefix(arg, "res://")), "/")
-	if strings.Contains(strings.TrimPrefix(arg, "res://"), "..") {
-		return "", invalid(what, "pass a res:// path inside the project without ..", "%s %q leaves the project", what, arg)
-	}
-	if len(exts) > 0 {
-		ok := false
-		for _, e := range exts {
-			ok = ok || strings.HasSuffix(strings.ToLower(clean), e)
-		}
-		if !ok {
-			return "", invalid(what, "use a path ending in "+strings.Join(exts, " or "),
-				"%s %q must end in %s", what, arg, strings.Join(exts, " or "))
-		}
-	}
-	return clean, nil
-}
-
 // editError turns an sdk/godot editing error into the contract's refusal.
 func editError(err error, required string) error {
 	switch {
@@ -94,11 +70,12 @@ type scene struct {
 	kept, asActive, confirmed bool
 }
 
-// activeScene resolves a tool's scene argument: the given res:// path, else
-// the workspace's active scene, else PRECONDITION_FAILED active_scene.
+// activeScene resolves a tool's scene argument: the given res:// path (the
+// SDK has checked and cleaned it: an sdk.ScenePath), else the workspace's
+// active scene, else PRECONDITION_FAILED active_scene.
 func activeScene(ctx context.Context, call *sdk.Call, arg string) (string, error) {
 	if arg != "" {
-		return checkResPath(arg, "scene", ".tscn", ".scn")
+		return arg, nil
 	}
 	p, err := call.Workspace().ActiveScene(ctx)
 	if err != nil {
@@ -345,7 +322,7 @@ type callStateKey struct{}
 // confirmation (scene.commit).
 func fresh[In any](h sdk.Handler[In]) sdk.Handler[In] {
 	return func(ctx context.Context, call *sdk.Call, in In) (sdk.Result, error) {
-		if call.EditorAttached || !cacheParsed {
+		if !cacheParsed {
 			return h(ctx, call, in)
 		}
 		st := &callState{}
@@ -403,8 +380,6 @@ func takeKept(ctx context.Context, arg string) *scene {
 	p, asActive := arg, false
 	if arg == "" {
 		p, asActive = parsed.active, true
-	} else if c, err := checkResPath(arg, "scene", ".tscn"); err == nil {
-		p = c
 	}
 	if parsed.file == nil || p == "" || parsed.path != p {
 		return nil

@@ -12,11 +12,11 @@ import (
 )
 
 type signalArgs struct {
-	SourcePath string `json:"source_path" jsonschema:"path of the node that emits the signal"`
-	SignalName string `json:"signal_name" jsonschema:"the signal, e.g. pressed or body_entered"`
-	TargetPath string `json:"target_path" jsonschema:"path of the node whose method is called"`
-	MethodName string `json:"method_name" jsonschema:"the method called on the target"`
-	Scene      string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	SourcePath string        `json:"source_path" jsonschema:"path of the node that emits the signal"`
+	SignalName string        `json:"signal_name" jsonschema:"the signal, e.g. pressed or body_entered"`
+	TargetPath string        `json:"target_path" jsonschema:"path of the node whose method is called"`
+	MethodName string        `json:"method_name" jsonschema:"the method called on the target"`
+	Scene      sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func (in signalArgs) params() map[string]any {
@@ -25,13 +25,9 @@ func (in signalArgs) params() map[string]any {
 }
 
 func connectSignal(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_connect_signal", in.params(),
-			map[string]any{"node_path": normalizeNodePath(in.SourcePath)})
-	}
 	out := in.params()
 	out["connected"] = true
-	s, err := loadScene(ctx, call, in.Scene)
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -56,10 +52,7 @@ func connectSignal(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Resu
 }
 
 func disconnectSignal(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result, error) {
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_disconnect_signal", in.params(), nil)
-	}
-	s, err := loadScene(ctx, call, in.Scene)
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -142,10 +135,7 @@ func resolveConnection(ctx context.Context, call *sdk.Call, s *scene, in signalA
 
 func listSignalConnections(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_list_signal_connections", map[string]any{"node_path": np}, nil)
-	}
-	s, n, err := loadNode(ctx, call, in.Scene, np)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -161,21 +151,17 @@ func listSignalConnections(ctx context.Context, call *sdk.Call, in nodeArgs) (sd
 }
 
 type groupArgs struct {
-	NodePath string `json:"node_path" jsonschema:"path of the node relative to the scene root"`
-	Group    string `json:"group" jsonschema:"the group name"`
-	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
+	NodePath string        `json:"node_path" jsonschema:"path of the node relative to the scene root"`
+	Group    string        `json:"group" jsonschema:"the group name"`
+	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func addToGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	if strings.TrimSpace(in.Group) == "" {
-		return sdk.Result{}, invalid("group", "pass a group name", "group must not be empty")
+	if err := checkGroup(in.Group); err != nil {
+		return sdk.Result{}, err
 	}
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_add_to_group", map[string]any{"node_path": np, "group": in.Group},
-			map[string]any{"node_path": np})
-	}
-	s, n, err := loadNode(ctx, call, in.Scene, np)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -190,13 +176,17 @@ func addToGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, 
 	return s.commit(ctx, call, fmt.Sprintf("Add %s to group %s", n.Name(), in.Group), out)
 }
 
+// checkGroup refuses an empty group name, in both modes.
+func checkGroup(g string) error {
+	if strings.TrimSpace(g) == "" {
+		return invalid("group", "pass a group name", "group must not be empty")
+	}
+	return nil
+}
+
 func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_remove_from_group", map[string]any{"node_path": np, "group": in.Group},
-			map[string]any{"node_path": np, "group": in.Group})
-	}
-	s, n, err := loadNode(ctx, call, in.Scene, np)
+	s, n, err := loadNode(ctx, call, string(in.Scene), np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -209,22 +199,16 @@ func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Res
 }
 
 type selectArgs struct {
-	NodePaths []string `json:"node_paths" jsonschema:"paths of the nodes to select, relative to the scene root"`
-	Scene     string   `json:"scene,omitempty" jsonschema:"res:// path of the scene; default: the active scene (see godot_scene_edit_open_scene)"`
+	NodePaths []string      `json:"node_paths" jsonschema:"paths of the nodes to select, relative to the scene root"`
+	Scene     sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func selectNodes(ctx context.Context, call *sdk.Call, in selectArgs) (sdk.Result, error) {
-	if len(in.NodePaths) == 0 {
-		return sdk.Result{}, invalid("node_paths", "pass at least one node path", "node_paths must not be empty")
+	paths, err := selectPaths(in)
+	if err != nil {
+		return sdk.Result{}, err
 	}
-	paths := make([]string, len(in.NodePaths))
-	for i, p := range in.NodePaths {
-		paths[i] = normalizeNodePath(p)
-	}
-	if call.EditorAttached {
-		return forward(ctx, call, in.Scene, "cmd_select_nodes", map[string]any{"node_paths": paths}, nil)
-	}
-	s, err := loadScene(ctx, call, in.Scene)
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -238,10 +222,19 @@ func selectNodes(ctx context.Context, call *sdk.Call, in selectArgs) (sdk.Result
 		"note": "headless: there is no editor selection; the paths exist and are echoed"}), nil
 }
 
-func rescanFilesystem(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
-	if call.EditorAttached {
-		return forward(ctx, call, "", "cmd_rescan_filesystem", map[string]any{}, nil)
+// selectPaths checks and normalizes select_nodes' paths, in both modes.
+func selectPaths(in selectArgs) ([]string, error) {
+	if len(in.NodePaths) == 0 {
+		return nil, invalid("node_paths", "pass at least one node path", "node_paths must not be empty")
 	}
+	paths := make([]string, len(in.NodePaths))
+	for i, p := range in.NodePaths {
+		paths[i] = normalizeNodePath(p)
+	}
+	return paths, nil
+}
+
+func rescanFilesystem(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, error) {
 	return sdk.JSON(map[string]any{"scanned": true, "scanning": false,
 		"note": "headless: every call reads the project files fresh; there is no cache to rescan"}), nil
 }

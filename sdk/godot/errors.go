@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -46,7 +48,50 @@ type parseError struct {
 	msg string
 }
 
+// maxExcerpt bounds how much of one piece of the input (a name, an id, a
+// header) a syntax error quotes. The piece starts at or near the error's
+// column, so its head is what a reader needs; a 1 MB identifier must not
+// make a 1 MB message.
+const maxExcerpt = 80
+
+// excerpt is an input string longer than maxExcerpt, formatted as its head
+// and its length: "abc…" (1048576 bytes) for %q, abc… (1048576 bytes) for
+// %s and %v.
+type excerpt string
+
+// Format implements fmt.Formatter.
+func (e excerpt) Format(f fmt.State, verb rune) {
+	s := string(e)
+	cut := min(maxExcerpt, len(s))
+	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	head := s[:cut]
+	if verb == 'q' {
+		head = strconv.Quote(head)
+	}
+	_, _ = io.WriteString(f, head)
+	if cut < len(s) {
+		_, _ = fmt.Fprintf(f, "… (%d bytes)", len(s))
+	}
+}
+
+// errAt makes a parse error at byte offset off. String and byte-slice
+// arguments longer than maxExcerpt are cut to an excerpt, whichever verb
+// formats them: every message quoting the input stays short.
 func errAt(off int, format string, args ...any) *parseError {
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			if len(v) > maxExcerpt {
+				args[i] = excerpt(v)
+			}
+		case []byte:
+			if len(v) > maxExcerpt {
+				args[i] = excerpt(v)
+			}
+		}
+	}
 	return &parseError{off: off, msg: fmt.Sprintf(format, args...)}
 }
 

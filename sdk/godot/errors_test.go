@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestFileErrors(t *testing.T) {
@@ -121,5 +122,37 @@ func TestTolerantInputs(t *testing.T) {
 	f := mustParseFile(t, "ok.tscn", "[gd_scene format=3]\n[node name=\"A\" type=\"Node\"]\n\"quoted key\" = 1\nspaced key = 2\n")
 	if !f.Root().Has("quoted key") || !f.Root().Has("spacedkey") {
 		t.Errorf("keys = %v", f.Root().Keys())
+	}
+}
+
+// A parse error quotes a bounded excerpt of the offending input, never a
+// whole 1 MB line: the head of the piece at the error, and its length.
+func TestSyntaxErrorsQuoteABoundedExcerpt(t *testing.T) {
+	const hdr = "[gd_scene format=3]\n\n[node name=\"A\" type=\"Node\"]\n"
+	big := strings.Repeat("x", 1<<20)
+	tests := []struct {
+		name, src, want string
+	}{
+		{"identifier value", hdr + "foo = " + big + "\n", `unexpected identifier "` + big[:maxExcerpt] + `"… (1048576 bytes), expected a value`},
+		{"header field", "[gd_scene format=3]\n\n[node name=\"A\" " + big + "\n", `expected '=' after field "` + big[:maxExcerpt] + `"… (1048576 bytes) in [node] header`},
+		{"section name", "[gd_scene format=3]\n\n[" + big + "\n", "unterminated [" + big[:maxExcerpt] + "… (1048576 bytes)] header"},
+		{"property name", hdr + big + "\n", `expected '=' after property name "` + big[:maxExcerpt] + `"… (1048576 bytes)`},
+		{"unknown section", "[gd_scene format=3]\n\n[" + big + "]\n", "unknown section [" + big[:maxExcerpt] + "… (1048576 bytes)]"},
+		{"multibyte cut", hdr + "x" + strings.Repeat("é", 1<<19) + "\n", "(1048577 bytes)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseFile("big.tscn", []byte(tc.src))
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("got %v, want a syntax error", err)
+			}
+			if len(err.Error()) > 400 || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("message of %d bytes, want it short and holding %q: %.300s", len(err.Error()), tc.want, err.Error())
+			}
+			if !utf8.ValidString(err.Error()) {
+				t.Fatalf("excerpt cut a character: %q", err.Error())
+			}
+		})
 	}
 }

@@ -82,7 +82,75 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	SafetyClass  SafetyClass     `json:"safety_class"`
 	Scope        Scope           `json:"scope,omitempty"`
+	// Modes are the modes the tool works in; empty means both (a plugin
+	// from before modes were declared: see EffectiveModes).
+	Modes []Mode `json:"modes,omitempty"`
+	// EditorPath is how the tool works with an editor attached: an addon
+	// command ("cmd_create_node"), EditorFunction or EditorOnFiles; empty
+	// when it has no editor mode.
+	EditorPath string `json:"editor_path,omitempty"`
+	// Dispatch, "ARG[*].FIELD", says that argument ARG lists operations
+	// of other tools, each named by FIELD (cmd_<x>, <x> or an exposed
+	// tool name). The host checks each as a call of the tool it names
+	// before the call reaches the plugin (docs/policy.md).
+	Dispatch string `json:"dispatch,omitempty"`
+	// Performs names, by exposed name, other tools whose work this tool
+	// always does; the host holds every call to their rules as well.
+	Performs []string `json:"performs,omitempty"`
 }
+
+// Mode is how a call reaches Godot.
+type Mode string
+
+// The modes.
+const (
+	// ModeHeadless works on the project files with no editor attached.
+	ModeHeadless Mode = "headless"
+	// ModeEditor forwards to an attached Godot editor.
+	ModeEditor Mode = "editor"
+)
+
+// Editor paths that are not an addon command.
+const (
+	// EditorFunction queries the editor, then applies commands.
+	EditorFunction = "function"
+	// EditorOnFiles runs the headless handler on the project files.
+	EditorOnFiles = "files"
+)
+
+// EffectiveModes returns the tool's modes, both when none are declared.
+func (t Tool) EffectiveModes() []Mode {
+	if len(t.Modes) == 0 {
+		return []Mode{ModeHeadless, ModeEditor}
+	}
+	return t.Modes
+}
+
+// Supports reports whether the tool works in mode m.
+func (t Tool) Supports(m Mode) bool {
+	for _, x := range t.EffectiveModes() {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// DispatchPath splits Dispatch into the argument and the field that
+// names a tool; ok is false when the tool dispatches nothing or Dispatch
+// is malformed (Validate reports that).
+func (t Tool) DispatchPath() (arg, field string, ok bool) {
+	m := dispatchRE.FindStringSubmatch(t.Dispatch)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+var (
+	dispatchRE    = regexp.MustCompile(`^([a-z][a-z0-9_]*)\[\*\]\.([a-z][a-z0-9_]*)$`)
+	exposedNameRE = regexp.MustCompile(`^godot_[a-z][a-z0-9_]*$`)
+)
 
 // EffectiveScope returns the tool's scope, treating empty as AgentScope.
 func (t Tool) EffectiveScope() Scope {
@@ -162,6 +230,11 @@ func (m *Manifest) Validate() error {
 		default:
 			add("%s: scope %q is not one of agent, cli", where, t.Scope)
 		}
+		for _, m := range t.Modes {
+			if m != ModeHeadless && m != ModeEditor {
+				add("%s: mode %q is not one of headless, editor", where, m)
+			}
+		}
 		if err := checkObjectSchema(t.InputSchema, true); err != nil {
 			add("%s: input schema: %v", where, err)
 		} else if props := schemaProperties(t.InputSchema); props != nil {
@@ -174,6 +247,18 @@ func (m *Manifest) Validate() error {
 		if len(t.OutputSchema) > 0 {
 			if err := checkObjectSchema(t.OutputSchema, false); err != nil {
 				add("%s: output schema: %v", where, err)
+			}
+		}
+		if t.Dispatch != "" {
+			if arg, _, ok := t.DispatchPath(); !ok {
+				add("%s: dispatch %q is not of the form ARG[*].FIELD, such as \"commands[*].command\"", where, t.Dispatch)
+			} else if _, ok := schemaProperties(t.InputSchema)[arg]; !ok {
+				add("%s: dispatch %q names argument %q, which the input schema does not declare", where, t.Dispatch, arg)
+			}
+		}
+		for _, p := range t.Performs {
+			if !exposedNameRE.MatchString(p) {
+				add("%s: performs %q is not an exposed tool name such as \"godot_scene_edit_set_node_property\"", where, p)
 			}
 		}
 	}
@@ -236,6 +321,10 @@ func (m *Manifest) ToProto() *pb.Manifest {
 			OutputSchemaJson: t.OutputSchema,
 			SafetyClass:      classToProto[t.SafetyClass], // unknown → UNSPECIFIED: fails closed
 			Scope:            scope,
+			Modes:            modesToProto(t.Modes),
+			EditorPath:       t.EditorPath,
+			Dispatch:         t.Dispatch,
+			Performs:         t.Performs,
 		})
 	}
 	return out
@@ -276,9 +365,35 @@ func FromProto(p *pb.Manifest) *Manifest {
 			OutputSchema: json.RawMessage(t.GetOutputSchemaJson()),
 			SafetyClass:  class,
 			Scope:        scope,
+			Modes:        modesFromProto(t.GetModes()),
+			EditorPath:   t.GetEditorPath(),
+			Dispatch:     t.GetDispatch(),
+			Performs:     t.GetPerforms(),
 		})
 	}
 	return m
+}
+
+func modesToProto(ms []Mode) []string {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = string(m)
+	}
+	return out
+}
+
+func modesFromProto(ms []string) []Mode {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]Mode, len(ms))
+	for i, m := range ms {
+		out[i] = Mode(m)
+	}
+	return out
 }
 
 // CoreToolNames are the exposed names of the host's core tools; a toolset

@@ -55,6 +55,9 @@ func TestValidateNamesEveryProblem(t *testing.T) {
 			m.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"confirm":{"type":"boolean"}}}`)
 		}, `declares "confirm"`},
 		{"bad output schema", func(m *Manifest) { m.Tools[0].OutputSchema = json.RawMessage(`[]`) }, "output schema"},
+		{"dispatch not a path", func(m *Manifest) { m.Tools[0].Dispatch = "commands.command" }, `dispatch "commands.command" is not of the form ARG[*].FIELD`},
+		{"dispatch names no argument", func(m *Manifest) { m.Tools[0].Dispatch = "commands[*].command" }, `names argument "commands", which the input schema does not declare`},
+		{"performs not an exposed name", func(m *Manifest) { m.Tools[0].Performs = []string{"set_node_property"} }, `performs "set_node_property" is not an exposed tool name`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,10 +79,21 @@ func TestProtoRoundTrip(t *testing.T) {
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"type":"object"}`),
 		SafetyClass:  Destructive, Scope: CLIScope,
+	}, Tool{
+		Name: "run", Description: "Run commands.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"commands":{"type":"array"}}}`),
+		SafetyClass: Mutating, Dispatch: "commands[*].command", Performs: []string{"godot_scene_edit_add_node"},
 	})
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if arg, field, ok := m.Tools[2].DispatchPath(); !ok || arg != "commands" || field != "command" {
+		t.Fatalf("DispatchPath() = %q, %q, %v", arg, field, ok)
+	}
 	got := FromProto(m.ToProto())
 	// FromProto fills the default scope in; compare with that applied.
 	m.Tools[0].Scope = AgentScope
+	m.Tools[2].Scope = AgentScope
 	a, _ := json.Marshal(m)
 	b, _ := json.Marshal(got)
 	if string(a) != string(b) {

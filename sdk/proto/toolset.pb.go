@@ -294,8 +294,30 @@ type ToolSpec struct {
 	OutputSchemaJson []byte      `protobuf:"bytes,5,opt,name=output_schema_json,json=outputSchemaJson,proto3" json:"output_schema_json,omitempty"`
 	SafetyClass      SafetyClass `protobuf:"varint,6,opt,name=safety_class,json=safetyClass,proto3,enum=godotmcp.toolset.v1.SafetyClass" json:"safety_class,omitempty"`
 	Scope            Scope       `protobuf:"varint,7,opt,name=scope,proto3,enum=godotmcp.toolset.v1.Scope" json:"scope,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The modes the tool works in: "headless" (on the project files, no
+	// editor attached) and/or "editor" (a Godot editor is attached). Empty
+	// means both (a plugin from before modes were declared).
+	Modes []string `protobuf:"bytes,8,rep,name=modes,proto3" json:"modes,omitempty"`
+	// How the tool works with an editor attached: the addon command it sends
+	// ("cmd_create_node"), "function" (queries, then applies commands) or
+	// "files" (the same handler as headless, on the project files). Empty
+	// when the tool has no editor mode.
+	EditorPath string `protobuf:"bytes,9,opt,name=editor_path,json=editorPath,proto3" json:"editor_path,omitempty"`
+	// The tool runs other tools' operations, named in its arguments, so the
+	// host must check each one as a call of that tool before forwarding. The
+	// form is "ARG[*].FIELD": argument ARG is an array of objects whose FIELD
+	// names a tool (for example "commands[*].command"; the names may be
+	// cmd_<x>, <x> or an exposed tool name). The host resolves every name to
+	// an installed tool, refuses the whole call when the caller could not call
+	// that tool directly, and forwards the list with each FIELD replaced by
+	// the exposed name it checked. Empty: the tool names no other tools.
+	Dispatch string `protobuf:"bytes,10,opt,name=dispatch,proto3" json:"dispatch,omitempty"`
+	// Exposed names of other tools whose work this tool always does (a batch
+	// property edit does what godot_scene_edit_set_node_property does). The
+	// host holds every call to those tools' policy and safety class as well.
+	Performs      []string `protobuf:"bytes,11,rep,name=performs,proto3" json:"performs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ToolSpec) Reset() {
@@ -375,6 +397,34 @@ func (x *ToolSpec) GetScope() Scope {
 		return x.Scope
 	}
 	return Scope_SCOPE_UNSPECIFIED
+}
+
+func (x *ToolSpec) GetModes() []string {
+	if x != nil {
+		return x.Modes
+	}
+	return nil
+}
+
+func (x *ToolSpec) GetEditorPath() string {
+	if x != nil {
+		return x.EditorPath
+	}
+	return ""
+}
+
+func (x *ToolSpec) GetDispatch() string {
+	if x != nil {
+		return x.Dispatch
+	}
+	return ""
+}
+
+func (x *ToolSpec) GetPerforms() []string {
+	if x != nil {
+		return x.Performs
+	}
+	return nil
 }
 
 type ConfigureRequest struct {
@@ -1224,7 +1274,11 @@ type EditorRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Command string                 `protobuf:"bytes,1,opt,name=command,proto3" json:"command,omitempty"`
 	// Parameters object as JSON text.
-	ParamsJson    []byte `protobuf:"bytes,2,opt,name=params_json,json=paramsJson,proto3" json:"params_json,omitempty"`
+	ParamsJson []byte `protobuf:"bytes,2,opt,name=params_json,json=paramsJson,proto3" json:"params_json,omitempty"`
+	// The call this command belongs to (CallRequest.call_id). The host
+	// refuses a command that changes the editor during a dry-run call, and
+	// a command of no call in flight.
+	CallId        string `protobuf:"bytes,3,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1271,6 +1325,13 @@ func (x *EditorRequest) GetParamsJson() []byte {
 		return x.ParamsJson
 	}
 	return nil
+}
+
+func (x *EditorRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
 }
 
 type EditorResponse struct {
@@ -2244,7 +2305,7 @@ const file_toolset_proto_rawDesc = "" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x12)\n" +
 	"\x10godot_constraint\x18\x04 \x01(\tR\x0fgodotConstraint\x123\n" +
 	"\x05tools\x18\x05 \x03(\v2\x1d.godotmcp.toolset.v1.ToolSpecR\x05tools\x12\x10\n" +
-	"\x03sdk\x18\x06 \x01(\tR\x03sdk\"\xa7\x02\n" +
+	"\x03sdk\x18\x06 \x01(\tR\x03sdk\"\x96\x03\n" +
 	"\bToolSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2252,7 +2313,13 @@ const file_toolset_proto_rawDesc = "" +
 	"\x11input_schema_json\x18\x04 \x01(\fR\x0finputSchemaJson\x12,\n" +
 	"\x12output_schema_json\x18\x05 \x01(\fR\x10outputSchemaJson\x12C\n" +
 	"\fsafety_class\x18\x06 \x01(\x0e2 .godotmcp.toolset.v1.SafetyClassR\vsafetyClass\x120\n" +
-	"\x05scope\x18\a \x01(\x0e2\x1a.godotmcp.toolset.v1.ScopeR\x05scope\"\xb2\x01\n" +
+	"\x05scope\x18\a \x01(\x0e2\x1a.godotmcp.toolset.v1.ScopeR\x05scope\x12\x14\n" +
+	"\x05modes\x18\b \x03(\tR\x05modes\x12\x1f\n" +
+	"\veditor_path\x18\t \x01(\tR\n" +
+	"editorPath\x12\x1a\n" +
+	"\bdispatch\x18\n" +
+	" \x01(\tR\bdispatch\x12\x1a\n" +
+	"\bperforms\x18\v \x03(\tR\bperforms\"\xb2\x01\n" +
 	"\x10ConfigureRequest\x12!\n" +
 	"\fhost_version\x18\x01 \x01(\tR\vhostVersion\x12\x1f\n" +
 	"\vproject_dir\x18\x02 \x01(\tR\n" +
@@ -2304,11 +2371,12 @@ const file_toolset_proto_rawDesc = "" +
 	"\x05level\x18\x01 \x01(\tR\x05level\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x16\n" +
 	"\x06fields\x18\x03 \x03(\tR\x06fields\"\r\n" +
-	"\vLogResponse\"J\n" +
+	"\vLogResponse\"c\n" +
 	"\rEditorRequest\x12\x18\n" +
 	"\acommand\x18\x01 \x01(\tR\acommand\x12\x1f\n" +
 	"\vparams_json\x18\x02 \x01(\fR\n" +
-	"paramsJson\"w\n" +
+	"paramsJson\x12\x17\n" +
+	"\acall_id\x18\x03 \x01(\tR\x06callId\"w\n" +
 	"\x0eEditorResponse\x12\x0e\n" +
 	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x1f\n" +
 	"\vresult_json\x18\x02 \x01(\fR\n" +

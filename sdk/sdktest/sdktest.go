@@ -54,6 +54,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/addonerr"
+	"github.com/godot-mcp/godot-mcp/sdk/editorcmd"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/hook"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
@@ -452,17 +453,26 @@ type editorService struct {
 
 func (s *editorService) Command(_ context.Context, req *pb.EditorRequest) (*pb.EditorResponse, error) {
 	if s.h.opts.Editor == nil {
-		return &pb.EditorResponse{Error: &pb.ToolError{
+		return &pb.EditorResponse{Error: (&sdk.Error{
 			Code:    sdk.CodeBridgeDisconnected,
 			Message: "no Godot editor is attached",
 			Hint:    "open the project in the Godot editor with the godot-mcp addon enabled",
-		}}, nil
+		}).Wire()}, nil
+	}
+	// The host's rule, checked here so a toolset's own tests catch it: a
+	// dry run never reaches the editor with a command that changes it.
+	if c, ok := s.h.calls.Lookup(req.GetCallId()); ok && c.DryRun {
+		if err := editorcmd.AllowedInDryRun(req.GetCommand(), req.GetParamsJson()); err != nil {
+			s.h.t.Errorf("sdktest: tool %q reached the editor during a dry run: %v (the host refuses this; send mutating commands with sdk.Editor.Apply, which records them in a dry run)", c.Tool, err)
+			e := &sdk.Error{Code: sdk.CodePluginError, Message: "the host refused an editor command during a dry run: " + err.Error()}
+			return &pb.EditorResponse{Error: e.Wire()}, nil
+		}
 	}
 	out, f := s.h.opts.Editor(req.GetCommand(), json.RawMessage(req.GetParamsJson()))
 	if f != nil {
 		// The host's bridge maps the addon's refusals with this function.
 		e := addonerr.Refusal(req.GetCommand(), f.Code, f.Hint, f.Required)
-		return &pb.EditorResponse{Error: &pb.ToolError{Code: e.Code, Message: e.Message, Hint: e.Hint, Required: e.Required}}, nil
+		return &pb.EditorResponse{Error: e.Wire()}, nil
 	}
 	return &pb.EditorResponse{Ok: true, ResultJson: out}, nil
 }

@@ -71,7 +71,7 @@ type action struct {
 func (a *action) size() int64 {
 	var n int64
 	for _, f := range a.files {
-		n += int64(len(f.before.data) + len(f.after.data))
+		n += f.before.size + f.after.size
 	}
 	return n
 }
@@ -125,7 +125,8 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 			if mode == 0 {
 				mode = 0o644
 			}
-			f.after = content{exists: true, data: op.Data, mode: mode}
+			f.after = newContent(op.Data, mode)
+			f.after.ver = VersionOf(op.Data)
 		}
 		files = append(files, f)
 	}
@@ -133,7 +134,10 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 		return sdk.CommitResult{}, cancelled(err)
 	}
 
-	release, unlock := w.lockJournal()
+	release, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return sdk.CommitResult{}, err
+	}
 	defer unlock()
 	if err := w.expectActiveLocked(ch.ExpectActiveScene); err != nil {
 		return sdk.CommitResult{}, err
@@ -144,7 +148,7 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 	for i, f := range files {
 		cur, err := load(f.abs)
 		if err != nil {
-			return sdk.CommitResult{}, sdk.Errorf(sdk.CodeInvalidArgument, "change regular files only", "%s %v", f.res, err)
+			return sdk.CommitResult{}, fileError(f.res, err, sdk.CodeInvalidArgument, "change regular files only")
 		}
 		f.before = cur
 		op := ch.Ops[i]
@@ -182,12 +186,31 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 	if err := ctx.Err(); err != nil {
 		return sdk.CommitResult{}, cancelled(err)
 	}
-	if err := apply(changed, w.opts.Sync); err != nil {
+	// The intent first (intent.go): a kill from here on is recovered whole.
+	at := time.Now()
+	id, mergeTop := w.nextID, w.mergeTopLocked(ch)
+	if mergeTop != nil {
+		id = mergeTop.id
+	}
+	temps := w.planTemps(changed)
+	rec := toRecord(&action{id: id, name: name, toolset: ch.Toolset, callID: ch.CallID, session: w.session, at: at, files: changed})
+	prepared, warn := w.prepareLocked(entry{Kind: entryPrepare, Op: opCommit, Action: rec, Merge: mergeTop != nil, Temps: temps, ID: id})
+	if warn != "" {
+		res.Warnings = append(res.Warnings, warn)
+	}
+	crashAt("prepared")
+	if err := apply(changed, temps, w.opts.Sync); err != nil {
+		if prepared {
+			w.record(entry{Kind: entryDone, ID: id})
+		}
 		return sdk.CommitResult{}, err
 	}
+	crashAt("applied")
 	w.version++
 	w.forgetDeletedLocked(changed)
-	res.ActionID, res.Warnings = w.journalLocked(name, ch, changed)
+	var warns []string
+	res.ActionID, warns = w.journalLocked(name, ch, changed, at, prepared)
+	res.Warnings = append(res.Warnings, warns...)
 	if warn := release(); warn != "" {
 		res.Warnings = append(res.Warnings, warn)
 	}
@@ -221,10 +244,11 @@ func (w *Workspace) expectActiveLocked(want string) error {
 // no editor it allows everything; with an editor that cannot answer it
 // refuses (fail closed: a clobbered scene cannot be undone).
 func (w *Workspace) guardLocked(ctx context.Context, files []*file) error {
-	if w.editor == nil || len(files) == 0 {
+	ed := w.getEditor()
+	if ed == nil || len(files) == 0 {
 		return nil
 	}
-	unsaved, err := w.editor.UnsavedScenes(ctx)
+	unsaved, err := ed.UnsavedScenes(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return cancelled(ctx.Err())
@@ -258,14 +282,15 @@ func isAre(n int) string {
 // reloadLocked tells the editor what changed; a failure is a warning, the
 // files are written already.
 func (w *Workspace) reloadLocked(ctx context.Context, files []*file) []string {
-	if w.editor == nil || len(files) == 0 {
+	ed := w.getEditor()
+	if ed == nil || len(files) == 0 {
 		return nil
 	}
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.res
 	}
-	if err := w.editor.Reload(context.WithoutCancel(ctx), paths); err != nil {
+	if err := ed.Reload(context.WithoutCancel(ctx), paths); err != nil {
 		return []string{"the Godot editor was not told to reload the changed files: " + err.Error() +
 			"; run godot_scene_edit_rescan_filesystem or reload them in the editor"}
 	}
@@ -310,7 +335,7 @@ func conflictError(lines []string, fix string) *sdk.Error {
 // compare-and-swap computed (hashing 20 KB again costs as much as the rest
 // of the report).
 func report(f *file, dryRun bool) sdk.FileChange {
-	fc := sdk.FileChange{Path: f.res, BytesBefore: int64(len(f.before.data)), BytesAfter: int64(len(f.after.data)),
+	fc := sdk.FileChange{Path: f.res, BytesBefore: f.before.size, BytesAfter: f.after.size,
 		VersionBefore: f.beforeVersion, VersionAfter: f.after.version()}
 	switch {
 	case !f.before.exists:
@@ -333,16 +358,16 @@ var (
 )
 
 // apply brings every file from before to after: all new contents are
-// prepared in temporary files first, then renamed into place (deletes are
-// removes). If a step fails, the files already changed get their before
-// state back and the error is returned. Missing directories of a file are
-// created; when a file goes away, the empty directories its action created
-// go too.
-func apply(files []*file, sync SyncMode) error {
-	temps := make([]string, len(files))
+// written to their temporary files (temps, planned by planTemps) first,
+// then renamed into place (deletes are removes). If a step fails, the
+// files already changed get their before state back and the error is
+// returned. Missing directories of a file are created; when a file goes
+// away, the empty directories its action created go too.
+func apply(files []*file, temps []string, sync SyncMode) error {
+	written := make([]bool, len(files))
 	cleanup := func() {
-		for _, t := range temps {
-			if t != "" {
+		for i, t := range temps {
+			if written[i] {
 				_ = os.Remove(t)
 			}
 		}
@@ -357,12 +382,12 @@ func apply(files []*file, sync SyncMode) error {
 				return writeError(f.res, err)
 			}
 		}
-		t, err := writeTemp(f.abs, f.after, sync != SyncNone)
-		if err != nil {
+		if err := writeTempAt(temps[i], f.after, sync != SyncNone); err != nil {
 			cleanup()
 			return writeError(f.res, err)
 		}
-		temps[i] = t
+		written[i] = true
+		crashAt("temp")
 	}
 	// The commit point: from here on the disk changes.
 	for i, f := range files {
@@ -370,7 +395,7 @@ func apply(files []*file, sync SyncMode) error {
 		if f.after.exists {
 			err = rename(temps[i], f.abs)
 			if err == nil {
-				temps[i] = ""
+				written[i] = false
 			}
 		} else {
 			err = remove(f.abs)
@@ -383,6 +408,7 @@ func apply(files []*file, sync SyncMode) error {
 			rollback(files[:i], sync != SyncNone)
 			return writeError(f.res, err)
 		}
+		crashAt("rename")
 	}
 	for _, f := range files {
 		if !f.after.exists {
@@ -416,12 +442,16 @@ func rollback(files []*file, fsync bool) {
 // writeTemp writes c to a new temporary file beside abs, with c's mode,
 // fsynced if asked, and returns its path.
 func writeTemp(abs string, c content, fsync bool) (string, error) {
-	tf, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".godot-mcp-*")
+	data, err := c.bytes()
+	if err != nil {
+		return "", err
+	}
+	tf, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+tempPrefix+"*")
 	if err != nil {
 		return "", err
 	}
 	name := tf.Name()
-	_, err = tf.Write(c.data)
+	_, err = tf.Write(data)
 	if err == nil {
 		err = tf.Chmod(c.mode)
 	}
@@ -436,6 +466,33 @@ func writeTemp(abs string, c content, fsync bool) (string, error) {
 		return "", err
 	}
 	return name, nil
+}
+
+// writeTempAt writes c to the new file name (which must not exist), with
+// c's mode, fsynced if asked.
+func writeTempAt(name string, c content, fsync bool) error {
+	data, err := c.bytes()
+	if err != nil {
+		return err
+	}
+	tf, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = tf.Write(data)
+	if err == nil {
+		err = tf.Chmod(c.mode)
+	}
+	if err == nil && fsync {
+		err = tf.Sync()
+	}
+	if cerr := tf.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(name)
+	}
+	return err
 }
 
 // removeEmptyDirs removes directories an action created, innermost first,

@@ -71,9 +71,26 @@ func FuzzJournalLog(f *testing.F) {
 	}
 	f.Add(seed)
 	f.Add([]byte{0, 0, 0, 1, 0})
+	f.Add([]byte{0, 0, 0, 5, 0, 0, 0, 1, 0})
 	root := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w, err := Open(root, Options{Sync: SyncNone, MaxActions: 5, MaxBytes: 1 << 20})
+		// As a version 2 log, read by a process joining the project
+		// (which may recover a change it names: never outside root).
+		jdir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(jdir, logName), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		w, err := Open(root, Options{Sync: SyncNone, MaxActions: 5, MaxBytes: 1 << 20, JournalDir: jdir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := w.History()
+		if h.Depth+h.RedoDepth > 5 || h.JournalBytes > 1<<20 {
+			t.Fatalf("replay exceeded the bounds: %+v", h)
+		}
+		_ = w.Close()
+		// As a version 1 log.
+		w, err = Open(root, Options{Sync: SyncNone, MaxActions: 5, MaxBytes: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +98,7 @@ func FuzzJournalLog(f *testing.F) {
 		if used < 0 || used > int64(len(data)) {
 			t.Fatalf("replayLog used %d of %d bytes", used, len(data))
 		}
-		h := w.History()
+		h = w.History()
 		if h.Depth+h.RedoDepth > 5 || h.JournalBytes > 1<<20 {
 			t.Fatalf("replay exceeded the bounds: %+v", h)
 		}

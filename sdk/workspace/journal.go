@@ -10,27 +10,46 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
-// journalLocked records a committed change as an action, or adds it to the
-// newest action when that one belongs to the same tool call. It returns the
-// action id and any warning (an action too large to keep).
-func (w *Workspace) journalLocked(name string, ch Change, files []*file) (uint64, []string) {
-	w.dropRedoLocked()
+// mergeTopLocked returns the newest action when a commit joins it (the
+// same tool call of this Workspace), else nil.
+func (w *Workspace) mergeTopLocked(ch Change) *action {
 	if n := len(w.undo); n > 0 && ch.CallID != "" {
 		top := w.undo[n-1]
 		if top.callID == ch.CallID && top.toolset == ch.Toolset && top.session == w.session {
-			w.bytes -= top.size()
-			merge(top, files)
-			w.bytes += top.size()
-			w.record(entry{Kind: entryExtend, Action: toRecord(top)})
-			w.trimLocked()
-			return top.id, w.oversizeLocked(top)
+			return top
 		}
 	}
-	a := &action{id: w.nextID, name: name, toolset: ch.Toolset, callID: ch.CallID, session: w.session, at: time.Now(), files: files}
+	return nil
+}
+
+// journalLocked records a committed change as an action, or adds it to the
+// newest action when that one belongs to the same tool call. prepared says
+// the log holds the change's intent (then a done entry completes it; else
+// the whole action is logged). It returns the action id and any warning
+// (an action too large to keep).
+func (w *Workspace) journalLocked(name string, ch Change, files []*file, at time.Time, prepared bool) (uint64, []string) {
+	w.dropRedoLocked()
+	if top := w.mergeTopLocked(ch); top != nil {
+		w.bytes -= top.size()
+		merge(top, files)
+		w.bytes += top.size()
+		if prepared {
+			w.record(entry{Kind: entryDone, ID: top.id, OK: true})
+		} else {
+			w.record(entry{Kind: entryExtend, Action: toRecord(top)})
+		}
+		w.trimLocked()
+		return top.id, w.oversizeLocked(top)
+	}
+	a := &action{id: w.nextID, name: name, toolset: ch.Toolset, callID: ch.CallID, session: w.session, at: at, files: files}
 	w.nextID++
 	w.undo = append(w.undo, a)
 	w.bytes += a.size()
-	w.record(entry{Kind: entryAction, Action: toRecord(a)})
+	if prepared {
+		w.record(entry{Kind: entryDone, ID: a.id, OK: true})
+	} else {
+		w.record(entry{Kind: entryAction, Action: toRecord(a)})
+	}
 	w.trimLocked()
 	return a.id, w.oversizeLocked(a)
 }
@@ -157,9 +176,19 @@ type History struct {
 // recentMax is how many actions History lists, as the addon does.
 const recentMax = 20
 
-// History describes the journal.
+// History describes the journal (waiting as long as it takes for the
+// lock: see HistoryContext).
 func (w *Workspace) History() History {
-	_, unlock := w.lockJournal()
+	h, _ := w.HistoryContext(context.Background())
+	return h
+}
+
+// HistoryContext is History, giving up with CANCELLED when ctx ends.
+func (w *Workspace) HistoryContext(ctx context.Context) (History, error) {
+	_, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return History{}, err
+	}
 	defer unlock()
 	h := History{Version: w.version, HasUndo: len(w.undo) > 0, HasRedo: len(w.redo) > 0,
 		Depth: len(w.undo), RedoDepth: len(w.redo), JournalBytes: w.bytes, Recent: []HistoryEntry{}}
@@ -171,7 +200,7 @@ func (w *Workspace) History() History {
 	for _, a := range w.undo[from:] {
 		h.Recent = append(h.Recent, HistoryEntry{Name: a.name, ID: a.id, Toolset: a.toolset, Time: a.at, Files: a.paths()})
 	}
-	return h
+	return h, nil
 }
 
 func validCount(count int) error {
@@ -203,7 +232,10 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 	if err := ctx.Err(); err != nil {
 		return res, cancelled(err)
 	}
-	release, unlock := w.lockJournal()
+	release, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return res, err
+	}
 	defer unlock()
 	from := &w.undo
 	verb := "undo"
@@ -250,7 +282,7 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 			if !ok {
 				c, err := load(f.abs)
 				if err != nil {
-					return res, sdk.Errorf(sdk.CodeConflict, "restore or remove it by hand, then retry", "%s %v", f.res, err)
+					return res, fileError(f.res, err, sdk.CodeConflict, "restore or remove it by hand, then retry")
 				}
 				cur = c
 			}
@@ -280,11 +312,22 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 		return res, cancelled(err)
 	}
 	var touched []*file
+	op := opUndo
+	if redo {
+		op = opRedo
+	}
 	for _, step := range steps {
-		if err := apply(step, w.opts.Sync); err != nil {
+		a := (*from)[len(*from)-1]
+		temps := w.planTemps(step)
+		prepared, _ := w.prepareLocked(entry{Kind: entryPrepare, Op: op, ID: a.id, Temps: temps})
+		crashAt("prepared")
+		if err := apply(step, temps, w.opts.Sync); err != nil {
+			if prepared {
+				w.record(entry{Kind: entryDone, ID: a.id})
+			}
 			return res, err
 		}
-		a := (*from)[len(*from)-1]
+		crashAt("applied")
 		*from = (*from)[:len(*from)-1]
 		if redo {
 			w.undo = append(w.undo, a)
@@ -292,9 +335,12 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 			w.redo = append(w.redo, a)
 		}
 		w.version++
-		if redo {
+		switch {
+		case prepared:
+			w.record(entry{Kind: entryDone, ID: a.id, OK: true})
+		case redo:
 			w.record(entry{Kind: entryRedo, N: 1})
-		} else {
+		default:
 			w.record(entry{Kind: entryUndo, N: 1})
 		}
 		res.Done++

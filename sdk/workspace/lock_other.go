@@ -2,9 +2,12 @@
 
 package workspace
 
-import "os"
+import (
+	"context"
+	"os"
+)
 
 // The host runs on Unix systems only; elsewhere the journal is not locked
 // across processes.
-func lockFile(*os.File)   {}
-func unlockFile(*os.File) {}
+func lockFile(context.Context, *os.File) error { return nil }
+func unlockFile(*os.File)                      {}

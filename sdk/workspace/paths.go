@@ -89,8 +89,8 @@ type target struct {
 // existing ancestor has its symlinks resolved and must be inside the
 // project; the file itself must not be a symbolic link (a rename would
 // replace the link, not write through it) nor a directory. Writes into the
-// project's .godot/ cache directory or to project-internal files of the
-// host are refused too.
+// project's .godot/ cache directory or into a Git repository's .git/ are
+// refused too (see offLimits).
 func (w *Workspace) resolveWrite(arg string) (target, error) {
 	res, rel, err := clean(arg)
 	if err != nil {
@@ -99,9 +99,8 @@ func (w *Workspace) resolveWrite(arg string) (target, error) {
 	if rel == "" {
 		return target{}, sdk.Errorf(sdk.CodeInvalidArgument, "name a file, e.g. res://scenes/main.tscn", "cannot write the project root")
 	}
-	if first, _, _ := strings.Cut(rel, "/"); first == ".godot" {
-		return target{}, sdk.Errorf(sdk.CodeInvalidArgument, "write project files, not the editor's cache",
-			"%s is inside .godot/, the Godot editor's cache directory", res)
+	if err := offLimits(res, rel); err != nil {
+		return target{}, err
 	}
 	parentRel, base := path.Split(rel)
 	parentRel = strings.TrimSuffix(parentRel, "/")
@@ -147,6 +146,15 @@ func (w *Workspace) resolveWrite(arg string) (target, error) {
 		return target{}, sdk.Errorf(sdk.CodeInvalidArgument, "links that leave the project are not followed; "+hintResPath,
 			"%s leads out of the project through a symbolic link", res)
 	}
+	// A link inside the project may still lead into .godot/ or .git/.
+	if resolvedDir != w.root {
+		relDir, err := filepath.Rel(w.root, resolvedDir)
+		if err == nil {
+			if err := offLimits(res, path.Join(filepath.ToSlash(relDir), base)); err != nil {
+				return target{}, err
+			}
+		}
+	}
 	t := target{res: res}
 	cur := resolvedDir
 	for i := len(missing) - 1; i >= 0; i-- {
@@ -167,4 +175,25 @@ func (w *Workspace) resolveWrite(arg string) (target, error) {
 		}
 	}
 	return t, nil
+}
+
+// offLimits refuses writes into the Godot editor's cache (.godot/ at the
+// root) and into Git's metadata (.git, a directory or a worktree's file, at
+// any depth: an addon may be a submodule): an agent deleting or rewriting
+// them destroys what no undo can bring back (the repository's history).
+// Names compare case-insensitively, as they do on macOS and Windows file
+// systems, where res://.GIT/config is .git/config.
+func offLimits(res, rel string) error {
+	parts := strings.Split(rel, "/")
+	if strings.EqualFold(parts[0], ".godot") {
+		return sdk.Errorf(sdk.CodeInvalidArgument, "write project files, not the editor's cache",
+			"%s is inside .godot/, the Godot editor's cache directory", res)
+	}
+	for _, p := range parts {
+		if strings.EqualFold(p, ".git") {
+			return sdk.Errorf(sdk.CodeInvalidArgument, "change project files only; use git itself for the repository",
+				"%s is inside .git, a Git repository's metadata, which the workspace never writes or deletes", res)
+		}
+	}
+	return nil
 }

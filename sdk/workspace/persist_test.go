@@ -1,11 +1,15 @@
 package workspace
 
 import (
+	"bytes"
+	"encoding/binary"
+	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestJournalSharedAcrossProcessesAndRestarts(t *testing.T) {
@@ -98,6 +102,8 @@ func TestJournalLogIsCompactedAndSurvivesDamage(t *testing.T) {
 	}
 
 	// A torn last entry (a crash mid-append) is cut off; the rest stands.
+	// Here the torn entry is the commit's done entry: its intent is whole
+	// and the file holds the new content, so the commit is rolled forward.
 	if _, err := w2.Commit(bg, Change{Name: "small", Ops: []Op{{Path: "s", Data: []byte("s")}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +112,17 @@ func TestJournalLogIsCompactedAndSurvivesDamage(t *testing.T) {
 		t.Fatal(err)
 	}
 	w3, _ := Open(dir, Options{JournalDir: jdir, MaxActions: 2, MaxBytes: 1 << 20})
-	if h := w3.History(); h.CurrentAction != "big" || h.Depth != 1 {
+	if h := w3.History(); h.CurrentAction != "small" || h.Depth != 2 {
 		t.Fatalf("after a torn tail: %+v", h)
+	}
+	// A torn intent: the change never started; it is dropped.
+	put(t, dir, "torn.txt", "x")
+	if err := os.WriteFile(logPath, append(mustReadFile(t, logPath), 0, 0, 1, 0, 9), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w3, _ = Open(dir, Options{JournalDir: jdir, MaxActions: 2, MaxBytes: 1 << 20})
+	if h := w3.History(); h.CurrentAction != "small" || h.Depth != 2 {
+		t.Fatalf("after a torn intent: %+v", h)
 	}
 	if _, err := w3.Commit(bg, Change{Name: "after", Ops: []Op{{Path: "t", Data: []byte("t")}}}); err != nil {
 		t.Fatal(err)
@@ -178,5 +193,118 @@ func TestScenesSharedAcrossProcesses(t *testing.T) {
 	}
 	if sc := a.Scenes(); sc.Active != "res://b.tscn" || len(sc.Open) != 1 {
 		t.Fatalf("A sees %+v after B opened b and deleted a", sc)
+	}
+}
+
+func mustReadFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestLegacyJournalIsMigrated: a journal written by version 1 (contents
+// inline, journal.log) is read, rewritten as version 2 and removed, and
+// its history stays undoable.
+func TestLegacyJournalIsMigrated(t *testing.T) {
+	dir, jdir := t.TempDir(), t.TempDir()
+	put(t, dir, "a.txt", "a1")
+	root, _ := filepath.EvalSymlinks(dir)
+	var buf bytes.Buffer
+	for _, e := range []entry{
+		{Kind: entryAction, Version: 1, Action: &record{ID: 1, Name: "old edit", At: time.Now(), Files: []fileRecord{{
+			Res: "res://a.txt", Abs: filepath.Join(root, "a.txt"),
+			Before: contentRecord{Exists: true, Data: []byte("a0"), Mode: 0o644},
+			After:  contentRecord{Exists: true, Data: []byte("a1"), Mode: 0o644}}}}},
+	} {
+		start := buf.Len()
+		buf.Write([]byte{0, 0, 0, 0})
+		if err := gob.NewEncoder(&buf).Encode(e); err != nil {
+			t.Fatal(err)
+		}
+		binary.BigEndian.PutUint32(buf.Bytes()[start:], uint32(buf.Len()-start-4))
+	}
+	if err := os.WriteFile(filepath.Join(jdir, legacyLogName), buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(dir, Options{JournalDir: jdir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := w.History(); h.Depth != 1 || h.CurrentAction != "old edit" {
+		t.Fatalf("migrated history: %+v", h)
+	}
+	if _, err := os.Stat(filepath.Join(jdir, legacyLogName)); !os.IsNotExist(err) {
+		t.Fatalf("the version 1 log is still there: %v", err)
+	}
+	// Another process reads the version 2 log and undoes the old action.
+	w2, err := Open(dir, Options{JournalDir: jdir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w2.Undo(bg, 1, false); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := get(t, dir, "a.txt"); s != "a0" {
+		t.Fatalf("a.txt = %q", s)
+	}
+}
+
+// TestReplayedContentIsReadFromTheLog: a process that joins reads no file
+// content until an undo needs it, and a damaged copy in the log refuses the
+// undo instead of writing wrong bytes.
+func TestReplayedContentIsReadFromTheLog(t *testing.T) {
+	dir, jdir := t.TempDir(), t.TempDir()
+	w, err := Open(dir, Options{JournalDir: jdir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, dir, "a.txt", "AAAAoriginal")
+	f := mustRead(t, w, "a.txt")
+	if _, err := w.Commit(bg, Change{Name: "Edit", Ops: []Op{{Path: "a.txt", Data: []byte("BBBBedited"), Base: f.Version}}}); err != nil {
+		t.Fatal(err)
+	}
+	w2, _ := Open(dir, Options{JournalDir: jdir})
+	w2.History()
+	for _, a := range w2.undo {
+		for _, f := range a.files {
+			if f.before.data != nil || f.after.data != nil {
+				t.Fatal("replay kept file content in memory")
+			}
+		}
+	}
+	// Damage the saved before-bytes in the log.
+	logPath := filepath.Join(jdir, logName)
+	raw := mustReadFile(t, logPath)
+	i := bytes.Index(raw, []byte("AAAAoriginal"))
+	if i < 0 {
+		t.Fatal("the log does not hold the content raw")
+	}
+	raw[i] = 'X'
+	if err := os.WriteFile(logPath+".new", raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w2.Undo(bg, 1, false); err != nil {
+		t.Fatal(err) // w2 reads its open log, not the damaged copy
+	}
+	if s, _ := get(t, dir, "a.txt"); s != "AAAAoriginal" {
+		t.Fatalf("a.txt = %q", s)
+	}
+	if _, err := w2.Redo(bg, 1, false); err != nil {
+		t.Fatal(err)
+	}
+	// The damaged log replaces the real one: a new process must refuse.
+	if err := os.Rename(logPath+".new", logPath); err != nil {
+		t.Fatal(err)
+	}
+	w3, _ := Open(dir, Options{JournalDir: jdir})
+	_, err = w3.Undo(bg, 1, false)
+	if err == nil || !strings.Contains(err.Error(), "damaged") {
+		t.Fatalf("undo from a damaged log: %v", err)
+	}
+	if s, _ := get(t, dir, "a.txt"); s != "BBBBedited" {
+		t.Fatalf("a.txt = %q", s)
 	}
 }

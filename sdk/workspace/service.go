@@ -40,6 +40,9 @@ func (c *Calls) Begin(callID string, info CallInfo) (end func()) {
 	}
 }
 
+// Lookup returns the call in flight with this id.
+func (c *Calls) Lookup(callID string) (CallInfo, bool) { return c.lookup(callID) }
+
 func (c *Calls) lookup(callID string) (CallInfo, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -143,11 +146,11 @@ func quote(s string) string {
 }
 
 // Scenes implements pb.HostWorkspaceServer.
-func (s *Service) Scenes(context.Context, *pb.WorkspaceScenesRequest) (*pb.WorkspaceScenesResponse, error) {
+func (s *Service) Scenes(ctx context.Context, _ *pb.WorkspaceScenesRequest) (*pb.WorkspaceScenesResponse, error) {
 	if err := s.ready(); err != nil {
 		return sdk.ScenesToWire(sdk.Scenes{}, err), nil
 	}
-	return sdk.ScenesToWire(s.ws.Scenes(), nil), nil
+	return sdk.ScenesToWire(s.ws.ScenesContext(ctx)), nil
 }
 
 // SetActiveScene implements pb.HostWorkspaceServer.

@@ -17,7 +17,8 @@
 //     unseen by mtime+size, and a 20 KB scene hashes in about 10 µs.
 //   - Confinement. Paths are res:// paths; "..", absolute paths, other
 //     schemes and symbolic links leading out of the project are refused, a
-//     symbolic link is never written through, and .godot/ is off limits.
+//     symbolic link is never written through, and .godot/ and .git are
+//     off limits for writes and deletes.
 //   - Compare-and-swap. Every write names the version it was based on. If
 //     the file on disk is not that version any more (another toolset, the
 //     user's editor), the whole commit is refused with CONFLICT and nothing
@@ -26,7 +27,9 @@
 //     directory, is fsynced, gets the old file's mode, and is renamed over
 //     the target. A commit of several files prepares all of them first; if
 //     a rename fails midway the files already replaced are restored, so a
-//     commit lands whole or not at all.
+//     commit lands whole or not at all. With a journal directory the change's
+//     intent is logged first, so that a process killed midway is rolled
+//     forward or back by the next one (intent.go).
 //   - Journal. A commit is one named action; all commits of one tool call
 //     (same call id) join one action. Undo restores the exact previous bytes
 //     of every file the action touched (recreating deleted files, removing
@@ -129,7 +132,11 @@ type Workspace struct {
 	root string
 	opts Options
 
-	mu       sync.Mutex // serialises changes and guards what follows
+	// sem (capacity 1) is the workspace lock: it serialises changes and
+	// guards what follows. A channel rather than a sync.Mutex so that a
+	// call waiting for it gives up when its context ends.
+	sem      chan struct{}
+	edMu     sync.Mutex // guards editor alone, so attaching never waits for a call
 	editor   Editor
 	undo     []*action // oldest first
 	redo     []*action // next redo last
@@ -142,6 +149,9 @@ type Workspace struct {
 	store    *store  // nil: the journal is in memory only
 	storeErr string  // why the journal directory could not be used (reported once)
 	pending  []entry // journal changes not yet appended to the log
+	prepared *entry  // a change another process left half done (intent.go)
+	tempSeq  uint64  // numbers this Workspace's temporary files
+	swept    bool    // stray temporary files were looked for (intent.go)
 	// scenesDirty: open or active changed since they were last saved
 	// (with a journal directory, the scenes are shared like the journal).
 	scenesDirty bool
@@ -168,7 +178,7 @@ func Open(root string, opts Options) (*Workspace, error) {
 	}
 	var nonce [8]byte
 	_, _ = rand.Read(nonce[:])
-	w := &Workspace{root: r, opts: opts, nextID: 1, session: hex.EncodeToString(nonce[:])}
+	w := &Workspace{root: r, opts: opts, nextID: 1, session: hex.EncodeToString(nonce[:]), sem: make(chan struct{}, 1)}
 	if opts.JournalDir != "" {
 		w.store = &store{dir: opts.JournalDir, fsync: opts.Sync == SyncFull}
 	}
@@ -177,10 +187,24 @@ func Open(root string, opts Options) (*Workspace, error) {
 
 // lockJournal takes the workspace lock and brings the journal up to date
 // with the disk. release saves what changed (returning a warning if that
-// failed) and may be called early; unlock releases everything.
-func (w *Workspace) lockJournal() (release func() string, unlock func()) {
-	w.mu.Lock()
-	w.syncInLocked()
+// failed) and may be called early; unlock releases everything. Waiting for
+// the lock (held by another call of this process, or the journal's file
+// lock by another process) ends with CANCELLED when ctx does.
+func (w *Workspace) lockJournal(ctx context.Context) (release func() string, unlock func(), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, cancelled(err)
+	}
+	select {
+	case w.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, &sdk.Error{Code: sdk.CodeCancelled,
+			Message: "workspace: the call ended while waiting for another call of this process to finish its change; nothing was written",
+			Hint:    "retry; a call that never finishes is reported in the host's log"}
+	}
+	if err := w.syncInLocked(ctx); err != nil {
+		<-w.sem
+		return nil, nil, err
+	}
 	released := false
 	release = func() string {
 		if released {
@@ -189,7 +213,7 @@ func (w *Workspace) lockJournal() (release func() string, unlock func()) {
 		released = true
 		return w.syncOutLocked()
 	}
-	return release, func() { release(); w.mu.Unlock() }
+	return release, func() { release(); <-w.sem }, nil
 }
 
 func errNoProject() *sdk.Error {
@@ -203,9 +227,15 @@ func (w *Workspace) Root() string { return w.root }
 
 // SetEditor attaches (or with nil detaches) the Godot editor.
 func (w *Workspace) SetEditor(e Editor) {
-	w.mu.Lock()
+	w.edMu.Lock()
 	w.editor = e
-	w.mu.Unlock()
+	w.edMu.Unlock()
+}
+
+func (w *Workspace) getEditor() Editor {
+	w.edMu.Lock()
+	defer w.edMu.Unlock()
+	return w.editor
 }
 
 // VersionOf returns the version of content.
@@ -214,23 +244,51 @@ func VersionOf(data []byte) sdk.FileVersion {
 	return sdk.FileVersion("sha256:" + hex.EncodeToString(sum[:]))
 }
 
-// content is a file's state: absent, or bytes with a mode.
+// content is a file's state: absent, or bytes with a mode. A content the
+// journal replayed from its log has its size and version but not its
+// bytes (ref says where they are: bytes reads them).
 type content struct {
 	exists bool
 	data   []byte
 	mode   fs.FileMode
+	size   int64
+	ver    sdk.FileVersion // "" until known
+	ref    *blobRef
 }
 
 func (c content) version() sdk.FileVersion {
 	if !c.exists {
 		return ""
 	}
+	if c.ver != "" {
+		return c.ver
+	}
 	return VersionOf(c.data)
+}
+
+// bytes returns the content's bytes, reading them from the journal's log
+// if they are there; they must still hash to the content's version.
+func (c content) bytes() ([]byte, error) {
+	if c.ref == nil || !c.exists {
+		return c.data, nil
+	}
+	data := make([]byte, c.size)
+	if _, err := c.ref.f.ReadAt(data, c.ref.off); err != nil {
+		return nil, fmt.Errorf("reading the journal: %w", err)
+	}
+	if VersionOf(data) != c.ver {
+		return nil, fmt.Errorf("the journal's copy of the content is damaged")
+	}
+	return data, nil
+}
+
+func newContent(data []byte, mode fs.FileMode) content {
+	return content{exists: true, data: data, mode: mode, size: int64(len(data))}
 }
 
 // load reads the current state of abs.
 func load(abs string) (content, error) {
-	f, err := os.Open(abs)
+	f, fi, err := openRegular(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return content{}, nil
 	}
@@ -238,13 +296,6 @@ func load(abs string) (content, error) {
 		return content{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return content{}, err
-	}
-	if fi.IsDir() {
-		return content{}, fmt.Errorf("is a directory")
-	}
 	if fi.Size() > MaxFileBytes {
 		return content{}, fmt.Errorf("is %d bytes; the workspace handles files up to %d", fi.Size(), MaxFileBytes)
 	}
@@ -259,7 +310,9 @@ func load(abs string) (content, error) {
 	if len(data) > MaxFileBytes {
 		return content{}, fmt.Errorf("grew past %d bytes while being read", MaxFileBytes)
 	}
-	return content{exists: true, data: data, mode: fi.Mode().Perm()}, nil
+	c := newContent(data, fi.Mode().Perm())
+	c.ver = VersionOf(data)
+	return c, nil
 }
 
 // Read returns a file's bytes and version.
@@ -273,7 +326,7 @@ func (w *Workspace) Read(ctx context.Context, p string) (sdk.File, error) {
 	}
 	c, err := load(abs)
 	if err != nil {
-		return sdk.File{}, sdk.Errorf(sdk.CodeInvalidArgument, "read a regular file", "%s %v", res, err)
+		return sdk.File{}, fileError(res, err, sdk.CodeInvalidArgument, "read a regular file")
 	}
 	if !c.exists {
 		return sdk.File{}, sdk.Errorf(sdk.CodeNotFound, "check the path", "%s does not exist", res)
@@ -304,7 +357,14 @@ func (w *Workspace) Stat(ctx context.Context, p string) (sdk.FileInfo, error) {
 	info := sdk.FileInfo{Path: res, Exists: true, IsDir: fi.IsDir(), Size: fi.Size(), ModTime: fi.ModTime()}
 	if !fi.IsDir() {
 		c, err := load(abs)
-		if err == nil && c.exists {
+		if err != nil {
+			// A special file has no version to base a write on; say so
+			// rather than report it as a file a write could replace.
+			var nr *errNotRegular
+			if errors.As(err, &nr) {
+				return sdk.FileInfo{}, fileError(res, err, sdk.CodeInvalidArgument, "")
+			}
+		} else if c.exists {
 			info.Version = c.version()
 		}
 	}
@@ -353,11 +413,21 @@ func (w *Workspace) List(ctx context.Context, dir string) ([]sdk.DirEntry, error
 	return out, nil
 }
 
-// Scenes returns the headless open scenes and the active one.
+// Scenes returns the headless open scenes and the active one (waiting as
+// long as it takes for the lock: see ScenesContext).
 func (w *Workspace) Scenes() sdk.Scenes {
-	_, unlock := w.lockJournal()
+	sc, _ := w.ScenesContext(context.Background())
+	return sc
+}
+
+// ScenesContext is Scenes, giving up with CANCELLED when ctx ends.
+func (w *Workspace) ScenesContext(ctx context.Context) (sdk.Scenes, error) {
+	_, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return sdk.Scenes{}, err
+	}
 	defer unlock()
-	return w.scenesLocked()
+	return w.scenesLocked(), nil
 }
 
 func (w *Workspace) scenesLocked() sdk.Scenes {
@@ -378,8 +448,13 @@ func (w *Workspace) SetActiveScene(ctx context.Context, p string) (sdk.Scenes, e
 	}
 	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
 		return sdk.Scenes{}, sdk.Errorf(sdk.CodeNotFound, "check the path", "%s is not a file", res)
+	} else if !fi.Mode().IsRegular() {
+		return sdk.Scenes{}, fileError(res, notRegular(fi.Mode()), sdk.CodeInvalidArgument, "")
 	}
-	_, unlock := w.lockJournal()
+	_, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return sdk.Scenes{}, err
+	}
 	defer unlock()
 	if !slices.Contains(w.open, res) {
 		w.open = append(w.open, res)
@@ -395,7 +470,10 @@ func (w *Workspace) CloseScene(ctx context.Context, p string) (sdk.Scenes, error
 	if err := ctx.Err(); err != nil {
 		return sdk.Scenes{}, cancelled(err)
 	}
-	_, unlock := w.lockJournal()
+	_, unlock, err := w.lockJournal(ctx)
+	if err != nil {
+		return sdk.Scenes{}, err
+	}
 	defer unlock()
 	res := w.active
 	if p != "" {

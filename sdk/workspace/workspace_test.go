@@ -803,3 +803,55 @@ func TestRootReplacedByLinkIsNotWritten(t *testing.T) {
 		t.Fatal("written through the link that replaced the project directory")
 	}
 }
+
+// TestGitMetadataIsOffLimits: .git (the directory, a worktree's .git file,
+// a submodule's, under any spelling of the name or through a link) is never
+// written or deleted, like .godot/.
+func TestGitMetadataIsOffLimits(t *testing.T) {
+	w, dir := newWS(t, Options{})
+	put(t, dir, ".git/config", "[core]\n")
+	put(t, dir, ".git/HEAD", "ref: refs/heads/main\n")
+	put(t, dir, "addons/sub/.git", "gitdir: ../../.git/modules/sub\n")
+	if err := os.Symlink(filepath.Join(dir, ".git"), filepath.Join(dir, "meta")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, ".godot"), filepath.Join(dir, "cache")); err != nil {
+		t.Fatal(err)
+	}
+	put(t, dir, ".godot/keep", "")
+	head := mustRead(t, w, "res://.git/HEAD") // reading stays allowed
+	for _, tc := range []struct {
+		name string
+		op   Op
+	}{
+		{"overwrite config", Op{Path: "res://.git/config", Data: []byte("x"), Base: VersionOf([]byte("[core]\n"))}},
+		{"create a hook", Op{Path: "res://.git/hooks/pre-commit", Data: []byte("#!/bin/sh\n")}},
+		{"delete HEAD", Op{Path: "res://.git/HEAD", Delete: true, Base: head.Version}},
+		{"replace .git itself", Op{Path: "res://.git", Data: []byte("x")}},
+		{"upper case", Op{Path: "res://.GIT/config", Data: []byte("x")}},
+		{"submodule's .git file", Op{Path: "res://addons/sub/.git", Delete: true, Base: VersionOf([]byte("gitdir: ../../.git/modules/sub\n"))}},
+		{"through a link", Op{Path: "res://meta/config", Data: []byte("x"), Base: VersionOf([]byte("[core]\n"))}},
+		{".godot through a link", Op{Path: "res://cache/x.cfg", Data: []byte("x")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := w.Commit(bg, Change{Name: tc.name, Ops: []Op{tc.op}})
+			e := wantCode(t, err, sdk.CodeInvalidArgument)
+			if !strings.Contains(e.Message, ".git") && !strings.Contains(e.Message, ".godot") {
+				t.Fatalf("message does not say why: %v", e)
+			}
+		})
+	}
+	if s, _ := get(t, dir, ".git/config"); s != "[core]\n" {
+		t.Fatalf(".git/config = %q", s)
+	}
+	if _, ok := get(t, dir, ".git/HEAD"); !ok {
+		t.Fatal(".git/HEAD was deleted")
+	}
+	if _, ok := get(t, dir, ".git/hooks/pre-commit"); ok {
+		t.Fatal("a hook was created")
+	}
+	// A file merely named like it is fine.
+	if _, err := w.Commit(bg, Change{Name: "ok", Ops: []Op{{Path: "res://docs/.gitignore", Data: []byte("*.tmp\n")}}}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -292,6 +292,12 @@ var embeddedDB = sync.OnceValues(func() (*DB, error) {
 // against (db.Version()).
 func Embedded() (*DB, error) { return embeddedDB() }
 
+// Warm decodes the embedded database now, so a later Embedded returns at
+// once: a toolset passes it as sdk.Toolset.Warm, and the decode (about
+// 60–110 ms) happens when the plugin starts rather than in an agent's
+// first call.
+func Warm() { _, _ = Embedded() }
+
 // MustEmbedded is Embedded for callers that cannot handle an error: the
 // embedded file is tested, so a failure is a build defect.
 func MustEmbedded() *DB {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -196,4 +197,66 @@ func BenchmarkAnalysis3000(b *testing.B) {
 	b.ReportMetric(ms(edit), "one_edit_ms")
 	b.ReportMetric(float64(cold)/float64(plain), "cold/plain")
 	b.ReportMetric(float64(all)/float64(plain), "warm_all/plain")
+}
+
+// bigScene writes a project whose one scene is about size bytes: nodes
+// with a padded metadata string, like a scene with huge embedded data.
+func bigScene(tb testing.TB, size int) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	var b strings.Builder
+	b.Grow(size + 8<<10)
+	b.WriteString("[gd_scene format=3]\n\n[ext_resource type=\"Texture2D\" path=\"res://tex.png\" id=\"1\"]\n\n[node name=\"Big\" type=\"Node\"]\n")
+	pad := strings.Repeat("x", 200)
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "[node name=\"N%d\" type=\"Sprite2D\" parent=\".\"]\ntexture = ExtResource(\"1\")\nmetadata/pad = \"%s\"\n\n", i, pad)
+	}
+	for name, body := range map[string]string{"project.godot": "config_version=5\n", "big.tscn": b.String(), "tex.png": "PNG"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// BenchmarkIndexBigScene measures what one big scene costs the index:
+// bytes allocated by a cold Graph and bytes still held by the index
+// afterwards. At the limit (16 MiB) the file is parsed; over it (32 MiB)
+// it is skipped; "nolimit" is the 32 MiB scene with the limit lifted, what
+// every big file cost before the limit. Run with -benchtime 1x.
+func BenchmarkIndexBigScene(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		size  int
+		limit int64
+	}{
+		{"16MiB-at-limit", DefaultMaxFileSize - 1<<10, 0},
+		{"32MiB-skipped", 32 << 20, 0},
+		{"32MiB-nolimit", 32 << 20, 1 << 40},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			dir := bigScene(b, bc.size)
+			var allocated, retained float64
+			for b.Loop() {
+				runtime.GC()
+				var before, after, held runtime.MemStats
+				runtime.ReadMemStats(&before)
+				ix := New(dir)
+				ix.SetMaxFileSize(bc.limit)
+				g, err := ix.Graph(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.ReadMemStats(&after)
+				runtime.GC()
+				runtime.ReadMemStats(&held)
+				runtime.KeepAlive(ix)
+				runtime.KeepAlive(g)
+				allocated += float64(after.TotalAlloc - before.TotalAlloc)
+				retained += float64(int64(held.HeapAlloc) - int64(before.HeapAlloc))
+			}
+			b.ReportMetric(allocated/float64(b.N)/(1<<20), "alloc-MB/op")
+			b.ReportMetric(retained/float64(b.N)/(1<<20), "retained-MB/op")
+		})
+	}
 }

@@ -393,3 +393,20 @@ func (g *Graph) Orphaned() []string {
 	}
 	return out
 }
+
+// Skipped returns the CodeTooLarge findings of the files the index did not
+// read because they are over its size limit, sorted by path: results that
+// depend on those files' references may be incomplete, and should say so.
+func (g *Graph) Skipped() []Finding {
+	var out []Finding
+	for _, p := range g.paths {
+		if fi := g.files[p]; fi.Skipped {
+			for _, f := range fi.Findings {
+				if f.Code == CodeTooLarge {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -20,10 +22,18 @@ import (
 type Index struct {
 	root string
 
-	mu    sync.Mutex
-	files map[string]*entry // by res:// path
-	stats Stats
+	mu      sync.Mutex
+	files   map[string]*entry // by res:// path
+	stats   Stats
+	maxSize int64
 }
+
+// DefaultMaxFileSize is the largest file the index reads and parses,
+// unless [Index.SetMaxFileSize] says otherwise. Parsing costs about ten
+// times a file's size in memory (a 200 MB scene took 3 GB), and the
+// summary of a huge scene stays resident; no real scene, resource or
+// script comes near 16 MiB (docs/PERFORMANCE.md).
+const DefaultMaxFileSize = 16 << 20
 
 type entry struct {
 	size int64
@@ -42,7 +52,23 @@ type Stats struct {
 // New returns an empty index of the project in root (the directory holding
 // project.godot).
 func New(root string) *Index {
-	return &Index{root: root, files: map[string]*entry{}}
+	return &Index{root: root, files: map[string]*entry{}, maxSize: DefaultMaxFileSize}
+}
+
+// SetMaxFileSize sets the largest file (in bytes) the index reads; larger
+// files of a kind it parses are skipped, each with a [CodeTooLarge]
+// finding, and listed by [Graph.Skipped]. n <= 0 means
+// DefaultMaxFileSize. Files already summarised are kept until they change.
+func (ix *Index) SetMaxFileSize(n int64) {
+	if n <= 0 {
+		n = DefaultMaxFileSize
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if n != ix.maxSize {
+		ix.maxSize = n
+		ix.files = map[string]*entry{} // what was skipped or read under the old limit
+	}
 }
 
 // Root returns the project directory.
@@ -150,7 +176,7 @@ func (ix *Index) Graph(ctx context.Context) (*Graph, error) {
 			for j := range work {
 				f := list[todo[j]]
 				old := ix.files[f.res]
-				e, read, parsed := load(f, old)
+				e, read, parsed := load(f, old, ix.maxSize)
 				results[j] = e
 				cmu.Lock()
 				readN += read
@@ -185,19 +211,37 @@ func (ix *Index) Graph(ctx context.Context) (*Graph, error) {
 
 // load reads and summarises one file, reusing old's summary when the bytes
 // did not change. Files whose kind needs no content (images, audio, …) are
-// neither read nor hashed.
-func load(f found, old *entry) (e *entry, read, parsed int64) {
+// neither read nor hashed; files over max are not read either (see
+// tooLarge).
+func load(f found, old *entry, max int64) (e *entry, read, parsed int64) {
 	kind := kindOf(f.res)
 	e = &entry{size: f.size, mod: f.mod}
 	if !kind.parsed() {
 		e.info = &FileInfo{Path: f.res, Kind: kind, Size: f.size}
 		return e, 0, 0
 	}
-	src, err := os.ReadFile(f.abs)
-	if err != nil {
+	if f.size > max {
+		e.info = tooLarge(f.res, kind, f.size, max)
+		return e, 0, 0
+	}
+	fail := func(err error) (*entry, int64, int64) {
 		e.info = &FileInfo{Path: f.res, Kind: kind, Size: f.size,
 			Findings: []Finding{{File: f.res, Code: CodeUnreadable, Severity: SeverityError,
 				Message: "cannot read the file: " + err.Error(), Hint: "check the file's permissions"}}}
+		return e, 1, 0
+	}
+	file, err := os.Open(f.abs)
+	if err != nil {
+		return fail(err)
+	}
+	// The file may have grown since the walk: never read more than max.
+	src, err := io.ReadAll(io.LimitReader(file, max+1))
+	file.Close()
+	if err != nil {
+		return fail(err)
+	}
+	if int64(len(src)) > max {
+		e.info = tooLarge(f.res, kind, int64(len(src)), max)
 		return e, 1, 0
 	}
 	sum := sha256.Sum256(src)
@@ -210,6 +254,33 @@ func load(f found, old *entry) (e *entry, read, parsed int64) {
 	e.info.Version = version
 	e.info.Size = int64(len(src))
 	return e, 1, 1
+}
+
+// tooLarge is the summary of a file over the size limit: nothing is known
+// of its contents, which a finding says, with what that means.
+func tooLarge(res string, kind Kind, size, max int64) *FileInfo {
+	return &FileInfo{Path: res, Kind: kind, Size: size, Skipped: true,
+		Findings: []Finding{{File: res, Code: CodeTooLarge, Severity: SeverityWarning,
+			Message: fmt.Sprintf("skipped: %s is %s, over the %s limit for analysis; its references, nodes and connections are unknown, so results that depend on them may be incomplete",
+				res, sizeText(size), sizeText(max)),
+			Hint: "split the file, or save it in binary form (.scn/.res), which the analysis does not parse"}}}
+}
+
+// sizeText renders a byte count for a message: "16 MB", "200.3 MB",
+// "2.9 KB"; whole units without a fraction, so a limit reads as it was set.
+func sizeText(n int64) string {
+	for _, u := range []struct {
+		size int64
+		name string
+	}{{1 << 20, "MB"}, {1 << 10, "KB"}} {
+		switch {
+		case n >= u.size && n%u.size == 0:
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		case n >= u.size:
+			return fmt.Sprintf("%.1f %s", float64(n)/float64(u.size), u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // Scan summarises every file of the project in root without a cache.

@@ -94,6 +94,9 @@ const (
 	CodeBrokenPreload     = "BROKEN_PRELOAD"
 	CodeBrokenLoad        = "BROKEN_LOAD"
 	CodeBrokenSetting     = "BROKEN_SETTING"
+	// CodeTooLarge: the file is over the index's size limit and was not
+	// read (see DefaultMaxFileSize).
+	CodeTooLarge = "TOO_LARGE"
 )
 
 // Finding is one integrity problem, at a file and line, with how to fix it.
@@ -112,6 +115,9 @@ type FileInfo struct {
 	Kind    Kind   `json:"kind"`
 	Size    int64  `json:"size"`
 	Version string `json:"version,omitempty"`
+	// Skipped is set when the file was over the size limit and not read:
+	// only Path, Kind, Size and a CodeTooLarge finding are known.
+	Skipped bool `json:"skipped,omitempty"`
 	// UID is the file's own uid:// (from its header, or for the file a
 	// .uid/.import sidecar describes: see Describes).
 	UID string `json:"uid,omitempty"`

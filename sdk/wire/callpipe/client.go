@@ -103,9 +103,16 @@ func (c *Client) Wait() {
 // unread: it cost the host no memory.
 type TooLargeError struct {
 	Size, Limit int
+	// Detail, when set, is the transport's own account, for a transport
+	// that does not say the size (gRPC's "received message larger than
+	// max").
+	Detail string
 }
 
 func (e *TooLargeError) Error() string {
+	if e.Detail != "" {
+		return e.Detail
+	}
 	return fmt.Sprintf("the plugin sent %d bytes, more than the %d bytes accepted", e.Size, e.Limit)
 }
 

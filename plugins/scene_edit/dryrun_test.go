@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/editorcmd"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
+)
+
+// dryRunCase is one call of a mutating or destructive tool, with arguments
+// that pass validation in both modes on openDryRunProject's project.
+type dryRunCase struct {
+	tool string
+	args map[string]any
+	cmd  string // the addon command the real run sends; "" when a dry run sends none and records none
+}
+
+var dryRunCases = []dryRunCase{
+	{"create_scene", map[string]any{"scene_path": "res://fresh.tscn", "root_type": "Node2D"}, "cmd_create_scene"},
+	{"open_scene", map[string]any{"scene_path": pong}, ""},
+	{"close_scene", map[string]any{}, "cmd_close_scene"},
+	{"reload_scene", map[string]any{"scene_path": pong}, "cmd_reload_scene"},
+	{"save_scene", map[string]any{"scene": pong}, "cmd_save_scene"},
+	{"save_all_scenes", map[string]any{}, "cmd_save_all_scenes"},
+	{"create_node", map[string]any{"node_type": "Sprite2D", "parent_path": "Left", "scene": pong}, "cmd_create_node"},
+	{"rename_node", map[string]any{"node_path": "Ball", "new_name": "Puck"}, "cmd_rename_node"},
+	{"set_node_property", map[string]any{"node_path": "Left", "property": "position", "value": []any{3, 4}}, "cmd_set_node_property"},
+	{"delete_node", map[string]any{"node_path": "Separator"}, "cmd_delete_node"},
+	{"duplicate_node", map[string]any{"node_path": "Ball"}, "cmd_duplicate_node"},
+	{"move_node", map[string]any{"node_path": "Ball", "new_parent_path": "Left"}, "cmd_move_node"},
+	{"instance_scene", map[string]any{"scene_path": "res://token.tscn"}, "cmd_instance_scene"},
+	{"attach_script", map[string]any{"node_path": "Separator", "script_path": "res://hit.gd"}, "cmd_attach_script"},
+	{"set_editable_children", map[string]any{"node_path": "Token"}, "cmd_set_editable_children"},
+	{"extract_scene", map[string]any{"node_path": "Ball", "scene_path": "res://ball_scene.tscn"}, "cmd_extract_scene"},
+	{"connect_signal", map[string]any{"source_path": "Left", "signal_name": "area_exited", "target_path": "Right", "method_name": "queue_free"}, "cmd_connect_signal"},
+	{"disconnect_signal", map[string]any{"source_path": "Left", "signal_name": "area_entered", "target_path": "Left", "method_name": "_on_area_entered"}, "cmd_disconnect_signal"},
+	{"add_to_group", map[string]any{"node_path": "Left", "group": "paddles"}, "cmd_add_to_group"},
+	{"remove_from_group", map[string]any{"node_path": "Left", "group": "paddles"}, "cmd_remove_from_group"},
+}
+
+// openDryRunProject is 2d-pong with pong open and what the cases need: a
+// scene to instance (instanced once as Token), a script to attach, Left in
+// the group paddles.
+func openDryRunProject(t *testing.T) (string, *sdktest.Host) {
+	t.Helper()
+	dir, h := openPong(t)
+	plugintest.WriteFile(t, dir, "token.tscn", "[gd_scene format=3]\n\n[node name=\"Token\" type=\"Node2D\"]\n")
+	plugintest.WriteFile(t, dir, "hit.gd", "extends Node\n")
+	plugintest.Call(t, h, "instance_scene", map[string]any{"scene_path": "res://token.tscn"})
+	plugintest.Call(t, h, "add_to_group", map[string]any{"node_path": "Left", "group": "paddles"})
+	return dir, h
+}
+
+// dryRunEditor answers every command of the cases, and the queries and the
+// navigation a dry run may send.
+func dryRunEditor() *sdktest.Editor {
+	ok := func(p map[string]any) (any, *sdk.Error) { return map[string]any{"ok": true}, nil }
+	ed := sdktest.NewEditor().
+		Result("cmd_node_persistence", map[string]any{"persisted": true}).
+		Result("cmd_list_open_scenes", map[string]any{"scenes": []any{map[string]any{"path": pong}}}).
+		On("cmd_open_scene", ok).
+		On("cmd_extract_scene", func(p map[string]any) (any, *sdk.Error) {
+			return map[string]any{"node_path": p["node_path"], "scene_path": p["scene_path"], "extracted": false}, nil
+		})
+	for _, c := range dryRunCases {
+		if editorcmd.Lookup(c.cmd).Kind == editorcmd.Mutating {
+			ed.On(c.cmd, ok)
+		}
+	}
+	return ed
+}
+
+// Every mutating and destructive tool, dry run, editor attached: nothing
+// that changes the editor reaches it (sdktest fails the test if it does,
+// and this checks each command sent), and the preview names the command
+// the real run would send.
+func TestEditorDryRunSendsNoEdit(t *testing.T) {
+	ctx := context.Background()
+	ed := dryRunEditor()
+	h := editorHost(t, ed)
+	tested := map[string]bool{}
+	for _, c := range dryRunCases {
+		opens := len(ed.Calls("cmd_open_scene"))
+		res := h.Call(ctx, c.tool, c.args, sdktest.DryRun())
+		if res.IsError {
+			t.Fatalf("%s dry run: %s", c.tool, res.Text())
+		}
+		var out map[string]any
+		if err := res.Structured(&out); err != nil {
+			t.Fatal(err)
+		}
+		if out["dry_run"] != true || previewCommand(out) != c.cmd {
+			t.Errorf("%s: preview %v, want %s in it", c.tool, out, c.cmd)
+		}
+		if c.tool == "open_scene" && len(ed.Calls("cmd_open_scene")) != opens {
+			t.Errorf("open_scene's dry run switched the editor's tab")
+		}
+		tested[c.tool] = true
+	}
+	for _, call := range ed.Calls() {
+		switch editorcmd.Lookup(call.Command).Kind {
+		case editorcmd.Mutating:
+			t.Errorf("a dry run sent %s %v", call.Command, call.Params)
+		case editorcmd.Preview:
+			if call.Params["preview"] != true && call.Params["dry_run"] != true {
+				t.Errorf("a dry run sent %s without its preview flag: %v", call.Command, call.Params)
+			}
+		}
+	}
+	m, err := Toolset().Manifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range m.Tools {
+		if c := tool.SafetyClass; (c == sdk.Mutating || c == sdk.Destructive) && !tested[tool.Name] {
+			t.Errorf("tool %s has no dry-run case", tool.Name)
+		}
+	}
+}
+
+// A dry run answers in the same shape in both modes: dry_run and a preview
+// naming its mode.
+func TestDryRunShapeSameInBothModes(t *testing.T) {
+	ctx := context.Background()
+	_, headlessHost := openDryRunProject(t)
+	editor := editorHost(t, dryRunEditor())
+	for _, c := range dryRunCases {
+		keys := map[sdk.Mode][]string{}
+		for mode, h := range map[sdk.Mode]*sdktest.Host{sdk.ModeHeadless: headlessHost, sdk.ModeEditor: editor} {
+			res := h.Call(ctx, c.tool, c.args, sdktest.DryRun())
+			if res.IsError {
+				t.Fatalf("%s (%s) dry run: %s", c.tool, mode, res.Text())
+			}
+			var out struct {
+				DryRun  bool `json:"dry_run"`
+				Preview struct {
+					Mode sdk.Mode `json:"mode"`
+				} `json:"preview"`
+			}
+			if err := res.Structured(&out); err != nil {
+				t.Fatal(err)
+			}
+			if !out.DryRun || out.Preview.Mode != mode {
+				t.Errorf("%s (%s): dry_run %v, preview.mode %q", c.tool, mode, out.DryRun, out.Preview.Mode)
+			}
+			var all map[string]any
+			_ = res.Structured(&all)
+			for k := range all {
+				if k == "dry_run" || k == "preview" {
+					keys[mode] = append(keys[mode], k)
+				}
+			}
+			slices.Sort(keys[mode])
+		}
+		if !slices.Equal(keys[sdk.ModeHeadless], keys[sdk.ModeEditor]) {
+			t.Errorf("%s: preview keys headless %v, editor %v", c.tool, keys[sdk.ModeHeadless], keys[sdk.ModeEditor])
+		}
+	}
+}

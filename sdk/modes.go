@@ -1,0 +1,410 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/godot-mcp/godot-mcp/sdk/editorcmd"
+	"github.com/godot-mcp/godot-mcp/sdk/manifest"
+)
+
+// A Godot tool works in two modes, and the SDK, not the tool, picks one per
+// call:
+//
+//   - editor mode, when a Godot editor with the godot-mcp addon is attached
+//     to the host: the tool's editor path sends addon commands, the user sees
+//     the change at once and Ctrl+Z undoes it;
+//   - headless mode, when none is: the tool's handler edits the project files
+//     through [Call.Workspace].
+//
+// A tool declares its paths when it is built: the handler given to [NewTool]
+// is the headless path, and one option says what happens with an editor
+// attached:
+//
+//   - [EditorCommand]: one addon command built from the arguments, whose
+//     reply is the result;
+//   - [EditorFunc]: a function that queries the editor and then applies
+//     commands, through an [*Editor];
+//   - [AnyMode] (the default): the handler serves both modes, because it
+//     only reads the project files or writes them through the workspace,
+//     which keeps an attached editor in sync;
+//   - [HeadlessOnly]: with an editor attached the tool refuses, saying why.
+//
+// [NewEditorTool] builds a tool that only has an editor path.
+//
+// Dry runs are the SDK's too. In editor mode an [*Editor] records the
+// commands that would change something instead of sending them (queries
+// still run, and commands that preview themselves are sent with their
+// preview flag); headless, [Tx.Commit] writes nothing and reports the diff.
+// Either way the SDK adds the same preview fields to the tool's answer:
+// dry_run, mode, and the commands or the file changes. There is no way to
+// reach the editor but through an *Editor, so a tool cannot change the
+// user's scene during a dry run, and the host refuses such a command anyway.
+
+// Mode is how one call reaches Godot.
+type Mode = manifest.Mode
+
+// The modes.
+const (
+	// ModeHeadless works on the project files, with no editor attached.
+	ModeHeadless = manifest.ModeHeadless
+	// ModeEditor forwards to an attached Godot editor.
+	ModeEditor = manifest.ModeEditor
+)
+
+// EditorHandler is a tool's editor path: it reaches the editor through ed
+// (and the project files through call, when it must read them too).
+type EditorHandler[In any] func(ctx context.Context, call *Call, ed *Editor, in In) (Result, error)
+
+// editorKind is how a tool serves a call with an editor attached.
+type editorKind int
+
+const (
+	editorFiles   editorKind = iota // the headless handler, on the files
+	editorCommand                   // one addon command from the arguments
+	editorFunc                      // an EditorHandler
+	editorRefused                   // headless only
+)
+
+// editorOption is what the editor-path options record; NewTool checks that
+// its function takes the tool's argument type.
+type editorOption struct {
+	kind    editorKind
+	command string
+	fn      any    // func(In) (any, error) or EditorHandler[In]
+	why     string // HeadlessOnly's reason
+	set     bool
+}
+
+// EditorCommand makes the tool's editor path one addon command: params
+// builds the command's parameters from the arguments (nil for none), and the
+// addon's reply is the result. A mutating command is recorded, not sent,
+// during a dry run.
+func EditorCommand[In any](command string, params func(in In) (any, error)) ToolOption {
+	return func(o *toolOptions) {
+		o.editor = editorOption{kind: editorCommand, command: command, fn: params, set: true}
+	}
+}
+
+// EditorFunc makes fn the tool's editor path: it may query the editor, then
+// apply commands, through its *Editor.
+func EditorFunc[In any](fn EditorHandler[In]) ToolOption {
+	return func(o *toolOptions) {
+		o.editor = editorOption{kind: editorFunc, fn: fn, set: true}
+	}
+}
+
+// AnyMode says the tool's handler serves both modes: it only reads the
+// project files, or writes them through [Call.Workspace], which refuses to
+// clobber a scene the editor holds unsaved and asks the editor to reload
+// what changed. This is the default; say it to make it plain.
+func AnyMode() ToolOption {
+	return func(o *toolOptions) { o.editor = editorOption{kind: editorFiles, set: true} }
+}
+
+// HeadlessOnly says the tool cannot run with an editor attached; why is the
+// caller's reason, such as "it rewrites files the editor holds open".
+func HeadlessOnly(why string) ToolOption {
+	return func(o *toolOptions) { o.editor = editorOption{kind: editorRefused, why: why, set: true} }
+}
+
+// NewEditorTool builds a tool that only works with an editor attached (a
+// selection, the editor's own screenshot): headless calls are refused with
+// the way to attach one.
+func NewEditorTool[In any](name, description string, class SafetyClass, h EditorHandler[In], opts ...ToolOption) Tool {
+	opts = append(opts, func(o *toolOptions) {
+		o.editor = editorOption{kind: editorFunc, fn: h, set: true}
+		o.editorOnly = true
+	})
+	return newTool[In](name, description, class, nil, opts...)
+}
+
+// bindModes works out a tool's modes and its dispatch from the handler and
+// the options, recording definition errors on t.
+func bindModes[In any](t *Tool, h Handler[In], o toolOptions) (func(ctx context.Context, call *Call, in In) (Result, error), error) {
+	headless := h
+	var editor func(ctx context.Context, call *Call, ed *Editor, in In) (Result, error)
+	switch o.editor.kind {
+	case editorFiles:
+		if h != nil {
+			editor = func(ctx context.Context, call *Call, _ *Editor, in In) (Result, error) { return h(ctx, call, in) }
+		}
+		t.spec.EditorPath = manifest.EditorOnFiles
+	case editorCommand:
+		build, ok := o.editor.fn.(func(In) (any, error))
+		if !ok || build == nil || o.editor.command == "" {
+			return nil, fmt.Errorf("EditorCommand needs a command name and a func(%s) (any, error)", reflect.TypeFor[In]())
+		}
+		cmd := o.editor.command
+		editor = func(ctx context.Context, _ *Call, ed *Editor, in In) (Result, error) {
+			params, err := build(in)
+			if err != nil {
+				return Result{}, err
+			}
+			return ed.Forward(ctx, cmd, params)
+		}
+		t.spec.EditorPath = cmd
+	case editorFunc:
+		fn, ok := o.editor.fn.(EditorHandler[In])
+		if !ok || fn == nil {
+			return nil, fmt.Errorf("EditorFunc needs a non-nil EditorHandler[%s]", reflect.TypeFor[In]())
+		}
+		editor = fn
+		t.spec.EditorPath = manifest.EditorFunction
+	case editorRefused:
+		t.spec.EditorPath = ""
+	}
+	if o.editorOnly {
+		headless = nil
+	} else if h == nil {
+		return nil, fmt.Errorf("handler is nil")
+	}
+	if headless != nil {
+		t.spec.Modes = append(t.spec.Modes, ModeHeadless)
+	}
+	if editor != nil {
+		t.spec.Modes = append(t.spec.Modes, ModeEditor)
+	}
+	name, why, kind := t.spec.Name, o.editor.why, o.editor.kind
+	return func(ctx context.Context, call *Call, in In) (Result, error) {
+		if call.EditorAttached {
+			if editor == nil {
+				return Result{}, headlessOnlyError(name, why)
+			}
+			if kind != editorFiles {
+				call.viaEditor = true
+			}
+			return editor(ctx, call, call.editorFor(), in)
+		}
+		if headless == nil {
+			return Result{}, editorOnlyError(name)
+		}
+		return headless(ctx, call, in)
+	}, nil
+}
+
+func headlessOnlyError(tool, why string) *Error {
+	msg := fmt.Sprintf("%s works only headless, on the project files, and an editor is attached", tool)
+	if why != "" {
+		msg += ": " + why
+	}
+	return &Error{Code: CodePreconditionFailed, Message: msg, Required: "headless",
+		Hint: "close the Godot editor (or disable its godot-mcp addon) and call again; godot_health_check shows whether an editor is attached"}
+}
+
+func editorOnlyError(tool string) *Error {
+	return &Error{Code: CodePreconditionFailed, Required: "editor",
+		Message: tool + " needs a Godot editor and none is attached (this host works headless on the project files)",
+		Hint:    "open the project in the Godot editor with the godot-mcp addon enabled (docs/editor-bridge.md), then call again"}
+}
+
+// Editor is a tool's link to the attached Godot editor for one call: the
+// only way a toolset reaches the editor. During a dry run it records every
+// command that would change something instead of sending it.
+type Editor struct {
+	call     *Call
+	recorded []EditorCommandRecord
+}
+
+// EditorCommandRecord is one addon command in a dry run's preview.
+type EditorCommandRecord struct {
+	Command string          `json:"command"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	// Previewed says the addon previewed the command itself (its dry_run
+	// or preview flag was set); otherwise it was not sent.
+	Previewed bool `json:"previewed,omitempty"`
+}
+
+// editorFor returns the call's Editor, made on first use.
+func (c *Call) editorFor() *Editor {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ed == nil {
+		c.ed = &Editor{call: c}
+	}
+	return c.ed
+}
+
+// DryRun reports whether this call only previews.
+func (e *Editor) DryRun() bool { return e.call.DryRun }
+
+// Query runs a command that only reads (package editorcmd says which do),
+// also during a dry run. params is marshalled to JSON; the reply is
+// unmarshalled into result unless it is nil. A command that changes
+// something is refused here: send it with Apply.
+func (e *Editor) Query(ctx context.Context, command string, params, result any) error {
+	switch editorcmd.Lookup(command).Kind {
+	case editorcmd.Query, editorcmd.Navigation:
+	default:
+		return &Error{Code: CodeToolError,
+			Message: fmt.Sprintf("toolset defect: %s changes the editor, so Editor.Query refuses it", command),
+			Hint:    "the toolset must send it with Editor.Apply; report this to the toolset's author"}
+	}
+	raw, err := marshalParams(command, params)
+	if err != nil {
+		return err
+	}
+	return e.call.srv.editor(ctx, e.call, command, raw, result)
+}
+
+// Apply runs a command that may change the editor. During a dry run a
+// command that previews itself is sent with its preview flag set (its reply
+// fills result); any other mutating command is recorded for the preview,
+// not sent, and result is left as it is — so code after Apply must not
+// depend on it in a dry run (check [Editor.DryRun]).
+//
+// A failure reported by the editor is returned as *[Error], its code
+// already the one an agent gets for the same mistake headless (the host maps
+// the addon's codes: package addonerr). Return it unchanged.
+func (e *Editor) Apply(ctx context.Context, command string, params, result any) error {
+	raw, err := marshalParams(command, params)
+	if err != nil {
+		return err
+	}
+	if e.call.DryRun {
+		info := editorcmd.Lookup(command)
+		switch info.Kind {
+		case editorcmd.Preview:
+			if raw, err = withFlag(command, raw, info.Flag); err != nil {
+				return err
+			}
+			e.record(command, raw, true)
+		case editorcmd.Mutating:
+			e.record(command, raw, false)
+			return nil
+		}
+	}
+	return e.call.srv.editor(ctx, e.call, command, raw, result)
+}
+
+// Forward applies command like Apply and answers the editor's reply (a JSON
+// object) as the tool's result: the editor path of a tool whose headless
+// answer has the same shape. In a dry run of a mutating command the answer
+// is the preview alone.
+func (e *Editor) Forward(ctx context.Context, command string, params any) (Result, error) {
+	var out map[string]any
+	if err := e.Apply(ctx, command, params, &out); err != nil {
+		return Result{}, err
+	}
+	if out == nil {
+		out = map[string]any{}
+	}
+	return JSON(out), nil
+}
+
+// OpenScene makes scene (a res:// path; "" for none) the editor's active
+// tab, the one the addon's node commands act on. It is sent in dry runs
+// too: the queries of a preview need the right tab.
+func (e *Editor) OpenScene(ctx context.Context, scene string) error {
+	if scene == "" {
+		return nil
+	}
+	return e.Query(ctx, "cmd_open_scene", map[string]any{"scene_path": scene}, nil)
+}
+
+func (e *Editor) record(command string, params json.RawMessage, previewed bool) {
+	e.call.mu.Lock()
+	e.recorded = append(e.recorded, EditorCommandRecord{Command: command, Params: params, Previewed: previewed})
+	e.call.mu.Unlock()
+}
+
+func marshalParams(command string, params any) (json.RawMessage, error) {
+	switch p := params.(type) {
+	case nil:
+		return json.RawMessage("{}"), nil
+	case json.RawMessage:
+		return p, nil
+	}
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("editor command %q: encoding params: %w", command, err)
+	}
+	return b, nil
+}
+
+// withFlag sets a preview command's flag to true in its params object.
+func withFlag(command string, raw json.RawMessage, flag string) (json.RawMessage, error) {
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &p); err != nil || p == nil {
+		return nil, fmt.Errorf("editor command %q: params must be a JSON object", command)
+	}
+	p[flag] = json.RawMessage("true")
+	return json.Marshal(p)
+}
+
+// Preview is what a dry run would have done, in the same shape in both
+// modes: the SDK adds it to a tool's answer as "preview", next to
+// "dry_run": true.
+type Preview struct {
+	// Mode is the mode the call ran in.
+	Mode Mode `json:"mode"`
+	// Commands are the addon commands an editor path would have sent (or
+	// sent with their preview flag); present when the editor path ran.
+	Commands []EditorCommandRecord `json:"commands,omitempty"`
+	// Files are the file changes the call would have made, each with a
+	// diff; present when the tool works on the files.
+	Files []FileChange `json:"files,omitempty"`
+}
+
+// preview adds the dry run's fields to a tool's answer: dry_run, and the
+// preview of what it would have done. The tool's own fields stay; a
+// text-only answer keeps its text and gains them as structured content.
+func (c *Call) preview(res Result) Result {
+	if res.IsError {
+		return res
+	}
+	fields := map[string]any{}
+	if res.Structured != nil {
+		if b, err := json.Marshal(res.Structured); err == nil {
+			_ = json.Unmarshal(b, &fields)
+		}
+	}
+	fields["dry_run"] = true
+	p := Preview{Mode: ModeHeadless}
+	c.mu.Lock()
+	if c.EditorAttached {
+		p.Mode = ModeEditor
+	}
+	if c.viaEditor {
+		p.Commands = []EditorCommandRecord{}
+		if c.ed != nil {
+			p.Commands = append(p.Commands, c.ed.recorded...)
+		}
+	}
+	if !c.viaEditor || len(c.changes) > 0 {
+		p.Files = append([]FileChange{}, c.changes...)
+	}
+	fields["preview"] = p
+	c.mu.Unlock()
+	out := Result{Structured: fields}
+	if res.Structured == nil {
+		out.Content = res.Content // a text answer keeps its words
+	}
+	return out
+}
+
+// withPreviewFields lets a mutating tool's output schema describe its dry
+// run's answer too: the preview fields are added, and nothing is required,
+// since an editor dry run answers only what it would send.
+func withPreviewFields(s *jsonschema.Schema, err error) (*jsonschema.Schema, error) {
+	if err != nil || s == nil {
+		return s, err
+	}
+	if s.Properties == nil {
+		s.Properties = map[string]*jsonschema.Schema{}
+	}
+	add := func(name string, p *jsonschema.Schema) {
+		if _, ok := s.Properties[name]; !ok {
+			s.Properties[name] = p
+		}
+	}
+	add("dry_run", &jsonschema.Schema{Type: "boolean", Description: "true when the call only previewed"})
+	add("preview", &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{},
+		Description: "a dry run: what it would have done (mode, the addon commands it would send, the file changes with their diff)"})
+	s.Required = nil
+	return s, nil
+}
