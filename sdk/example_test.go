@@ -179,7 +179,7 @@ func TestPackageDocExample(t *testing.T) {
 	})
 	inEditor := sdktest.New(t, settingsToolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
 	res = inEditor.Call(ctx, "set_setting", args, sdktest.DryRun())
-	if !strings.Contains(res.Text(), `"command": "cmd_set_setting"`) || len(ed.Calls()) != 0 {
+	if !strings.Contains(res.Text(), `"command":"cmd_set_setting"`) || len(ed.Calls()) != 0 {
 		t.Fatalf("editor dry run: %s; the editor received %v", res.Text(), ed.Calls())
 	}
 	if res := inEditor.Call(ctx, "set_setting", args); res.IsError || len(ed.Calls("cmd_set_setting")) != 1 {

@@ -19,9 +19,10 @@ import (
 //   - `default:"3"`, `minimum:"1"` and `maximum:"20"` declare the limits in
 //     the schema, where clients and agents see them, and the host refuses
 //     values outside them ("depth must be between 1 and 20, got 99");
-//   - an optional list (a slice with omitempty) is a plain "array", not
-//     "null or array": agents and clients then send a list, never null or
-//     a string.
+//   - every property has one plain type: an optional argument (a pointer,
+//     a slice, a map) is optional by omission, never "null or T". Clients
+//     that cannot render a type list send such arguments as strings, and
+//     function-calling subsets (Gemini's) refuse the schema outright.
 //
 // The tag values are JSON for numbers, booleans and lists and plain text
 // for strings. A tag that does not parse is an error, reported when the
@@ -34,7 +35,28 @@ func SchemaFor[T any]() (*jsonschema.Schema, error) {
 	if err := applyTags(s, reflect.TypeFor[T](), true); err != nil {
 		return nil, err
 	}
+	// The root keeps its type: a pointer arguments type is refused
+	// (deriveSchema), not turned into an object.
+	for _, p := range s.Properties {
+		plainTypes(p)
+	}
 	return s, nil
+}
+
+// plainTypes turns every "null or T" of an input schema into T, at every
+// depth: a caller leaves an optional argument out instead of sending null.
+func plainTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	for _, p := range s.Properties {
+		plainTypes(p)
+	}
+	plainTypes(s.Items)
+	plainTypes(s.AdditionalProperties)
 }
 
 // outputSchemaFor derives an output schema: the same tags, but lists stay
@@ -87,9 +109,6 @@ func applyTags(s *jsonschema.Schema, t reflect.Type, input bool) error {
 		p := s.Properties[name]
 		if p == nil {
 			continue
-		}
-		if input && len(p.Types) == 2 && p.Types[0] == "null" && p.Types[1] == "array" {
-			p.Type, p.Types = "array", nil
 		}
 		if v, ok := f.Tag.Lookup("default"); ok {
 			raw, err := tagJSON(f.Type, v)

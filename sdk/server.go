@@ -153,6 +153,16 @@ func (s *server) call(ctx context.Context, req *pb.CallRequest, send func(*pb.Ca
 	}
 	res, err := t.run(ctx, call, req.GetArgumentsJson())
 	call.finish()
+	if ctx.Err() != nil {
+		// The caller is gone and will never see this answer; the log is
+		// where an operator (and the tests) see whether the tool noticed
+		// and stopped (code CANCELLED) or ran to the end regardless.
+		code := "none (the tool finished its work)"
+		if err != nil {
+			code = asError(ctx, err).Code
+		}
+		call.Logger().Info("cancelled call ended", "code", code)
+	}
 	return resultToProto(ctx, t, res, err, env.ProjectDir), nil
 }
 

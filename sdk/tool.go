@@ -9,6 +9,8 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -80,8 +82,8 @@ func WithPerforms(tools ...string) ToolOption {
 	return func(o *toolOptions) { o.performs = append(o.performs, tools...) }
 }
 
-// WithTitle sets the human-readable title clients may show instead of the
-// name.
+// WithTitle sets the human-readable title clients show instead of the
+// name. Without it the title is derived from the name (DefaultTitle).
 func WithTitle(title string) ToolOption {
 	return func(o *toolOptions) { o.title = title }
 }
@@ -125,6 +127,9 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 	var o toolOptions
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if o.title == "" {
+		o.title = DefaultTitle(name)
 	}
 	t := Tool{spec: manifest.Tool{
 		Name:        name,
@@ -185,6 +190,19 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 		return res, err
 	}
 	return t
+}
+
+// DefaultTitle is the title of a tool whose author gave none: its bare
+// name as words, capitalised once ("create_node" → "Create node"). Clients
+// list tools by title, and an untitled tool shows up as its raw name.
+func DefaultTitle(name string) string {
+	words := strings.Fields(strings.NewReplacer("_", " ", "-", " ").Replace(name))
+	if len(words) == 0 {
+		return name
+	}
+	t := strings.Join(words, " ")
+	r, size := utf8.DecodeRuneInString(t)
+	return string(unicode.ToUpper(r)) + t[size:]
 }
 
 // deriveSchema infers a schema, checks that it describes an object, and

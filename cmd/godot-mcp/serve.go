@@ -107,7 +107,8 @@ func runServe(args []string, _, stderr io.Writer) int {
 	hf.register(fs, "info")
 	addr := fs.String("http", "", "serve streamable HTTP on `addr` (e.g. 127.0.0.1:8765) instead of stdio")
 	sessionTimeout := fs.Duration("session-timeout", server.DefaultSessionTimeout, "HTTP: end a 2025-11-25 session after this `duration` without a request (0: never)")
-	maxSessions := fs.Int("max-sessions", server.DefaultMaxSessions, "HTTP: refuse new 2025-11-25 sessions beyond this `number` (0: no cap)")
+	maxSessions := fs.Int("max-sessions", server.DefaultMaxSessions, "HTTP: at most this `number` of 2025-11-25 sessions; past it a new one evicts the least recently used idle session, or is refused when none is idle (0: no cap)")
+	maxPerPrincipal := fs.Int("max-sessions-per-principal", server.DefaultMaxSessionsPerPrincipal, "HTTP: at most this `number` of 2025-11-25 sessions per token (or for all unauthenticated local callers); past it a new one evicts that principal's least recently used idle session (0: no cap)")
 	var devPlugins stringList
 	fs.Var(&devPlugins, "dev-plugin", "run a toolset under development from `PATH`: its binary, or its Go package directory (rebuilt when a source changes); repeatable. Swapped in between calls when it changes; the lock file does not apply to it")
 	bridgeURL := fs.String("bridge", "", "listen for the Godot editor addon at `URL` (ws://HOST:PORT), or \"off\"; default $"+bridge.URLEnv+" or "+bridge.DefaultURL)
@@ -154,6 +155,8 @@ func runServe(args []string, _, stderr io.Writer) int {
 		err = h.ListenAndServe(ctx, *addr, &server.HTTPOptions{
 			SessionTimeout: zeroMeansNever(*sessionTimeout),
 			MaxSessions:    zeroMeansNever(*maxSessions),
+
+			MaxSessionsPerPrincipal: zeroMeansNever(*maxPerPrincipal),
 		})
 	} else {
 		err = h.Server.RunStdio(ctx)

@@ -33,26 +33,7 @@ type contractTool struct {
 //
 //	go test ./host/e2e -run TestAgentContract -update
 func TestAgentContract(t *testing.T) {
-	root := testenv.RepoRoot()
-	s := stdioHost(t, legacy, "--plugins-dir", projectPluginsDir, "--project", filepath.Join(root, "examples", "demo"), "--log-level", "warn")
-	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": append([]string{"todo"}, firstParty...)}, nil)
-	res, err := s.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byToolset := map[string][]contractTool{}
-	for _, tl := range res.Tools {
-		ts, _ := tl.Meta[server.MetaToolset].(string)
-		ct := contractTool{Name: tl.Name, Title: tl.Title, Description: tl.Description}
-		ct.InputSchema, _ = json.Marshal(tl.InputSchema)
-		if tl.OutputSchema != nil {
-			ct.OutputSchema, _ = json.Marshal(tl.OutputSchema)
-		}
-		if tl.Annotations != nil {
-			ct.Annotations, _ = json.Marshal(tl.Annotations)
-		}
-		byToolset[ts] = append(byToolset[ts], ct)
-	}
+	byToolset := listContract(t)
 	for _, ts := range append([]string{"core", "inspection", "todo"}, firstParty...) {
 		tools := byToolset[ts]
 		if len(tools) == 0 {
@@ -82,4 +63,31 @@ func TestAgentContract(t *testing.T) {
 			t.Errorf("the agent-facing contract of %s changed; if intended, run go test ./host/e2e -run TestAgentContract -update and review the diff\ngot:\n%s", ts, got)
 		}
 	}
+}
+
+// listContract lists every core tool and every tool of the first-party
+// toolsets and the todo example, as the real host shows them, by toolset.
+func listContract(t *testing.T) map[string][]contractTool {
+	t.Helper()
+	root := testenv.RepoRoot()
+	s := stdioHost(t, legacy, "--plugins-dir", projectPluginsDir, "--project", filepath.Join(root, "examples", "demo"), "--log-level", "warn")
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": append([]string{"todo"}, firstParty...)}, nil)
+	res, err := s.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byToolset := map[string][]contractTool{}
+	for _, tl := range res.Tools {
+		ts, _ := tl.Meta[server.MetaToolset].(string)
+		ct := contractTool{Name: tl.Name, Title: tl.Title, Description: tl.Description}
+		ct.InputSchema, _ = json.Marshal(tl.InputSchema)
+		if tl.OutputSchema != nil {
+			ct.OutputSchema, _ = json.Marshal(tl.OutputSchema)
+		}
+		if tl.Annotations != nil {
+			ct.Annotations, _ = json.Marshal(tl.Annotations)
+		}
+		byToolset[ts] = append(byToolset[ts], ct)
+	}
+	return byToolset
 }

@@ -35,7 +35,7 @@ func TestTilemapAndScriptsThroughTheHost(t *testing.T) {
 	s.ok(t, "godot_tilemap_set_cell", map[string]any{"scene_path": "res://map.tscn", "node_path": "TileMapLayer",
 		"coords": []int{100, 100}, "source_id": 0}, &set)
 	var cell map[string]any
-	s.ok(t, "godot_tilemap_get_cell", map[string]any{"scene_path": "res://map.tscn", "node_path": "TileMapLayer", "coords": map[string]int{"x": 100, "y": 100}}, &cell)
+	s.ok(t, "godot_tilemap_get_cell", map[string]any{"scene_path": "res://map.tscn", "node_path": "TileMapLayer", "coords": []int{100, 100}}, &cell)
 	if cell["empty"] != false {
 		t.Fatalf("get_cell after set_cell = %v", cell)
 	}

@@ -147,8 +147,13 @@ func (s *Server) addCoreTools() {
 		}
 		ann := annotations(ref.Class)
 		ann.IdempotentHint = !nonIdempotent[ref.Name] // listing, and toggles to a state; not undo
+		title := coreTitles[ref.Name]
+		if title == "" {
+			title = sdk.DefaultTitle(strings.TrimPrefix(ref.Name, "godot_"))
+		}
 		t := &mcp.Tool{
 			Name:        ref.Name,
+			Title:       title,
 			Description: def.description,
 			InputSchema: json.RawMessage(raw),
 			Annotations: ann,
@@ -164,6 +169,20 @@ func (s *Server) addCoreTools() {
 			panic(fmt.Sprintf("core tool %s: %v", ref.Name, err)) // a bug in this file
 		}
 	}
+}
+
+// coreTitles are the core tools' titles, which clients list instead of the
+// names (TestToolSchemasSuitEveryClient checks that no tool lacks one).
+var coreTitles = map[string]string{
+	"godot_list_toolsets":              "List toolsets",
+	"godot_enable_toolset":             "Enable toolsets",
+	"godot_disable_toolset":            "Disable toolsets",
+	"godot_get_server_info":            "Server info",
+	"godot_health_check":               "Health check",
+	"godot_list_tools_by_safety_class": "List tools by safety class",
+	"godot_list_history":               "List undo history",
+	"godot_undo":                       "Undo",
+	"godot_redo":                       "Redo",
 }
 
 // refineCoreSchema adds what struct tags cannot say: toggles need at least

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -87,9 +88,14 @@ type HTTPOptions struct {
 	// SessionTimeout ends idle 2025-11-25 sessions (default
 	// DefaultSessionTimeout; negative: never).
 	SessionTimeout time.Duration
-	// MaxSessions caps concurrent 2025-11-25 sessions; a new session beyond
-	// it is refused with 503 (default DefaultMaxSessions; negative: no cap).
-	MaxSessions int
+	// MaxSessions caps concurrent 2025-11-25 sessions (default
+	// DefaultMaxSessions; negative: no cap); MaxSessionsPerPrincipal caps
+	// those of one principal (default DefaultMaxSessionsPerPrincipal;
+	// negative: no cap). A new session beyond a cap evicts the least
+	// recently used idle session (the principal's own for its cap), and is
+	// refused with 503 only when every session has a request in flight.
+	MaxSessions             int
+	MaxSessionsPerPrincipal int
 	// BodyTimeout bounds the time to receive a request body (default
 	// DefaultBodyTimeout). Slow-body clients are cut off after it.
 	BodyTimeout time.Duration
@@ -210,7 +216,7 @@ func (s *Server) HTTPHandler(o HTTPOptions, loopback bool) (http.Handler, error)
 		Logger:         slogger,
 		SessionTimeout: o.sessionTimeout(),
 	})
-	maxSessions := orDefault(o.MaxSessions, DefaultMaxSessions)
+	caps := newSessionCaps(s.mcp, orDefault(o.MaxSessions, DefaultMaxSessions), orDefault(o.MaxSessionsPerPrincipal, DefaultMaxSessionsPerPrincipal))
 	sessionless := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Logger:    slogger,
 		Stateless: true,
@@ -220,21 +226,14 @@ func (s *Server) HTTPHandler(o HTTPOptions, loopback bool) (http.Handler, error)
 	})
 	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if v := r.Header.Get(protocolHeader); v != "" && !slices.Contains(mcp.SupportedProtocolVersions(), v) {
-			http.Error(w, fmt.Sprintf("Bad Request: unsupported %s %s; this server speaks %s",
-				protocolHeader, sdk.QuoteInput(v), strings.Join(mcp.SupportedProtocolVersions(), ", ")), http.StatusBadRequest)
+			refuseVersion(w, r, v)
 			return
 		}
 		if sessionlessRequest(r) {
 			sessionless.ServeHTTP(w, r)
 			return
 		}
-		if maxSessions > 0 && r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && s.sessionCount() >= maxSessions {
-			w.Header().Set("Retry-After", "30")
-			http.Error(w, fmt.Sprintf("Service Unavailable: %d MCP sessions are open, the most this server allows; "+
-				"close unused clients (idle sessions end after %s), or raise the limit (--max-sessions)", maxSessions, o.sessionTimeout()), http.StatusServiceUnavailable)
-			return
-		}
-		sessions.ServeHTTP(w, r)
+		caps.serve(w, r, sessions)
 	})
 	if o.authRequired() {
 		h = auth.RequireBearerToken(o.verifier(), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
@@ -242,6 +241,63 @@ func (s *Server) HTTPHandler(o HTTPOptions, loopback bool) (http.Handler, error)
 	}
 	h = bodyDeadline(h, orDefault(o.BodyTimeout, DefaultBodyTimeout))
 	return guard(h, loopback, o.AllowedOrigins), nil
+}
+
+// refuseVersion answers a request whose Mcp-Protocol-Version this server
+// does not speak as the 2026-07-28 schema wants (SEP-2575): HTTP 400 with a
+// JSON-RPC error -32022 whose data lists the supported versions, so a
+// client can pick one instead of parsing prose. The id is the request's
+// when its body has one, else null; a huge version is not echoed whole.
+func refuseVersion(w http.ResponseWriter, r *http.Request, v string) {
+	id := json.RawMessage("null")
+	if r.Method == http.MethodPost && r.Body != nil {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, maxPeekBytes))
+		var msg struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(body, &msg) == nil && len(msg.ID) > 0 && (msg.ID[0] == '"' || msg.ID[0] == '-' || (msg.ID[0] >= '0' && msg.ID[0] <= '9')) {
+			id = msg.ID
+		}
+	}
+	supported := mcp.SupportedProtocolVersions()
+	data, _ := json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: supported, Requested: cutInput(v)})
+	resp, _ := json.Marshal(rpcErrorResponse{JSONRPC: "2.0", ID: id, Error: rpcError{
+		Code: mcp.CodeUnsupportedProtocolVersion,
+		Message: fmt.Sprintf("unsupported %s %s; send one of the versions this server speaks: %s",
+			protocolHeader, sdk.QuoteInput(v), strings.Join(supported, ", ")),
+		Data: data,
+	}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(resp)
+}
+
+// rpcErrorResponse is a JSON-RPC error answer written before the go-sdk
+// sees the request.
+type rpcErrorResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   rpcError        `json:"error"`
+}
+
+type rpcError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// cutInput cuts a caller-supplied string to the length sdk.QuoteInput
+// shows, unquoted, for a JSON field.
+func cutInput(v string) string {
+	const max = 64
+	if len(v) <= max {
+		return v
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return v[:cut] + "…"
 }
 
 // sessionCount counts the open MCP sessions.

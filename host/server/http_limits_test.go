@@ -3,11 +3,13 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,40 +85,65 @@ func TestUnauthorizedCarriesBearerChallenge(t *testing.T) {
 }
 
 // A garbage protocol version used to be compared as a string and routed
-// to the wrong handler; now it is refused, naming the versions spoken, and
-// a huge value is not echoed back whole.
+// to the wrong handler, then refused in plain text. The 2026-07-28 schema
+// (SEP-2575, conformance sep-2575-server-unsupported-version-error) wants
+// HTTP 400 with a JSON-RPC error -32022 for the request's id whose data
+// lists the supported versions; a huge value is not echoed back whole.
 func TestUnsupportedProtocolVersionIsRefusedClearly(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	url := serveHTTP(t, e, HTTPOptions{})
-	for _, v := range []string{"zzzz", "2099-01-01", strings.Repeat("9", 200_000)} {
-		resp := post(t, url, initializeLine, map[string]string{"Mcp-Protocol-Version": v})
+	for _, tc := range []struct {
+		version, body, wantID string
+	}{
+		{"zzzz", initializeLine, `1`},
+		{"2099-01-01", `{"jsonrpc":"2.0","id":"abc","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}}`, `"abc"`},
+		{"2024-01-01", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, `null`},
+		{strings.Repeat("9", 200_000), `not json`, `null`},
+	} {
+		resp := post(t, url, tc.body, map[string]string{"Mcp-Protocol-Version": tc.version})
 		body := readBody(t, resp)
 		if resp.StatusCode != http.StatusBadRequest {
-			t.Fatalf("version %.20q: status %d, want 400 (%s)", v, resp.StatusCode, body)
+			t.Fatalf("version %.20q: status %d, want 400 (%s)", tc.version, resp.StatusCode, body)
 		}
-		if !strings.Contains(body, "2025-11-25") || !strings.Contains(body, "2026-07-28") {
-			t.Errorf("version %.20q: body %q does not name the versions spoken", v, body)
+		if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+			t.Errorf("version %.20q: Content-Type %q, want application/json", tc.version, ct)
+		}
+		var got struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   struct {
+				Code    int64  `json:"code"`
+				Message string `json:"message"`
+				Data    struct {
+					Supported []string `json:"supported"`
+					Requested string   `json:"requested"`
+				} `json:"data"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(body), &got); err != nil {
+			t.Fatalf("version %.20q: body is not JSON-RPC: %v: %.300s", tc.version, err, body)
+		}
+		if got.JSONRPC != "2.0" || string(got.ID) != tc.wantID || got.Error.Code != -32022 {
+			t.Errorf("version %.20q: jsonrpc %q id %s code %d, want 2.0, %s, -32022", tc.version, got.JSONRPC, got.ID, got.Error.Code, tc.wantID)
+		}
+		if !slices.Equal(got.Error.Data.Supported, mcp.SupportedProtocolVersions()) || !slices.Contains(got.Error.Data.Supported, "2026-07-28") {
+			t.Errorf("version %.20q: data.supported %v, want %v", tc.version, got.Error.Data.Supported, mcp.SupportedProtocolVersions())
+		}
+		if !strings.Contains(got.Error.Message, "2025-11-25") || !strings.HasPrefix(tc.version, strings.TrimSuffix(got.Error.Data.Requested, "…")) {
+			t.Errorf("version %.20q: message %q / requested %.80q", tc.version, got.Error.Message, got.Error.Data.Requested)
 		}
 		if len(body) > 1024 {
-			t.Errorf("version %.20q: %d-byte answer echoes the input", v, len(body))
+			t.Errorf("version %.20q: %d-byte answer echoes the input", tc.version, len(body))
 		}
 	}
 }
 
-// Abandoned sessions used to stay resident forever; now idle ones expire
-// and their number is capped.
-func TestHTTPSessionsExpireAndAreCapped(t *testing.T) {
+// Abandoned sessions used to stay resident forever; now idle ones expire.
+func TestHTTPSessionsExpire(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	url := serveHTTP(t, e, HTTPOptions{SessionTimeout: 300 * time.Millisecond, MaxSessions: 3})
+	url := serveHTTP(t, e, HTTPOptions{SessionTimeout: 300 * time.Millisecond})
 	for i := 0; i < 3; i++ {
-		resp := post(t, url, initializeLine, nil)
-		if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == "" {
-			t.Fatalf("session %d: status %d: %s", i, resp.StatusCode, readBody(t, resp))
-		}
-	}
-	resp := post(t, url, initializeLine, nil)
-	if body := readBody(t, resp); resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "--max-sessions") {
-		t.Fatalf("fourth session: status %d %q, want 503 naming the limit", resp.StatusCode, body)
+		openSession(t, url, nil)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for e.srv.sessionCount() > 0 {
@@ -125,9 +152,146 @@ func TestHTTPSessionsExpireAndAreCapped(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if resp := post(t, url, initializeLine, nil); resp.StatusCode != http.StatusOK {
-		t.Fatalf("after expiry a new session was refused: %d", resp.StatusCode)
+}
+
+// closeSessions ends the sessions a test left open when it ends.
+func closeSessions(t *testing.T, e *env) {
+	t.Cleanup(func() {
+		for ss := range e.srv.MCP().Sessions() {
+			ss.Close()
+		}
+	})
+}
+
+// openSession initializes a 2025-11-25 session and returns its id.
+func openSession(t *testing.T, url string, hdr map[string]string) string {
+	t.Helper()
+	resp := post(t, url, initializeLine, hdr)
+	id := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || id == "" {
+		t.Fatalf("initialize: status %d: %s", resp.StatusCode, readBody(t, resp))
 	}
+	readBody(t, resp)
+	return id
+}
+
+// sessionAlive reports whether the server still knows session id: a ping
+// on it answers 200, an evicted or expired one 404.
+func sessionAlive(t *testing.T, url, id string, hdr map[string]string) bool {
+	t.Helper()
+	h := map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": legacy}
+	for k, v := range hdr {
+		h[k] = v
+	}
+	resp := post(t, url, `{"jsonrpc":"2.0","id":7,"method":"ping"}`, h)
+	readBody(t, resp)
+	switch resp.StatusCode {
+	case http.StatusOK:
+		return true
+	case http.StatusNotFound:
+		return false
+	}
+	t.Fatalf("ping on session %s: status %d", id, resp.StatusCode)
+	return false
+}
+
+// listen opens the session's GET stream, the request a listening client
+// keeps in flight, until the test ends.
+func listen(t *testing.T, url, id string, hdr map[string]string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	req.Header.Set("Mcp-Protocol-Version", legacy)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); resp.Body.Close() })
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET stream of %s: status %d", id, resp.StatusCode)
+	}
+}
+
+// One low-privilege token used to be able to open the shared cap's worth
+// of sessions and lock everyone else, the operator included, out until
+// its sessions idled out 30 minutes later (while the 503 said to retry in
+// 30 s). Now each principal has its own cap, a new session past a cap
+// evicts the least recently used idle session, and only a server whose
+// sessions are all busy refuses one.
+func TestHTTPSessionCapsPerPrincipalAndEviction(t *testing.T) {
+	const op, low = "operator-secret", "low-secret"
+	opts := HTTPOptions{
+		Token: op, HasPrincipals: true, MaxSessions: 4, MaxSessionsPerPrincipal: 2,
+		Principal: func(tok string) (string, string, bool) { return "ci-bot", "", tok == low },
+	}
+	bearer := func(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
+
+	t.Run("a flood of one token evicts its own idle sessions", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		url := serveHTTP(t, e, opts)
+		closeSessions(t, e)
+		opFirst := openSession(t, url, bearer(op))
+		var ids []string
+		for range 20 {
+			ids = append(ids, openSession(t, url, bearer(low)))
+		}
+		for i, id := range ids {
+			if want := i >= len(ids)-2; sessionAlive(t, url, id, bearer(low)) != want {
+				t.Errorf("ci-bot session %d alive = %v, want %v (only its 2 newest survive)", i, !want, want)
+			}
+		}
+		if !sessionAlive(t, url, opFirst, bearer(op)) {
+			t.Error("the operator's session was evicted by another principal's flood")
+		}
+		openSession(t, url, bearer(op))
+	})
+
+	t.Run("busy sessions are kept and the refusal names the cap", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		url := serveHTTP(t, e, opts)
+		closeSessions(t, e)
+		for range 2 {
+			listen(t, url, openSession(t, url, bearer(low)), bearer(low))
+		}
+		resp := post(t, url, initializeLine, bearer(low))
+		body := readBody(t, resp)
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "--max-sessions-per-principal") ||
+			!strings.Contains(body, `"ci-bot"`) || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("third busy ci-bot session: status %d %q, want 503 naming the per-principal limit", resp.StatusCode, body)
+		}
+		// The shared cap: the operator fills the last two slots, busy
+		// too, so a fifth session has nothing to evict.
+		for range 2 {
+			listen(t, url, openSession(t, url, bearer(op)), bearer(op))
+		}
+		resp = post(t, url, initializeLine, bearer(op))
+		if body := readBody(t, resp); resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "--max-sessions") {
+			t.Fatalf("fifth session with every session busy: status %d %q, want 503 naming the limit", resp.StatusCode, body)
+		}
+	})
+
+	t.Run("the shared cap evicts the least recently used idle session", func(t *testing.T) {
+		e := newEnv(t, envOptions{})
+		url := serveHTTP(t, e, HTTPOptions{MaxSessions: 3})
+		closeSessions(t, e)
+		a, b, c := openSession(t, url, nil), openSession(t, url, nil), openSession(t, url, nil)
+		sessionAlive(t, url, a, nil) // a is now more recently used than b
+		d := openSession(t, url, nil)
+		for _, tc := range []struct {
+			name, id string
+			alive    bool
+		}{{"a", a, true}, {"b", b, false}, {"c", c, true}, {"d", d, true}} {
+			if got := sessionAlive(t, url, tc.id, nil); got != tc.alive {
+				t.Errorf("session %s alive = %v, want %v", tc.name, got, tc.alive)
+			}
+		}
+	})
 }
 
 // A client that sends its body slowly is cut off after the body timeout

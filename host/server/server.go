@@ -227,7 +227,11 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return s.listTools(ctx, next, method, req)
 		case "tools/call":
 			if ctr, ok := req.(*mcp.CallToolRequest); ok {
-				return s.observedCall(ctx, ctr)
+				res, err := s.observedCall(ctx, ctr)
+				if r, ok := res.(*mcp.CallToolResult); ok && err == nil && r != nil && speaksResultType(ctr) {
+					res = markComplete(r)
+				}
+				return res, err
 			}
 		case "initialize":
 			res, err := next(ctx, method, req)

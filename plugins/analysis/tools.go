@@ -164,7 +164,10 @@ func projectStructure(ctx context.Context, call *sdk.Call, in structureArgs) (sd
 	}
 	dirs := map[string]*dirSummary{}
 	out := structureResult{Root: root}
-	for _, p := range g.Paths() {
+	for i, p := range g.Paths() {
+		if err := sdk.Interrupted(ctx, i); err != nil {
+			return sdk.Result{}, err
+		}
 		if !strings.HasPrefix(p, prefix) {
 			continue
 		}
@@ -241,7 +244,10 @@ func projectStats(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, 
 	}
 	out := statsResult{Kinds: map[string]kindStat{}}
 	types := map[string]int{}
-	for _, p := range g.Paths() {
+	for i, p := range g.Paths() {
+		if err := sdk.Interrupted(ctx, i); err != nil {
+			return sdk.Result{}, err
+		}
 		fi := g.File(p)
 		out.Files++
 		out.Bytes += fi.Size
@@ -345,7 +351,10 @@ func analyzeDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.
 	out := depsResult{}
 	edges := g.Edges(in.HardOnly)
 	out.Edges, out.pageInfo = page(edges, paging{in.Offset, in.Limit})
-	for _, p := range g.Paths() {
+	for i, p := range g.Paths() {
+		if err := sdk.Interrupted(ctx, i); err != nil {
+			return sdk.Result{}, err
+		}
 		for _, r := range g.Refs(p) {
 			if r.Target == "" && keep(r) && len(out.Unresolved) < 100 {
 				out.Unresolved = append(out.Unresolved, r)
@@ -446,7 +455,10 @@ func unusedLike(ctx context.Context, call *sdk.Call, in unusedArgs, orphaned boo
 		what = "orphaned (referenced by no file)"
 	}
 	var files []unusedFile
-	for _, p := range list {
+	for i, p := range list {
+		if err := sdk.Interrupted(ctx, i); err != nil {
+			return sdk.Result{}, err
+		}
 		fi := g.File(p)
 		if in.Kind != "" && string(fi.Kind) != in.Kind {
 			continue
@@ -558,7 +570,10 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 		for _, n := range g.Nodes(nil, func(n deps.NodeInfo) bool { return n.Type == target }) {
 			uses = append(uses, refUse{File: n.File, Line: n.Line, What: "node", Detail: n.Path})
 		}
-		for _, p := range g.Paths() {
+		for i, p := range g.Paths() {
+			if err := sdk.Interrupted(ctx, i); err != nil {
+				return sdk.Result{}, err
+			}
 			fi := g.File(p)
 			if fi.Kind == deps.KindScript && fi.Extends == target {
 				uses = append(uses, refUse{File: p, Line: fi.ExtendsLine, What: "extends", Detail: "extends " + target})

@@ -103,7 +103,10 @@ func findNodesByType(ctx context.Context, call *sdk.Call, in findArgs) (sdk.Resu
 		if err != nil {
 			return sdk.Result{}, sdk.Errorf(sdk.CodeInternalError, "check that the project is readable", "cannot index the project: %v", err)
 		}
-		for _, n := range g.Nodes(nil, func(n deps.NodeInfo) bool { return match(n.Type) }) {
+		for i, n := range g.Nodes(nil, func(n deps.NodeInfo) bool { return match(n.Type) }) {
+			if err := sdk.Interrupted(ctx, i); err != nil {
+				return sdk.Result{}, err
+			}
 			nodes = append(nodes, foundNode{Path: n.Path, Name: n.Name, Type: n.Type, Scene: n.File, Line: n.Line})
 		}
 		skipped = g.Skipped()
@@ -121,7 +124,10 @@ func findNodesByType(ctx context.Context, call *sdk.Call, in findArgs) (sdk.Resu
 			return sdk.Result{}, err
 		}
 		lines := lineIndex(s.Doc.Source())
-		for _, n := range s.Doc.Nodes() {
+		for i, n := range s.Doc.Nodes() {
+			if err := sdk.Interrupted(ctx, i); err != nil {
+				return sdk.Result{}, err
+			}
 			if !under(n.Path(), root.Path(), recursive) || !match(n.Type()) {
 				continue
 			}
@@ -331,7 +337,10 @@ func setProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, e
 	out := setResult{Property: in.Property, Applied: []string{}, Skipped: []skipped{}, Undoable: true}
 	var targets []*godot.Node
 	if len(in.NodePaths) > 0 {
-		for _, p := range in.NodePaths {
+		for i, p := range in.NodePaths {
+			if err := sdk.Interrupted(ctx, i); err != nil {
+				return sdk.Result{}, err
+			}
 			n, err := s.Node(p)
 			if err != nil {
 				return sdk.Result{}, err
@@ -340,7 +349,10 @@ func setProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, e
 		}
 	} else {
 		match := matcher(in.Type, false)
-		for _, n := range s.Doc.Nodes() {
+		for i, n := range s.Doc.Nodes() {
+			if err := sdk.Interrupted(ctx, i); err != nil {
+				return sdk.Result{}, err
+			}
 			if match(n.Type()) {
 				targets = append(targets, n)
 			}
@@ -348,7 +360,12 @@ func setProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, e
 	}
 	lines := lineIndex(s.Doc.Source())
 	var changes []change
-	for _, n := range targets {
+	for i, n := range targets {
+		// Cancelled here, nothing is written: the edits are in memory
+		// until Commit.
+		if err := sdk.Interrupted(ctx, i); err != nil {
+			return sdk.Result{}, err
+		}
 		if err := setOn(s, n, in.Property, in.Value, lines, &out, &changes); err != nil {
 			return sdk.Result{}, err
 		}
@@ -420,6 +437,9 @@ func crossSceneSetProperty(ctx context.Context, call *sdk.Call, in crossArgs) (s
 	tx := call.Workspace().Begin(fmt.Sprintf("Set %s on %s nodes in %d scenes", in.Property, in.Type, len(in.Scenes)))
 	seen := map[string]bool{}
 	for _, arg := range in.Scenes {
+		if err := sdk.Stopped(ctx); err != nil {
+			return sdk.Result{}, err // nothing is written: the whole call is one action
+		}
 		path, err := nodeedit.ScenePath(ctx, call, string(arg))
 		if err != nil {
 			return sdk.Result{}, err
@@ -435,7 +455,10 @@ func crossSceneSetProperty(ctx context.Context, call *sdk.Call, in crossArgs) (s
 		lines := lineIndex(s.Doc.Source())
 		var sr setResult
 		var changes []change
-		for _, n := range s.Doc.Nodes() {
+		for i, n := range s.Doc.Nodes() {
+			if err := sdk.Interrupted(ctx, i); err != nil {
+				return sdk.Result{}, err
+			}
 			if match(n.Type()) {
 				if err := setOn(s, n, in.Property, in.Value, lines, &sr, &changes); err != nil {
 					return sdk.Result{}, err

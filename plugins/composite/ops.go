@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -179,7 +180,7 @@ func need(params map[string]any, keys ...string) error {
 }
 
 // runOne runs one addon command headless on the scene.
-func runOne(s *nodeedit.Scene, command string, params map[string]any, dryRun bool) (map[string]any, error) {
+func runOne(ctx context.Context, s *nodeedit.Scene, command string, params map[string]any, dryRun bool) (map[string]any, error) {
 	switch command {
 	case "cmd_create_node":
 		if err := need(params, "node_type"); err != nil {
@@ -291,7 +292,7 @@ func runOne(s *nodeedit.Scene, command string, params map[string]any, dryRun boo
 		s.Edited = s.Edited || removed
 		return map[string]any{"node_path": n.Path(), "group": g, "removed": removed}, nil
 	case "cmd_batch_set_property":
-		return batchSet(s, params)
+		return batchSet(ctx, s, params)
 	case "cmd_compose_node":
 		var p composeParams
 		if err := decode(params, &p); err != nil {
@@ -333,14 +334,17 @@ func joinKnown() string {
 // batchSet is the addon's cmd_batch_set_property on the scene: node_paths
 // (wins) or every node of type, root included; nodes without the property
 // are skipped.
-func batchSet(s *nodeedit.Scene, params map[string]any) (map[string]any, error) {
+func batchSet(ctx context.Context, s *nodeedit.Scene, params map[string]any) (map[string]any, error) {
 	if err := need(params, "property"); err != nil {
 		return nil, err
 	}
 	prop := str(params, "property")
 	var targets []*godot.Node
 	if raw, ok := params["node_paths"].([]any); ok && len(raw) > 0 {
-		for _, p := range raw {
+		for i, p := range raw {
+			if err := sdk.Interrupted(ctx, i); err != nil {
+				return nil, err
+			}
 			ps, _ := p.(string)
 			n, err := s.Node(ps)
 			if err != nil {
@@ -350,7 +354,10 @@ func batchSet(s *nodeedit.Scene, params map[string]any) (map[string]any, error) 
 		}
 	} else if typ := str(params, "type"); typ != "" {
 		db := nodeedit.DB()
-		for _, n := range s.Doc.Nodes() {
+		for i, n := range s.Doc.Nodes() {
+			if err := sdk.Interrupted(ctx, i); err != nil {
+				return nil, err
+			}
 			if n.Type() == typ || n.Type() != "" && db.Inherits(n.Type(), typ) {
 				targets = append(targets, n)
 			}
@@ -360,7 +367,10 @@ func batchSet(s *nodeedit.Scene, params map[string]any) (map[string]any, error) 
 	}
 	applied := []string{}
 	skipped := []map[string]any{}
-	for _, n := range targets {
+	for i, n := range targets {
+		if err := sdk.Interrupted(ctx, i); err != nil {
+			return nil, err
+		}
 		_, err := s.SetProperty(n, prop, params["value"])
 		if nodeedit.UnknownProperty(err) {
 			skipped = append(skipped, map[string]any{"path": n.Path(), "reason": "no such property"})

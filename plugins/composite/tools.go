@@ -517,7 +517,12 @@ func runCommandsTool(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Resul
 		name := c["command"].(string)
 		before := s.Bytes()
 		edited := s.Edited
-		m, err := runOne(s, name, c["params"].(map[string]any), call.DryRun)
+		// A cancelled call stops between commands, and inside a long
+		// one; nothing is written.
+		if err := sdk.Stopped(ctx); err != nil {
+			return sdk.Result{}, err
+		}
+		m, err := runOne(ctx, s, name, c["params"].(map[string]any), call.DryRun)
 		if err != nil {
 			// Undo this command's partial edits: each command is all or nothing.
 			doc, perr := godot.ParseFile(s.Path, before)

@@ -79,7 +79,7 @@ func TestEditorForwards(t *testing.T) {
 		{"get_project_info", nil, "cmd_get_project_info", obj{}},
 		{"get_active_scene", nil, "cmd_get_active_scene", obj{}},
 		{"list_scenes", nil, "cmd_list_scenes", obj{}},
-		{"get_scene_tree", nil, "cmd_get_scene_tree", obj{"max_depth": float64(-1), "lightweight": false}},
+		{"get_scene_tree", nil, "cmd_get_scene_tree", obj{"max_depth": float64(10), "lightweight": false}},
 		{"get_scene_tree", obj{"max_depth": 0, "lightweight": true}, "cmd_get_scene_tree", obj{"max_depth": float64(0), "lightweight": true}},
 		{"get_selected_node", nil, "cmd_get_selected_node", obj{}},
 		{"get_node_property", obj{"node_path": "MobTimer", "property": "wait_time"}, "cmd_get_node_property", obj{"node_path": "MobTimer", "property": "wait_time"}},
@@ -244,24 +244,24 @@ func TestEditorDiffSnapshots(t *testing.T) {
 	}
 }
 
-// TestEditorTruncation: a tree too big for one answer is asked again
-// lightweight, then with less depth, as the reference server does.
+// TestEditorTruncation: the editor is asked once, to the depth asked for,
+// and its answer is cut to max_nodes breadth first, with a marker on every
+// node whose children were left out.
 func TestEditorTruncation(t *testing.T) {
-	old := maxTreeBytes
-	maxTreeBytes = 120
-	defer func() { maxTreeBytes = old }()
 	ed := addon()
 	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
-	out := plugintest.Call(t, h, "get_scene_tree", nil)
+	out := plugintest.Call(t, h, "get_scene_tree", obj{"max_nodes": 2})
 	var sent []string
 	for _, c := range ed.Calls("cmd_get_scene_tree") {
 		sent = append(sent, fmt.Sprintf("d=%v lw=%v", c.Params["max_depth"], c.Params["lightweight"]))
 	}
-	if strings.Join(sent, ",") != "d=-1 lw=false,d=-1 lw=true,d=1 lw=true,d=0 lw=true" {
+	if strings.Join(sent, ",") != "d=10 lw=false" {
 		t.Errorf("asked %v", sent)
 	}
 	tree := out["tree"].(obj)
-	if out["truncated"] != true || out["max_depth"] != float64(0) || len(children(tree)) != 0 || tree["script"] != nil {
+	player := children(tree)[0]
+	if out["truncated"] != true || out["nodes"] != float64(2) || out["total_nodes"] != float64(3) ||
+		len(children(player)) != 0 || player["children_omitted"] != float64(1) || !strings.Contains(out["hint"].(string), "max_nodes") {
 		t.Errorf("truncated answer %v", out)
 	}
 }

@@ -184,22 +184,55 @@ func TestHeadlessSceneTree(t *testing.T) {
 	}
 }
 
+// get_scene_tree is bounded breadth first by max_depth, max_nodes and
+// maxTreeBytes; every cut says how much it left out and how to see more.
 func TestHeadlessTruncation(t *testing.T) {
-	old := maxTreeBytes
-	maxTreeBytes = 700
-	defer func() { maxTreeBytes = old }()
 	h, _ := headless(t, "2d-dodge_the_creeps", "res://main.tscn")
-	out := plugintest.Call(t, h, "get_scene_tree", nil)
-	if out["truncated"] != true || !strings.Contains(out["hint"].(string), "snapshot_subtree") {
-		t.Fatalf("not truncated: %v", keys(out))
+	for _, tc := range []struct {
+		name      string
+		args      obj
+		bytes     int
+		wantNodes int
+	}{
+		{"node cap", obj{"max_nodes": 5}, 0, 5},
+		{"depth", obj{"max_depth": 0}, 0, 1},
+		{"byte cap", nil, 700, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.bytes > 0 {
+				old := maxTreeBytes
+				maxTreeBytes = tc.bytes
+				defer func() { maxTreeBytes = old }()
+			}
+			out := plugintest.Call(t, h, "get_scene_tree", tc.args)
+			if out["truncated"] != true || !strings.Contains(out["hint"].(string), "snapshot_subtree") || out["total_nodes"] != float64(19) {
+				t.Fatalf("not truncated: %v", out)
+			}
+			tree := out["tree"].(obj)
+			n := count(tree)
+			if n != int(out["nodes"].(float64)) || (tc.wantNodes > 0 && n != tc.wantNodes) {
+				t.Errorf("%d nodes in the tree, nodes says %v, want %d", n, out["nodes"], tc.wantNodes)
+			}
+			if tc.bytes > 0 && size(tree) > tc.bytes+200 {
+				t.Errorf("truncated tree: %d bytes for a %d-byte cap", size(tree), tc.bytes)
+			}
+			if omitted(tree) == 0 {
+				t.Error("no node carries children_omitted")
+			}
+		})
 	}
-	tree := out["tree"].(obj)
-	if _, ok := tree["script"]; ok {
-		t.Error("a truncated tree keeps scripts")
+}
+
+// omitted sums the children_omitted markers of a tree answer.
+func omitted(v obj) int {
+	n := 0
+	if o, ok := v["children_omitted"].(float64); ok {
+		n += int(o)
 	}
-	if size(tree) > 700 || count(tree) >= 19 || out["max_depth"] != float64(height(tree)) {
-		t.Errorf("truncated tree: %d bytes, max_depth %v", size(tree), out["max_depth"])
+	for _, c := range children(v) {
+		n += omitted(c)
 	}
+	return n
 }
 
 func TestHeadlessEditableChildren(t *testing.T) {

@@ -60,8 +60,9 @@ func Toolset() *sdk.Toolset {
 				sdk.ReadOnly, listScenes, sdk.WithTitle("List scenes")),
 			sdk.NewTool("get_scene_tree",
 				"The node tree of a scene: each node's name, type, path (relative to the root, \".\" is the root), script, owner (set on nodes that an "+
-					"instanced sub-scene brings in: that scene's res:// path), editable_children and children. max_depth limits the depth (0 = root only), "+
-					"lightweight leaves out scripts. A tree too big for one answer comes back lightweight and cut in depth, with truncated:true and a hint.",
+					"instanced sub-scene brings in: that scene's res:// path), editable_children and children. Breadth first, within max_depth levels "+
+					"(default 10; 0 = root only) and max_nodes nodes (default 200); lightweight leaves out scripts. A cut tree says truncated:true, "+
+					"nodes, total_nodes and a hint, and each node whose children were left out has children_omitted.",
 				sdk.ReadOnly, getSceneTree, sdk.WithTitle("Scene tree")),
 			sdk.NewTool("get_selected_node",
 				"The first node selected in the editor, as node_info, or null. Headless there is no selection: selected is null and note says so.",

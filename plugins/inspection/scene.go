@@ -162,7 +162,10 @@ func (l *loader) expand(ctx context.Context, path string, stack []string) (*node
 	index := func(sub *node) {
 		sub.walk(func(n *node) { byPath[n.path] = n })
 	}
-	for _, fn := range file.Nodes() {
+	for i, fn := range file.Nodes() {
+		if err := sdk.Interrupted(ctx, i); err != nil {
+			return nil, err
+		}
 		var n *node
 		inst, isInst := fn.Instance()
 		switch {

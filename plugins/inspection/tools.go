@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path"
 	"path/filepath"
 	"slices"
@@ -19,9 +20,17 @@ type noArgs struct{}
 
 type treeIn struct {
 	Scene       string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
-	MaxDepth    *int   `json:"max_depth,omitempty" jsonschema:"levels below the root to include; -1 is unlimited, 0 the root only" default:"-1" minimum:"-1" maximum:"1000"`
+	MaxDepth    *int   `json:"max_depth,omitempty" jsonschema:"levels below the root to include; 0 the root only, -1 unlimited (max_nodes still applies)" default:"10" minimum:"-1" maximum:"1000"`
+	MaxNodes    int    `json:"max_nodes,omitempty" jsonschema:"the most nodes to include, breadth first: the upper levels come whole before deeper ones" default:"200" minimum:"1" maximum:"5000"`
 	Lightweight bool   `json:"lightweight,omitempty" jsonschema:"leave out scripts, for a smaller answer"`
 }
+
+// Bounds of a get_scene_tree answer: by default about 20 KB, what an
+// agent can read without losing its context to one scene.
+const (
+	defaultTreeDepth = 10
+	defaultTreeNodes = 200
+)
 
 type nodeIn struct {
 	Scene    string `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
@@ -274,63 +283,175 @@ func headlessNode(ctx context.Context, call *sdk.Call, scene, nodePath string) (
 
 // ---- get_scene_tree
 
-// maxTreeBytes is the largest tree answer, as JSON. An agent reads the
-// answer in its context window; a 5000-node scene would fill it.
+// maxTreeBytes bounds a tree answer, as JSON, whatever max_nodes says:
+// an agent reads the answer in its context window.
 var maxTreeBytes = 256 << 10
 
+// getSceneTree answers breadth first within max_depth, max_nodes and
+// maxTreeBytes. It used to build the whole tree and then shrink it a level
+// at a time, which on a 5,000-deep scene ran for minutes at over a
+// gigabyte; now the work is proportional to the answer, plus one counting
+// pass, and every loop stops when the call is cancelled.
 func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, error) {
-	var fetch func(maxDepth int, lightweight bool) (any, error)
+	maxDepth := defaultTreeDepth
+	if in.MaxDepth != nil {
+		maxDepth = *in.MaxDepth
+	}
+	maxNodes := in.MaxNodes
+	if maxNodes <= 0 {
+		maxNodes = defaultTreeNodes
+	}
+	var b *treeBuild
 	if call.EditorAttached {
 		if err := editorScene(ctx, call, in.Scene); err != nil {
 			return sdk.Result{}, err
 		}
-		fetch = func(maxDepth int, lightweight bool) (any, error) {
-			out, err := forward(ctx, call, "cmd_get_scene_tree", map[string]any{"max_depth": maxDepth, "lightweight": lightweight})
-			if err != nil {
-				return nil, err
-			}
-			if out["tree"] == nil {
-				return nil, noActiveScene(true)
-			}
-			return out["tree"], nil
+		out, err := forward(ctx, call, "cmd_get_scene_tree", map[string]any{"max_depth": maxDepth, "lightweight": in.Lightweight})
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		root, ok := out["tree"].(map[string]any)
+		if !ok {
+			return sdk.Result{}, noActiveScene(true)
+		}
+		b, err = boundTree(ctx, root, editorTree{}, maxDepth, maxNodes)
+		if err != nil {
+			return sdk.Result{}, err
 		}
 	} else {
 		_, root, err := headlessScene(ctx, call, newLoader(call), in.Scene)
 		if err != nil {
 			return sdk.Result{}, err
 		}
-		fetch = func(maxDepth int, lightweight bool) (any, error) {
-			return treeJSON(root, 0, maxDepth, lightweight), nil
-		}
-	}
-	maxDepth := depthOf(in.MaxDepth)
-	tree, err := fetch(maxDepth, in.Lightweight)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if estimate(tree) <= maxTreeBytes/4 || size(tree) <= maxTreeBytes {
-		return sdk.JSON(map[string]any{"tree": tree}), nil
-	}
-	// Too big: first without scripts, then fewer levels until it fits.
-	lw := true
-	if !in.Lightweight {
-		if tree, err = fetch(maxDepth, lw); err != nil {
+		if b, err = boundTree(ctx, root, fileTree{lightweight: in.Lightweight}, maxDepth, maxNodes); err != nil {
 			return sdk.Result{}, err
 		}
 	}
-	depth := maxDepth
-	if depth < 0 || depth > height(tree) {
-		depth = height(tree)
+	if !b.truncated {
+		return sdk.JSON(map[string]any{"tree": b.tree}), nil
 	}
-	for size(tree) > maxTreeBytes && depth > 0 {
-		depth--
-		if tree, err = fetch(depth, lw); err != nil {
-			return sdk.Result{}, err
+	return sdk.JSON(map[string]any{"tree": b.tree, "truncated": true, "nodes": b.nodes, "total_nodes": b.total,
+		"max_depth": maxDepth, "max_nodes": maxNodes,
+		"hint": fmt.Sprintf("%d of %d nodes shown, breadth first (max_depth %d, max_nodes %d); a node with children_omitted has that many children left out. "+
+			"Read a branch with godot_inspection_snapshot_subtree {\"node_path\": …, \"max_depth\": …}, or call again with a larger max_depth or max_nodes (at most 5000)",
+			b.nodes, b.total, maxDepth, maxNodes)}), nil
+}
+
+// treeSource reads a tree for boundTree: the headless loader's nodes, or
+// the editor's answer.
+type treeSource[T any] interface {
+	children(T) []T
+	// entry is the node's answer without its children.
+	entry(T) map[string]any
+}
+
+type fileTree struct{ lightweight bool }
+
+func (fileTree) children(n *node) []*node { return n.children }
+func (f fileTree) entry(n *node) map[string]any {
+	out := map[string]any{"name": n.name, "type": n.typ, "path": n.path}
+	if !f.lightweight {
+		out["script"] = n.script
+	}
+	if n.owner != "" {
+		out["owner"] = n.owner
+	}
+	if n.editable {
+		out["editable_children"] = true
+	}
+	return out
+}
+
+type editorTree struct{}
+
+func (editorTree) children(n map[string]any) []map[string]any {
+	cs, _ := n["children"].([]any)
+	out := make([]map[string]any, 0, len(cs))
+	for _, c := range cs {
+		if m, ok := c.(map[string]any); ok {
+			out = append(out, m)
 		}
 	}
-	return sdk.JSON(map[string]any{"tree": tree, "truncated": true, "max_depth": depth,
-		"hint": "the tree is too big for one answer, so it is lightweight (no scripts) and cut at max_depth; " +
-			"read deeper parts with godot_inspection_snapshot_subtree {\"node_path\": …, \"max_depth\": …}"}), nil
+	return out
+}
+
+func (editorTree) entry(n map[string]any) map[string]any {
+	out := make(map[string]any, len(n))
+	for k, v := range n {
+		if k != "children" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// treeBuild is a bounded tree answer.
+type treeBuild struct {
+	tree         map[string]any
+	nodes, total int
+	truncated    bool
+}
+
+// boundTree builds the answer breadth first: every node within maxDepth
+// levels, until maxNodes nodes or maxTreeBytes bytes are in. A node whose
+// children are left out says how many (children_omitted).
+func boundTree[T any](ctx context.Context, root T, src treeSource[T], maxDepth, maxNodes int) (*treeBuild, error) {
+	type item struct {
+		n     T
+		out   map[string]any
+		depth int
+	}
+	b := &treeBuild{tree: src.entry(root), nodes: 1}
+	bytes := estimate(b.tree)
+	queue := []item{{root, b.tree, 0}}
+	for i := 0; i < len(queue); i++ {
+		if err := sdk.Interrupted(ctx, i); err != nil {
+			return nil, err
+		}
+		it := queue[i]
+		kids := src.children(it.n)
+		list := []any{}
+		for j, c := range kids {
+			if (maxDepth >= 0 && it.depth >= maxDepth) || b.nodes >= maxNodes || bytes >= maxTreeBytes {
+				it.out["children_omitted"] = len(kids) - j
+				b.truncated = true
+				break
+			}
+			co := src.entry(c)
+			// estimate counts strings only; a node's keys, quotes and
+			// brackets add about 50 bytes.
+			bytes += estimate(co) + 50
+			list = append(list, co)
+			b.nodes++
+			queue = append(queue, item{c, co, it.depth + 1})
+		}
+		it.out["children"] = list
+	}
+	b.total = b.nodes
+	if b.truncated {
+		n, err := countTree(ctx, root, src)
+		if err != nil {
+			return nil, err
+		}
+		b.total = n
+	}
+	return b, nil
+}
+
+// countTree counts the nodes of a tree, without recursion (scenes can be
+// thousands of levels deep).
+func countTree[T any](ctx context.Context, root T, src treeSource[T]) (int, error) {
+	stack := []T{root}
+	n := 0
+	for len(stack) > 0 {
+		if err := sdk.Interrupted(ctx, n); err != nil {
+			return 0, err
+		}
+		top := stack[len(stack)-1]
+		stack = append(stack[:len(stack)-1], src.children(top)...)
+		n++
+	}
+	return n, nil
 }
 
 // depthOf is a max_depth argument: absent is -1, unlimited.
@@ -367,23 +488,6 @@ func estimate(v any) int {
 func size(v any) int {
 	b, _ := json.Marshal(v)
 	return len(b)
-}
-
-// height is the number of levels below the root of a tree answer.
-func height(v any) int {
-	m, _ := v.(map[string]any)
-	h := 0
-	switch cs := m["children"].(type) {
-	case []any:
-		for _, c := range cs {
-			h = max(h, 1+height(c))
-		}
-	case []map[string]any:
-		for _, c := range cs {
-			h = max(h, 1+height(c))
-		}
-	}
-	return h
 }
 
 // treeJSON is a tree node of the contract: {name, type, path, script?,

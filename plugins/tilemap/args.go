@@ -7,8 +7,9 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
-// Arguments. Coordinates are `any` because the contract takes both [x, y]
-// and {x, y}; vec2 and rect4 validate them. scene_path is ours: the addon
+// Arguments. Coordinates are integer lists ([x, y], [x, y, w, h]): one
+// plain type, which every client can render and every function-calling
+// subset accepts; vec2 and rect4 check their length. scene_path is ours: the addon
 // always works on the scene open in the editor, so it is never forwarded.
 
 type nodeArgs struct {
@@ -23,13 +24,13 @@ type layerArgs struct {
 
 type cellArgs struct {
 	layerArgs
-	Coords any `json:"coords" jsonschema:"cell coordinates [x, y] or {x, y}"`
+	Coords []int `json:"coords" jsonschema:"cell coordinates [x, y]"`
 }
 
 type paintArgs struct {
-	SourceID        *int `json:"source_id,omitempty" jsonschema:"TileSet source id; -1 erases (default 0)"`
-	AtlasCoords     any  `json:"atlas_coords,omitempty" jsonschema:"tile position in the atlas [x, y] (default [0, 0])"`
-	AlternativeTile int  `json:"alternative_tile,omitempty" jsonschema:"alternative tile id, transform flags included (default 0)"`
+	SourceID        *int  `json:"source_id,omitempty" jsonschema:"TileSet source id; -1 erases (default 0)"`
+	AtlasCoords     []int `json:"atlas_coords,omitempty" jsonschema:"tile position in the atlas [x, y] (default [0, 0])"`
+	AlternativeTile int   `json:"alternative_tile,omitempty" jsonschema:"alternative tile id, transform flags included (default 0)"`
 }
 
 type setCellArgs struct {
@@ -40,7 +41,7 @@ type setCellArgs struct {
 type fillArgs struct {
 	layerArgs
 	paintArgs
-	Rect any `json:"rect" jsonschema:"[x, y, w, h]: the top-left cell and the size; w and h > 0, w*h <= 16384"`
+	Rect []int `json:"rect" jsonschema:"[x, y, w, h]: the top-left cell and the size; w and h > 0, w*h <= 16384"`
 }
 
 type tilesetArgs struct {
@@ -53,88 +54,45 @@ type createTilesetArgs struct {
 	NodePath  string `json:"node_path,omitempty" jsonschema:"tile map node to give the new TileSet"`
 	SavePath  string `json:"save_path,omitempty" jsonschema:"res:// .tres path to save the TileSet to"`
 	ScenePath string `json:"scene_path,omitempty" jsonschema:"headless only: the res:// scene holding node_path; default the active scene"`
-	TileSize  any    `json:"tile_size,omitempty" jsonschema:"tile size in pixels [w, h] (default [16, 16])"`
+	TileSize  []int  `json:"tile_size,omitempty" jsonschema:"tile size in pixels [w, h] (default [16, 16])"`
 }
 
 type atlasArgs struct {
 	tilesetArgs
 	TexturePath string `json:"texture_path" jsonschema:"res:// path of an existing texture (png, webp, …)"`
-	RegionSize  any    `json:"region_size,omitempty" jsonschema:"atlas cell size in pixels [w, h] (default [16, 16])"`
+	RegionSize  []int  `json:"region_size,omitempty" jsonschema:"atlas cell size in pixels [w, h] (default [16, 16])"`
 	SourceID    *int   `json:"source_id,omitempty" jsonschema:"id for the new source; default the next free id"`
 }
 
 type createTileArgs struct {
 	tilesetArgs
-	SourceID    *int `json:"source_id" jsonschema:"id of an atlas source of the TileSet"`
-	AtlasCoords any  `json:"atlas_coords" jsonschema:"tile position in the atlas [x, y]"`
-	Size        any  `json:"size,omitempty" jsonschema:"tile size in atlas cells [w, h] (default [1, 1])"`
+	SourceID    *int  `json:"source_id" jsonschema:"id of an atlas source of the TileSet"`
+	AtlasCoords []int `json:"atlas_coords" jsonschema:"tile position in the atlas [x, y]"`
+	Size        []int `json:"size,omitempty" jsonschema:"tile size in atlas cells [w, h] (default [1, 1])"`
 }
 
 func invalid(hint, format string, a ...any) *sdk.Error {
 	return sdk.Errorf(sdk.CodeInvalidArgument, hint, format, a...)
 }
 
-// integer reads a JSON number that must be a whole number.
-func integer(v any) (int, bool) {
-	switch n := v.(type) {
-	case float64:
-		if n != math.Trunc(n) || math.Abs(n) > 1<<31 {
-			return 0, false
-		}
-		return int(n), true
-	case int:
-		return n, true
+// vec2 reads [x, y]. A missing value takes def when def is non-nil.
+func vec2(field string, v []int, def *[2]int) ([2]int, error) {
+	if v == nil && def != nil {
+		return *def, nil
 	}
-	return 0, false
-}
-
-// vec2 reads [x, y] or {x, y}. A nil value takes def when def is non-nil.
-func vec2(field string, v any, def *[2]int) ([2]int, error) {
-	bad := invalid(fmt.Sprintf("pass %s as [x, y] or {\"x\": x, \"y\": y} with whole numbers", field),
-		"'%s' must be [x, y] integer coordinates.", field)
-	if v == nil {
-		if def != nil {
-			return *def, nil
-		}
-		return [2]int{}, bad
+	if len(v) != 2 {
+		return [2]int{}, invalid(fmt.Sprintf("pass %s as [x, y] with whole numbers", field),
+			"'%s' must be [x, y] integer coordinates.", field)
 	}
-	switch t := v.(type) {
-	case []any:
-		if len(t) != 2 {
-			return [2]int{}, bad
-		}
-		x, ok1 := integer(t[0])
-		y, ok2 := integer(t[1])
-		if !ok1 || !ok2 {
-			return [2]int{}, bad
-		}
-		return [2]int{x, y}, nil
-	case map[string]any:
-		x, ok1 := integer(t["x"])
-		y, ok2 := integer(t["y"])
-		if !ok1 || !ok2 || len(t) != 2 {
-			return [2]int{}, bad
-		}
-		return [2]int{x, y}, nil
-	}
-	return [2]int{}, bad
+	return [2]int{v[0], v[1]}, nil
 }
 
 // rect4 reads [x, y, w, h] and checks the size against MaxCells.
-func rect4(v any) ([4]int, error) {
-	bad := invalid("pass rect as [x, y, w, h] with whole numbers, w and h > 0", "'rect' must be [x, y, w, h] integers.")
-	arr, ok := v.([]any)
-	if !ok || len(arr) != 4 {
-		return [4]int{}, bad
+func rect4(v []int) ([4]int, error) {
+	if len(v) != 4 {
+		return [4]int{}, invalid("pass rect as [x, y, w, h] with whole numbers, w and h > 0", "'rect' must be [x, y, w, h] integers.")
 	}
-	var r [4]int
-	for i, e := range arr {
-		n, ok := integer(e)
-		if !ok {
-			return [4]int{}, bad
-		}
-		r[i] = n
-	}
+	r := [4]int(v)
 	if r[2] <= 0 || r[3] <= 0 {
 		return r, invalid("give a width and height of at least 1", "rect size %dx%d is empty; w and h must be > 0", r[2], r[3])
 	}

@@ -110,6 +110,9 @@ func getUsedCells(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result
 	}
 	cells := make([]cellOut, 0, m.cells.Len())
 	for c := range m.cells.All() {
+		if err := sdk.Interrupted(ctx, len(cells)); err != nil {
+			return sdk.Result{}, err
+		}
 		cells = append(cells, cellJSON(c))
 	}
 	return sdk.JSON(map[string]any{"node_path": in.NodePath, "layer": m.layerOut(), "count": len(cells), "cells": cells}), nil
@@ -185,20 +188,27 @@ func fillRect(ctx context.Context, call *sdk.Call, in fillArgs) (sdk.Result, err
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	fill(m.cells, r, t)
+	if err := fill(ctx, m.cells, r, t); err != nil {
+		return sdk.Result{}, err
+	}
 	m.save()
 	out := map[string]any{"node_path": in.NodePath, "rect": r[:], "cells": r[2] * r[3], "layer": m.layerOut()}
 	return commit(ctx, call, fmt.Sprintf("Fill %dx%d cells of %s", r[2], r[3], in.NodePath), out, d)
 }
 
 // fill paints (or erases) rect r row by row, the order the editor's fill
-// visits cells in, so new cells are appended in that order.
-func fill(l *tiledata.Layer, r [4]int, t tile) {
+// visits cells in, so new cells are appended in that order. A cancelled
+// call stops between rows, before anything is written.
+func fill(ctx context.Context, l *tiledata.Layer, r [4]int, t tile) error {
 	for y := r[1]; y < r[1]+r[3]; y++ {
+		if err := sdk.Stopped(ctx); err != nil {
+			return err
+		}
 		for x := r[0]; x < r[0]+r[2]; x++ {
 			t.paint(l, x, y)
 		}
 	}
+	return nil
 }
 
 func clearLayer(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result, error) {

@@ -15,7 +15,7 @@
 //     sdk/godot/tiledata, which keeps the record order Godot saves, so cells
 //     that did not change keep their exact bytes.
 //
-// Coordinates are [x, y] arrays or {"x":…, "y":…} objects; missing or short
+// Coordinates are [x, y] integer arrays; missing or short
 // ones are refused, never defaulted. fill_rect and clear handle at most
 // 16,384 cells. See docs/toolsets/tilemap.md.
 //

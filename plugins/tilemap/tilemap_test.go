@@ -71,7 +71,7 @@ func TestHeadlessEditsRealTileMaps(t *testing.T) {
 	}
 	first := before[0]
 	got := plugintest.Call(t, h, "get_cell", map[string]any{"node_path": "Ground", "scene_path": "res://world.tscn",
-		"coords": map[string]any{"x": int(first.Coords.X), "y": int(first.Coords.Y)}})
+		"coords": []int{int(first.Coords.X), int(first.Coords.Y)}})
 	if got["empty"] != false || int(got["source_id"].(float64)) != int(first.SourceID) {
 		t.Fatalf("get_cell = %v, want %+v", got, first)
 	}
@@ -310,7 +310,7 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 		args      map[string]any
 		want      string
 	}{
-		{"set_cell", "cmd_tilemap_set_cell", map[string]any{"node_path": "G", "coords": map[string]any{"x": 1, "y": -2}, "source_id": 1},
+		{"set_cell", "cmd_tilemap_set_cell", map[string]any{"node_path": "G", "coords": []int{1, -2}, "source_id": 1},
 			`{"alternative_tile":0,"atlas_coords":[0,0],"coords":[1,-2],"layer":0,"node_path":"G","source_id":1}`},
 		{"fill_rect", "cmd_tilemap_fill_rect", map[string]any{"node_path": "G", "rect": []int{0, 0, 2, 3}, "atlas_coords": []int{1, 2}, "layer": 1, "scene_path": "res://x.tscn"},
 			`{"alternative_tile":0,"atlas_coords":[1,2],"layer":1,"node_path":"G","rect":[0,0,2,3],"source_id":0}`},
