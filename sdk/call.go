@@ -65,9 +65,7 @@ func (c *Call) Progress(done, total float64, message string) {
 	if c.done || c.send == nil {
 		return
 	}
-	ev := &pb.CallEvent{Event: &pb.CallEvent_Progress{Progress: &pb.Progress{
-		Progress: done, Total: total, Message: message,
-	}}}
+	ev := progressToWire(done, total, message)
 	if err := c.send(ev); err != nil {
 		// The stream is gone (the caller cancelled); the handler learns
 		// that from its context, so further progress is simply dropped.

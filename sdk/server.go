@@ -96,7 +96,7 @@ func (s *server) Describe(context.Context, *pb.DescribeRequest) (*pb.Manifest, e
 func (s *server) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
 	env := Env{
 		HostVersion:  req.GetHostVersion(),
-		ProjectDir:   req.GetProjectDir(),
+		ProjectDir:   PathFromWire(req.GetProjectDir()),
 		GodotVersion: req.GetGodotVersion(),
 	}
 	s.mu.Lock()
@@ -365,7 +365,7 @@ func (w *hostLogWriter) Write(p []byte) (int, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), hostCallTimeout)
 	defer cancel()
-	if _, err := pb.NewHostLogClient(conn).Log(ctx, req); err != nil {
+	if _, err := pb.NewHostLogClient(conn).Log(ctx, logToWire(req)); err != nil {
 		return w.s.stderr.Write(p)
 	}
 	return len(p), nil

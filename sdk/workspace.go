@@ -44,6 +44,10 @@ type DirEntry struct {
 	Path  string `json:"path"`
 	IsDir bool   `json:"is_dir"`
 	Size  int64  `json:"size"`
+	// Warning is set when the name is not valid UTF-8: Path is then its
+	// lossless escaped form (see [PathToWire]), which Read, Stat and
+	// commits accept as the file's name.
+	Warning string `json:"warning,omitempty"`
 }
 
 // The kinds of [FileChange].
@@ -137,18 +141,6 @@ func rpcError(ctx context.Context, what string, err error) error {
 	return errNoWorkspace(fmt.Sprintf("%s failed: %s", what, status.Convert(err).Message()))
 }
 
-// ToolErrorFromProto converts a wire error; nil stays nil.
-func ToolErrorFromProto(te *pb.ToolError) *Error {
-	if te == nil {
-		return nil
-	}
-	e := &Error{Code: te.GetCode(), Message: te.GetMessage(), Hint: te.GetHint(), Required: te.GetRequired()}
-	if e.Code == "" {
-		e.Code = CodeToolError
-	}
-	return e
-}
-
 // ProjectFile is where a project's settings live.
 const ProjectFile = "res://project.godot"
 
@@ -229,14 +221,14 @@ func (w *Workspace) Read(ctx context.Context, path string) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	resp, err := c.Read(ctx, &pb.WorkspaceReadRequest{Path: path})
+	resp, err := c.Read(ctx, &pb.WorkspaceReadRequest{Path: requestPath(path)})
 	if err != nil {
 		return File{}, rpcError(ctx, "read", err)
 	}
-	if e := ToolErrorFromProto(resp.GetError()); e != nil {
+	if e := ErrorFromWire(resp.GetError()); e != nil {
 		return File{}, e
 	}
-	return File{Path: resp.GetPath(), Data: resp.GetData(), Version: FileVersion(resp.GetVersion())}, nil
+	return FileFromWire(resp), nil
 }
 
 // Stat describes a path; a missing path is not an error (Exists is false).
@@ -245,19 +237,14 @@ func (w *Workspace) Stat(ctx context.Context, path string) (FileInfo, error) {
 	if err != nil {
 		return FileInfo{}, err
 	}
-	resp, err := c.Stat(ctx, &pb.WorkspaceStatRequest{Path: path})
+	resp, err := c.Stat(ctx, &pb.WorkspaceStatRequest{Path: requestPath(path)})
 	if err != nil {
 		return FileInfo{}, rpcError(ctx, "stat", err)
 	}
-	if e := ToolErrorFromProto(resp.GetError()); e != nil {
+	if e := ErrorFromWire(resp.GetError()); e != nil {
 		return FileInfo{}, e
 	}
-	fi := FileInfo{Path: resp.GetPath(), Exists: resp.GetExists(), IsDir: resp.GetIsDir(),
-		Size: resp.GetSize(), Version: FileVersion(resp.GetVersion())}
-	if ns := resp.GetModTimeUnixNano(); ns != 0 {
-		fi.ModTime = time.Unix(0, ns)
-	}
-	return fi, nil
+	return FileInfoFromWire(resp), nil
 }
 
 // List returns a directory's entries sorted by name; "res://" is the root.
@@ -266,18 +253,14 @@ func (w *Workspace) List(ctx context.Context, dir string) ([]DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.List(ctx, &pb.WorkspaceListRequest{Path: dir})
+	resp, err := c.List(ctx, &pb.WorkspaceListRequest{Path: requestPath(dir)})
 	if err != nil {
 		return nil, rpcError(ctx, "list", err)
 	}
-	if e := ToolErrorFromProto(resp.GetError()); e != nil {
+	if e := ErrorFromWire(resp.GetError()); e != nil {
 		return nil, e
 	}
-	out := make([]DirEntry, 0, len(resp.GetEntries()))
-	for _, e := range resp.GetEntries() {
-		out = append(out, DirEntry{Path: e.GetPath(), IsDir: e.GetIsDir(), Size: e.GetSize()})
-	}
-	return out, nil
+	return DirEntriesFromWire(resp), nil
 }
 
 // Scenes returns the headless active and open scenes.
@@ -310,7 +293,7 @@ func (w *Workspace) SetActiveScene(ctx context.Context, path string) (Scenes, er
 	if err != nil {
 		return Scenes{}, err
 	}
-	resp, err := c.SetActiveScene(ctx, &pb.WorkspaceSceneRequest{Path: path})
+	resp, err := c.SetActiveScene(ctx, &pb.WorkspaceSceneRequest{Path: requestPath(path)})
 	return scenesReply(ctx, "set active scene", resp, err)
 }
 
@@ -321,7 +304,7 @@ func (w *Workspace) CloseScene(ctx context.Context, path string) (Scenes, error)
 	if err != nil {
 		return Scenes{}, err
 	}
-	resp, err := c.CloseScene(ctx, &pb.WorkspaceSceneRequest{Path: path})
+	resp, err := c.CloseScene(ctx, &pb.WorkspaceSceneRequest{Path: requestPath(path)})
 	return scenesReply(ctx, "close scene", resp, err)
 }
 
@@ -329,10 +312,10 @@ func scenesReply(ctx context.Context, what string, resp *pb.WorkspaceScenesRespo
 	if err != nil {
 		return Scenes{}, rpcError(ctx, what, err)
 	}
-	if e := ToolErrorFromProto(resp.GetError()); e != nil {
+	if e := ErrorFromWire(resp.GetError()); e != nil {
 		return Scenes{}, e
 	}
-	return Scenes{Active: resp.GetActive(), Open: append([]string{}, resp.GetOpen()...)}, nil
+	return ScenesFromWire(resp), nil
 }
 
 // Begin starts a transaction: a set of file changes committed together as
@@ -369,20 +352,20 @@ func (tx *Tx) ExpectActiveScene(path string) *Tx {
 // new file (CONFLICT if one exists by commit time). Missing directories are
 // created.
 func (tx *Tx) Write(path string, data []byte, base FileVersion) *Tx {
-	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: path, Data: data, BaseVersion: string(base)})
+	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: requestPath(path), Data: data, BaseVersion: string(base)})
 	return tx
 }
 
 // WriteMode is Write with the permission bits of a new file (an existing
 // file keeps its own mode).
 func (tx *Tx) WriteMode(path string, data []byte, base FileVersion, mode fs.FileMode) *Tx {
-	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: path, Data: data, BaseVersion: string(base), Mode: uint32(mode.Perm())})
+	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: requestPath(path), Data: data, BaseVersion: string(base), Mode: uint32(mode.Perm())})
 	return tx
 }
 
 // Delete removes a file whose current version is base.
 func (tx *Tx) Delete(path string, base FileVersion) *Tx {
-	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: path, Delete: true, BaseVersion: string(base)})
+	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: requestPath(path), Delete: true, BaseVersion: string(base)})
 	return tx
 }
 
@@ -403,34 +386,19 @@ func (tx *Tx) Commit(ctx context.Context) (CommitResult, error) {
 	}
 	call := tx.ws.call
 	resp, err := c.Commit(ctx, &pb.WorkspaceCommitRequest{
-		CallId: call.CallID, Name: tx.name, Ops: tx.ops, DryRun: call.DryRun, ExpectActiveScene: tx.active,
+		CallId: validUTF8(call.CallID), Name: validUTF8(tx.name), Ops: tx.ops, DryRun: call.DryRun, ExpectActiveScene: requestPath(tx.active),
 	})
 	if err != nil {
 		return CommitResult{}, rpcError(ctx, "commit", err)
 	}
-	if e := ToolErrorFromProto(resp.GetError()); e != nil {
+	if e := ErrorFromWire(resp.GetError()); e != nil {
 		return CommitResult{}, e
 	}
-	out := CommitResultFromProto(resp)
+	out := CommitResultFromWire(resp)
 	if out.DryRun {
 		call.mu.Lock()
 		call.changes = append(call.changes, out.Files...)
 		call.mu.Unlock()
 	}
 	return out, nil
-}
-
-// CommitResultFromProto converts a commit response (without its error).
-func CommitResultFromProto(resp *pb.WorkspaceCommitResponse) CommitResult {
-	out := CommitResult{ActionID: resp.GetActionId(), DryRun: resp.GetDryRun(),
-		Files: make([]FileChange, 0, len(resp.GetFiles())), Warnings: resp.GetWarnings()}
-	for _, f := range resp.GetFiles() {
-		out.Files = append(out.Files, FileChange{
-			Path: f.GetPath(), Change: f.GetChange(),
-			BytesBefore: f.GetBytesBefore(), BytesAfter: f.GetBytesAfter(),
-			VersionBefore: FileVersion(f.GetVersionBefore()), VersionAfter: FileVersion(f.GetVersionAfter()),
-			Diff: f.GetDiff(),
-		})
-	}
-	return out
 }

@@ -46,5 +46,5 @@ func (h hostEditor) Command(ctx context.Context, req *pb.EditorRequest) (*pb.Edi
 		// The plugin's call was cancelled; it learns that from its context.
 		e = &sdk.Error{Code: sdk.CodeCancelled, Message: err.Error(), Hint: "the call was cancelled; retry it if it is still needed"}
 	}
-	return &pb.EditorResponse{Error: &pb.ToolError{Code: e.Code, Message: e.Message, Hint: e.Hint, Required: e.Required}}, nil
+	return &pb.EditorResponse{Error: e.Wire()}, nil
 }

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -112,5 +114,41 @@ func TestInspectionEditor(t *testing.T) {
 	te := toolError(t, s.call(t, "godot_inspection_get_node_property", map[string]any{"node_path": "Nope", "property": "x"}))
 	if te.Code != sdk.CodeNotFound || !strings.Contains(te.Message, "No node at 'Nope'.") || te.Hint == "" {
 		t.Errorf("not found through the bridge: %+v", te)
+	}
+}
+
+// TestListScenesNonUTF8Name: one project file whose name is not valid UTF-8
+// used to fail the host's workspace listing, and with it list_scenes for
+// the whole project. Through the real host it is listed escaped, with a
+// warning, and the other scenes are all there.
+func TestListScenesNonUTF8Name(t *testing.T) {
+	dir := corpusProject(t, "2d-dodge_the_creeps")
+	if err := os.WriteFile(filepath.Join(dir, "caf\xe9.tscn"), []byte("[gd_scene format=3]\n\n[node name=\"Cafe\" type=\"Node2D\"]\n"), 0o644); err != nil {
+		t.Skipf("this file system refuses a non-UTF-8 name: %v", err)
+	}
+	s := stdioHost(t, sessionless, "--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
+	var out struct {
+		Scenes []struct {
+			Path    string `json:"path"`
+			Warning string `json:"warning"`
+		} `json:"scenes"`
+	}
+	s.ok(t, "godot_inspection_list_scenes", nil, &out)
+	var paths []string
+	for _, sc := range out.Scenes {
+		paths = append(paths, sc.Path)
+		if (sc.Path == "res://caf\uFFFDe9.tscn") != strings.Contains(sc.Warning, "not valid UTF-8") {
+			t.Errorf("entry %+v", sc)
+		}
+	}
+	if !slices.Contains(paths, "res://caf\uFFFDe9.tscn") || !slices.Contains(paths, "res://main.tscn") || len(paths) != 5 {
+		t.Errorf("scenes %q", paths)
+	}
+	var tree struct {
+		Tree treeNode `json:"tree"`
+	}
+	s.ok(t, "godot_inspection_get_scene_tree", map[string]any{"scene": "res://caf\uFFFDe9.tscn"}, &tree)
+	if tree.Tree.Name != "Cafe" {
+		t.Errorf("tree of the escaped path: %+v", tree.Tree)
 	}
 }

@@ -220,7 +220,7 @@ func (s *Supervisor) spawn(ctx context.Context, ts *toolset, e catalog.Entry) (*
 	}
 	configured, err := inst.rpc.Configure(ctx, &pb.ConfigureRequest{
 		HostVersion:          s.opts.HostVersion,
-		ProjectDir:           s.opts.ProjectDir,
+		ProjectDir:           sdk.PathToWire(s.opts.ProjectDir),
 		GodotVersion:         godot,
 		HostServicesBrokerId: brokerID,
 	})

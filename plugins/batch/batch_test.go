@@ -110,6 +110,21 @@ func TestSetPropertyAndCrossScene(t *testing.T) {
 	if !bad.IsError || !strings.Contains(bad.Text(), "INVALID_ARGUMENT") || read(t, dir, "main.tscn") != before {
 		t.Errorf("bad value: %s", bad.Text())
 	}
+	// A three-number Vector2 is refused, naming the property, the value and
+	// the shapes accepted, not cut to two numbers.
+	arity := h.Call(context.Background(), "set_property", map[string]any{"scene": "res://main.tscn", "node_paths": []string{"Player"}, "property": "position", "value": []any{1, 2, 3}})
+	if !arity.IsError || arity.Error == nil || arity.Error.Code != sdk.CodeInvalidArgument || arity.Error.Required != "value" ||
+		!strings.Contains(arity.Text(), `property "position": [1,2,3] is not a Vector2 (3 numbers; a Vector2 has 2)`) ||
+		!strings.Contains(arity.Error.Hint, `[x, y]`) || read(t, dir, "main.tscn") != before {
+		t.Errorf("three numbers for a Vector2: %s", arity.Text())
+	}
+	// Colours take the addon's HTML form and Godot's names.
+	for value, want := range map[string]string{"#ff0000": "Color(1, 0, 0, 1)", "cornflower_blue": "Color(0.39215687, 0.58431375, 0.92941177, 1)"} {
+		c := plugintest.CallAs[setResult](t, h, "set_property", map[string]any{"scene": "res://main.tscn", "node_paths": []string{"Player"}, "property": "modulate", "value": value}, sdktest.DryRun())
+		if len(c.Changes) != 1 || c.Changes[0].New != want {
+			t.Errorf("modulate = %q: %+v", value, c)
+		}
+	}
 
 	// Across scenes: a dry run lists every file and line and writes nothing.
 	args := map[string]any{"scenes": []string{"res://main.tscn", "res://ui/hud.tscn"}, "type": "CanvasItem", "property": "modulate", "value": map[string]any{"r": 1, "g": 0, "b": 0}}

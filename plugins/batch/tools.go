@@ -6,10 +6,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/godot-mcp/godot-mcp/internal/nodeedit"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // --- find_nodes_by_type

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/godot-mcp/godot-mcp/internal/nodeedit"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // The operations below take the addon's parameter names (ADDON-PROTOCOL

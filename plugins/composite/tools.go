@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/godot-mcp/godot-mcp/internal/nodeedit"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/addonerr"
 	"github.com/godot-mcp/godot-mcp/sdk/editorcmd"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // headlessScene opens the scene a headless call edits.

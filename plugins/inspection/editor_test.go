@@ -9,6 +9,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -58,7 +59,7 @@ func addon() *sdktest.Editor {
 				if n == "wait_time" {
 					props["wait_time"] = 0.5
 				} else if d, ok := db.DefaultValue("Timer", n.(string)); ok {
-					props[n.(string)] = toJSON(d, nil, "")
+					props[n.(string)] = godot.ToJSON(d)
 				}
 			}
 			return obj{"node_path": p["node_path"], "snapshot": obj{"name": "MobTimer", "type": "Timer", "path": "MobTimer",

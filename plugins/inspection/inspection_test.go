@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -503,5 +504,38 @@ func TestHeadlessMainSceneUID(t *testing.T) {
 		if m := s.(obj); m["is_main"] != (m["path"] == want) {
 			t.Errorf("scene entry %v", m)
 		}
+	}
+}
+
+// One scene whose file name is not valid UTF-8 used to fail list_scenes
+// for the whole project; it is listed escaped, with a warning.
+func TestListScenesWithInvalidUTF8Name(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"project.godot": "config_version=5\n",
+		"main.tscn":     "[gd_scene format=3]\n\n[node name=\"Main\" type=\"Node2D\"]\n",
+		"caf\xe9.tscn":  "[gd_scene format=3]\n\n[node name=\"Cafe\" type=\"Node2D\"]\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Skipf("cannot create %q: %v", name, err)
+		}
+	}
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.7"})
+	ls := plugintest.Call(t, h, "list_scenes", nil)
+	scenes, _ := ls["scenes"].([]any)
+	if len(scenes) != 2 {
+		t.Fatalf("list_scenes: %v", ls)
+	}
+	bad, good := scenes[0].(obj), scenes[1].(obj)
+	if bad["path"] != "res://caf\uFFFDe9.tscn" || !strings.Contains(fmt.Sprint(bad["warning"]), "not valid UTF-8") {
+		t.Errorf("escaped entry: %v", bad)
+	}
+	if good["path"] != "res://main.tscn" || good["warning"] != nil {
+		t.Errorf("plain entry: %v", good)
+	}
+	// The escaped path names the file for the other tools.
+	tree := plugintest.Call(t, h, "get_scene_tree", obj{"scene": "res://caf\uFFFDe9.tscn"})
+	if !strings.Contains(fmt.Sprint(tree), "Cafe") {
+		t.Errorf("get_scene_tree of the escaped path: %v", tree)
 	}
 }

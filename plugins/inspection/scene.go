@@ -48,7 +48,7 @@ type prop struct {
 	path string      // res:// path of file
 }
 
-func (p prop) json() any { return toJSON(p.raw, p.file, p.path) }
+func (p prop) json() any { return godot.ToJSONIn(p.raw, p.file, p.path) }
 
 func (n *node) prop(name string) (prop, bool) {
 	for _, p := range n.props {
@@ -219,7 +219,7 @@ func (l *loader) expand(ctx context.Context, path string, stack []string) (*node
 		index(n)
 		for _, p := range fn.Properties() {
 			if p.Key == "script" {
-				n.script = toJSON(p.Value, file, path)
+				n.script = godot.ToJSONIn(p.Value, file, path)
 				continue
 			}
 			n.setProp(prop{name: p.Key, raw: p.Value, file: file, path: path})
@@ -331,21 +331,9 @@ func find(root *node, path string) *node {
 	return cur
 }
 
-// cleanNodePath normalises a node path the way the addon does
-// (Inspect.normalize_node_path): strip one leading "/", then a leading
-// "root/", map "" to "."; "./" prefixes and a trailing "/" go too.
-func cleanNodePath(p string) string {
-	p = strings.TrimPrefix(p, "/")
-	p = strings.TrimPrefix(p, "root/")
-	p = strings.TrimSuffix(p, "/")
-	for strings.HasPrefix(p, "./") {
-		p = p[2:]
-	}
-	if p == "" {
-		return "."
-	}
-	return p
-}
+// cleanNodePath normalises a node path the way the addon does (one rule,
+// in the SDK).
+func cleanNodePath(p string) string { return godot.NormalizeNodePath(p) }
 
 func notFound(path, scene string) error {
 	return &sdk.Error{Code: sdk.CodeNotFound,

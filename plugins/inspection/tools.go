@@ -53,12 +53,12 @@ func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 	}
 	name := ""
 	if v, ok := p.Setting("application/config/name"); ok {
-		name, _ = toJSON(v, nil, "").(string)
+		name, _ = godot.ToJSON(v).(string)
 	}
 	autoloads := map[string]any{}
 	for _, k := range p.Keys("autoload") {
 		if v, ok := p.Get("autoload", k); ok {
-			autoloads[k] = toJSON(v, nil, "")
+			autoloads[k] = godot.ToJSON(v)
 		}
 	}
 	// The editor's ProjectSettings hold the engine's built-in ui_* actions
@@ -128,7 +128,7 @@ func mainScene(ctx context.Context, ws *sdk.Workspace, p *godot.Project, scenes 
 	if !ok {
 		return nil
 	}
-	s, _ := toJSON(v, nil, "").(string)
+	s, _ := godot.ToJSON(v).(string)
 	if s == "" {
 		return nil
 	}
@@ -194,12 +194,16 @@ func listScenes(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, erro
 	}
 	list := make([]map[string]any, 0, len(scenes))
 	for _, s := range scenes {
-		list = append(list, map[string]any{
+		e := map[string]any{
 			"path":      s,
 			"is_main":   main == s,
 			"is_open":   slices.Contains(st.Open, s),
 			"is_active": st.Active == s,
-		})
+		}
+		if sdk.PathEscaped(s) {
+			e["warning"] = "the file name is not valid UTF-8 and is shown escaped (U+FFFD and the byte's hex); Godot cannot open it: rename it to a UTF-8 name"
+		}
+		list = append(list, e)
 	}
 	return sdk.JSON(map[string]any{"scenes": list, "main_scene": main}), nil
 }
@@ -613,7 +617,7 @@ func overridden(class string, builtin map[string]any) []string {
 			continue
 		}
 		d, ok := db.DefaultValue(class, name)
-		if !ok || !jsonEqual(v, toJSON(d, nil, "")) {
+		if !ok || !jsonEqual(v, godot.ToJSON(d)) {
 			out = append(out, name)
 		}
 	}
@@ -653,7 +657,7 @@ func value(n *node, name string) (any, bool) {
 		return p.json(), true
 	}
 	if d, ok := db.DefaultValue(n.typ, name); ok {
-		return toJSON(d, nil, ""), true
+		return godot.ToJSON(d), true
 	}
 	if _, ok := db.Property(n.typ, name); ok {
 		return nil, true

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -175,11 +176,18 @@ func setSetting(ctx context.Context, call *sdk.Call, in setSettingArgs) (sdk.Res
 			typ = k.String()
 		}
 	}
-	v, err := godot.FromJSON(in.Value, typ)
+	v, err := d.CoerceType(typ, in.Value, nil)
 	if err != nil {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodeInvalidArgument,
-			Message: fmt.Sprintf("value for %s: %s", in.Name, strings.TrimSuffix(err.Error(), ": "+godot.ErrInvalid.Error())),
-			Hint:    "pass a value of type " + orAny(typ)}
+		hint := "pass a value of type " + orAny(typ)
+		var ve *godot.ValueError
+		if errors.As(err, &ve) && ve.Accepted != "" {
+			hint = "pass " + ve.Accepted
+			short := *ve
+			short.Accepted = ""
+			err = &short
+		}
+		return sdk.Result{}, &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "value",
+			Message: fmt.Sprintf("value for %s: %v", in.Name, err), Hint: hint}
 	}
 	out := setSettingResult{Name: in.Name, Value: godot.ToJSON(v), Text: proj.FormatValue(v), Set: true}
 	if known {

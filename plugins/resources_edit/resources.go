@@ -12,6 +12,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
 )
 
@@ -181,34 +182,23 @@ func coerce(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, 
 	if !p.Saved() || prop == "script" || prop == "resource_path" {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "set a property the editor saves", "%s.%s is not stored in resource files", class, prop)
 	}
-	typ, _ := d.PropertyType(class, prop)
-	var v godot.Value
-	var err error
-	switch {
-	case raw == nil:
+	if raw == nil {
 		return nil, nil
-	case strings.HasPrefix(typ, "enum::") || strings.HasPrefix(typ, "bitfield::"):
-		if s, ok := raw.(string); ok {
-			e, found := d.Enum(typ)
-			n, ok2 := e.Value(s)
-			if !found || !ok2 {
-				return nil, sdk.Errorf(sdk.CodeInvalidArgument, fmt.Sprintf("pass an integer or one of %s's value names", strings.TrimPrefix(strings.TrimPrefix(typ, "enum::"), "bitfield::")), "%q is not a value of %s", s, typ)
-			}
-			v = godot.Int(n)
-		} else {
-			v, err = godot.FromJSON(raw, "int")
-		}
-	case d.Exists(typ) || strings.Contains(typ, ","):
-		s, ok := raw.(string)
-		if !ok || !strings.HasPrefix(s, "res://") {
-			return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass the res:// path of a resource file, or null to clear it", "%s.%s takes a %s resource", class, prop, typ)
-		}
-		return extRef(ctx, call, d, rf, typ, s)
-	default:
-		v, err = godot.FromJSON(raw, typ)
 	}
+	resource := false
+	v, err := d.Coerce(class, prop, raw, func(typ, path string) (godot.Value, error) {
+		resource = true
+		return extRef(ctx, call, d, rf, typ, path)
+	})
 	if err != nil {
-		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a value of type "+typ, "%s.%s: %s", class, prop, strings.TrimSuffix(err.Error(), ": "+godot.ErrInvalid.Error()))
+		var ve *godot.ValueError
+		if errors.As(err, &ve) {
+			return nil, nodeedit.Err(err)
+		}
+		return nil, err
+	}
+	if resource {
+		return v, nil
 	}
 	if d.IsDefault(class, prop, v) {
 		return nil, nil

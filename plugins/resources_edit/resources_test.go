@@ -113,10 +113,10 @@ func TestCreateAndSetResource(t *testing.T) {
 		{"create_resource", map[string]any{"path": "res://x.tscn", "type": "StyleBoxFlat"}, sdk.CodeInvalidArgument, "not a .tres"},
 		{"create_resource", map[string]any{"path": "res://x.tres", "type": "StyleBoxFlat", "properties": map[string]any{"bg_colour": "#fff"}}, sdk.CodeInvalidArgument, `did you mean "bg_color"`},
 		{"create_resource", map[string]any{"path": "res://x.tres", "type": "StyleBoxTexture", "properties": map[string]any{"texture": "res://missing.png"}}, sdk.CodeNotFound, "missing.png"},
-		{"set_resource_property", map[string]any{"path": "res://ui/panel.tres", "property": "bg_color", "value": "red"}, sdk.CodeInvalidArgument, "Color"},
+		{"set_resource_property", map[string]any{"path": "res://ui/panel.tres", "property": "bg_color", "value": "bluish"}, sdk.CodeInvalidArgument, "Color"},
 		{"set_resource_property", map[string]any{"path": "res://ui/panel.tres", "property": "border_width_left", "value": 1.5}, sdk.CodeInvalidArgument, "int"},
 		{"set_resource_property", map[string]any{"path": "res://ui/panel.tres", "property": "resource_path", "value": "x"}, sdk.CodeInvalidArgument, "not stored"},
-		{"set_resource_property", map[string]any{"path": "res://ui/grad.tres", "property": "interpolation_mode", "value": "CUBIC"}, sdk.CodeInvalidArgument, "not a value"},
+		{"set_resource_property", map[string]any{"path": "res://ui/grad.tres", "property": "interpolation_mode", "value": "QUADRATIC"}, sdk.CodeInvalidArgument, "not one of its constants"},
 	} {
 		res := h.Call(ctx, c.tool, c.args)
 		if res.ErrorCode != c.code || !strings.Contains(res.Text(), c.text) {

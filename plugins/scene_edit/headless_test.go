@@ -337,7 +337,27 @@ func TestThemeOverride(t *testing.T) {
 	if got := read(t, dir, pong); !strings.Contains(got, want) {
 		t.Fatalf("want\n%s\nin\n%s", want, got)
 	}
-	refused(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_colors/font_color", "value": "red"}, sdk.CodeInvalidArgument)
+	refused(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_colors/font_color", "value": "reddish"}, sdk.CodeInvalidArgument)
+	// Godot's colour names are colours (Color.named), as in the editor.
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Score", "property": "theme_override_colors/font_color", "value": "red"})
+	if got := read(t, dir, pong); !strings.Contains(got, "theme_override_colors/font_color = Color(1, 0, 0, 1)") {
+		t.Errorf("named colour not written:\n%s", got)
+	}
+}
+
+// A vector value with the wrong number of components is refused, naming
+// the property, the value and the shapes accepted: never cut to fit.
+func TestWrongArityRefused(t *testing.T) {
+	dir, h := openPong(t)
+	before := read(t, dir, pong)
+	text := refused(t, h, "set_node_property", map[string]any{"node_path": ".", "property": "position", "value": []any{1, 2, 3}}, sdk.CodeInvalidArgument)
+	if !strings.Contains(text, `Setting 'position' failed: [1,2,3] is not a Vector2 (3 numbers; a Vector2 has 2)`) ||
+		!strings.Contains(text, `Hint: pass {"x":…,"y":…}, [x, y] or "Vector2(x, y)"`) {
+		t.Errorf("error:\n%s", text)
+	}
+	if read(t, dir, pong) != before {
+		t.Error("a refused value changed the scene")
+	}
 }
 
 // set_node_property echoes numeric packed arrays as lists and dictionaries

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -222,23 +221,8 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 	return v, cdb.IsDefault(class, prop, v), nil
 }
 
-// coerceProperty converts the JSON value of prop to typ (coerce), or
-// refuses it with hint.
-func coerceProperty(prop, typ string, raw any, hint string) (godot.Value, error) {
-	v, err := coerce(typ, raw)
-	if err != nil {
-		return nil, invalid(requiredValue, hint, "Setting '%s' failed: %v", prop, err)
-	}
-	return v, nil
-}
-
-var builtinTypes = []string{"bool", "int", "float", "String", "StringName", "NodePath", "Vector2", "Vector2i",
-	"Vector3", "Vector3i", "Vector4", "Vector4i", "Color", "Rect2", "Rect2i", "Array", "Dictionary",
-	"PackedStringArray", "PackedInt32Array", "PackedInt64Array", "PackedFloat32Array", "PackedFloat64Array",
-	"PackedByteArray", "PackedVector2Array"}
-
 func isBuiltinType(t string) bool {
-	return slices.Contains(builtinTypes, t) || strings.HasPrefix(t, "Array[")
+	return godot.IsBuiltinType(t) || strings.HasPrefix(t, "Array[")
 }
 
 // isObjectType reports whether a property type names a class (a resource
@@ -265,7 +249,7 @@ func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw 
 	p, ok := raw.(string)
 	if !ok || !strings.HasPrefix(p, "res://") {
 		return nil, invalid(requiredValue, "pass a res:// path of an existing resource, or null to clear it",
-			"Object properties accept a res:// path or null; got %s", describeJSON(raw))
+			"Object properties accept a res:// path or null; got %s", godot.DescribeJSON(raw))
 	}
 	p, err := sdk.CleanResPath("value", p)
 	if err != nil {
@@ -554,9 +538,9 @@ func orDot(p string) string {
 // none) with its origin set to the JSON vector raw, in Godot's text form
 // for coerce.
 func withOrigin(n *godot.Node, raw any) (any, error) {
-	c := components(raw, "x", "y", "z")
-	if c == nil {
-		return nil, invalid(requiredValue, "pass {\"x\":…,\"y\":…,\"z\":…} or [x, y, z]", "Setting 'position' failed: cannot use %s as a Vector3", describeJSON(raw))
+	o, err := coerceProperty("position", "Vector3", raw, "")
+	if err != nil {
+		return nil, err
 	}
 	t := godot.Transform3D{Basis: godot.Basis{Rows: [3]godot.Vector3{{X: 1}, {Y: 1}, {Z: 1}}}}
 	if v, ok := n.Get("transform"); ok {
@@ -564,6 +548,6 @@ func withOrigin(n *godot.Node, raw any) (any, error) {
 			t = cur
 		}
 	}
-	t.Origin = godot.Vector3{X: c[0], Y: c[1], Z: c[2]}
+	t.Origin = o.(godot.Vector3)
 	return godot.FormatValue(t), nil
 }

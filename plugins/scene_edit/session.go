@@ -39,16 +39,9 @@ func notFound(hint, format string, args ...any) *sdk.Error {
 
 const treeHint = "godot_inspection_get_scene_tree lists the scene's node paths (\".\" is the root)"
 
-// normalizeNodePath applies the addon's rule: strip one leading "/", then a
-// leading "root/", and map "" to ".".
-func normalizeNodePath(p string) string {
-	p = strings.TrimPrefix(strings.TrimSpace(p), "/")
-	p = strings.TrimPrefix(p, "root/")
-	if p == "root" || p == "" {
-		return "."
-	}
-	return strings.TrimSuffix(p, "/")
-}
+// normalizeNodePath applies the addon's node path rules (one rule, in
+// the SDK).
+func normalizeNodePath(p string) string { return godot.NormalizeNodePath(p) }
 
 // editError turns an sdk/godot editing error into the contract's refusal.
 func editError(err error, required string) error {

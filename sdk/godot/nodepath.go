@@ -187,3 +187,20 @@ func rewriteNodePathsIn(v Value, fn func(string) (string, bool)) (Value, bool) {
 	}
 	return v, false
 }
+
+// NormalizeNodePath applies the addon's rules for a node path an agent
+// passes (Inspect.normalize_node_path): surrounding spaces, one leading
+// "/", then a leading "root/" go, "root" alone and "" are the scene root
+// ("."), and "./" prefixes and a trailing "/" go too.
+func NormalizeNodePath(p string) string {
+	p = strings.TrimPrefix(strings.TrimSpace(p), "/")
+	p = strings.TrimPrefix(p, "root/")
+	p = strings.TrimSuffix(p, "/")
+	for strings.HasPrefix(p, "./") {
+		p = p[2:]
+	}
+	if p == "" || p == "root" {
+		return "."
+	}
+	return p
+}

@@ -179,7 +179,7 @@ func New(t testing.TB, ts *sdk.Toolset, opts Options) *Host {
 
 	_, err = h.toolset.Configure(context.Background(), &pb.ConfigureRequest{
 		HostVersion:          opts.HostVersion,
-		ProjectDir:           opts.ProjectDir,
+		ProjectDir:           sdk.PathToWire(opts.ProjectDir),
 		GodotVersion:         opts.GodotVersion,
 		HostServicesBrokerId: id,
 	})
@@ -453,11 +453,11 @@ type editorService struct {
 
 func (s *editorService) Command(_ context.Context, req *pb.EditorRequest) (*pb.EditorResponse, error) {
 	if s.h.opts.Editor == nil {
-		return &pb.EditorResponse{Error: &pb.ToolError{
+		return &pb.EditorResponse{Error: (&sdk.Error{
 			Code:    sdk.CodeBridgeDisconnected,
 			Message: "no Godot editor is attached",
 			Hint:    "open the project in the Godot editor with the godot-mcp addon enabled",
-		}}, nil
+		}).Wire()}, nil
 	}
 	// The host's rule, checked here so a toolset's own tests catch it: a
 	// dry run never reaches the editor with a command that changes it.
@@ -472,7 +472,7 @@ func (s *editorService) Command(_ context.Context, req *pb.EditorRequest) (*pb.E
 	if f != nil {
 		// The host's bridge maps the addon's refusals with this function.
 		e := addonerr.Refusal(req.GetCommand(), f.Code, f.Hint, f.Required)
-		return &pb.EditorResponse{Error: &pb.ToolError{Code: e.Code, Message: e.Message, Hint: e.Hint, Required: e.Required}}, nil
+		return &pb.EditorResponse{Error: e.Wire()}, nil
 	}
 	return &pb.EditorResponse{Ok: true, ResultJson: out}, nil
 }

@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"errors"
 	"io/fs"
 	"sync"
 
@@ -66,23 +65,6 @@ func NewService(ws *Workspace, toolset string, calls *Calls) *Service {
 	return &Service{ws: ws, toolset: toolset, calls: calls}
 }
 
-// ToolError converts an error for the wire: *sdk.Error keeps its fields,
-// a context error is CANCELLED, anything else INTERNAL_ERROR.
-func ToolError(err error) *pb.ToolError {
-	if err == nil {
-		return nil
-	}
-	var e *sdk.Error
-	if !errors.As(err, &e) {
-		code := sdk.CodeInternalError
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			code = sdk.CodeCancelled
-		}
-		e = &sdk.Error{Code: code, Message: err.Error()}
-	}
-	return &pb.ToolError{Code: e.Code, Message: e.Message, Hint: e.Hint, Required: e.Required}
-}
-
 func (s *Service) ready() error {
 	if s.ws == nil {
 		return errNoProject()
@@ -93,45 +75,37 @@ func (s *Service) ready() error {
 // Read implements pb.HostWorkspaceServer.
 func (s *Service) Read(ctx context.Context, req *pb.WorkspaceReadRequest) (*pb.WorkspaceReadResponse, error) {
 	if err := s.ready(); err != nil {
-		return &pb.WorkspaceReadResponse{Error: ToolError(err)}, nil
+		return &pb.WorkspaceReadResponse{Error: sdk.ErrorToWire(err)}, nil
 	}
-	f, err := s.ws.Read(ctx, req.GetPath())
+	f, err := s.ws.Read(ctx, sdk.PathFromWire(req.GetPath()))
 	if err != nil {
-		return &pb.WorkspaceReadResponse{Path: f.Path, Error: ToolError(err)}, nil
+		return &pb.WorkspaceReadResponse{Path: sdk.PathToWire(f.Path), Error: sdk.ErrorToWire(err)}, nil
 	}
-	return &pb.WorkspaceReadResponse{Path: f.Path, Data: f.Data, Version: string(f.Version)}, nil
+	return sdk.FileToWire(f), nil
 }
 
 // Stat implements pb.HostWorkspaceServer.
 func (s *Service) Stat(ctx context.Context, req *pb.WorkspaceStatRequest) (*pb.WorkspaceStatResponse, error) {
 	if err := s.ready(); err != nil {
-		return &pb.WorkspaceStatResponse{Error: ToolError(err)}, nil
+		return &pb.WorkspaceStatResponse{Error: sdk.ErrorToWire(err)}, nil
 	}
-	fi, err := s.ws.Stat(ctx, req.GetPath())
+	fi, err := s.ws.Stat(ctx, sdk.PathFromWire(req.GetPath()))
 	if err != nil {
-		return &pb.WorkspaceStatResponse{Error: ToolError(err)}, nil
+		return &pb.WorkspaceStatResponse{Error: sdk.ErrorToWire(err)}, nil
 	}
-	out := &pb.WorkspaceStatResponse{Path: fi.Path, Exists: fi.Exists, IsDir: fi.IsDir, Size: fi.Size, Version: string(fi.Version)}
-	if !fi.ModTime.IsZero() {
-		out.ModTimeUnixNano = fi.ModTime.UnixNano()
-	}
-	return out, nil
+	return sdk.FileInfoToWire(fi), nil
 }
 
 // List implements pb.HostWorkspaceServer.
 func (s *Service) List(ctx context.Context, req *pb.WorkspaceListRequest) (*pb.WorkspaceListResponse, error) {
 	if err := s.ready(); err != nil {
-		return &pb.WorkspaceListResponse{Error: ToolError(err)}, nil
+		return &pb.WorkspaceListResponse{Error: sdk.ErrorToWire(err)}, nil
 	}
-	ents, err := s.ws.List(ctx, req.GetPath())
+	ents, err := s.ws.List(ctx, sdk.PathFromWire(req.GetPath()))
 	if err != nil {
-		return &pb.WorkspaceListResponse{Error: ToolError(err)}, nil
+		return &pb.WorkspaceListResponse{Error: sdk.ErrorToWire(err)}, nil
 	}
-	out := &pb.WorkspaceListResponse{Entries: make([]*pb.WorkspaceEntry, len(ents))}
-	for i, e := range ents {
-		out.Entries[i] = &pb.WorkspaceEntry{Path: e.Path, IsDir: e.IsDir, Size: e.Size}
-	}
-	return out, nil
+	return sdk.DirEntriesToWire(ents), nil
 }
 
 // Commit implements pb.HostWorkspaceServer. The commit must belong to a
@@ -139,35 +113,29 @@ func (s *Service) List(ctx context.Context, req *pb.WorkspaceListRequest) (*pb.W
 // plugin asks (the host enforces dry_run, a plugin cannot skip it).
 func (s *Service) Commit(ctx context.Context, req *pb.WorkspaceCommitRequest) (*pb.WorkspaceCommitResponse, error) {
 	if err := s.ready(); err != nil {
-		return &pb.WorkspaceCommitResponse{Error: ToolError(err)}, nil
+		return &pb.WorkspaceCommitResponse{Error: sdk.ErrorToWire(err)}, nil
 	}
 	dry := req.GetDryRun()
 	if s.calls != nil {
 		info, ok := s.calls.lookup(req.GetCallId())
 		if !ok || info.Toolset != s.toolset {
-			return &pb.WorkspaceCommitResponse{Error: &pb.ToolError{Code: sdk.CodePreconditionFailed, Required: "tool_call",
+			return &pb.WorkspaceCommitResponse{Error: (&sdk.Error{Code: sdk.CodePreconditionFailed, Required: "tool_call",
 				Message: "workspace commit outside a tool call (call id " + quote(req.GetCallId()) + " is not running for toolset " + s.toolset + "); nothing was written",
-				Hint:    "commit from inside the tool's handler with call.Workspace(), before the handler returns"}}, nil
+				Hint:    "commit from inside the tool's handler with call.Workspace(), before the handler returns"}).Wire()}, nil
 		}
 		dry = dry || info.DryRun
 	}
 	ch := Change{Name: req.GetName(), Toolset: s.toolset, CallID: req.GetCallId(), DryRun: dry,
-		ExpectActiveScene: req.GetExpectActiveScene(), Ops: make([]Op, len(req.GetOps()))}
+		ExpectActiveScene: sdk.PathFromWire(req.GetExpectActiveScene()), Ops: make([]Op, len(req.GetOps()))}
 	for i, op := range req.GetOps() {
-		ch.Ops[i] = Op{Path: op.GetPath(), Delete: op.GetDelete(), Data: op.GetData(),
+		ch.Ops[i] = Op{Path: sdk.PathFromWire(op.GetPath()), Delete: op.GetDelete(), Data: op.GetData(),
 			Base: sdk.FileVersion(op.GetBaseVersion()), Mode: fs.FileMode(op.GetMode()).Perm()}
 	}
 	res, err := s.ws.Commit(ctx, ch)
 	if err != nil {
-		return &pb.WorkspaceCommitResponse{DryRun: dry, Error: ToolError(err)}, nil
+		return &pb.WorkspaceCommitResponse{DryRun: dry, Error: sdk.ErrorToWire(err)}, nil
 	}
-	out := &pb.WorkspaceCommitResponse{ActionId: res.ActionID, DryRun: res.DryRun, Warnings: res.Warnings,
-		Files: make([]*pb.WorkspaceFileChange, len(res.Files))}
-	for i, f := range res.Files {
-		out.Files[i] = &pb.WorkspaceFileChange{Path: f.Path, Change: f.Change, BytesBefore: f.BytesBefore,
-			BytesAfter: f.BytesAfter, VersionBefore: string(f.VersionBefore), VersionAfter: string(f.VersionAfter), Diff: f.Diff}
-	}
-	return out, nil
+	return sdk.CommitResultToWire(res), nil
 }
 
 func quote(s string) string {
@@ -177,33 +145,26 @@ func quote(s string) string {
 	return `"` + s + `"`
 }
 
-func scenesProto(sc sdk.Scenes, err error) *pb.WorkspaceScenesResponse {
-	if err != nil {
-		return &pb.WorkspaceScenesResponse{Error: ToolError(err)}
-	}
-	return &pb.WorkspaceScenesResponse{Active: sc.Active, Open: sc.Open}
-}
-
 // Scenes implements pb.HostWorkspaceServer.
 func (s *Service) Scenes(ctx context.Context, _ *pb.WorkspaceScenesRequest) (*pb.WorkspaceScenesResponse, error) {
 	if err := s.ready(); err != nil {
-		return scenesProto(sdk.Scenes{}, err), nil
+		return sdk.ScenesToWire(sdk.Scenes{}, err), nil
 	}
-	return scenesProto(s.ws.ScenesContext(ctx)), nil
+	return sdk.ScenesToWire(s.ws.ScenesContext(ctx)), nil
 }
 
 // SetActiveScene implements pb.HostWorkspaceServer.
 func (s *Service) SetActiveScene(ctx context.Context, req *pb.WorkspaceSceneRequest) (*pb.WorkspaceScenesResponse, error) {
 	if err := s.ready(); err != nil {
-		return scenesProto(sdk.Scenes{}, err), nil
+		return sdk.ScenesToWire(sdk.Scenes{}, err), nil
 	}
-	return scenesProto(s.ws.SetActiveScene(ctx, req.GetPath())), nil
+	return sdk.ScenesToWire(s.ws.SetActiveScene(ctx, sdk.PathFromWire(req.GetPath()))), nil
 }
 
 // CloseScene implements pb.HostWorkspaceServer.
 func (s *Service) CloseScene(ctx context.Context, req *pb.WorkspaceSceneRequest) (*pb.WorkspaceScenesResponse, error) {
 	if err := s.ready(); err != nil {
-		return scenesProto(sdk.Scenes{}, err), nil
+		return sdk.ScenesToWire(sdk.Scenes{}, err), nil
 	}
-	return scenesProto(s.ws.CloseScene(ctx, req.GetPath())), nil
+	return sdk.ScenesToWire(s.ws.CloseScene(ctx, sdk.PathFromWire(req.GetPath()))), nil
 }

@@ -1,3 +1,10 @@
+// Package nodeedit edits the nodes of a scene file headless, through a tool
+// call's workspace: it opens a scene, applies node edits with sdk/godot's
+// editing API (values converted by the one JSON converter, classdb's
+// DB.Coerce, with the class database checking classes, properties and
+// signals), and commits every change of a tool call as one journaled
+// workspace action. Toolsets that edit nodes headless (batch, composite)
+// use it rather than editing scene text themselves.
 package nodeedit
 
 import (
@@ -9,7 +16,45 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 )
+
+// DB returns the embedded Godot class database.
+func DB() *classdb.DB { return classdb.MustEmbedded() }
+
+// Err turns the converter's errors into the caller's: a value that does not
+// fit (*godot.ValueError) is INVALID_ARGUMENT naming the property, what was
+// given and the shapes accepted (Required "value"); an unknown property
+// (*classdb.UnknownPropertyError) is INVALID_ARGUMENT with the closest name
+// (Required "property"). Other errors are returned unchanged.
+func Err(err error) error {
+	var ve *godot.ValueError
+	if errors.As(err, &ve) {
+		msg := *ve
+		msg.Accepted = ""
+		hint := "pass " + ve.Accepted
+		if ve.Accepted == "" {
+			hint = "pass a value of type " + ve.Type
+		}
+		return &sdk.Error{Code: sdk.CodeInvalidArgument, Message: msg.Error(), Hint: hint, Required: "value", Err: err}
+	}
+	var up *classdb.UnknownPropertyError
+	if errors.As(err, &up) {
+		hint := "list the class's properties with describe_class"
+		if up.Suggestion != "" {
+			hint = "did you mean " + up.Suggestion + "?"
+		}
+		return &sdk.Error{Code: sdk.CodeInvalidArgument, Message: up.Error(), Hint: hint, Required: "property", Err: err}
+	}
+	return err
+}
+
+// Coerce converts a JSON value for property prop of class (see classdb's
+// DB.Coerce), with errors as [Err] makes them.
+func Coerce(class, prop string, raw any, res classdb.ResourceFunc) (godot.Value, error) {
+	v, err := DB().Coerce(class, prop, raw, res)
+	return v, Err(err)
+}
 
 // Scene is one scene file opened for editing through the call's workspace.
 // Edits change the in-memory document; nothing reaches the disk before
@@ -21,6 +66,7 @@ type Scene struct {
 	db   *classdb.DB
 	ctx  context.Context
 	ws   *sdk.Workspace
+	call *sdk.Call
 	// Edited reports whether any edit changed the document.
 	Edited bool
 }
@@ -62,7 +108,7 @@ func Open(ctx context.Context, call *sdk.Call, path string) (*Scene, error) {
 	if !doc.IsScene() {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a .tscn scene", "%s is a resource, not a scene", f.Path)
 	}
-	return &Scene{Path: f.Path, File: f, Doc: doc, db: DB(), ctx: ctx, ws: ws}, nil
+	return &Scene{Path: f.Path, File: f, Doc: doc, db: DB(), ctx: ctx, ws: ws, call: call}, nil
 }
 
 // Bytes returns the edited file.
@@ -82,14 +128,7 @@ func (s *Scene) Node(path string) (*godot.Node, error) {
 
 // NormalizePath applies the addon's node path rules: strip one leading
 // "/", then a leading "root/", and map "" to ".".
-func NormalizePath(p string) string {
-	p = strings.TrimPrefix(p, "/")
-	p = strings.TrimPrefix(p, "root/")
-	if p == "" {
-		return "."
-	}
-	return p
-}
+func NormalizePath(p string) string { return godot.NormalizeNodePath(p) }
 
 // Class returns the node's class, or "" when the file does not name one (an
 // instanced scene, or a node overriding an inherited one).
@@ -107,7 +146,16 @@ func editErr(err error, hint string) error {
 	return sdk.Errorf(code, hint, "%v", err)
 }
 
+// addExt declares the resource at path (res:// or uid://) as an
+// ext_resource of the scene.
 func (s *Scene) addExt(typ, path string) (godot.Value, error) {
+	if strings.HasPrefix(path, "uid://") {
+		res, err := s.resolveUID(path)
+		if err != nil {
+			return nil, err
+		}
+		path = res
+	}
 	st, err := s.ws.Stat(s.ctx, path)
 	if err != nil {
 		return nil, err
@@ -120,6 +168,24 @@ func (s *Scene) addExt(typ, path string) (godot.Value, error) {
 		return nil, editErr(err, "pass a res:// path of an existing resource")
 	}
 	return ref, nil
+}
+
+// resolveUID finds the file a uid:// names, from the project's files.
+func (s *Scene) resolveUID(id string) (string, error) {
+	notFound := &sdk.Error{Code: sdk.CodeNotFound, Message: id + " is not the uid of a file of the project",
+		Hint: "pass the resource's res:// path", Required: "value"}
+	if s.call == nil || s.call.Env.ProjectDir == "" {
+		return "", notFound
+	}
+	g, err := deps.Shared(s.call.Env.ProjectDir).Graph(s.ctx)
+	if err != nil {
+		return "", notFound
+	}
+	p, ok := g.Resolve(id)
+	if !ok || !strings.HasPrefix(p, "res://") {
+		return "", notFound
+	}
+	return p, nil
 }
 
 // CreateNode adds a node of a class under parent and returns its path.
@@ -147,7 +213,7 @@ func (s *Scene) CreateNode(parent, name, typ string) (*godot.Node, error) {
 
 // SetProperty converts and sets one property of a node.
 func (s *Scene) SetProperty(n *godot.Node, prop string, raw any) (godot.Value, error) {
-	v, err := Coerce(s.db, Class(n), prop, raw, s.addExt)
+	v, err := Coerce(Class(n), prop, raw, s.addExt)
 	if err != nil {
 		return nil, err
 	}
@@ -158,8 +224,8 @@ func (s *Scene) SetProperty(n *godot.Node, prop string, raw any) (godot.Value, e
 
 // UnknownProperty reports whether err is Coerce's "no such property".
 func UnknownProperty(err error) bool {
-	var e *sdk.Error
-	return errors.As(err, &e) && e.Required == "property"
+	var up *classdb.UnknownPropertyError
+	return errors.As(err, &up)
 }
 
 // AttachScript sets a node's script to an existing script file.
