@@ -10,7 +10,10 @@
 // project cost a directory walk and the changed files only.
 package main
 
-import "github.com/godot-mcp/godot-mcp/sdk"
+import (
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+)
 
 func main() {
 	sdk.Serve(Toolset())
@@ -25,6 +28,9 @@ func Toolset() *sdk.Toolset {
 			"(ext_resource paths and uids, preload/load), circular dependencies, unused and orphaned resources, " +
 			"cross-scene references, signal flow and scene integrity, each with file:line. Read-only.",
 		Godot: ">= 4.0",
+		// The class database is decoded once per process, off the
+		// first call's time.
+		Warm: classdb.Warm,
 		Tools: []sdk.Tool{
 			sdk.NewTool("project_structure",
 				"Summarise the project's directories: per directory, how many scenes, resources, scripts, shaders, assets "+

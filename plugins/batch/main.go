@@ -14,7 +14,10 @@
 // cannot be undone and skips the active scene).
 package main
 
-import "github.com/godot-mcp/godot-mcp/sdk"
+import (
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+)
 
 // setNodeProperty is the tool whose work set_property and
 // cross_scene_set_property do on many nodes: the host holds them to its
@@ -33,6 +36,9 @@ func Toolset() *sdk.Toolset {
 		Description: "Many nodes at once: find nodes by type in a scene or all scenes, set a property on many nodes, " +
 			"set a property across many scenes as one undoable action (dry_run lists every file and line), and a file's dependencies.",
 		Godot: ">= 4.0",
+		// The class database is decoded once per process, off the
+		// first call's time.
+		Warm: classdb.Warm,
 		Tools: []sdk.Tool{
 			sdk.NewTool("find_nodes_by_type",
 				"Find the nodes of a class (and its subclasses unless exact) in one scene, the edited scene, or every scene "+

@@ -14,7 +14,10 @@
 // command that succeeds is kept and each failure is reported in place.
 package main
 
-import "github.com/godot-mcp/godot-mcp/sdk"
+import (
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+)
 
 func main() {
 	sdk.Serve(Toolset())
@@ -36,6 +39,9 @@ func Toolset() *sdk.Toolset {
 		Description: "Several scene edits in one call: compose a node with properties, script and children, create many nodes, " +
 			"apply property edits to many nodes, or run a list of editor commands; headless as one undoable action.",
 		Godot: ">= 4.0",
+		// The class database is decoded once per process, off the
+		// first call's time.
+		Warm: classdb.Warm,
 		Tools: []sdk.Tool{
 			sdk.NewTool("compose_node",
 				"Create a node with its properties, script and children in one call. An unknown property or a bad value "+

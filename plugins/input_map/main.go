@@ -17,7 +17,10 @@
 // Install it as godot-mcp-toolset-input_map in the plugins directory.
 package main
 
-import "github.com/godot-mcp/godot-mcp/sdk"
+import (
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+)
 
 func main() {
 	sdk.Serve(Toolset())
@@ -31,6 +34,9 @@ func Toolset() *sdk.Toolset {
 		Description: "Input actions of the Godot project and their key, mouse and gamepad bindings, " +
 			"written to project.godot exactly as the editor writes them.",
 		Godot: ">= 4.4",
+		// The class database is decoded once per process, off the
+		// first call's time.
+		Warm: classdb.Warm,
 		Tools: []sdk.Tool{
 			sdk.NewTool("add_action",
 				"Add an input action (no events yet) with a deadzone.",

@@ -46,6 +46,9 @@ func Toolset() *sdk.Toolset {
 		// and editor mode is bounded by the addon itself (4.4+). Godot 3
 		// files are a different format.
 		Godot: ">= 4.0, < 5.0",
+		// The class database is decoded once per process, off the
+		// first call's time.
+		Warm: classdb.Warm,
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_project_info",
 				"The project's name, Godot version, main scene, absolute project path, autoloads (name to \"*res://…\"), input action names, "+

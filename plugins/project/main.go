@@ -14,7 +14,10 @@
 // Install it as godot-mcp-toolset-project in the plugins directory.
 package main
 
-import "github.com/godot-mcp/godot-mcp/sdk"
+import (
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+)
 
 func main() {
 	sdk.Serve(Toolset())
@@ -28,6 +31,9 @@ func Toolset() *sdk.Toolset {
 		Description: "The Godot project's files and settings: a directory tree, file search by name or content, " +
 			"project settings, UIDs, and deleting or moving resource files with their references rewritten.",
 		Godot: ">= 4.0",
+		// The class database is decoded once per process, off the
+		// first call's time.
+		Warm: classdb.Warm,
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_filesystem_tree",
 				"List the project's directories and files as a tree with file sizes, starting at a res:// directory. "+

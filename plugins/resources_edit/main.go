@@ -17,7 +17,10 @@
 // Install it as godot-mcp-toolset-resources_edit in the plugins directory.
 package main
 
-import "github.com/godot-mcp/godot-mcp/sdk"
+import (
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+)
 
 func main() {
 	sdk.Serve(Toolset())
@@ -31,6 +34,9 @@ func Toolset() *sdk.Toolset {
 		Description: "Read, create and edit the project's .tres resources, checked against the engine's class database, " +
 			"and register or unregister autoloads.",
 		Godot: ">= 4.0",
+		// The class database is decoded once per process, off the
+		// first call's time.
+		Warm: classdb.Warm,
 		Tools: []sdk.Tool{
 			sdk.NewTool("read_resource_file",
 				"Read a .tres resource: its type, script, UID, the properties it stores (as JSON and as written), and its external and sub resources.",

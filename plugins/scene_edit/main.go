@@ -16,7 +16,10 @@
 // Install it as godot-mcp-toolset-scene_edit in the plugins directory.
 package main
 
-import "github.com/godot-mcp/godot-mcp/sdk"
+import (
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+)
 
 func main() {
 	sdk.Serve(Toolset())
@@ -31,6 +34,9 @@ func Toolset() *sdk.Toolset {
 			"nodes, set properties, instance scenes, attach scripts, connect signals and manage groups. Works in the " +
 			"Godot editor when one is attached, and on the scene files (undoable with godot_undo) when none is.",
 		Godot: ">= 4.4",
+		// The class database is decoded once per process, off the
+		// first call's time.
+		Warm:  classdb.Warm,
 		Tools: tools(),
 	}
 }
