@@ -25,6 +25,9 @@ type NodeTypeError struct {
 	Version Version
 	// Suggestion is the closest class name, for ErrUnknownClass; may be "".
 	Suggestion string
+	// Godot3 is set when Type is a Godot 3 class name and Suggestion its
+	// Godot 4 name.
+	Godot3 bool
 	// Chain is the class and its ancestors, for ErrNotNode.
 	Chain []string
 	// APIType is the class's API, for ErrEditorOnly.
@@ -42,9 +45,12 @@ func (e *NodeTypeError) Error() string {
 		if e.Version != (Version{}) {
 			fmt.Fprintf(&b, " in Godot %s", e.Version)
 		}
-		if e.Suggestion != "" {
+		switch {
+		case e.Godot3:
+			fmt.Fprintf(&b, ": %s is the Godot 3 name; in Godot 4 it is %s", e.Type, e.Suggestion)
+		case e.Suggestion != "":
 			fmt.Fprintf(&b, "; did you mean %q?", e.Suggestion)
-		} else {
+		default:
 			b.WriteString("; check the spelling (class names are case-sensitive), or instance a scene for custom types")
 		}
 	case ErrNotNode:
@@ -94,6 +100,9 @@ func quoteList(names []string) string {
 func (db *DB) ValidNodeType(name string) error {
 	c, ok := db.classes[name]
 	if !ok {
+		if r, ok := db.ClassRename(name); ok {
+			return &NodeTypeError{Type: name, Reason: ErrUnknownClass, Version: db.version, Suggestion: r.New, Godot3: true}
+		}
 		return &NodeTypeError{Type: name, Reason: ErrUnknownClass, Version: db.version, Suggestion: db.Suggest(name)}
 	}
 	if !db.IsNode(name) {

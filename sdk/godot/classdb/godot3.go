@@ -1,0 +1,52 @@
+package classdb
+
+import (
+	"fmt"
+
+	"github.com/godot-mcp/godot-mcp/sdk/godot/renames"
+)
+
+// ClassRename returns the rename when name is a Godot 3 class name this
+// database does not have and whose Godot 4 name it does have: KinematicBody2D
+// is CharacterBody2D. Names both versions share (Texture, Light2D) are
+// not renames here, since the Godot 4 class of that name is what was
+// asked for.
+func (db *DB) ClassRename(name string) (renames.Rename, bool) {
+	if db.Exists(name) {
+		return renames.Rename{}, false
+	}
+	r, ok := renames.Class(name)
+	if !ok || !db.Exists(r.New) {
+		return renames.Rename{}, false
+	}
+	return r, true
+}
+
+// PropertyRename returns the rename when prop is a Godot 3 property name
+// that class does not have and whose Godot 4 name it does have:
+// RectangleShape2D's extents is size, Control's rect_position is position.
+func (db *DB) PropertyRename(class, prop string) (renames.Rename, bool) {
+	if _, ok := db.Property(class, prop); ok {
+		return renames.Rename{}, false
+	}
+	for _, r := range renames.Property(prop) {
+		if _, ok := db.Property(class, r.New); ok {
+			return r, true
+		}
+	}
+	return renames.Rename{}, false
+}
+
+// PropertyHint is the did-you-mean of a refused property of class: the
+// Godot 4 spelling of a Godot 3 name ("extents is the Godot 3 name; in
+// Godot 4 it is size"), else the closest property (`did you mean
+// "position"?`), else "".
+func (db *DB) PropertyHint(class, prop string) string {
+	if r, ok := db.PropertyRename(class, prop); ok {
+		return r.Message()
+	}
+	if s := db.SuggestProperty(class, prop); s != "" {
+		return fmt.Sprintf("did you mean %q?", s)
+	}
+	return ""
+}
