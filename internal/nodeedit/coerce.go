@@ -59,9 +59,9 @@ func Coerce(db *classdb.DB, class, prop string, raw any, addExt ExtAdder) (godot
 	if class != "" {
 		t, ok := db.PropertyType(class, prop)
 		if !ok {
-			hint := "list the class's properties with describe_class"
-			if s := db.SuggestProperty(class, prop); s != "" {
-				hint = "did you mean " + s + "?"
+			hint := fmt.Sprintf(`godot_describe_class({"class_name":%q,"members":"properties","inherited":true}) lists its properties`, class)
+			if s := db.PropertyHint(class, prop); s != "" {
+				hint = s
 			}
 			return nil, &sdk.Error{Code: sdk.CodeInvalidArgument, Message: fmt.Sprintf("%s has no property %q", class, prop), Hint: hint, Required: "property"}
 		}

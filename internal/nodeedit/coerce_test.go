@@ -44,7 +44,9 @@ func TestCoerce(t *testing.T) {
 		in          any
 		want        string
 	}{
-		{"Node2D", "positon", 1.0, "did you mean position"},
+		{"Node2D", "positon", 1.0, `did you mean "position"?`},
+		{"Node2D", "pause_mode", 1.0, "pause_mode is the Godot 3 name; in Godot 4 it is process_mode"},
+		{"RectangleShape2D", "extents", 1.0, "extents is the Godot 3 name; in Godot 4 it is size"},
 		{"Node2D", "position", "left", `cannot make a Vector2 of "left"`},
 		{"Node2D", "position", []any{1.0}, "cannot make a Vector2"},
 		{"Timer", "wait_time", "Vector2(1, 2)", "expected float, got Vector2"},

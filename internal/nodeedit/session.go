@@ -238,9 +238,9 @@ func (s *Scene) Connect(from, signal, to, method string) (already bool, err erro
 	}
 	if c := Class(src); c != "" {
 		if _, ok := s.db.Signal(c, signal); !ok {
-			hint := "list the class's signals with describe_class"
-			if sug := s.db.SuggestSignal(c, signal); sug != "" {
-				hint = "did you mean " + sug + "?"
+			hint := fmt.Sprintf(`godot_describe_class({"class_name":%q,"members":"signals","inherited":true}) lists its signals`, c)
+			if sug := s.db.SignalHint(c, signal); sug != "" {
+				hint = sug
 			}
 			return false, sdk.Errorf(sdk.CodeInvalidArgument, hint+" (signals a script declares cannot be checked headless)", "%s has no signal %q", c, signal)
 		}

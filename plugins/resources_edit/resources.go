@@ -188,9 +188,9 @@ func propertyOrder(d *classdb.DB, class string) []string {
 func coerce(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, class, prop string, raw any) (godot.Value, error) {
 	p, ok := d.Property(class, prop)
 	if !ok {
-		hint := fmt.Sprintf("list %s's properties with godot_describe_class", class)
-		if s := d.SuggestProperty(class, prop); s != "" {
-			hint = fmt.Sprintf("did you mean %q?", s)
+		hint := fmt.Sprintf(`godot_describe_class({"class_name":%q,"members":"properties","inherited":true}) lists its properties`, class)
+		if s := d.PropertyHint(class, prop); s != "" {
+			hint = s
 		}
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, hint, "%s has no property %q", class, prop)
 	}

@@ -95,8 +95,12 @@ func TestSetNodeProperty(t *testing.T) {
 
 	// Refusals: unknown property with a suggestion, wrong shape.
 	text := refused(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "positon", "value": 1}, sdk.CodeInvalidArgument)
-	if !strings.Contains(text, "'position'") {
+	if !strings.Contains(text, `did you mean "position"?`) {
 		t.Fatalf("want a suggestion, got %s", text)
+	}
+	text = refused(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "pause_mode", "value": 1}, sdk.CodeInvalidArgument)
+	if !strings.Contains(text, "pause_mode is the Godot 3 name; in Godot 4 it is process_mode") {
+		t.Fatalf("want the Godot 4 name, got %s", text)
 	}
 	text = refused(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "rotation", "value": "fast"}, sdk.CodeInvalidArgument)
 	if !strings.Contains(text, "Required: value") {

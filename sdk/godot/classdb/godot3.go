@@ -50,3 +50,20 @@ func (db *DB) PropertyHint(class, prop string) string {
 	}
 	return ""
 }
+
+// SignalHint is PropertyHint for a refused signal of class: the Godot 4
+// name of a Godot 3 signal (text_entered is text_submitted), else the
+// closest signal, else "".
+func (db *DB) SignalHint(class, signal string) string {
+	if _, ok := db.Signal(class, signal); !ok {
+		if r, ok := renames.Signal(signal); ok {
+			if _, ok := db.Signal(class, r.New); ok {
+				return r.Message()
+			}
+		}
+	}
+	if s := db.SuggestSignal(class, signal); s != "" {
+		return fmt.Sprintf("did you mean %q?", s)
+	}
+	return ""
+}

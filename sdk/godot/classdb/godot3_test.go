@@ -66,3 +66,21 @@ func TestClassRenamesResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestSignalHint(t *testing.T) {
+	db := MustEmbedded()
+	tests := []struct {
+		class, signal, want string
+	}{
+		{"LineEdit", "text_entered", "text_entered is the Godot 3 name; in Godot 4 it is text_submitted"},
+		{"AcceptDialog", "cancelled", "in Godot 4 it is canceled"},
+		{"Button", "presed", `did you mean "pressed"?`},
+		{"Node", "zzzzzzzzzzzz", ""},
+	}
+	for _, tt := range tests {
+		got := db.SignalHint(tt.class, tt.signal)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("SignalHint(%q, %q) = %q, want %q", tt.class, tt.signal, got, tt.want)
+		}
+	}
+}
