@@ -146,13 +146,15 @@ func readResource(ctx context.Context, call *sdk.Call, in readArgs) (sdk.Result,
 }
 
 // resourceClass checks that class can be a .tres resource.
-func resourceClass(d *classdb.DB, class string) error {
+func resourceClass(d *classdb.DB, class, project string) error {
 	if !d.Exists(class) {
 		hint := "pass a Resource class such as \"StyleBoxFlat\", \"Gradient\" or \"LabelSettings\""
-		if s := d.Suggest(class); s != "" {
+		if r, ok := d.ClassRename(class); ok {
+			hint = r.Message()
+		} else if s := d.Suggest(class); s != "" {
 			hint = fmt.Sprintf("did you mean %q?", s)
 		}
-		return sdk.Errorf(sdk.CodeInvalidArgument, hint, "Godot %s has no class %q", d.Version(), class)
+		return sdk.Errorf(sdk.CodeInvalidArgument, hint, "Godot %s has no class %q", d.VersionFor(project), class)
 	}
 	if !d.Inherits(class, "Resource") {
 		return sdk.Errorf(sdk.CodeInvalidArgument, "nodes live in scenes: use the scene_edit toolset", "%s is not a Resource class", class)
@@ -310,7 +312,7 @@ func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if err := resourceClass(d, in.Type); err != nil {
+	if err := resourceClass(d, in.Type, call.Workspace().GodotVersion(ctx)); err != nil {
 		return sdk.Result{}, err
 	}
 	path, err := tresPath(in.Path)

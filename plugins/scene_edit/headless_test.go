@@ -7,6 +7,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
+	"github.com/godot-mcp/godot-mcp/sdk/workspace"
 )
 
 const pong = "res://pong.tscn"
@@ -48,6 +49,10 @@ func TestCreateNodeRefusesBadTypes(t *testing.T) {
 	text := refused(t, h, "create_node", map[string]any{"node_type": "Sprite2d"}, sdk.CodeInvalidArgument)
 	if !strings.Contains(text, `"Sprite2D"`) {
 		t.Fatalf("want the closest name Sprite2D, got %s", text)
+	}
+	text = refused(t, h, "create_node", map[string]any{"node_type": "KinematicBody2D"}, sdk.CodeInvalidArgument)
+	if !strings.Contains(text, "KinematicBody2D is the Godot 3 name; in Godot 4 it is CharacterBody2D") {
+		t.Fatalf("want the Godot 4 name, got %s", text)
 	}
 	refused(t, h, "create_node", map[string]any{"node_type": "CanvasItem"}, sdk.CodeInvalidArgument)
 	refused(t, h, "create_node", map[string]any{"node_type": "Resource"}, sdk.CodeInvalidArgument)
@@ -368,4 +373,14 @@ func TestSetNodePropertyEchoesListsAndObjects(t *testing.T) {
 		}
 	}
 	roundTrips(t, "res://hud.tscn", got)
+}
+
+// A refused class names the project's Godot version, not the class
+// database's.
+func TestRefusalNamesTheProjectsGodot(t *testing.T) {
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: fixture(t, "2d-pong"), GodotVersion: "4.4", Workspace: workspace.Options{}})
+	text := refused(t, h, "create_scene", map[string]any{"scene_path": "res://new.tscn", "root_type": "Spatial"}, sdk.CodeInvalidArgument)
+	if !strings.Contains(text, "not an engine class in Godot 4.4: Spatial is the Godot 3 name; in Godot 4 it is Node3D") {
+		t.Fatalf("want Godot 4.4 and the Godot 4 name, got %s", text)
+	}
 }

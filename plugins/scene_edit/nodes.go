@@ -20,7 +20,7 @@ type createNodeArgs struct {
 
 func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Result, error) {
 	parent := orDot(in.ParentPath)
-	if err := db().ValidNodeType(in.NodeType); err != nil {
+	if err := db().ValidNodeTypeFor(in.NodeType, call.Workspace().GodotVersion(ctx)); err != nil {
 		return sdk.Result{}, invalid("node_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
 	}
 	s, p, err := loadNode(ctx, call, string(in.Scene), parent)

@@ -67,3 +67,24 @@ func (db *DB) SignalHint(class, signal string) string {
 	}
 	return ""
 }
+
+// VersionFor is the Godot version a message about a project names: the
+// project's own ("4.4") when known, else the database's ("4.6"). Refusals
+// say "not a class in Godot 4.4", the version the user runs, even though
+// the answer comes from the 4.6 database.
+func (db *DB) VersionFor(project string) string {
+	if project != "" {
+		return project
+	}
+	return db.version.String()
+}
+
+// ValidNodeTypeFor is ValidNodeType for a project of Godot version
+// project ("" when unknown): the refusal names the project's version.
+func (db *DB) ValidNodeTypeFor(name, project string) error {
+	err := db.ValidNodeType(name)
+	if nte, ok := err.(*NodeTypeError); ok {
+		nte.Project = project
+	}
+	return err
+}

@@ -23,6 +23,9 @@ type NodeTypeError struct {
 	Reason error
 	// Version is the engine version of the class database, if known.
 	Version Version
+	// Project is the project's Godot version ("4.4"), when known; the
+	// message names it rather than Version (see ValidNodeTypeFor).
+	Project string
 	// Suggestion is the closest class name, for ErrUnknownClass; may be "".
 	Suggestion string
 	// Godot3 is set when Type is a Godot 3 class name and Suggestion its
@@ -42,7 +45,9 @@ func (e *NodeTypeError) Error() string {
 	switch e.Reason {
 	case ErrUnknownClass:
 		b.WriteString("is not an engine class")
-		if e.Version != (Version{}) {
+		if e.Project != "" {
+			fmt.Fprintf(&b, " in Godot %s", e.Project)
+		} else if e.Version != (Version{}) {
 			fmt.Fprintf(&b, " in Godot %s", e.Version)
 		}
 		switch {
