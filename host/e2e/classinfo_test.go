@@ -112,6 +112,19 @@ func TestDescribeClass(t *testing.T) {
 		}
 	})
 
+	t.Run("Godot 3 member", func(t *testing.T) {
+		for _, c := range []struct{ class, filter, want string }{
+			{"RectangleShape2D", "extents", "extents is the Godot 3 name; in Godot 4 it is size"},
+			{"PackedScene", "instance", "instance is the Godot 3 name; in Godot 4 it is instantiate"},
+			{"LineEdit", "text_entered", "text_entered is the Godot 3 name; in Godot 4 it is text_submitted"},
+		} {
+			res := s.call(t, "godot_describe_class", map[string]any{"class_name": c.class, "filter": c.filter, "inherited": true})
+			if res.IsError || !strings.Contains(text(res), c.want) {
+				t.Errorf("%s filter %s: %s", c.class, c.filter, text(res))
+			}
+		}
+	})
+
 	t.Run("search", func(t *testing.T) {
 		var r describeResult
 		s.ok(t, "godot_describe_class", map[string]any{"query": "body2d"}, &r)

@@ -226,6 +226,12 @@ func (s *Server) describeOne(db *classdb.DB, ver classVersion, in describeArgs) 
 	}
 	page := collectMembers(db, name, in)
 	shown := page.emit(out, offset, in.Limit)
+	if in.Filter != "" {
+		if r, ok := memberRename(db, name, in.Filter); ok {
+			out["renamed_member"] = r
+			lead = append(lead, r.Message()+".")
+		}
+	}
 	kind := "instantiable"
 	if !c.Instantiable || c.Disabled {
 		kind = "abstract"
@@ -252,6 +258,30 @@ func classRename(db *classdb.DB, name string) (renames.Rename, bool) {
 	}
 	if r, ok := renames.ClassFold(name); ok && !db.Exists(r.Old) && db.Exists(r.New) {
 		return r, true
+	}
+	return renames.Rename{}, false
+}
+
+// memberRename is the rename of a Godot 3 member name the class lacks
+// and has under its Godot 4 name: a filter of "extents" on
+// RectangleShape2D finds nothing, and the answer says to look for size.
+func memberRename(db *classdb.DB, class, old string) (renames.Rename, bool) {
+	if r, ok := db.PropertyRename(class, old); ok {
+		return r, true
+	}
+	if _, has := db.Method(class, old); !has {
+		if r, ok := renames.Method(old); ok {
+			if _, has := db.Method(class, r.New); has {
+				return r, true
+			}
+		}
+	}
+	if _, has := db.Signal(class, old); !has {
+		if r, ok := renames.Signal(old); ok {
+			if _, has := db.Signal(class, r.New); has {
+				return r, true
+			}
+		}
 	}
 	return renames.Rename{}, false
 }
