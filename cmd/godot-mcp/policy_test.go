@@ -79,11 +79,11 @@ func TestExplainCoreOnly(t *testing.T) {
 	}
 	for _, want := range []string{
 		`profile:    "ci" inheriting developer`,
-		"visible (5):",
+		"visible (6):",
 		"godot_get_server_info",
 		"withheld (4):",
 		`godot_enable_toolset   core  mutating  by profile:  profile "ci" allows only "class:read_only"`,
-		`profile "ci" withheld 4 tools (5 remain)`,
+		`profile "ci" withheld 4 tools (6 remain)`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -94,7 +94,7 @@ func TestExplainCoreOnly(t *testing.T) {
 func TestExplainWithoutCatalog(t *testing.T) {
 	cfg := explainEnv(t, filepath.Join(t.TempDir(), "missing"))
 	code, out, errs := runExplain(t, "explain", "--config", cfg)
-	if code != 0 || !strings.Contains(errs, "no plugins catalog") || !strings.Contains(out, "visible (9):") {
+	if code != 0 || !strings.Contains(errs, "no plugins catalog") || !strings.Contains(out, "visible (10):") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 	// An explicit --plugins-dir that cannot be read is an error.
@@ -131,7 +131,7 @@ func TestExplainWithPlugins(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ex); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, out)
 	}
-	if ex.Principal != "ci-bot" || ex.Profile != "ci" || ex.Transport != "http_loopback" || ex.Candidates != 13 {
+	if ex.Principal != "ci-bot" || ex.Profile != "ci" || ex.Transport != "http_loopback" || ex.Candidates != 14 {
 		t.Errorf("header = %+v", ex)
 	}
 	layers := map[string]string{}
@@ -158,7 +158,7 @@ func TestExplainWithPlugins(t *testing.T) {
 			t.Errorf("%s withheld by %q, want %q", n, layers[n], l)
 		}
 	}
-	if len(ex.Visible) != 6 || len(ex.Filtered) != 3 {
+	if len(ex.Visible) != 7 || len(ex.Filtered) != 3 {
 		t.Errorf("visible %d, filtered %+v", len(ex.Visible), ex.Filtered)
 	}
 

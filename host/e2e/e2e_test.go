@@ -18,7 +18,7 @@ import (
 )
 
 var defaultSurface = []string{
-	"godot_disable_toolset", "godot_enable_toolset", "godot_get_server_info", "godot_health_check",
+	"godot_describe_class", "godot_disable_toolset", "godot_enable_toolset", "godot_get_server_info", "godot_health_check",
 	"godot_inspection_scene_tree", "godot_list_history", "godot_list_tools_by_safety_class", "godot_list_toolsets",
 	"godot_redo", "godot_undo",
 }

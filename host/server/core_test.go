@@ -8,13 +8,13 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
-// The core tools are one list (coreDefs): nine tools of toolset core, the
+// The core tools are one list (coreDefs): ten tools of toolset core, the
 // two toggles and undo/redo mutating and the rest read-only, every one passing the bare
 // classification layer, named as ExposedName composes them, with a schema
 // derived from its arguments type.
 func TestCoreTools(t *testing.T) {
 	core := CoreTools()
-	if len(core) != 9 {
+	if len(core) != 10 {
 		t.Fatalf("%d core tools", len(core))
 	}
 	for _, ct := range core {

@@ -79,7 +79,7 @@ func TestHeadlessComposite(t *testing.T) {
 	before := read(t, dir)
 	bad := h.Call(ctx, "compose_node", map[string]any{"scene": scene, "node_type": "Node2D", "node_name": "X",
 		"children": []any{map[string]any{"node_type": "Sprite2D", "properties": map[string]any{"texure": "res://a.png"}}}})
-	if !bad.IsError || !strings.Contains(bad.Text(), "did you mean texture") || read(t, dir) != before {
+	if !bad.IsError || !strings.Contains(bad.Text(), `did you mean "texture"?`) || read(t, dir) != before {
 		t.Errorf("bad compose: %s", bad.Text())
 	}
 

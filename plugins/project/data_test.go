@@ -320,6 +320,7 @@ func TestProjectEditorMode(t *testing.T) {
 	plugintest.Must(t, h, "get_setting", map[string]any{"name": "application/config/name"})
 	plugintest.Must(t, h, "set_setting", map[string]any{"name": "application/config/name", "value": "X"})
 	plugintest.Refused(t, h, "set_setting", map[string]any{"name": "application/config/nmae", "value": "X"}, sdk.CodeInvalidArgument, "did you mean")
+	plugintest.Refused(t, h, "set_setting", map[string]any{"name": "physics/common/physics_fps", "value": 60}, sdk.CodeInvalidArgument, "physics/common/physics_fps is the Godot 3 name; in Godot 4 it is physics/common/physics_ticks_per_second")
 	plugintest.Must(t, h, "resolve_uid", map[string]any{"uid": "uid://jvkyhlshk5ey"})
 	plugintest.Must(t, h, "path_to_uid", map[string]any{"path": "res://level/coin.tscn"})
 	// The reference check runs before the editor is asked.

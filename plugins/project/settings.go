@@ -10,6 +10,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/renames"
 )
 
 // classDB returns the embedded class database (decoded once, by classdb).
@@ -56,7 +57,7 @@ func knownSetting(d *classdb.DB, name string) (classdb.Setting, bool) {
 
 // checkSettingName refuses an unknown key under an engine section, naming
 // the closest real one.
-func checkSettingName(d *classdb.DB, name string) error {
+func checkSettingName(d *classdb.DB, name, project string) error {
 	if name == "" || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") || strings.ContainsAny(name, "\n\r\"=[]") {
 		return sdk.Errorf(sdk.CodeInvalidArgument, "pass a setting name such as \"application/config/name\"", "setting name %q is malformed", name)
 	}
@@ -72,10 +73,14 @@ func checkSettingName(d *classdb.DB, name string) error {
 		return nil
 	}
 	hint := fmt.Sprintf("settings under [%s] belong to the engine; check the name in the project settings, or use a section of your own for custom settings", section)
-	if s := d.SuggestSetting(name); s != "" {
+	if r, ok := renames.Setting(name); ok {
+		if _, known := knownSetting(d, r.New); known {
+			hint = r.Message()
+		}
+	} else if s := d.SuggestSetting(name); s != "" {
 		hint = fmt.Sprintf("did you mean %q?", s)
 	}
-	return &sdk.Error{Code: sdk.CodeInvalidArgument, Message: fmt.Sprintf("unknown project setting %q: Godot %s has no such key under [%s]", name, d.Version(), section), Hint: hint}
+	return &sdk.Error{Code: sdk.CodeInvalidArgument, Message: fmt.Sprintf("unknown project setting %q: Godot %s has no such key under [%s]", name, d.VersionFor(project), section), Hint: hint}
 }
 
 type getSettingArgs struct {
@@ -149,7 +154,7 @@ func setSettingCommand(in setSettingArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSettingName(d, in.Name); err != nil {
+	if err := checkSettingName(d, in.Name, ""); err != nil { // the editor names its own version
 		return nil, err
 	}
 	return map[string]any{"name": in.Name, "value": in.Value}, nil
@@ -160,7 +165,7 @@ func setSetting(ctx context.Context, call *sdk.Call, in setSettingArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if err := checkSettingName(d, in.Name); err != nil {
+	if err := checkSettingName(d, in.Name, call.Workspace().GodotVersion(ctx)); err != nil {
 		return sdk.Result{}, err
 	}
 	proj, f, err := call.Workspace().ReadProject(ctx)

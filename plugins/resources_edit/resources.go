@@ -131,13 +131,15 @@ func readResource(ctx context.Context, call *sdk.Call, in readArgs) (sdk.Result,
 }
 
 // resourceClass checks that class can be a .tres resource.
-func resourceClass(d *classdb.DB, class string) error {
+func resourceClass(d *classdb.DB, class, project string) error {
 	if !d.Exists(class) {
 		hint := "pass a Resource class such as \"StyleBoxFlat\", \"Gradient\" or \"LabelSettings\""
-		if s := d.Suggest(class); s != "" {
+		if r, ok := d.ClassRename(class); ok {
+			hint = r.Message()
+		} else if s := d.Suggest(class); s != "" {
 			hint = fmt.Sprintf("did you mean %q?", s)
 		}
-		return sdk.Errorf(sdk.CodeInvalidArgument, hint, "Godot %s has no class %q", d.Version(), class)
+		return sdk.Errorf(sdk.CodeInvalidArgument, hint, "Godot %s has no class %q", d.VersionFor(project), class)
 	}
 	if !d.Inherits(class, "Resource") {
 		return sdk.Errorf(sdk.CodeInvalidArgument, "nodes live in scenes: use the scene_edit toolset", "%s is not a Resource class", class)
@@ -173,9 +175,9 @@ func propertyOrder(d *classdb.DB, class string) []string {
 func coerce(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, class, prop string, raw any) (godot.Value, error) {
 	p, ok := d.Property(class, prop)
 	if !ok {
-		hint := fmt.Sprintf("list %s's properties with godot_describe_class", class)
-		if s := d.SuggestProperty(class, prop); s != "" {
-			hint = fmt.Sprintf("did you mean %q?", s)
+		hint := fmt.Sprintf(`godot_describe_class({"class_name":%q,"members":"properties","inherited":true}) lists its properties`, class)
+		if s := d.PropertyHint(class, prop); s != "" {
+			hint = s
 		}
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, hint, "%s has no property %q", class, prop)
 	}
@@ -286,7 +288,7 @@ func createResourceCommand(in createArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := resourceClass(d, in.Type); err != nil {
+	if err := resourceClass(d, in.Type, ""); err != nil { // the editor names its own version
 		return nil, err
 	}
 	path, err := tresPath(in.Path)
@@ -305,7 +307,7 @@ func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if err := resourceClass(d, in.Type); err != nil {
+	if err := resourceClass(d, in.Type, call.Workspace().GodotVersion(ctx)); err != nil {
 		return sdk.Result{}, err
 	}
 	path, err := tresPath(in.Path)

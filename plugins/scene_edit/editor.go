@@ -55,7 +55,7 @@ func sceneCommand[In any](cmd string, params func(in In) map[string]any) sdk.Too
 }
 
 func createSceneEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in createSceneArgs) (sdk.Result, error) {
-	if err := checkRootType(in.RootType); err != nil {
+	if err := checkRootType(in.RootType, ""); err != nil {
 		return sdk.Result{}, err
 	}
 	return forward(ctx, ed, "", "cmd_create_scene", map[string]any{"scene_path": string(in.ScenePath), "root_type": in.RootType}, nil)

@@ -7,6 +7,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
+	"github.com/godot-mcp/godot-mcp/sdk/workspace"
 )
 
 const pong = "res://pong.tscn"
@@ -48,6 +49,10 @@ func TestCreateNodeRefusesBadTypes(t *testing.T) {
 	text := refused(t, h, "create_node", map[string]any{"node_type": "Sprite2d"}, sdk.CodeInvalidArgument)
 	if !strings.Contains(text, `"Sprite2D"`) {
 		t.Fatalf("want the closest name Sprite2D, got %s", text)
+	}
+	text = refused(t, h, "create_node", map[string]any{"node_type": "KinematicBody2D"}, sdk.CodeInvalidArgument)
+	if !strings.Contains(text, "KinematicBody2D is the Godot 3 name; in Godot 4 it is CharacterBody2D") {
+		t.Fatalf("want the Godot 4 name, got %s", text)
 	}
 	refused(t, h, "create_node", map[string]any{"node_type": "CanvasItem"}, sdk.CodeInvalidArgument)
 	refused(t, h, "create_node", map[string]any{"node_type": "Resource"}, sdk.CodeInvalidArgument)
@@ -95,8 +100,12 @@ func TestSetNodeProperty(t *testing.T) {
 
 	// Refusals: unknown property with a suggestion, wrong shape.
 	text := refused(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "positon", "value": 1}, sdk.CodeInvalidArgument)
-	if !strings.Contains(text, "'position'") {
+	if !strings.Contains(text, `did you mean "position"?`) {
 		t.Fatalf("want a suggestion, got %s", text)
+	}
+	text = refused(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "pause_mode", "value": 1}, sdk.CodeInvalidArgument)
+	if !strings.Contains(text, "pause_mode is the Godot 3 name; in Godot 4 it is process_mode") {
+		t.Fatalf("want the Godot 4 name, got %s", text)
 	}
 	text = refused(t, h, "set_node_property", map[string]any{"node_path": "Left", "property": "rotation", "value": "fast"}, sdk.CodeInvalidArgument)
 	if !strings.Contains(text, "Required: value") {
@@ -384,4 +393,14 @@ func TestSetNodePropertyEchoesListsAndObjects(t *testing.T) {
 		}
 	}
 	roundTrips(t, "res://hud.tscn", got)
+}
+
+// A refused class names the project's Godot version, not the class
+// database's.
+func TestRefusalNamesTheProjectsGodot(t *testing.T) {
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: fixture(t, "2d-pong"), GodotVersion: "4.4", Workspace: workspace.Options{}})
+	text := refused(t, h, "create_scene", map[string]any{"scene_path": "res://new.tscn", "root_type": "Spatial"}, sdk.CodeInvalidArgument)
+	if !strings.Contains(text, "not an engine class in Godot 4.4: Spatial is the Godot 3 name; in Godot 4 it is Node3D") {
+		t.Fatalf("want Godot 4.4 and the Godot 4 name, got %s", text)
+	}
 }

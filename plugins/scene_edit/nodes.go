@@ -19,7 +19,7 @@ type createNodeArgs struct {
 
 func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Result, error) {
 	parent := orDot(in.ParentPath)
-	if err := db().ValidNodeType(in.NodeType); err != nil {
+	if err := db().ValidNodeTypeFor(in.NodeType, call.Workspace().GodotVersion(ctx)); err != nil {
 		return sdk.Result{}, invalid("node_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
 	}
 	s, p, err := loadNode(ctx, call, string(in.Scene), parent)
@@ -193,8 +193,8 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 				"the class of '%s' is not known (its scene could not be read), so '%s' cannot be checked", n.Path(), prop)
 		}
 		hint := "godot_inspection_get_node_property_list lists the node's properties"
-		if sug := cdb.SuggestProperty(class, prop); sug != "" {
-			hint = fmt.Sprintf("did you mean '%s'? %s", sug, hint)
+		if sug := cdb.PropertyHint(class, prop); sug != "" {
+			hint = sug + " " + hint
 		}
 		return nil, false, invalid("property", hint, "Node has no property '%s' (%s).", prop, class)
 	}

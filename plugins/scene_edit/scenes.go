@@ -25,7 +25,7 @@ func createScene(ctx context.Context, call *sdk.Call, in createSceneArgs) (sdk.R
 		return sdk.Result{}, invalid(requiredScenePath, "use a .tscn path, or create binary scenes in the Godot editor",
 			"%s is a binary scene; headless editing writes text scenes (.tscn)", sp)
 	}
-	if err := checkRootType(in.RootType); err != nil {
+	if err := checkRootType(in.RootType, call.Workspace().GodotVersion(ctx)); err != nil {
 		return sdk.Result{}, err
 	}
 	rootName := strings.TrimSuffix(path.Base(sp), path.Ext(sp))
@@ -62,9 +62,10 @@ func createScene(ctx context.Context, call *sdk.Call, in createSceneArgs) (sdk.R
 }
 
 // checkRootType refuses a root type that is not an instantiable node class,
-// in both modes.
-func checkRootType(t string) error {
-	if err := db().ValidNodeType(t); err != nil {
+// in both modes; the refusal names the project's Godot version ("" when
+// unknown: the class database's).
+func checkRootType(t, project string) error {
+	if err := db().ValidNodeTypeFor(t, project); err != nil {
 		return invalid("root_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
 	}
 	return nil

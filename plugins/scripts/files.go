@@ -134,6 +134,8 @@ type syntaxReport struct {
 	Checker    string          `json:"checker"`
 	Error      *gdscript.Error `json:"error"`
 	Introduced bool            `json:"introduced" jsonschema:"the change brought in a syntax error the old text did not have"`
+	// Godot3 is Godot 3 syntax in the new text, with the Godot 4 spelling.
+	Godot3 []gdscript.Warning `json:"godot3_syntax,omitempty"`
 }
 
 // builtinChecker names the built-in checker in results.
@@ -143,7 +145,7 @@ func syntax(p string, old *string, text string) *syntaxReport {
 	if !strings.EqualFold(path.Ext(p), ".gd") {
 		return nil
 	}
-	r := &syntaxReport{Checker: builtinChecker, Error: gdscript.Check(text)}
+	r := &syntaxReport{Checker: builtinChecker, Error: gdscript.Check(text), Godot3: gdscript.Godot3(text)}
 	if r.Error != nil {
 		r.Introduced = old == nil || gdscript.Check(*old) == nil
 	}
@@ -158,8 +160,15 @@ func addSyntax(out map[string]any, r *syntaxReport) {
 	}
 	out["syntax"] = r
 	if r.Introduced {
-		out["warning"] = fmt.Sprintf("this change introduced a syntax error at line %d, column %d: %s; Godot will not load the script until it is fixed",
+		msg := fmt.Sprintf("this change introduced a syntax error at line %d, column %d: %s; Godot will not load the script until it is fixed",
 			r.Error.Line, r.Error.Column, r.Error.Message)
+		if r.Error.Hint != "" {
+			msg += " (" + r.Error.Hint + ")"
+		}
+		out["warning"] = msg
+	} else if len(r.Godot3) > 0 {
+		w := r.Godot3[0]
+		out["warning"] = fmt.Sprintf("line %d holds Godot 3 syntax: %s", w.Line, w.Message)
 	}
 }
 

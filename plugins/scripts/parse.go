@@ -24,6 +24,14 @@ type scriptError struct {
 	Column  int    `json:"column,omitempty"`
 	Message string `json:"message"`
 	Kind    string `json:"kind,omitempty"`
+	// Hint is the Godot 4 spelling when the error is Godot 3 syntax.
+	Hint string `json:"hint,omitempty"`
+}
+
+// godot3Warning is Godot 3 syntax the built-in checker found in a file.
+type godot3Warning struct {
+	File string `json:"file"`
+	gdscript.Warning
 }
 
 type parseResult struct {
@@ -34,7 +42,10 @@ type parseResult struct {
 	Checked        int           `json:"checked"`
 	FilesWithError int           `json:"files_with_errors"`
 	Errors         []scriptError `json:"errors"`
-	RescanPending  bool          `json:"rescan_pending,omitempty"`
+	// Godot3 lists Godot 3 syntax with its Godot 4 spelling, also where
+	// it parses (yield(...)); built-in checker only.
+	Godot3        []godot3Warning `json:"godot3_syntax,omitempty"`
+	RescanPending bool            `json:"rescan_pending,omitempty"`
 }
 
 // scanWait bounds the wait for an attached editor's file scan.
@@ -124,7 +135,10 @@ func parseErrors(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseAr
 		}
 		if e := gdscript.Check(text); e != nil {
 			res.FilesWithError++
-			res.Errors = append(res.Errors, scriptError{File: s, Line: e.Line, Column: e.Column, Message: e.Message, Kind: "PARSE ERROR"})
+			res.Errors = append(res.Errors, scriptError{File: s, Line: e.Line, Column: e.Column, Message: e.Message, Kind: "PARSE ERROR", Hint: e.Hint})
+		}
+		for _, w := range gdscript.Godot3(text) {
+			res.Godot3 = append(res.Godot3, godot3Warning{File: s, Warning: w})
 		}
 		call.Progress(float64(i+1), float64(len(scripts)), s)
 	}

@@ -139,6 +139,22 @@ func TestHeadlessScripts(t *testing.T) {
 		t.Fatalf("parse error = %v", e0)
 	}
 
+	// Godot 3 syntax is named with its Godot 4 spelling: as the syntax
+	// error's hint, and as a warning where it parses (yield).
+	old := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://old.gd", "content": "extends Node\nexport var speed = 10\n"})
+	if w, _ := old["warning"].(string); !strings.Contains(w, "use @export var") {
+		t.Fatalf("write of Godot 3 syntax = %v", old)
+	}
+	yield := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://old_yield.gd", "content": "extends Node\nfunc _ready():\n\tyield(get_tree(), \"idle_frame\")\n"})
+	if w, _ := yield["warning"].(string); !strings.Contains(w, "line 3 holds Godot 3 syntax") || !strings.Contains(w, "await") {
+		t.Fatalf("write of yield = %v", yield)
+	}
+	pe = plugintest.Call(t, h, "get_parse_errors", map[string]any{"script_path": "res://old.gd"})
+	e0 = pe["errors"].([]any)[0].(map[string]any)
+	if h, _ := e0["hint"].(string); !strings.Contains(h, "use @export var") || len(pe["godot3_syntax"].([]any)) != 1 {
+		t.Fatalf("get_parse_errors of Godot 3 syntax = %v", pe)
+	}
+
 	// Undo every call: the project is as it was, scripts gone.
 	if _, err := h.Workspace().Undo(context.Background(), h.Workspace().History().Depth, false); err != nil {
 		t.Fatal(err)

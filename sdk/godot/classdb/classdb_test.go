@@ -293,8 +293,8 @@ func TestValidNodeType(t *testing.T) {
 		{"CharacterBody", ErrUnknownClass,
 			func(e *NodeTypeError) bool { return e.Suggestion == "CharacterBody2D" }, nil},
 		{"KinematicBody2D", ErrUnknownClass,
-			func(e *NodeTypeError) bool { return e.Suggestion == "" },
-			[]string{"check the spelling"}},
+			func(e *NodeTypeError) bool { return e.Suggestion == "CharacterBody2D" && e.Godot3 },
+			[]string{"the Godot 3 name; in Godot 4 it is CharacterBody2D"}},
 		{"", ErrUnknownClass, nil, nil},
 		{"Texture2D", ErrNotNode,
 			func(e *NodeTypeError) bool {

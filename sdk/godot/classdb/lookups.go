@@ -125,8 +125,12 @@ func (db *DB) KeyNames() []string {
 }
 
 // SuggestProperty returns the property of class (or its ancestors)
-// closest to name, or "" when none is a likely typo.
+// closest to name, or "" when none is a likely typo. A Godot 3 name gets
+// its Godot 4 spelling (extents is size), however far apart they are.
 func (db *DB) SuggestProperty(class, name string) string {
+	if r, ok := db.PropertyRename(class, name); ok {
+		return r.New
+	}
 	var cands []string
 	for _, p := range db.Properties(class) {
 		cands = append(cands, p.Name)

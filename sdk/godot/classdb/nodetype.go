@@ -23,8 +23,14 @@ type NodeTypeError struct {
 	Reason error
 	// Version is the engine version of the class database, if known.
 	Version Version
+	// Project is the project's Godot version ("4.4"), when known; the
+	// message names it rather than Version (see ValidNodeTypeFor).
+	Project string
 	// Suggestion is the closest class name, for ErrUnknownClass; may be "".
 	Suggestion string
+	// Godot3 is set when Type is a Godot 3 class name and Suggestion its
+	// Godot 4 name.
+	Godot3 bool
 	// Chain is the class and its ancestors, for ErrNotNode.
 	Chain []string
 	// APIType is the class's API, for ErrEditorOnly.
@@ -39,12 +45,17 @@ func (e *NodeTypeError) Error() string {
 	switch e.Reason {
 	case ErrUnknownClass:
 		b.WriteString("is not an engine class")
-		if e.Version != (Version{}) {
+		if e.Project != "" {
+			fmt.Fprintf(&b, " in Godot %s", e.Project)
+		} else if e.Version != (Version{}) {
 			fmt.Fprintf(&b, " in Godot %s", e.Version)
 		}
-		if e.Suggestion != "" {
+		switch {
+		case e.Godot3:
+			fmt.Fprintf(&b, ": %s is the Godot 3 name; in Godot 4 it is %s", e.Type, e.Suggestion)
+		case e.Suggestion != "":
 			fmt.Fprintf(&b, "; did you mean %q?", e.Suggestion)
-		} else {
+		default:
 			b.WriteString("; check the spelling (class names are case-sensitive), or instance a scene for custom types")
 		}
 	case ErrNotNode:
@@ -94,6 +105,9 @@ func quoteList(names []string) string {
 func (db *DB) ValidNodeType(name string) error {
 	c, ok := db.classes[name]
 	if !ok {
+		if r, ok := db.ClassRename(name); ok {
+			return &NodeTypeError{Type: name, Reason: ErrUnknownClass, Version: db.version, Suggestion: r.New, Godot3: true}
+		}
 		return &NodeTypeError{Type: name, Reason: ErrUnknownClass, Version: db.version, Suggestion: db.Suggest(name)}
 	}
 	if !db.IsNode(name) {

@@ -21,12 +21,24 @@ type Error struct {
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
 	Message string `json:"message"`
+	// Hint names the Godot 4 spelling when the line holds Godot 3 syntax
+	// ("use @export var: ..."); empty otherwise.
+	Hint string `json:"hint,omitempty"`
 }
 
 func (e *Error) Error() string { return e.Message }
 
-// Check parses src and returns its first syntax error, or nil.
-func Check(src string) (err *Error) {
+// Check parses src and returns its first syntax error, or nil. An error
+// on a line of Godot 3 syntax carries the Godot 4 spelling in Hint.
+func Check(src string) *Error {
+	err := check(src)
+	if err != nil {
+		err.Hint = godot3Hint(src, err.Line)
+	}
+	return err
+}
+
+func check(src string) (err *Error) {
 	toks, lerr := lex(src)
 	if lerr != nil {
 		return lerr

@@ -40,9 +40,9 @@ func Err(err error) error {
 	}
 	var up *classdb.UnknownPropertyError
 	if errors.As(err, &up) {
-		hint := "list the class's properties with describe_class"
-		if up.Suggestion != "" {
-			hint = "did you mean " + up.Suggestion + "?"
+		hint := fmt.Sprintf(`godot_describe_class({"class_name":%q,"members":"properties","inherited":true}) lists its properties`, up.Class)
+		if h := DB().PropertyHint(up.Class, up.Property); h != "" {
+			hint = h
 		}
 		return &sdk.Error{Code: sdk.CodeInvalidArgument, Message: up.Error(), Hint: hint, Required: "property", Err: err}
 	}
@@ -304,9 +304,9 @@ func (s *Scene) Connect(from, signal, to, method string) (already bool, err erro
 	}
 	if c := Class(src); c != "" {
 		if _, ok := s.db.Signal(c, signal); !ok {
-			hint := "list the class's signals with describe_class"
-			if sug := s.db.SuggestSignal(c, signal); sug != "" {
-				hint = "did you mean " + sug + "?"
+			hint := fmt.Sprintf(`godot_describe_class({"class_name":%q,"members":"signals","inherited":true}) lists its signals`, c)
+			if sug := s.db.SignalHint(c, signal); sug != "" {
+				hint = sug
 			}
 			return false, sdk.Errorf(sdk.CodeInvalidArgument, hint+" (signals a script declares cannot be checked headless)", "%s has no signal %q", c, signal)
 		}
