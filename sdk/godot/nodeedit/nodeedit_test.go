@@ -128,7 +128,12 @@ func TestErr(t *testing.T) {
 		t.Errorf("Coerce error: %v", err)
 	}
 	_, err = nodeedit.Coerce("Node2D", "rotaton", 1.0, nil)
-	if !errors.As(err, &e) || e.Required != "property" || e.Hint != "did you mean rotation?" {
+	if !errors.As(err, &e) || e.Required != "property" || e.Hint != `did you mean "rotation"?` {
 		t.Errorf("unknown property: %v", err)
+	}
+	// A Godot 3 name gets its Godot 4 spelling.
+	_, err = nodeedit.Coerce("Node2D", "pause_mode", 1.0, nil)
+	if !errors.As(err, &e) || e.Required != "property" || !strings.Contains(e.Hint, "in Godot 4 it is process_mode") {
+		t.Errorf("Godot 3 property: %v", err)
 	}
 }
