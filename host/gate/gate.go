@@ -31,6 +31,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/godot-mcp/godot-mcp/host/events"
+	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
@@ -453,9 +454,12 @@ type Toolset struct {
 	Version     string
 	Description string
 	// Godot is the toolset's Godot version constraint ("" = any).
-	Godot   string
-	Tools   int
-	Enabled bool
+	Godot string
+	Tools int
+	// EditorOnly and HeadlessOnly are the exposed names of the tools that
+	// work in one mode only (manifest modes); the rest work in both.
+	EditorOnly, HeadlessOnly []string
+	Enabled                  bool
 	// Blocked is why the toolset cannot be enabled right now (the Godot
 	// version does not satisfy its constraint), or nil.
 	Blocked *sdk.Error
@@ -467,7 +471,7 @@ func (g *Gate) Toolsets() []Toolset {
 	out := make([]Toolset, 0, len(g.names))
 	for _, n := range g.names {
 		m := g.manifest(n)
-		out = append(out, Toolset{
+		ts := Toolset{
 			Name:        n,
 			Version:     m.Version,
 			Description: m.Description,
@@ -475,7 +479,16 @@ func (g *Gate) Toolsets() []Toolset {
 			Tools:       len(m.Tools),
 			Enabled:     g.Enabled(n),
 			Blocked:     checkVersion(n, m.Godot, godot, source),
-		})
+		}
+		for _, t := range m.Tools {
+			switch {
+			case !t.Supports(manifest.ModeHeadless):
+				ts.EditorOnly = append(ts.EditorOnly, exposure.ExposedName(n, t.Name))
+			case !t.Supports(manifest.ModeEditor):
+				ts.HeadlessOnly = append(ts.HeadlessOnly, exposure.ExposedName(n, t.Name))
+			}
+		}
+		out = append(out, ts)
 	}
 	return out
 }

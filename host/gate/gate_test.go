@@ -518,3 +518,18 @@ func TestEnableStartsPluginsConcurrently(t *testing.T) {
 		t.Errorf("enabled = %v", got)
 	}
 }
+
+// Toolsets names the tools that work in one mode only, from their
+// manifests; a tool that declares no modes works in both.
+func TestToolsetsNameSingleModeTools(t *testing.T) {
+	m := toolset("scene_edit", "", "select", "scaffold", "add_node")
+	m.Tools[0].Modes = []manifest.Mode{manifest.ModeEditor}
+	m.Tools[1].Modes = []manifest.Mode{manifest.ModeHeadless}
+	m.Tools[2].Modes = []manifest.Mode{manifest.ModeHeadless, manifest.ModeEditor}
+	g := New(Options{Toolsets: []*manifest.Manifest{m, toolset("tilemap", "", "paint")}, GodotVersion: "4.5"})
+	ts := g.Toolsets()
+	if len(ts) != 2 || !slices.Equal(ts[0].EditorOnly, []string{"godot_scene_edit_select"}) ||
+		!slices.Equal(ts[0].HeadlessOnly, []string{"godot_scene_edit_scaffold"}) || ts[1].EditorOnly != nil || ts[1].HeadlessOnly != nil {
+		t.Fatalf("toolsets %+v", ts)
+	}
+}

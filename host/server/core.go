@@ -219,6 +219,10 @@ type toolsetView struct {
 	State        string     `json:"state"`
 	Blocked      *sdk.Error `json:"blocked,omitempty"`
 	EnableCall   string     `json:"enable_call,omitempty"`
+	// EditorOnly and HeadlessOnly name the tools that work in one mode
+	// only; every other tool works with an editor attached and without.
+	EditorOnly   []string `json:"editor_only,omitempty"`
+	HeadlessOnly []string `json:"headless_only,omitempty"`
 }
 
 const coreDescription = "Toolset management and diagnostics; always enabled."
@@ -250,7 +254,8 @@ func (s *Server) listToolsets(_ context.Context, req *mcp.CallToolRequest, _ noA
 		v := toolsetView{
 			Name: ts.Name, Enabled: ts.Enabled, Description: ts.Description, Version: ts.Version,
 			Godot: ts.Godot, ToolCount: ts.Tools, VisibleTools: s.visibleCount(caller, ts.Name),
-			State: string(s.pluginState(ts.Name).State),
+			State:      string(s.pluginState(ts.Name).State),
+			EditorOnly: ts.EditorOnly, HeadlessOnly: ts.HeadlessOnly,
 		}
 		if ts.Blocked != nil {
 			v.Blocked = asError(ts.Blocked, ts.Name)
@@ -260,7 +265,14 @@ func (s *Server) listToolsets(_ context.Context, req *mcp.CallToolRequest, _ noA
 			mark = "off"
 			v.EnableCall = enableCall(ts.Name)
 		}
-		lines = append(lines, fmt.Sprintf("[%s] %s (%d tools): %s", mark, ts.Name, ts.Tools, ts.Description))
+		line := fmt.Sprintf("[%s] %s (%d tools): %s", mark, ts.Name, ts.Tools, ts.Description)
+		if len(ts.EditorOnly) > 0 {
+			line += " Needs a Godot editor attached: " + strings.Join(ts.EditorOnly, ", ") + "."
+		}
+		if len(ts.HeadlessOnly) > 0 {
+			line += " Headless only: " + strings.Join(ts.HeadlessOnly, ", ") + "."
+		}
+		lines = append(lines, line)
 		views = append(views, v)
 	}
 	godot, source := s.opts.Gate.GodotVersion()
