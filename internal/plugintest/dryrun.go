@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/editorcmd"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -65,4 +66,25 @@ func EditorDryRuns(t *testing.T, h *sdktest.Host, ed *sdktest.Editor, calls map[
 			}
 		}
 	}
+}
+
+// DryRunIn calls tool as a dry run on h, which runs in mode, and fails the
+// test unless the answer is a preview of that mode in the SDK's one shape
+// (dry_run true, preview.mode). It returns the answer's fields, for checks
+// of the tool's own.
+func DryRunIn(t testing.TB, h *sdktest.Host, mode sdk.Mode, tool string, args any) map[string]any {
+	t.Helper()
+	res := h.Call(context.Background(), tool, args, sdktest.DryRun())
+	if res.IsError {
+		t.Fatalf("%s (%s) dry run: %s", tool, mode, res.Text())
+	}
+	var out map[string]any
+	if err := res.Structured(&out); err != nil {
+		t.Fatalf("%s (%s) dry run: %v", tool, mode, err)
+	}
+	preview, _ := out["preview"].(map[string]any)
+	if out["dry_run"] != true || preview == nil || preview["mode"] != string(mode) {
+		t.Errorf("%s (%s): not a %s preview: %s", tool, mode, mode, res.Text())
+	}
+	return out
 }

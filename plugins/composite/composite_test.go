@@ -329,29 +329,13 @@ func TestEditorSceneArgumentOpensTheScene(t *testing.T) {
 
 // A dry run answers in the same shape in both modes.
 func TestDryRunShapeSameInBothModes(t *testing.T) {
-	ctx := context.Background()
 	headless := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: project(t)})
 	defer headless.Close()
 	editor := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: project(t), Editor: compositeEditor().Serve})
 	defer editor.Close()
 	for _, c := range compositeDryRuns {
 		for mode, h := range map[sdk.Mode]*sdktest.Host{sdk.ModeHeadless: headless, sdk.ModeEditor: editor} {
-			res := h.Call(ctx, c.tool, c.args, sdktest.DryRun())
-			if res.IsError {
-				t.Fatalf("%s (%s): %s", c.tool, mode, res.Text())
-			}
-			var out struct {
-				DryRun  bool `json:"dry_run"`
-				Preview struct {
-					Mode sdk.Mode `json:"mode"`
-				} `json:"preview"`
-			}
-			if err := res.Structured(&out); err != nil {
-				t.Fatal(err)
-			}
-			if !out.DryRun || out.Preview.Mode != mode {
-				t.Errorf("%s (%s): %s", c.tool, mode, res.Text())
-			}
+			plugintest.DryRunIn(t, h, mode, c.tool, c.args)
 		}
 	}
 }

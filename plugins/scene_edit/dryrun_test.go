@@ -125,30 +125,12 @@ func TestEditorDryRunSendsNoEdit(t *testing.T) {
 // A dry run answers in the same shape in both modes: dry_run and a preview
 // naming its mode.
 func TestDryRunShapeSameInBothModes(t *testing.T) {
-	ctx := context.Background()
 	_, headlessHost := openDryRunProject(t)
 	editor := editorHost(t, dryRunEditor())
 	for _, c := range dryRunCases {
 		keys := map[sdk.Mode][]string{}
 		for mode, h := range map[sdk.Mode]*sdktest.Host{sdk.ModeHeadless: headlessHost, sdk.ModeEditor: editor} {
-			res := h.Call(ctx, c.tool, c.args, sdktest.DryRun())
-			if res.IsError {
-				t.Fatalf("%s (%s) dry run: %s", c.tool, mode, res.Text())
-			}
-			var out struct {
-				DryRun  bool `json:"dry_run"`
-				Preview struct {
-					Mode sdk.Mode `json:"mode"`
-				} `json:"preview"`
-			}
-			if err := res.Structured(&out); err != nil {
-				t.Fatal(err)
-			}
-			if !out.DryRun || out.Preview.Mode != mode {
-				t.Errorf("%s (%s): dry_run %v, preview.mode %q", c.tool, mode, out.DryRun, out.Preview.Mode)
-			}
-			var all map[string]any
-			_ = res.Structured(&all)
+			all := plugintest.DryRunIn(t, h, mode, c.tool, c.args)
 			for k := range all {
 				if k == "dry_run" || k == "preview" {
 					keys[mode] = append(keys[mode], k)
