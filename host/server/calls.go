@@ -31,29 +31,47 @@ import (
 // Every refusal is an isError result (errorResult), never a protocol
 // error, so every client shows it to the agent.
 func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
+	a, err := s.answer(ctx, req)
+	if a.res == nil {
+		return nil, err
+	}
+	return a.res, err
+}
+
+// answer is a tools/call's result and, for a failure the host or the
+// plugin described, that *sdk.Error, so the metrics read its code without
+// parsing it back out of the text.
+type answer struct {
+	res *mcp.CallToolResult
+	err *sdk.Error
+}
+
+// answer runs callTool's path and says how it ended.
+func (s *Server) answer(ctx context.Context, req *mcp.CallToolRequest) (answer, error) {
 	if req.Params == nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without params"}
+		return answer{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without params"}
 	}
 	e, known := s.reg.lookup(req.Params.Name)
 	if !known {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", req.Params.Name)}
+		return answer{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", req.Params.Name)}
 	}
 	caller := s.caller(req)
 	if err := s.policy.Authorize(caller, e.ref); err != nil {
-		return s.refuse(caller, e, err), nil
+		return answer{s.refuse(caller, e, err), err}, nil
 	}
 	if !s.gate.Enabled(e.ref.Toolset) {
-		return s.refuse(caller, e, s.gate.DisabledError(e.ref.Toolset, e.ref.Name)), nil
+		se := s.gate.DisabledError(e.ref.Toolset, e.ref.Name)
+		return answer{s.refuse(caller, e, se), se}, nil
 	}
 	a, aerr := e.arguments(req.Params.Arguments)
 	if aerr != nil {
-		return errorResult(aerr, e.output), nil
+		return answer{errorResult(aerr, e.output), aerr}, nil
 	}
 	if r := s.checkInner(caller, e, &a); r != nil {
-		return s.refuseInner(caller, e, r), nil
+		return answer{s.refuseInner(caller, e, r), r.err}, nil
 	}
 	if e.core != nil {
-		return e.core(ctx, req, a.in), nil
+		return answer{res: e.core(ctx, req, a.in)}, nil
 	}
 	return s.callPlugin(ctx, req, caller, e, a), nil
 }
@@ -64,21 +82,23 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Re
 // changes nothing (every mutating and destructive tool must honour
 // dry_run, see sdk.Call.DryRun). dry_run travels as CallRequest.DryRun,
 // never as an argument.
-func (s *Server) callPlugin(ctx context.Context, req *mcp.CallToolRequest, caller exposure.Caller, e *toolEntry, a callArgs) *mcp.CallToolResult {
+func (s *Server) callPlugin(ctx context.Context, req *mcp.CallToolRequest, caller exposure.Caller, e *toolEntry, a callArgs) answer {
 	class := e.ref.Class
 	mutates := class == manifest.Mutating || class == manifest.Destructive
 	if class == manifest.Destructive && !a.confirm && !a.dryRun {
-		return s.refuse(caller, e, &sdk.Error{
+		se := &sdk.Error{
 			Code:     sdk.CodePreconditionFailed,
 			Required: sdk.RequiredConfirm,
 			Toolset:  e.ref.Toolset,
 			Message:  fmt.Sprintf("%s deletes or overwrites data and was called without confirm=true; nothing ran", e.ref.Name),
 			Hint:     `call it again with "confirm": true once the user has agreed, or with "dry_run": true to preview what it would change`,
-		})
+		}
+		return answer{s.refuse(caller, e, se), se}
 	}
 	if s.plugins == nil {
-		return errorResult(&sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: e.ref.Toolset,
-			Message: "this host runs no plugins", Hint: "start godot-mcp with a plugins directory"}, e.output)
+		se := &sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: e.ref.Toolset,
+			Message: "this host runs no plugins", Hint: "start godot-mcp with a plugins directory"}
+		return answer{errorResult(se, e.output), se}
 	}
 	creq := supervisor.CallRequest{
 		Tool:   e.bare,
@@ -103,7 +123,8 @@ func (s *Server) callPlugin(ctx context.Context, req *mcp.CallToolRequest, calle
 		}
 	}
 	res, err := s.plugins.Call(ctx, e.ref.Toolset, creq, onProgress)
-	return toMCP(res, err, e.ref.Toolset, e.output)
+	out, se := toMCP(res, err, e.ref.Toolset, e.output)
+	return answer{out, se}
 }
 
 // refuse answers a call the host will not run, and records why.

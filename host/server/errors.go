@@ -55,12 +55,14 @@ func errorResult(e *sdk.Error, hasOutputSchema bool) *mcp.CallToolResult {
 
 // toMCP converts a plugin's result (already off the wire, see
 // supervisor.Call) to MCP. A failure the plugin described is err, rendered
-// like the host's own; the result's other content follows its text.
-func toMCP(res sdk.Result, err error, toolset string, hasOutputSchema bool) *mcp.CallToolResult {
+// like the host's own, and returned too; the result's other content
+// follows its text.
+func toMCP(res sdk.Result, err error, toolset string, hasOutputSchema bool) (*mcp.CallToolResult, *sdk.Error) {
 	if err != nil {
-		out := errorResult(asError(err, toolset), hasOutputSchema)
+		se := asError(err, toolset)
+		out := errorResult(se, hasOutputSchema)
 		out.Content = append(out.Content, contentToMCP(res.Content)...)
-		return out
+		return out, se
 	}
 	out := &mcp.CallToolResult{IsError: res.IsError, Content: contentToMCP(res.Content)}
 	if raw, ok := res.Structured.(json.RawMessage); ok && len(raw) > 0 {
@@ -72,11 +74,11 @@ func toMCP(res sdk.Result, err error, toolset string, hasOutputSchema bool) *mcp
 				Hint:    "report this to the toolset's author: structured content must be a JSON object; the tool's text output follows"}
 			bad := errorResult(te, hasOutputSchema)
 			bad.Content = append(bad.Content, out.Content...)
-			return bad
+			return bad, te
 		}
 		out.StructuredContent = raw
 	}
-	return out
+	return out, nil
 }
 
 func contentToMCP(cs []sdk.Content) []mcp.Content {

@@ -20,7 +20,8 @@ func fromProto(w *pb.CallResult, toolset string) *mcp.CallToolResult {
 		terr.Toolset = toolset
 		err = terr
 	}
-	return toMCP(res, err, toolset, false)
+	out, _ := toMCP(res, err, toolset, false)
+	return out
 }
 
 func textResult(sc string, text string) *pb.CallResult {

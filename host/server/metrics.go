@@ -32,8 +32,15 @@ func (s *Server) observedCall(ctx context.Context, req *mcp.CallToolRequest) (mc
 	}
 	t := m.Tool(e.ref.Toolset, e.ref.Name)
 	start := time.Now()
-	res, err := s.callTool(ctx, req)
+	a, err := s.answer(ctx, req)
+	var res mcp.Result
+	if a.res != nil {
+		res = a.res
+	}
 	code, out := resultStats(res, err)
+	if a.err != nil && a.err.Code != "" {
+		code = a.err.Code // the error itself, not its words
+	}
 	t.Observe(time.Since(start), code, len(req.Params.Arguments), out)
 	return res, err
 }
@@ -68,7 +75,9 @@ func resultStats(res mcp.Result, err error) (code string, size int) {
 	if se, ok := r.StructuredContent.(*sdk.Error); ok && se.Code != "" {
 		return se.Code, size
 	}
-	// With an output schema the error is text only: "CODE: message".
+	// A core tool's own failure with an output schema: its text only,
+	// "CODE: message". (The host's refusals and plugins' errors reach
+	// observedCall as the *sdk.Error itself.)
 	if len(r.Content) > 0 {
 		if tc, ok := r.Content[0].(*mcp.TextContent); ok {
 			if c, _, found := strings.Cut(tc.Text, ":"); found && isCode(c) {
