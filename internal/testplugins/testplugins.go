@@ -76,3 +76,28 @@ func BuildCommands(dir string, pkgs map[string]string) (map[string]string, error
 	}
 	return out, nil
 }
+
+// HostWithToolset builds the godot-mcp host and the first-party toolset
+// name (plugins/<name>) once into a new temporary directory, with the
+// plugin alone in a plugins directory: what a test that drives one
+// toolset through the real host needs. It returns the host binary and
+// the plugins directory.
+func HostWithToolset(name string) (hostBin, pluginsDir string, err error) {
+	dir, err := os.MkdirTemp("", name+"-host-test")
+	if err != nil {
+		return "", "", err
+	}
+	pkg := Module + "/plugins/" + name
+	paths, err := BuildCommands(dir, map[string]string{Module + "/cmd/godot-mcp": "godot-mcp", pkg: "godot-mcp-toolset-" + name})
+	if err != nil {
+		return "", "", err
+	}
+	plugins := filepath.Join(dir, "plugins")
+	if err := os.Mkdir(plugins, 0o700); err != nil {
+		return "", "", err
+	}
+	if err := os.Rename(paths[pkg], filepath.Join(plugins, "godot-mcp-toolset-"+name)); err != nil {
+		return "", "", err
+	}
+	return paths[Module+"/cmd/godot-mcp"], plugins, nil
+}

@@ -22,36 +22,20 @@ import (
 // plugin, over stdio, as an agent would, with a fake exporting Godot.
 
 var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
+	buildOnce                   sync.Once
+	hostBinPath, pluginsDirPath string
+	buildErr                    error
 )
 
+// binaries builds godot-mcp and godot-mcp-toolset-export once per test
+// binary; it returns the host's path and the plugins directory.
 func binaries(t *testing.T) (hostBin, pluginsDir string) {
 	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "export-host-test")
-		if buildErr != nil {
-			return
-		}
-		var paths map[string]string
-		paths, buildErr = testplugins.BuildCommands(buildDir, map[string]string{
-			testplugins.Module + "/cmd/godot-mcp":  "godot-mcp",
-			testplugins.Module + "/plugins/export": "godot-mcp-toolset-export",
-		})
-		if buildErr != nil {
-			return
-		}
-		plugins := filepath.Join(buildDir, "plugins")
-		if buildErr = os.Mkdir(plugins, 0o700); buildErr != nil {
-			return
-		}
-		buildErr = os.Rename(paths[testplugins.Module+"/plugins/export"], filepath.Join(plugins, "godot-mcp-toolset-export"))
-	})
+	buildOnce.Do(func() { hostBinPath, pluginsDirPath, buildErr = testplugins.HostWithToolset("export") })
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
-	return filepath.Join(buildDir, "godot-mcp"), filepath.Join(buildDir, "plugins")
+	return hostBinPath, pluginsDirPath
 }
 
 // TestExportOverTheRealHost: through the host, an export onto

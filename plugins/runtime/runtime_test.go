@@ -25,8 +25,8 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildDir != "" {
-		_ = os.RemoveAll(buildDir) // the binaries host_test.go built
+	if hostBinPath != "" {
+		_ = os.RemoveAll(filepath.Dir(hostBinPath)) // the binaries host_test.go built
 	}
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
