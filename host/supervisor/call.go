@@ -15,6 +15,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
+	"github.com/godot-mcp/godot-mcp/sdk/workspace"
 )
 
 // Progress is one progress report of a call in flight.
@@ -122,7 +123,7 @@ func (s *Supervisor) call(ctx context.Context, inst *instance, req CallRequest, 
 	if req.CallID == "" {
 		req.CallID = fmt.Sprintf("s%d", s.callSeq.Add(1))
 	}
-	defer s.inFlight.begin(req.CallID, inst.name, req.DryRun)()
+	defer s.inFlight.Begin(req.CallID, workspace.CallInfo{Toolset: inst.name, Tool: req.Tool, DryRun: req.DryRun})()
 	if s.opts.Workspace != nil {
 		defer s.opts.Workspace.BeginCall(inst.name, req.Tool, req.CallID, req.DryRun)()
 	}

@@ -3,51 +3,17 @@ package supervisor
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/editorcmd"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk/workspace"
 )
 
-// inFlight is the supervisor's record of the calls it is running, so the
-// host services can tell which call a plugin's request belongs to. The SDK
+// editorGuard is the HostEditor service one toolset's plugin sees. The SDK
 // already refuses to send a mutating editor command during a dry run; the
 // host does not trust that (a plugin may be built on another SDK, or be
-// hostile), and checks every editor command against the call it names.
-type inFlight struct {
-	mu sync.Mutex
-	m  map[string]flight
-}
-
-type flight struct {
-	toolset string
-	dryRun  bool
-}
-
-// begin records a call; the returned func ends it.
-func (f *inFlight) begin(callID, toolset string, dryRun bool) (end func()) {
-	f.mu.Lock()
-	if f.m == nil {
-		f.m = map[string]flight{}
-	}
-	f.m[callID] = flight{toolset: toolset, dryRun: dryRun}
-	f.mu.Unlock()
-	return func() {
-		f.mu.Lock()
-		delete(f.m, callID)
-		f.mu.Unlock()
-	}
-}
-
-func (f *inFlight) lookup(callID string) (flight, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	c, ok := f.m[callID]
-	return c, ok
-}
-
-// editorGuard is the HostEditor service one toolset's plugin sees: a
+// hostile), and checks every editor command against the call it names: a
 // command must belong to a call of that toolset in flight, and during a
 // dry-run call only commands that change nothing pass (package editorcmd:
 // queries, opening a tab, commands with their preview flag set).
@@ -55,17 +21,17 @@ type editorGuard struct {
 	pb.UnimplementedHostEditorServer
 	inner   pb.HostEditorServer
 	toolset string
-	calls   *inFlight
+	calls   *workspace.Calls // the supervisor's calls in flight (Supervisor.inFlight)
 }
 
 func (g editorGuard) Command(ctx context.Context, req *pb.EditorRequest) (*pb.EditorResponse, error) {
-	c, ok := g.calls.lookup(req.GetCallId())
-	if !ok || c.toolset != g.toolset {
+	c, ok := g.calls.Lookup(req.GetCallId())
+	if !ok || c.Toolset != g.toolset {
 		return refuse(&sdk.Error{Code: sdk.CodePluginError, Toolset: g.toolset,
 			Message: fmt.Sprintf("toolset %q sent editor command %s outside any of its calls (call id %s)", g.toolset, req.GetCommand(), sdk.QuoteInput(req.GetCallId())),
 			Hint:    "a toolset reaches the editor only while the host runs one of its tool calls, naming its call id; update the toolset to a current SDK or report this to its author"}), nil
 	}
-	if c.dryRun {
+	if c.DryRun {
 		if err := editorcmd.AllowedInDryRun(req.GetCommand(), req.GetParamsJson()); err != nil {
 			return refuse(&sdk.Error{Code: sdk.CodePluginError, Toolset: g.toolset,
 				Message: fmt.Sprintf("toolset %q tried to change the editor during a dry run: %v; the host refused it and nothing changed", g.toolset, err),

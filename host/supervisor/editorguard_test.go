@@ -7,6 +7,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk/workspace"
 )
 
 // recordingEditor is the HostEditor behind the guard: it records what got
@@ -22,14 +23,14 @@ func (r *recordingEditor) Command(_ context.Context, req *pb.EditorRequest) (*pb
 }
 
 func TestEditorGuard(t *testing.T) {
-	var calls inFlight
+	var calls workspace.Calls
 	inner := &recordingEditor{}
 	g := editorGuard{inner: inner, toolset: "scene_edit", calls: &calls}
-	endReal := calls.begin("c1", "scene_edit", false)
+	endReal := calls.Begin("c1", workspace.CallInfo{Toolset: "scene_edit"})
 	defer endReal()
-	endDry := calls.begin("c2", "scene_edit", true)
+	endDry := calls.Begin("c2", workspace.CallInfo{Toolset: "scene_edit", DryRun: true})
 	defer endDry()
-	endOther := calls.begin("c3", "tilemap", false)
+	endOther := calls.Begin("c3", workspace.CallInfo{Toolset: "tilemap"})
 	defer endOther()
 
 	for _, c := range []struct {

@@ -71,6 +71,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire"
+	"github.com/godot-mcp/godot-mcp/sdk/workspace"
 )
 
 // Crash-loop policy. A plugin that crashes crashLoopCount times within
@@ -238,8 +239,9 @@ type Supervisor struct {
 
 	// callSeq numbers calls that come without a call id.
 	callSeq atomic.Uint64
-	// inFlight are the calls running, for the host services' checks.
-	inFlight inFlight
+	// inFlight are the calls running, for the host services' checks
+	// (editorGuard).
+	inFlight workspace.Calls
 
 	// wg counts every goroutine the supervisor starts (process reapers,
 	// exit watchers, broker servers); Shutdown waits for all of them.
