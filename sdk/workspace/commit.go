@@ -450,22 +450,10 @@ func writeTemp(abs string, c content, fsync bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name := tf.Name()
-	_, err = tf.Write(data)
-	if err == nil {
-		err = tf.Chmod(c.mode)
-	}
-	if err == nil && fsync {
-		err = tf.Sync()
-	}
-	if cerr := tf.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		_ = os.Remove(name)
+	if err := fillTemp(tf, data, c.mode, fsync); err != nil {
 		return "", err
 	}
-	return name, nil
+	return tf.Name(), nil
 }
 
 // writeTempAt writes c to the new file name (which must not exist), with
@@ -479,9 +467,15 @@ func writeTempAt(name string, c content, fsync bool) error {
 	if err != nil {
 		return err
 	}
-	_, err = tf.Write(data)
+	return fillTemp(tf, data, c.mode, fsync)
+}
+
+// fillTemp writes data to the new temp file tf, sets mode, fsyncs if asked
+// and closes it; on any failure the file is removed.
+func fillTemp(tf *os.File, data []byte, mode os.FileMode, fsync bool) error {
+	_, err := tf.Write(data)
 	if err == nil {
-		err = tf.Chmod(c.mode)
+		err = tf.Chmod(mode)
 	}
 	if err == nil && fsync {
 		err = tf.Sync()
@@ -490,7 +484,7 @@ func writeTempAt(name string, c content, fsync bool) error {
 		err = cerr
 	}
 	if err != nil {
-		_ = os.Remove(name)
+		_ = os.Remove(tf.Name())
 	}
 	return err
 }
