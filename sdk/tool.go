@@ -26,9 +26,9 @@ type Tool struct {
 	// without a JSON Schema, say). NewTool cannot return it, so it surfaces
 	// in Toolset.Manifest, which Serve checks before anything else.
 	err error
-	in  *jsonschema.Resolved
 	out *jsonschema.Resolved
-	// run decodes and validates the arguments and calls the handler.
+	// run decodes the arguments, checks the path arguments and runs the
+	// path the call's mode picks (modes.go).
 	run func(ctx context.Context, call *Call, args []byte) (Result, error)
 }
 
@@ -148,11 +148,11 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 	if fieldErr != nil {
 		errs = append(errs, fmt.Errorf("arguments: %w", fieldErr))
 	}
-	in, inJSON, err := deriveSchema(SchemaFor[In])
+	_, inJSON, err := deriveSchema(SchemaFor[In]) // resolved only to refuse a bad schema: the host validates calls
 	if err != nil && fieldErr == nil {
 		errs = append(errs, fmt.Errorf("input schema: %w", err))
 	}
-	t.in, t.spec.InputSchema = in, inJSON
+	t.spec.InputSchema = inJSON
 	if o.output != nil {
 		infer := o.output
 		if class == Mutating || class == Destructive {
