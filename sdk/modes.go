@@ -77,7 +77,6 @@ type editorOption struct {
 	command string
 	fn      any    // func(In) (any, error) or EditorHandler[In]
 	why     string // HeadlessOnly's reason
-	set     bool
 }
 
 // EditorCommand makes the tool's editor path one addon command: params
@@ -86,7 +85,7 @@ type editorOption struct {
 // during a dry run.
 func EditorCommand[In any](command string, params func(in In) (any, error)) ToolOption {
 	return func(o *toolOptions) {
-		o.editor = editorOption{kind: editorCommand, command: command, fn: params, set: true}
+		o.editor = editorOption{kind: editorCommand, command: command, fn: params}
 	}
 }
 
@@ -94,7 +93,7 @@ func EditorCommand[In any](command string, params func(in In) (any, error)) Tool
 // apply commands, through its *Editor.
 func EditorFunc[In any](fn EditorHandler[In]) ToolOption {
 	return func(o *toolOptions) {
-		o.editor = editorOption{kind: editorFunc, fn: fn, set: true}
+		o.editor = editorOption{kind: editorFunc, fn: fn}
 	}
 }
 
@@ -103,13 +102,13 @@ func EditorFunc[In any](fn EditorHandler[In]) ToolOption {
 // clobber a scene the editor holds unsaved and asks the editor to reload
 // what changed. This is the default; say it to make it plain.
 func AnyMode() ToolOption {
-	return func(o *toolOptions) { o.editor = editorOption{kind: editorFiles, set: true} }
+	return func(o *toolOptions) { o.editor = editorOption{kind: editorFiles} }
 }
 
 // HeadlessOnly says the tool cannot run with an editor attached; why is the
 // caller's reason, such as "it rewrites files the editor holds open".
 func HeadlessOnly(why string) ToolOption {
-	return func(o *toolOptions) { o.editor = editorOption{kind: editorRefused, why: why, set: true} }
+	return func(o *toolOptions) { o.editor = editorOption{kind: editorRefused, why: why} }
 }
 
 // NewEditorTool builds a tool that only works with an editor attached (a
@@ -117,7 +116,7 @@ func HeadlessOnly(why string) ToolOption {
 // the way to attach one.
 func NewEditorTool[In any](name, description string, class SafetyClass, h EditorHandler[In], opts ...ToolOption) Tool {
 	opts = append(opts, func(o *toolOptions) {
-		o.editor = editorOption{kind: editorFunc, fn: h, set: true}
+		o.editor = editorOption{kind: editorFunc, fn: h}
 		o.editorOnly = true
 	})
 	return newTool[In](name, description, class, nil, opts...)
