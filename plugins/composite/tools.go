@@ -487,12 +487,7 @@ func runQueries(ctx context.Context, ed *sdk.Editor, cmds []map[string]any, stop
 		name := c["command"].(string)
 		var m map[string]any
 		if err := ed.Query(ctx, name, c["params"], &m); err != nil {
-			out.Results = append(out.Results, subError(name, err))
-			out.OKAll = false
-			if stop {
-				at := i
-				out.AbortedAt, out.SkippedCount = &at, len(cmds)-i-1
-				out.Hint = fmt.Sprintf("command %d (%s) failed: fix it and run the list again", i, name)
+			if out.failed(i, len(cmds), name, err, stop, "") {
 				break
 			}
 			continue
@@ -531,12 +526,7 @@ func runCommandsTool(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Resul
 			}
 			doc.SetFloatStyle(s.Doc.FloatStyle())
 			s.Doc, s.Edited = doc, edited
-			out.Results = append(out.Results, subError(name, err))
-			out.OKAll = false
-			if stop {
-				at := i
-				out.AbortedAt, out.SkippedCount = &at, len(cmds)-i-1
-				out.Hint = fmt.Sprintf("command %d (%s) failed; nothing was written (stop_on_error): fix it and run the list again", i, name)
+			if out.failed(i, len(cmds), name, err, stop, "; nothing was written (stop_on_error)") {
 				break
 			}
 			continue
@@ -551,6 +541,21 @@ func runCommandsTool(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Resul
 		out.Files = []sdk.FileChange{}
 	}
 	return runAnswer(call.DryRun, out), nil
+}
+
+// failed records command i of n (name) failing with err; with stop it
+// also records where the run was cut, and reports that the run ends there.
+// note says what the cut means for the files ("" for nothing).
+func (out *runResult) failed(i, n int, name string, err error, stop bool, note string) (abort bool) {
+	out.Results = append(out.Results, subError(name, err))
+	out.OKAll = false
+	if !stop {
+		return false
+	}
+	at := i
+	out.AbortedAt, out.SkippedCount = &at, n-i-1
+	out.Hint = fmt.Sprintf("command %d (%s) failed%s: fix it and run the list again", i, name, note)
+	return true
 }
 
 func runAnswer(dryRun bool, out runResult) sdk.Result {
