@@ -19,6 +19,8 @@ import (
 //   - `default:"3"`, `minimum:"1"` and `maximum:"20"` declare the limits in
 //     the schema, where clients and agents see them, and the host refuses
 //     values outside them ("depth must be between 1 and 20, got 99");
+//   - `alias:"node_type"` gives a top-level argument a second spelling
+//     (see [ResolveAliases]);
 //   - every property has one plain type: an optional argument (a pointer,
 //     a slice, a map) is optional by omission, never "null or T". Clients
 //     that cannot render a type list send such arguments as strings, and
@@ -35,6 +37,11 @@ func SchemaFor[T any]() (*jsonschema.Schema, error) {
 	if err := applyTags(s, reflect.TypeFor[T](), true); err != nil {
 		return nil, err
 	}
+	aliases, err := aliasFields(reflect.TypeFor[T]())
+	if err != nil {
+		return nil, err
+	}
+	addAliases(s, aliases)
 	// The root keeps its type: a pointer arguments type is refused
 	// (deriveSchema), not turned into an object.
 	for _, p := range s.Properties {

@@ -172,8 +172,18 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 	if err != nil {
 		errs = append(errs, fmt.Errorf("arguments: %w", err))
 	}
+	aliases, err := aliasFields(reflect.TypeFor[In]())
+	if err != nil {
+		errs = append(errs, fmt.Errorf("arguments: %w", err))
+	}
 	t.err = errors.Join(errs...)
 	t.run = func(ctx context.Context, call *Call, args []byte) (Result, error) {
+		if len(aliases) > 0 {
+			var err error
+			if args, err = applyAliases(args, aliases); err != nil {
+				return Result{}, err
+			}
+		}
 		var v In
 		if err := decodeArgs(args, &v); err != nil {
 			return Result{}, err

@@ -18,7 +18,7 @@ Create a new Godot 4 project in PATH (created if missing; it must be empty
 unless --force): project.godot as the editor's project manager writes it
 for the chosen Godot version and renderer, icon.svg, .gitignore,
 .gitattributes and a main scene from a template. The same files as the
-project_scaffold toolset's godot_project_scaffold_scaffold.
+project_scaffold toolset's godot_project_scaffold.
 
 Flags:
 `

@@ -24,7 +24,7 @@ func TestListToolsetsShowsSingleModeTools(t *testing.T) {
 	for _, ts := range out.Toolsets {
 		if ts.Name == "project_scaffold" {
 			found = true
-			if !slices.Contains(ts.HeadlessOnly, "godot_project_scaffold_scaffold") {
+			if !slices.Contains(ts.HeadlessOnly, "godot_project_scaffold") {
 				t.Errorf("project_scaffold: headless_only %v", ts.HeadlessOnly)
 			}
 		}
@@ -35,7 +35,7 @@ func TestListToolsetsShowsSingleModeTools(t *testing.T) {
 	if !found {
 		t.Fatalf("project_scaffold not listed: %s", text(res))
 	}
-	if !strings.Contains(text(res), "Headless only: godot_project_scaffold_scaffold") {
+	if !strings.Contains(text(res), "Headless only: godot_project_scaffold") {
 		t.Errorf("the summary does not say it: %s", text(res))
 	}
 }

@@ -40,7 +40,7 @@ func TestProjectDataToolsets(t *testing.T) {
 			Count int    `json:"count"`
 		} `json:"updated_refs"`
 	}
-	s.ok(t, "godot_project_move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}, &moved)
+	s.ok(t, "godot_project_move_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}, &moved)
 	if len(moved.UpdatedRefs) != 2 || !strings.Contains(string(projfixture.Read(t, dir, "gui/pause_menu.tscn")), `path="res://ui/theme.tres"`) {
 		t.Fatalf("move: %+v", moved)
 	}

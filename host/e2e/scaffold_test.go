@@ -15,7 +15,7 @@ func TestScaffoldEmptyFolder(t *testing.T) {
 	dir := t.TempDir()
 	s := stdioHost(t, legacy, "--project", dir, "--plugins-dir", projectPluginsDir, "--log-level", "warn")
 	ins := s.InitializeResult().Instructions
-	if !strings.Contains(ins, "no project.godot yet") || !strings.Contains(ins, "godot_project_scaffold_scaffold") {
+	if !strings.Contains(ins, "no project.godot yet") || !strings.Contains(ins, "godot_project_scaffold") {
 		t.Fatalf("the instructions do not offer the scaffold:\n%s", ins)
 	}
 	// project_scaffold is enabled for an empty folder; inspection waits
@@ -25,7 +25,7 @@ func TestScaffoldEmptyFolder(t *testing.T) {
 		MainScene    string   `json:"main_scene"`
 		Files        []string `json:"files"`
 	}
-	s.ok(t, "godot_project_scaffold_scaffold", map[string]any{
+	s.ok(t, "godot_project_scaffold", map[string]any{
 		"project_name": "Space Game", "godot_version": "4.5", "renderer": "mobile", "template": "2d", "confirm": true,
 	}, &out)
 	if out.GodotVersion != "4.5" || out.MainScene != "res://scenes/main.tscn" {

@@ -74,12 +74,7 @@ func (ctx Caller) TransportKey() string {
 const CoreToolset = manifest.CoreToolset
 
 // ExposedName composes the name agents see for a tool of a toolset.
-func ExposedName(toolset, tool string) string {
-	if toolset == CoreToolset {
-		return "godot_" + tool
-	}
-	return "godot_" + toolset + "_" + tool
-}
+func ExposedName(toolset, tool string) string { return manifest.ExposedName(toolset, tool) }
 
 // FromManifest returns the candidate tools of a toolset, in manifest order.
 func FromManifest(m *manifest.Manifest) []Tool {

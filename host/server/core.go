@@ -48,6 +48,9 @@ func coreTool[In any](name string, class manifest.SafetyClass, description strin
 				var in In
 				b, err := json.Marshal(args)
 				if err == nil {
+					b, err = sdk.ResolveAliases[In](b)
+				}
+				if err == nil {
 					err = json.Unmarshal(b, &in)
 				}
 				if err != nil {
@@ -86,11 +89,27 @@ func init() { coreDefs = append(coreDefs, historyDefs...) }
 type noArgs struct{}
 
 type enableArgs struct {
-	Toolsets []string `json:"toolsets" jsonschema:"Toolset names, as godot_list_toolsets shows them, e.g. [\"scene_edit\"]."`
+	Toolsets []string `json:"toolsets,omitempty" jsonschema:"Toolset names, as godot_list_toolsets shows them, e.g. [\"scene_edit\"]. Give this or category."`
+	Category string   `json:"category,omitempty" jsonschema:"One toolset name: the same as toolsets with one entry (the spelling other Godot MCP servers use)."`
 }
 
 type disableArgs struct {
-	Toolsets []string `json:"toolsets" jsonschema:"Toolset names to disable."`
+	Toolsets []string `json:"toolsets,omitempty" jsonschema:"Toolset names to disable. Give this or category."`
+	Category string   `json:"category,omitempty" jsonschema:"One toolset name: the same as toolsets with one entry."`
+}
+
+// toggleNames joins the two spellings of a toggle's toolsets.
+func toggleNames(toolsets []string, category, tool string) ([]string, error) {
+	names := toolsets
+	if category != "" {
+		names = append(slices.Clone(toolsets), category)
+	}
+	if len(names) == 0 {
+		return nil, &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "toolsets",
+			Message: tool + " needs the toolsets to change",
+			Hint:    `pass toolsets, e.g. {"toolsets": ["scene_edit"]}, or one name as category; godot_list_toolsets lists them`}
+	}
+	return names, nil
 }
 
 type infoArgs struct {
@@ -303,7 +322,10 @@ func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in
 	caller := s.caller(req)
 	// Normalise once: the policy check and the toggle must see the same
 	// names, or " runtime" would pass the check and enable runtime.
-	names, err := s.opts.Gate.Normalize(in.Toolsets, "godot_enable_toolset")
+	names, err := toggleNames(in.Toolsets, in.Category, "godot_enable_toolset")
+	if err == nil {
+		names, err = s.opts.Gate.Normalize(names, "godot_enable_toolset")
+	}
 	if err != nil {
 		return errorResult(asError(err, ""), false)
 	}
@@ -378,7 +400,10 @@ func compactResult(summary string, v any) *mcp.CallToolResult {
 
 func (s *Server) disableToolset(ctx context.Context, req *mcp.CallToolRequest, in disableArgs) *mcp.CallToolResult {
 	caller := s.caller(req)
-	names, err := s.opts.Gate.Normalize(in.Toolsets, "godot_disable_toolset")
+	names, err := toggleNames(in.Toolsets, in.Category, "godot_disable_toolset")
+	if err == nil {
+		names, err = s.opts.Gate.Normalize(names, "godot_disable_toolset")
+	}
 	if err != nil {
 		return errorResult(asError(err, ""), false)
 	}
@@ -595,12 +620,9 @@ func (s *Server) healthCheck(_ context.Context, req *mcp.CallToolRequest, _ noAr
 	return jsonResult(summary, map[string]any{"status": status, "checks": nonNil(checks)})
 }
 
-type classTool struct {
-	Name    string `json:"name"`
-	Toolset string `json:"toolset"`
-	Enabled bool   `json:"enabled"`
-}
-
+// toolsByClass answers {class: [exposed tool names]}, the shape prompts
+// written for other Godot MCP servers read, plus toolsets_to_enable: the
+// toolsets some listed tool belongs to that are not enabled yet.
 func (s *Server) toolsByClass(_ context.Context, req *mcp.CallToolRequest, in classArgs) *mcp.CallToolResult {
 	caller := s.caller(req)
 	entries := s.reg.all()
@@ -609,25 +631,36 @@ func (s *Server) toolsByClass(_ context.Context, req *mcp.CallToolRequest, in cl
 		refs[i] = e.ref
 	}
 	d := s.policy.Evaluate(caller, refs)
-	out := map[string][]classTool{}
+	out := map[string]any{}
+	lists := map[string][]string{}
 	for _, c := range manifest.Classes {
 		if in.Class == "" || in.Class == string(c) {
-			out[string(c)] = []classTool{}
+			lists[string(c)] = []string{}
 		}
 	}
+	var toEnable []string
 	for _, t := range d.Visible {
-		if list, ok := out[string(t.Class)]; ok {
-			out[string(t.Class)] = append(list, classTool{Name: t.Name, Toolset: t.Toolset, Enabled: s.opts.Gate.Enabled(t.Toolset)})
+		if list, ok := lists[string(t.Class)]; ok {
+			lists[string(t.Class)] = append(list, t.Name)
+			if t.Toolset != gate.Core && !s.opts.Gate.Enabled(t.Toolset) && !slices.Contains(toEnable, t.Toolset) {
+				toEnable = append(toEnable, t.Toolset)
+			}
 		}
 	}
 	var parts []string
-	for _, c := range manifest.Classes {
-		if list, ok := out[string(c)]; ok {
-			parts = append(parts, fmt.Sprintf("%s: %d", c, len(list)))
-		}
+	for c, list := range lists {
+		slices.Sort(list)
+		out[c] = list
+		parts = append(parts, fmt.Sprintf("%s: %d", c, len(list)))
 	}
 	slices.Sort(parts)
-	return jsonResult("Tools you may use, by safety class ("+strings.Join(parts, ", ")+"). Destructive tools need confirm=true; mutating and destructive tools accept dry_run=true.", out)
+	slices.Sort(toEnable)
+	out["toolsets_to_enable"] = nonNil(toEnable)
+	text := "Tools you may use, by safety class (" + strings.Join(parts, ", ") + "). Destructive tools need confirm=true; mutating and destructive tools accept dry_run=true."
+	if len(toEnable) > 0 {
+		text += " Tools of " + strings.Join(toEnable, ", ") + " appear once godot_enable_toolset enables them."
+	}
+	return jsonResult(text, out)
 }
 
 // nonNil keeps empty lists as [] in JSON, not null.

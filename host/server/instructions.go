@@ -71,7 +71,7 @@ func (s *Server) instructions(caller exposure.Caller) string {
 	}
 	if s.opts.ProjectDir != "" && scaffoldable {
 		if _, err := os.Stat(filepath.Join(s.opts.ProjectDir, "project.godot")); errors.Is(err, os.ErrNotExist) {
-			b.WriteString("The project folder holds no project.godot yet: create the project first with godot_project_scaffold_scaffold " +
+			b.WriteString("The project folder holds no project.godot yet: create the project first with godot_project_scaffold " +
 				"(toolset project_scaffold; choose godot_version, renderer and template), then the other toolsets work on it.\n")
 		}
 	}

@@ -766,9 +766,9 @@ func TestCoreInfoTools(t *testing.T) {
 	if health.Status != "ok" {
 		t.Errorf("health = %+v", health)
 	}
-	var classes map[string][]classTool
+	var classes map[string][]string
 	structured(t, c.call(t, "godot_list_tools_by_safety_class", map[string]any{"class": "destructive"}), &classes)
-	if len(classes) != 1 || len(classes["destructive"]) != 1 || classes["destructive"][0].Name != "godot_scene_edit_delete_node" {
+	if len(classes) != 2 || !slices.Equal(classes["destructive"], []string{"godot_scene_edit_delete_node"}) || classes["toolsets_to_enable"] == nil {
 		t.Errorf("by class = %+v", classes)
 	}
 }
@@ -810,5 +810,28 @@ func TestErrorResultsRespectOutputSchemas(t *testing.T) {
 	te := toolErr(t, c.call(t, "godot_scene_edit_delete_node", map[string]any{"path": "a"}))
 	if te.Code != sdk.CodePreconditionFailed || te.Source != sdk.SourceHost {
 		t.Errorf("error of a tool without an output schema = %+v", te)
+	}
+}
+
+// Prompts written for other Godot MCP servers toggle one toolset as
+// {"category": name}; a toggle naming nothing says what to pass.
+func TestToggleTakesCategory(t *testing.T) {
+	e := newEnv(t, envOptions{godot: "4.5"})
+	c := e.connect(t, legacy)
+	var out struct {
+		Enabled  []string `json:"enabled"`
+		Disabled []string `json:"disabled"`
+	}
+	structured(t, c.call(t, "godot_enable_toolset", map[string]any{"category": "scene_edit"}), &out)
+	if !slices.Equal(out.Enabled, []string{"scene_edit"}) {
+		t.Errorf("enable by category = %+v", out)
+	}
+	structured(t, c.call(t, "godot_disable_toolset", map[string]any{"category": "scene_edit"}), &out)
+	if !slices.Equal(out.Disabled, []string{"scene_edit"}) {
+		t.Errorf("disable by category = %+v", out)
+	}
+	te := toolErr(t, c.call(t, "godot_enable_toolset", map[string]any{}))
+	if te.Code != sdk.CodeInvalidArgument || !strings.Contains(te.Hint, "category") {
+		t.Errorf("empty toggle = %+v", te)
 	}
 }

@@ -298,7 +298,7 @@ func projectStats(ctx context.Context, call *sdk.Call, _ struct{}) (sdk.Result, 
 // --- analyze_dependencies
 
 type depsArgs struct {
-	Path     string `json:"path,omitempty" jsonschema:"res:// path or uid:// of one file: its dependencies and dependents; empty for the whole graph"`
+	Path     string `json:"path,omitempty" alias:"resource_path" jsonschema:"res:// path or uid:// of one file: its dependencies and dependents; empty for the whole graph"`
 	HardOnly bool   `json:"hard_only,omitempty" jsonschema:"only load-time references (ext_resource, Resource(), preload, extends, #include)"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
@@ -496,7 +496,7 @@ func findOrphaned(ctx context.Context, call *sdk.Call, in unusedArgs) (sdk.Resul
 // --- cross_scene_find_refs
 
 type refsArgs struct {
-	Target string `json:"target" jsonschema:"what to look for: res://path or uid:// of a scene, script or resource; a node class (CharacterBody2D) or script class_name; or a signal name (body_entered)"`
+	Target string `json:"target" alias:"target_path" jsonschema:"what to look for: res://path or uid:// of a scene, script or resource; a node class (CharacterBody2D) or script class_name; or a signal name (body_entered)"`
 	Kind   string `json:"kind,omitempty" jsonschema:"how to read target: auto, path, type or signal; auto reads a res:// or uid:// as a path, a known class as a type, anything else as a signal" default:"auto"`
 	Offset int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
@@ -657,7 +657,7 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 // --- validate_scene_integrity
 
 type integrityArgs struct {
-	Scene          sdk.ResPath `json:"scene,omitempty" jsonschema:"check only this scene or resource (res://); empty checks every scene and resource"`
+	Scene          sdk.ResPath `json:"scene,omitempty" alias:"scene_path" jsonschema:"check only this scene or resource (res://); empty checks every scene and resource"`
 	IncludeScripts bool        `json:"include_scripts,omitempty" jsonschema:"also check scripts' preload/load paths and project settings"`
 	Offset         int         `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
 	Limit          int         `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`

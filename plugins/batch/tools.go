@@ -15,7 +15,7 @@ import (
 // --- find_nodes_by_type
 
 type findArgs struct {
-	Type       string        `json:"type" jsonschema:"Godot class name, such as Sprite2D, or a script class_name"`
+	Type       string        `json:"node_type" alias:"type" jsonschema:"Godot class name, such as Sprite2D, or a script class_name"`
 	Scene      sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// .tscn to search (its file); empty: the edited (active) scene"`
 	AllScenes  bool          `json:"all_scenes,omitempty" jsonschema:"search every scene of the project (from the files)"`
 	ParentPath string        `json:"parent_path,omitempty" jsonschema:"only under this node (one scene)" default:"."`
@@ -56,7 +56,7 @@ func matcher(typ string, exact bool) func(string) bool {
 
 func checkFindType(in findArgs) error {
 	if strings.TrimSpace(in.Type) == "" {
-		return sdk.Errorf(sdk.CodeInvalidArgument, "pass a class name such as Sprite2D", "type is empty")
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pass a class name such as Sprite2D", "node_type is empty")
 	}
 	return nil
 }
@@ -214,7 +214,7 @@ type setArgs struct {
 	Property  string        `json:"property" jsonschema:"property name, such as modulate or position"`
 	Value     any           `json:"value" jsonschema:"the value: JSON number/bool/string, [x, y] or {\"x\":…} for vectors and colours, a Godot literal string such as \"Vector2(1, 2)\", or a res:// path for resources"`
 	NodePaths []string      `json:"node_paths,omitempty" jsonschema:"the nodes to change (wins over type)"`
-	Type      string        `json:"type,omitempty" jsonschema:"change every node of this class (and subclasses) instead"`
+	Type      string        `json:"node_type,omitempty" alias:"type" jsonschema:"change every node of this class (and subclasses) instead"`
 }
 
 type skipped struct {
@@ -288,7 +288,7 @@ func checkSetArgs(in setArgs) error {
 		return sdk.Errorf(sdk.CodeInvalidArgument, "pass the property name", "property is empty")
 	}
 	if len(in.NodePaths) == 0 && in.Type == "" {
-		return sdk.Errorf(sdk.CodeInvalidArgument, "pass node_paths or type", "no target nodes given")
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pass node_paths or node_type", "no target nodes given")
 	}
 	return nil
 }
@@ -395,7 +395,7 @@ func invalidate(call *sdk.Call, res sdk.CommitResult) {
 
 type crossArgs struct {
 	Scenes   []sdk.ScenePath `json:"scenes" jsonschema:"res:// .tscn files to edit"`
-	Type     string          `json:"type" jsonschema:"set the property on every node of this class (and subclasses)"`
+	Type     string          `json:"node_type" alias:"type" jsonschema:"set the property on every node of this class (and subclasses)"`
 	Property string          `json:"property" jsonschema:"property name"`
 	Value    any             `json:"value" jsonschema:"the value, as for set_property"`
 }

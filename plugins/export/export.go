@@ -16,9 +16,10 @@ import (
 
 type exportArgs struct {
 	Preset         string      `json:"preset" jsonschema:"name of the export preset, as list_presets shows it"`
-	Output         sdk.ResPath `json:"output,omitempty" jsonschema:"file to write, a new res:// path in the export folder res://build/ (created, with a .gdignore); default: res://build/ and the file name of the preset's export_path (with .pck for mode pack)"`
-	Overwrite      bool        `json:"overwrite,omitempty" jsonschema:"replace files an earlier export_project wrote (recorded in res://build/.godot-mcp-exports.json); other existing files are never overwritten"`
+	Output         sdk.ResPath `json:"output,omitempty" alias:"output_path" jsonschema:"file to write, a new res:// path in the export folder res://build/ (created, with a .gdignore); default: res://build/ and the file name of the preset's export_path (with .pck for mode pack)"`
+	Overwrite      bool        `json:"overwrite,omitempty" jsonschema:"replace files an earlier godot_export_project wrote (recorded in res://build/.godot-mcp-exports.json); other existing files are never overwritten"`
 	Mode           string      `json:"mode,omitempty" jsonschema:"release (default), debug, or pack: only the .pck (or .zip), which needs no export templates"`
+	Debug          bool        `json:"debug,omitempty" jsonschema:"true is the same as mode debug (the spelling other Godot MCP servers use)"`
 	TimeoutSeconds int         `json:"timeout_seconds,omitempty" default:"300" minimum:"1" maximum:"1800" jsonschema:"deadline in seconds (default 300, at most 1800)"`
 }
 
@@ -58,6 +59,12 @@ func exportFlag(mode string, major int) (string, error) {
 }
 
 func exportProject(ctx context.Context, call *sdk.Call, in exportArgs) (sdk.Result, error) {
+	if in.Debug {
+		if in.Mode != "" && in.Mode != "debug" {
+			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass mode or debug, not both", "debug=true contradicts mode %q", in.Mode)
+		}
+		in.Mode = "debug"
+	}
 	t, err := godotrun.Prepare(ctx, call, finder)
 	if err != nil {
 		return sdk.Result{}, err

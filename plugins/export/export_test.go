@@ -108,14 +108,14 @@ func TestListPresets(t *testing.T) {
 func TestGetExportInfo(t *testing.T) {
 	godottest.RequireGodot3(t)
 	_, h := project(t)
-	out := structured[infoResult](t, h.Call(context.Background(), "get_export_info", map[string]any{"preset": "Linux/X11"}))
+	out := structured[infoResult](t, h.Call(context.Background(), "get_info", map[string]any{"preset": "Linux/X11"}))
 	if out.Options["binary_format/64_bits"] != "true" || out.Settings["script_export_mode"] != "1" || out.Preset.Index != 0 {
 		t.Fatalf("%+v", out)
 	}
 	if !strings.HasSuffix(out.TemplatesDir, filepath.Join("godot", "templates", "3.2.3.stable")) || out.TemplatesPresent == nil {
 		t.Fatalf("templates %q %v", out.TemplatesDir, out.TemplatesPresent)
 	}
-	res := h.Call(context.Background(), "get_export_info", map[string]any{"preset": "Android"})
+	res := h.Call(context.Background(), "get_info", map[string]any{"preset": "Android"})
 	if res.ErrorCode != sdk.CodeNotFound || !strings.Contains(res.Error.Hint, `"Linux/X11"`) {
 		t.Fatalf("%+v", res.Error)
 	}
@@ -125,7 +125,7 @@ func TestExportPack(t *testing.T) {
 	godottest.RequireGodot3(t)
 	dir, h := project(t)
 	// dry_run: the command, nothing written.
-	out := structured[exportResult](t, h.Call(context.Background(), "export_project",
+	out := structured[exportResult](t, h.Call(context.Background(), "project",
 		map[string]any{"preset": "Linux/X11", "mode": "pack"}, sdktest.DryRun()))
 	if !out.DryRun || out.OutputFile != "res://build/game.pck" || !strings.Contains(strings.Join(out.Command, " "), "--export-pack Linux/X11 ") {
 		t.Fatalf("%+v", out)
@@ -133,7 +133,7 @@ func TestExportPack(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "build", "game.pck")); err == nil {
 		t.Fatal("dry run wrote the file")
 	}
-	out = structured[exportResult](t, h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "mode": "pack"}))
+	out = structured[exportResult](t, h.Call(context.Background(), "project", map[string]any{"preset": "Linux/X11", "mode": "pack"}))
 	if !out.Exported || out.OutputSize == 0 {
 		t.Fatalf("%+v", out)
 	}
@@ -153,7 +153,7 @@ func TestExportReleaseWithoutTemplates(t *testing.T) {
 	if st, err := os.Stat(templatesDir(b)); err == nil && st.IsDir() {
 		t.Skip("export templates are installed here; this test checks the failure without them")
 	}
-	out := structured[exportResult](t, h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11"}))
+	out := structured[exportResult](t, h.Call(context.Background(), "project", map[string]any{"preset": "Linux/X11"}))
 	if out.Exported || len(out.Errors) == 0 || !strings.Contains(out.Summary, "templates are missing") {
 		t.Fatalf("%+v", out)
 	}
@@ -198,7 +198,7 @@ func TestExportArguments(t *testing.T) {
 		`{"preset":"Nope"}`: sdk.CodeNotFound,
 		`{"preset":"Linux/X11","timeout_seconds":999999}`: sdk.CodeInvalidArgument,
 	} {
-		res := h.Call(context.Background(), "export_project", []byte(args))
+		res := h.Call(context.Background(), "project", []byte(args))
 		if res.ErrorCode != code {
 			t.Errorf("%s: got %s %s", args, res.ErrorCode, res.Text())
 		}
@@ -228,7 +228,7 @@ func TestExportNeverWritesProjectFiles(t *testing.T) {
 		if tc.dryRun {
 			opts = append(opts, sdktest.DryRun())
 		}
-		res := h.Call(context.Background(), "export_project", tc.args, opts...)
+		res := h.Call(context.Background(), "project", tc.args, opts...)
 		if res.ErrorCode != sdk.CodeInvalidArgument || !strings.Contains(res.Text(), tc.fragment) ||
 			!strings.HasPrefix(res.Text(), "INVALID_ARGUMENT: ") || res.Error.Hint == "" {
 			t.Errorf("%v: %s %s", tc.args, res.ErrorCode, res.Text())
@@ -267,7 +267,7 @@ func TestExportNeverThroughALink(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, overwrite := range []bool{false, true} {
-				res := h.Call(context.Background(), "export_project",
+				res := h.Call(context.Background(), "project",
 					map[string]any{"preset": "Linux/X11", "mode": "pack", "output": tc.output, "overwrite": overwrite})
 				if res.ErrorCode != sdk.CodeInvalidArgument || !strings.Contains(res.Text(), "is a symbolic link") {
 					t.Fatalf("%s %s", res.ErrorCode, res.Text())
@@ -289,7 +289,7 @@ func TestExportNeverThroughALink(t *testing.T) {
 func TestExportFolder(t *testing.T) {
 	dir, h := fakeProject(t, nil)
 	pack := map[string]any{"preset": "Linux/X11", "mode": "pack"}
-	out := structured[exportResult](t, h.Call(context.Background(), "export_project", pack))
+	out := structured[exportResult](t, h.Call(context.Background(), "project", pack))
 	if !out.Exported || out.OutputFile != "res://build/game.pck" || !slices.Equal(out.Files, []string{"res://build/game.pck"}) {
 		t.Fatalf("%+v", out)
 	}
@@ -299,17 +299,17 @@ func TestExportFolder(t *testing.T) {
 	if data, err := os.ReadFile(filepath.Join(dir, "build", "game.pck")); err != nil || string(data) != "pack of Linux/X11\n" {
 		t.Fatalf("%q %v", data, err)
 	}
-	res := h.Call(context.Background(), "export_project", pack)
+	res := h.Call(context.Background(), "project", pack)
 	if res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "overwrite" || !strings.Contains(res.Error.Hint, "overwrite=true") {
 		t.Fatalf("%s %s", res.ErrorCode, res.Text())
 	}
-	out = structured[exportResult](t, h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "mode": "pack", "overwrite": true}))
+	out = structured[exportResult](t, h.Call(context.Background(), "project", map[string]any{"preset": "Linux/X11", "mode": "pack", "overwrite": true}))
 	if !out.Exported {
 		t.Fatalf("%+v", out)
 	}
 	// A release export writes the binary and its .pck: both placed and
 	// recorded, so the .pck the pack export wrote may be replaced.
-	out = structured[exportResult](t, h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "overwrite": true}))
+	out = structured[exportResult](t, h.Call(context.Background(), "project", map[string]any{"preset": "Linux/X11", "overwrite": true}))
 	if !out.Exported || !slices.Equal(out.Files, []string{"res://build/game.pck", "res://build/game.x86_64"}) {
 		t.Fatalf("%+v", out)
 	}
@@ -318,15 +318,15 @@ func TestExportFolder(t *testing.T) {
 	if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res = h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "mode": "pack", "output": "res://build/notes.txt", "overwrite": true})
-	if res.ErrorCode != sdk.CodePreconditionFailed || !strings.Contains(res.Text(), "was not written by export_project") {
+	res = h.Call(context.Background(), "project", map[string]any{"preset": "Linux/X11", "mode": "pack", "output": "res://build/notes.txt", "overwrite": true})
+	if res.ErrorCode != sdk.CodePreconditionFailed || !strings.Contains(res.Text(), "was not written by godot_export_project") {
 		t.Fatalf("%s %s", res.ErrorCode, res.Text())
 	}
 	// An earlier export changed by someone else is not ours any more.
 	if err := os.WriteFile(filepath.Join(dir, "build", "game.x86_64"), []byte("edited by hand"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res = h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "overwrite": true})
+	res = h.Call(context.Background(), "project", map[string]any{"preset": "Linux/X11", "overwrite": true})
 	if res.ErrorCode != sdk.CodePreconditionFailed || !strings.Contains(res.Text(), "or changed since") {
 		t.Fatalf("%s %s", res.ErrorCode, res.Text())
 	}
@@ -342,7 +342,7 @@ func TestExportFolder(t *testing.T) {
 // over: the .gdignore would hide the scenes from Godot.
 func TestExportFolderWithSourcesIsRefused(t *testing.T) {
 	dir, h := fakeProject(t, map[string]string{"build/level.tscn": "[gd_scene format=2]\n"})
-	res := h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "mode": "pack"})
+	res := h.Call(context.Background(), "project", map[string]any{"preset": "Linux/X11", "mode": "pack"})
 	if res.ErrorCode != sdk.CodePreconditionFailed || !strings.Contains(res.Text(), "res://build/level.tscn") {
 		t.Fatalf("%s %s", res.ErrorCode, res.Text())
 	}
@@ -375,7 +375,7 @@ func TestExportDryRunWithEditorSendsNothing(t *testing.T) {
 	dir, _ := fakeProject(t, nil)
 	ed := sdktest.NewEditor()
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "3", Editor: ed.Serve})
-	res := h.Call(context.Background(), "export_project", map[string]any{"preset": "Linux/X11", "mode": "pack"}, sdktest.DryRun())
+	res := h.Call(context.Background(), "project", map[string]any{"preset": "Linux/X11", "mode": "pack"}, sdktest.DryRun())
 	type preview struct {
 		exportResult
 		Preview struct {
@@ -391,5 +391,28 @@ func TestExportDryRunWithEditorSendsNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "build", "game.pck")); err == nil {
 		t.Fatal("dry run wrote the file")
+	}
+}
+
+// A prompt written for the addon's own server says output_path and
+// debug=true, and may leave get_info's preset out when there is one.
+func TestReferenceSpellings(t *testing.T) {
+	dir, h := fakeProject(t, nil)
+	out := structured[exportResult](t, h.Call(context.Background(), "project",
+		map[string]any{"preset": "Linux/X11", "output_path": "res://build/ref.pck", "debug": true}))
+	if !out.Exported || out.OutputFile != "res://build/ref.pck" || out.Mode != "debug" {
+		t.Fatalf("%+v", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "build", "ref.pck")); err != nil {
+		t.Fatal(err)
+	}
+	res := h.Call(context.Background(), "project", map[string]any{"preset": "Linux/X11", "debug": true, "mode": "pack"})
+	if res.ErrorCode != sdk.CodeInvalidArgument {
+		t.Errorf("debug with mode pack: %s %s", res.ErrorCode, res.Text())
+	}
+	// With several presets, one must be named; the error lists them.
+	res = h.Call(context.Background(), "get_info", nil)
+	if res.ErrorCode != sdk.CodeInvalidArgument || !strings.Contains(res.Error.Hint, `"Linux/X11"`) {
+		t.Errorf("get_info without preset: %s %s", res.ErrorCode, res.Text())
 	}
 }

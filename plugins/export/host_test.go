@@ -88,7 +88,7 @@ func TestExportOverTheRealHost(t *testing.T) {
 	}()
 	export := func(args map[string]any) (*mcp.CallToolResult, string) {
 		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "godot_export_export_project", Arguments: args})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "godot_export_project", Arguments: args})
 		if err != nil {
 			t.Fatal(err)
 		}

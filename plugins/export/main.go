@@ -5,9 +5,9 @@
 // 3). See docs/runtime.md.
 //
 // It is a toolset of its own, rather than part of runtime, so that its
-// tools are exposed as godot_export_list_presets, godot_export_get_export_info
-// and godot_export_export_project, the names agents of the addon's own
-// server know.
+// tools are exposed as godot_export_list_presets, godot_export_get_info
+// and godot_export_project, the names prompts written for the addon's own
+// server use.
 //
 // Install it as godot-mcp-toolset-export in the plugins directory.
 package main
@@ -40,10 +40,10 @@ func Toolset() *sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("list_presets", "List the export presets of export_presets.cfg: name, platform, runnable, export path. Needs no Godot binary.",
 				sdk.ReadOnly, listPresets, sdk.WithTitle("List export presets"), sdk.WithOutputSchema[listResult](), sdk.AnyMode()),
-			sdk.NewTool("get_export_info", "Everything export_presets.cfg says about one preset (its options included), and whether "+
+			sdk.NewTool("get_info", "Everything export_presets.cfg says about one preset (its options included), and whether "+
 				"the export templates it needs are installed for the Godot binary that would export it.",
 				sdk.ReadOnly, getExportInfo, sdk.WithTitle("Export preset details"), sdk.WithOutputSchema[infoResult](), sdk.AnyMode()),
-			sdk.NewTool("export_project", "Export the project with a preset using a real Godot binary: mode release (default), debug, "+
+			sdk.NewTool("project", "Export the project with a preset using a real Godot binary: mode release (default), debug, "+
 				"or pack (only the .pck/.zip; needs no export templates). Writes only new files in the export folder res://build/ "+
 				"(which gets a .gdignore), or replaces an earlier export with overwrite=true; never project files, never through a "+
 				"symbolic link. Export files are outside godot_undo. dry_run reports the command without running it.",

@@ -76,7 +76,7 @@ func planOutput(p *sdk.Project, arg string) (*output, error) {
 	}
 	if !strings.HasPrefix(rel, exportDir+"/") {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, hint,
-			"output res://%s is outside the export folder res://%s/: export_project writes only there, never over project files", rel, exportDir)
+			"output res://%s is outside the export folder res://%s/: godot_export_project writes only there, never over project files", rel, exportDir)
 	}
 	base := path.Base(rel)
 	if ext := strings.ToLower(path.Ext(base)); slices.Contains(sourceExts, ext) || strings.EqualFold(base, "project.godot") {
@@ -178,7 +178,7 @@ func (m *exportManifest) record(res string, st fs.FileInfo) {
 // write replaces the manifest atomically (a temporary file renamed over
 // it, so a link in its place is replaced, not followed).
 func (m *exportManifest) write(root string) error {
-	m.Note = "files export_project wrote; only these may be overwritten by it (overwrite=true)"
+	m.Note = "files godot_export_project wrote; only these may be overwritten by it (overwrite=true)"
 	slices.SortFunc(m.Files, func(a, b exportRecord) int { return strings.Compare(a.Path, b.Path) })
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -224,7 +224,7 @@ func checkTarget(m *exportManifest, abs, res string, overwrite bool) error {
 	case !m.wrote(res, st):
 		return sdk.Errorf(sdk.CodePreconditionFailed,
 			"choose a new output name, or move the file out of res://"+exportDir+"/ first",
-			"%s exists and was not written by export_project (or changed since): it is never overwritten", res)
+			"%s exists and was not written by godot_export_project (or changed since): it is never overwritten", res)
 	case !overwrite:
 		e := sdk.Errorf(sdk.CodePreconditionFailed, "pass overwrite=true to replace the earlier export, or choose a new output name",
 			"%s is an earlier export (%d bytes, %s)", res, st.Size(), st.ModTime().UTC().Format(time.RFC3339))
@@ -279,7 +279,7 @@ func prepareFolder(o *output) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.WriteString("# Written by godot-mcp's export_project: Godot does not import this folder, and exports do not pack it.\n")
+	_, err = f.WriteString("# Written by godot-mcp's godot_export_project: Godot does not import this folder, and exports do not pack it.\n")
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

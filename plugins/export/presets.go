@@ -32,7 +32,7 @@ type listResult struct {
 }
 
 type infoArgs struct {
-	Preset string `json:"preset" jsonschema:"name of the preset, as list_presets shows it"`
+	Preset string `json:"preset,omitempty" jsonschema:"name of the preset, as list_presets shows it; may be left out when the project has one preset"`
 }
 
 type infoResult struct {
@@ -136,6 +136,9 @@ func findPreset(root, name string) (*godot.ConfigFile, preset, error) {
 	if err != nil {
 		return nil, preset{}, err
 	}
+	if name == "" && len(presets) == 1 {
+		return c, presets[0], nil // the one preset needs no name
+	}
 	var names []string
 	for _, p := range presets {
 		if p.Name == name {
@@ -146,6 +149,10 @@ func findPreset(root, name string) (*godot.ConfigFile, preset, error) {
 	hint := "the project has no export presets: add one in the Godot editor (Project > Export)"
 	if len(names) > 0 {
 		hint = "use one of " + strings.Join(names, ", ")
+	}
+	if name == "" {
+		return nil, preset{}, &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "preset",
+			Message: fmt.Sprintf("the project has %d export presets; name one", len(presets)), Hint: "pass preset: " + strings.TrimPrefix(hint, "use ")}
 	}
 	return nil, preset{}, sdk.Errorf(sdk.CodeNotFound, hint, "no export preset named %q", name)
 }

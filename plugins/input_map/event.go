@@ -13,8 +13,8 @@ import (
 
 type addEventArgs struct {
 	Action string `json:"action" jsonschema:"action name"`
-	Type   string `json:"type" jsonschema:"key (logical key, follows the keyboard layout), physical_key (position on a QWERTY keyboard, what games usually want for WASD), mouse, joypad_button or joypad_motion"`
-	Key    string `json:"key,omitempty" jsonschema:"key and physical_key: Godot's key name, e.g. \"Space\", \"W\", \"Escape\", \"Up\", \"F1\", \"Shift\""`
+	Type   string `json:"type,omitempty" alias:"event_type" jsonschema:"key (logical key, follows the keyboard layout), physical_key (position on a QWERTY keyboard, what games usually want for WASD), mouse, joypad_button or joypad_motion"`
+	Key    string `json:"key,omitempty" alias:"keycode" jsonschema:"key and physical_key: Godot's key name, e.g. \"Space\", \"W\", \"Escape\", \"Up\", \"F1\", \"Shift\""`
 	Shift  bool   `json:"shift,omitempty" jsonschema:"key and mouse: require Shift held"`
 	Ctrl   bool   `json:"ctrl,omitempty" jsonschema:"key and mouse: require Ctrl held"`
 	Alt    bool   `json:"alt,omitempty" jsonschema:"key and mouse: require Alt held"`
@@ -22,10 +22,30 @@ type addEventArgs struct {
 	Button string `json:"button,omitempty" jsonschema:"mouse: left, right, middle, wheel_up, wheel_down, wheel_left, wheel_right, xbutton1 or xbutton2"`
 	// JoyButton is a pointer so that 0 (the A/cross button) is told apart
 	// from "not given".
-	JoyButton *int     `json:"joy_button,omitempty" jsonschema:"joypad_button: SDL button index (0 A/cross, 1 B/circle, 2 X/square, 3 Y/triangle, 4 back, 6 start, 9 left shoulder, 10 right shoulder, 11-14 d-pad up/down/left/right)" minimum:"0" maximum:"127"`
+	JoyButton *int     `json:"joy_button,omitempty" alias:"joy_button_index" jsonschema:"joypad_button: SDL button index (0 A/cross, 1 B/circle, 2 X/square, 3 Y/triangle, 4 back, 6 start, 9 left shoulder, 10 right shoulder, 11-14 d-pad up/down/left/right)" minimum:"0" maximum:"127"`
 	Axis      *int     `json:"axis,omitempty" jsonschema:"joypad_motion: 0 left stick x, 1 left stick y, 2 right stick x, 3 right stick y, 4 left trigger, 5 right trigger" minimum:"0" maximum:"9"`
 	AxisValue *float64 `json:"axis_value,omitempty" jsonschema:"joypad_motion: direction, -1 or 1" default:"1"`
 	Device    *int     `json:"device,omitempty" jsonschema:"device index; -1 (the default) means all devices, as the editor binds" default:"-1" minimum:"-1" maximum:"15"`
+	// PhysicalKeycode is the addon's spelling of a physical key: its
+	// cmd_add_input_event takes event_type "key" with physical_keycode.
+	PhysicalKeycode string `json:"physical_keycode,omitempty" jsonschema:"the same as type physical_key with this key (the spelling other Godot MCP servers use)"`
+}
+
+// normalize folds the other servers' spellings into ours: event_type "key"
+// with physical_keycode is type physical_key; a missing type is refused.
+func (in *addEventArgs) normalize() error {
+	if in.PhysicalKeycode != "" {
+		if in.Key != "" || (in.Type != "" && in.Type != "key" && in.Type != "physical_key") {
+			return sdk.Errorf(sdk.CodeInvalidArgument, "pass key (or keycode) with type key, or physical_keycode alone",
+				"physical_keycode %q cannot go with key %q and type %q", in.PhysicalKeycode, in.Key, in.Type)
+		}
+		in.Type, in.Key = "physical_key", in.PhysicalKeycode
+	}
+	if in.Type == "" {
+		return &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "type", Message: "missing required argument type (also accepted as event_type)",
+			Hint: "pass type: key, physical_key, mouse, joypad_button or joypad_motion"}
+	}
+	return nil
 }
 
 // keyCode looks a key name up the way the editor spells it, case-blind.
@@ -171,6 +191,9 @@ type addEventResult struct {
 // addEventCommand is add_event's editor path; the event is built first
 // only to refuse a bad one before the editor sees it.
 func addEventCommand(in addEventArgs) (any, error) {
+	if err := in.normalize(); err != nil {
+		return nil, err
+	}
 	if err := checkName("action", in.Action); err != nil {
 		return nil, err
 	}
@@ -185,6 +208,9 @@ func addEventCommand(in addEventArgs) (any, error) {
 }
 
 func addEvent(ctx context.Context, call *sdk.Call, in addEventArgs) (sdk.Result, error) {
+	if err := in.normalize(); err != nil {
+		return sdk.Result{}, err
+	}
 	if err := checkName("action", in.Action); err != nil {
 		return sdk.Result{}, err
 	}

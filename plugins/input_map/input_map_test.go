@@ -180,6 +180,22 @@ func TestAddActionAndEvents(t *testing.T) {
 			t.Errorf("after add_event(%v) project.godot lacks the editor's line %s", e.args, e.line)
 		}
 	}
+	// The addon's own spellings bind the same events.
+	plugintest.Must(t, h, "add_action", map[string]any{"name": "ref"})
+	for _, args := range []map[string]any{
+		{"action": "ref", "event_type": "key", "physical_keycode": "Left"},
+		{"action": "ref", "event_type": "joypad_button", "joy_button_index": 0, "device": 0},
+	} {
+		plugintest.Must(t, h, "add_event", args)
+	}
+	if rp, err := godot.ParseProject("project.godot", projfixture.Read(t, dir, "project.godot")); err != nil {
+		t.Fatal(err)
+	} else if ref, ok := rp.InputAction("ref"); !ok || len(ref.Events) != 2 {
+		t.Errorf("reference spellings: %+v", ref)
+	}
+	plugintest.Refused(t, h, "add_event", map[string]any{"action": "ref", "key": "A"}, sdk.CodeInvalidArgument, "event_type")
+	plugintest.Must(t, h, "remove_action", map[string]any{"name": "ref"}, sdktest.Confirm())
+
 	got := projfixture.Read(t, dir, "project.godot")
 	p, err := godot.ParseProject("project.godot", got)
 	if err != nil {
@@ -254,7 +270,7 @@ func TestAddActionAndEvents(t *testing.T) {
 	if !bytes.Equal(projfixture.Read(t, dir, "project.godot"), got) {
 		t.Error("undo did not restore the actions")
 	}
-	if _, err := h.Workspace().Undo(ctx, 1+len(events), false); err != nil {
+	if _, err := h.Workspace().Undo(ctx, 1+len(events)+4, false); err != nil { // +4: the reference-spelling actions
 		t.Fatal(err)
 	}
 	if !bytes.Equal(projfixture.Read(t, dir, "project.godot"), orig) {

@@ -19,8 +19,8 @@ type snapIn struct {
 }
 
 type diffIn struct {
-	Before string `json:"before" jsonschema:"snapshot_id of the earlier snapshot"`
-	After  string `json:"after,omitempty" jsonschema:"snapshot_id of the later snapshot; default: snapshot the same subtree again now"`
+	Before string `json:"before" alias:"before_id" jsonschema:"snapshot_id of the earlier snapshot"`
+	After  string `json:"after,omitempty" alias:"after_id" jsonschema:"snapshot_id of the later snapshot; default: snapshot the same subtree again now"`
 }
 
 // maxSnapshots bounds the snapshots kept; the oldest goes first.

@@ -82,7 +82,7 @@ func BenchmarkMoveResourceFile(b *testing.B) {
 	b.Logf("%d references", refs)
 	b.Run("preview", func(b *testing.B) {
 		for b.Loop() {
-			res := h.Call(ctx, "move_resource_file", map[string]any{"path": "res://ui/theme.tres", "new_path": "res://gui/theme.tres"}, sdktest.DryRun())
+			res := h.Call(ctx, "move_file", map[string]any{"path": "res://ui/theme.tres", "new_path": "res://gui/theme.tres"}, sdktest.DryRun())
 			if res.Err != nil || res.IsError {
 				b.Fatal(res.Err, res.Text())
 			}
@@ -91,7 +91,7 @@ func BenchmarkMoveResourceFile(b *testing.B) {
 	b.Run("move", func(b *testing.B) {
 		from, to := "res://ui/theme.tres", "res://gui/theme.tres"
 		for b.Loop() {
-			res := h.Call(ctx, "move_resource_file", map[string]any{"path": from, "new_path": to})
+			res := h.Call(ctx, "move_file", map[string]any{"path": from, "new_path": to})
 			if res.Err != nil || res.IsError {
 				b.Fatal(res.Err, res.Text())
 			}

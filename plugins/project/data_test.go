@@ -122,9 +122,18 @@ func TestUIDs(t *testing.T) {
 		if got.UID != c.uid || got.Source != c.source {
 			t.Errorf("path_to_uid %s: %+v", c.path, got)
 		}
+		// The reference's spelling: resolve_uid {"value"} in both directions.
+		got = uidResult{}
+		if err := plugintest.Must(t, h, "resolve_uid", map[string]any{"value": c.path}).Structured(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got.UID != c.uid || got.Path != c.path {
+			t.Errorf("resolve_uid value=%s: %+v", c.path, got)
+		}
 	}
 	plugintest.Refused(t, h, "resolve_uid", map[string]any{"uid": "uid://aaaaaaaaaaaa"}, sdk.CodeNotFound, "no file")
-	plugintest.Refused(t, h, "resolve_uid", map[string]any{"uid": "res://x"}, sdk.CodeInvalidArgument, "uid")
+	plugintest.Refused(t, h, "resolve_uid", map[string]any{"uid": "res://x"}, sdk.CodeNotFound, "res://x")
+	plugintest.Refused(t, h, "resolve_uid", map[string]any{"uid": "uid://not a uid!"}, sdk.CodeInvalidArgument, "uid")
 	plugintest.Refused(t, h, "path_to_uid", map[string]any{"path": "res://project.godot"}, sdk.CodeNotFound, "has no UID")
 }
 
@@ -205,7 +214,7 @@ func TestMoveResourceFile(t *testing.T) {
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 
 	var prev moveResult
-	if err := plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}, sdktest.DryRun()).Structured(&prev); err != nil {
+	if err := plugintest.Must(t, h, "move_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}, sdktest.DryRun()).Structured(&prev); err != nil {
 		t.Fatal(err)
 	}
 	wantRefs := map[string]int{"res://gui/coins_counter.tscn": 1, "res://gui/pause_menu.tscn": 1, "res://gui/hud.gd": 1}
@@ -225,7 +234,7 @@ func TestMoveResourceFile(t *testing.T) {
 	}
 
 	var out moveResult
-	if err := plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}).Structured(&out); err != nil {
+	if err := plugintest.Must(t, h, "move_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}).Structured(&out); err != nil {
 		t.Fatal(err)
 	}
 	if !out.Moved || exists(dir, "gui/theme.tres") || !bytes.Equal(projfixture.Read(t, dir, "ui/theme.tres"), orig["gui/theme.tres"]) {
@@ -245,15 +254,15 @@ func TestMoveResourceFile(t *testing.T) {
 	projfixture.Roundtrip(t, dir, "gui/coins_counter.tscn", "gui/pause_menu.tscn", "ui/theme.tres")
 
 	// The main scene moves too: project.godot follows.
-	plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://game_singleplayer.tscn", "new_path": "res://scenes/game.tscn"})
+	plugintest.Must(t, h, "move_file", map[string]any{"path": "res://game_singleplayer.tscn", "new_path": "res://scenes/game.tscn"})
 	if p := string(projfixture.Read(t, dir, "project.godot")); !strings.Contains(p, `run/main_scene="res://scenes/game.tscn"`) {
 		t.Error("project.godot still names the old main scene")
 	}
 	projfixture.Roundtrip(t, dir, "project.godot")
 
-	plugintest.Refused(t, h, "move_resource_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "res://level/level.tscn"}, sdk.CodeInvalidArgument, "already exists")
-	plugintest.Refused(t, h, "move_resource_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "../coin.tscn"}, sdk.CodeInvalidArgument, "inside the project")
-	plugintest.Refused(t, h, "move_resource_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "res://.hidden/coin.tscn"}, sdk.CodeInvalidArgument, "hidden")
+	plugintest.Refused(t, h, "move_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "res://level/level.tscn"}, sdk.CodeInvalidArgument, "already exists")
+	plugintest.Refused(t, h, "move_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "../coin.tscn"}, sdk.CodeInvalidArgument, "inside the project")
+	plugintest.Refused(t, h, "move_file", map[string]any{"path": "res://level/coin.tscn", "new_path": "res://.hidden/coin.tscn"}, sdk.CodeInvalidArgument, "hidden")
 
 	// One undo per move restores every file.
 	if _, err := h.Workspace().Undo(context.Background(), 2, false); err != nil {
@@ -278,8 +287,8 @@ func TestMoveLoadsInTheEngine(t *testing.T) {
 	plugintest.WriteFile(t, dir, "grad.tres", "[gd_resource type=\"Gradient\" format=3 uid=\"uid://c3nx4mfgqk2vb\"]\n\n[resource]\ncolors = PackedColorArray(1, 0, 0, 1, 0, 0, 1, 1)\n")
 	plugintest.WriteFile(t, dir, "main.tscn", "[gd_scene format=3 uid=\"uid://bq1t8y4k0wd2e\"]\n\n[ext_resource type=\"Gradient\" uid=\"uid://c3nx4mfgqk2vb\" path=\"res://grad.tres\" id=\"1_g\"]\n\n[sub_resource type=\"GradientTexture1D\" id=\"GradientTexture1D_a\"]\ngradient = ExtResource(\"1_g\")\n\n[node name=\"Main\" type=\"Sprite2D\"]\ntexture = SubResource(\"GradientTexture1D_a\")\n")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
-	plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://grad.tres", "new_path": "res://art/gradients/red_blue.tres"})
-	plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://main.tscn", "new_path": "res://scenes/main.tscn"})
+	plugintest.Must(t, h, "move_file", map[string]any{"path": "res://grad.tres", "new_path": "res://art/gradients/red_blue.tres"})
+	plugintest.Must(t, h, "move_file", map[string]any{"path": "res://main.tscn", "new_path": "res://scenes/main.tscn"})
 	if !strings.Contains(string(projfixture.Read(t, dir, "scenes/main.tscn")), `path="res://art/gradients/red_blue.tres"`) {
 		t.Fatal("reference not rewritten")
 	}
@@ -328,8 +337,8 @@ func TestProjectEditorMode(t *testing.T) {
 	// The reference check runs before the editor is asked.
 	plugintest.Refused(t, h, "delete_resource_file", map[string]any{"path": "res://level/coin.tscn"}, sdk.CodePreconditionFailed, "level.tscn")
 	plugintest.Must(t, h, "delete_resource_file", map[string]any{"path": "res://level/coin.tscn", "force": true})
-	plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}, sdktest.DryRun())
-	plugintest.Must(t, h, "move_resource_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"})
+	plugintest.Must(t, h, "move_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"}, sdktest.DryRun())
+	plugintest.Must(t, h, "move_file", map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"})
 
 	want := []sdktest.EditorCall{
 		{Command: "cmd_get_filesystem_tree", Params: map[string]any{"directory": "res://gui", "max_depth": 2.0}},
@@ -368,7 +377,7 @@ func TestProjectEditorDryRunsSendNothing(t *testing.T) {
 	plugintest.EditorDryRuns(t, h, ed, map[string]any{
 		"set_setting":          map[string]any{"name": "application/config/name", "value": "X"},
 		"delete_resource_file": map[string]any{"path": "res://level/coin.tscn", "force": true},
-		"move_resource_file":   map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"},
+		"move_file":            map[string]any{"path": "res://gui/theme.tres", "new_path": "res://ui/theme.tres"},
 	})
 	if got := ed.Calls(); len(got) != 1 || got[0].Command != "cmd_move_resource_file" || got[0].Params["preview"] != true {
 		t.Fatalf("editor calls %+v", got)

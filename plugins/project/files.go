@@ -10,7 +10,13 @@ import (
 )
 
 type resolveUIDArgs struct {
-	UID string `json:"uid" jsonschema:"a resource UID such as \"uid://cecaux1sm7mo0\""`
+	UID string `json:"uid" alias:"value" jsonschema:"a resource UID such as \"uid://cecaux1sm7mo0\"; a res:// path is looked up the other way (its UID), as path_to_uid does"`
+}
+
+// isPathValue reports whether resolve_uid was given a path, not a UID:
+// prompts written for other servers resolve in both directions.
+func (in resolveUIDArgs) isPathValue() bool {
+	return !strings.HasPrefix(strings.TrimSpace(in.UID), "uid://")
 }
 
 type uidResult struct {
@@ -19,17 +25,43 @@ type uidResult struct {
 	Source string `json:"source,omitempty" jsonschema:"the file that records the UID: a .uid sidecar, the resource's own header, or its .import file"`
 }
 
-// resolveUIDCommand is resolve_uid's editor path: the editor knows the
-// UIDs of files it has not saved yet.
-func resolveUIDCommand(in resolveUIDArgs) (any, error) {
+// checkUID refuses a value that is neither a UID nor a res:// path.
+func checkUID(in resolveUIDArgs) error {
 	if _, err := uid.Parse(in.UID); err != nil {
-		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a UID as Godot writes it, e.g. \"uid://cecaux1sm7mo0\"", "%v", err)
+		return sdk.Errorf(sdk.CodeInvalidArgument, "pass a UID as Godot writes it, e.g. \"uid://cecaux1sm7mo0\", or a res:// path", "%v", err)
 	}
-	return map[string]any{"uid": in.UID}, nil
+	return nil
+}
+
+// resolveUIDEditor is resolve_uid's editor path: the editor knows the
+// UIDs of files it has not saved yet.
+func resolveUIDEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in resolveUIDArgs) (sdk.Result, error) {
+	cmd, params := "cmd_uid_to_path", map[string]any{"uid": in.UID}
+	if in.isPathValue() {
+		path, err := sdk.CleanResPath("uid", in.UID)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		cmd, params = "cmd_path_to_uid", map[string]any{"path": path}
+	} else if err := checkUID(in); err != nil {
+		return sdk.Result{}, err
+	}
+	var out map[string]any
+	if err := ed.Query(ctx, cmd, params, &out); err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.JSON(out), nil
 }
 
 func resolveUID(ctx context.Context, call *sdk.Call, in resolveUIDArgs) (sdk.Result, error) {
-	if _, err := resolveUIDCommand(in); err != nil {
+	if in.isPathValue() {
+		path, err := sdk.CleanResPath("uid", in.UID)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		return pathToUID(ctx, call, pathArgs{Path: sdk.ResPath(path)})
+	}
+	if err := checkUID(in); err != nil {
 		return sdk.Result{}, err
 	}
 	p, err := call.Project()

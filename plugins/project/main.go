@@ -56,8 +56,9 @@ func Toolset() *sdk.Toolset {
 					"A value equal to the engine default removes the key, as the editor does.",
 				sdk.Mutating, setSetting, sdk.EditorCommand("cmd_set_setting", setSettingCommand), sdk.WithTitle("Set project setting")),
 			sdk.NewTool("resolve_uid",
-				"Find the res:// path of a resource UID (\"uid://…\") from the project's .uid files, resource headers and .import files.",
-				sdk.ReadOnly, resolveUID, sdk.EditorCommand("cmd_uid_to_path", resolveUIDCommand), sdk.WithTitle("Resolve UID")),
+				"Find the res:// path of a resource UID (\"uid://…\") from the project's .uid files, resource headers and .import files; "+
+					"given a res:// path instead, find its UID.",
+				sdk.ReadOnly, resolveUID, sdk.EditorFunc(resolveUIDEditor), sdk.WithTitle("Resolve UID")),
 			sdk.NewTool("path_to_uid",
 				"Get the UID (\"uid://…\") Godot 4.4+ recorded for a file, and which file records it.",
 				sdk.ReadOnly, pathToUID, sdk.EditorCommand("cmd_path_to_uid", pathToUIDCommand), sdk.WithTitle("Path to UID")),
@@ -65,7 +66,7 @@ func Toolset() *sdk.Toolset {
 				"Delete a project file with its .uid and .import sidecars. Refuses a file that other files still refer to "+
 					"(by path or uid://) and names them, unless force is set.",
 				sdk.Destructive, deleteResourceFile, sdk.EditorFunc(deleteResourceFileEditor), sdk.WithTitle("Delete resource file")),
-			sdk.NewTool("move_resource_file",
+			sdk.NewTool("move_file",
 				"Move or rename a project file with its sidecars and rewrite every reference to it: ext_resource paths in scenes "+
 					"and resources, quoted res:// paths in scripts and project.godot. uid:// references stay valid. "+
 					"dry_run lists each file that would change and how many references.",

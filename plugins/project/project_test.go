@@ -244,7 +244,7 @@ func TestManifest(t *testing.T) {
 	want := map[string]sdk.SafetyClass{
 		"get_filesystem_tree": sdk.ReadOnly, "search_files": sdk.ReadOnly, "get_setting": sdk.ReadOnly,
 		"set_setting": sdk.Mutating, "resolve_uid": sdk.ReadOnly, "path_to_uid": sdk.ReadOnly,
-		"delete_resource_file": sdk.Destructive, "move_resource_file": sdk.Mutating,
+		"delete_resource_file": sdk.Destructive, "move_file": sdk.Mutating,
 	}
 	if len(m.Tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(m.Tools), len(want))

@@ -27,13 +27,13 @@ const (
 )
 
 type searchArgs struct {
-	Pattern       string      `json:"pattern,omitempty" jsonschema:"glob on the file name, or on the path from res:// when it contains '/': *, ?, [a-z], and ** for any number of directories"`
+	Pattern       string      `json:"pattern,omitempty" alias:"name_glob" jsonschema:"glob on the file name, or on the path from res:// when it contains '/': *, ?, [a-z], and ** for any number of directories"`
 	NameContains  string      `json:"name_contains,omitempty" jsonschema:"case-insensitive substring of the file name"`
 	Content       string      `json:"content,omitempty" jsonschema:"text the file must contain"`
 	IgnoreCase    bool        `json:"ignore_case,omitempty" jsonschema:"match content case-insensitively"`
 	MaxFileSize   int64       `json:"max_file_size,omitempty" jsonschema:"content search skips files larger than this many bytes" default:"1048576" minimum:"1" maximum:"16777216"`
-	Path          sdk.ResPath `json:"path,omitempty" jsonschema:"res:// directory to search under" default:"res://"`
-	Limit         int         `json:"limit,omitempty" jsonschema:"maximum number of matches" default:"100" minimum:"1" maximum:"2000"`
+	Path          sdk.ResPath `json:"path,omitempty" alias:"directory" jsonschema:"res:// directory to search under" default:"res://"`
+	Limit         int         `json:"limit,omitempty" alias:"max_results" jsonschema:"maximum number of matches" default:"100" minimum:"1" maximum:"2000"`
 	IncludeHidden bool        `json:"include_hidden,omitempty" jsonschema:"also search entries whose name starts with a dot; .godot/ is never searched"`
 }
 

@@ -20,8 +20,8 @@ const (
 )
 
 type treeArgs struct {
-	Path          sdk.ResPath `json:"path,omitempty" jsonschema:"res:// directory to start at" default:"res://"`
-	Depth         int         `json:"depth,omitempty" jsonschema:"how many directory levels to list" default:"3" minimum:"1" maximum:"20"`
+	Path          sdk.ResPath `json:"path,omitempty" alias:"directory" jsonschema:"res:// directory to start at" default:"res://"`
+	Depth         int         `json:"depth,omitempty" alias:"max_depth" jsonschema:"how many directory levels to list" default:"3" minimum:"1" maximum:"20"`
 	Limit         int         `json:"limit,omitempty" jsonschema:"maximum number of entries" default:"500" minimum:"1" maximum:"10000"`
 	IncludeHidden bool        `json:"include_hidden,omitempty" jsonschema:"also list entries whose name starts with a dot; .godot/ is never listed"`
 }

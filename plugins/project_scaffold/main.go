@@ -35,7 +35,7 @@ func Toolset() *sdk.Toolset {
 		// No Godot constraint: the toolset is for a folder that has no
 		// project, hence no Godot version, yet.
 		Tools: []sdk.Tool{
-			sdk.NewTool("scaffold",
+			sdk.NewTool("project_scaffold",
 				"Create a new Godot project in the project folder, as the Godot editor's project manager does: project.godot "+
 					"(config/features for godot_version and renderer), icon.svg, .gitignore, .gitattributes and, unless template is "+
 					"\"empty\", a main scene res://scenes/main.tscn with its script res://scripts/main.gd set as run/main_scene. "+

@@ -25,7 +25,7 @@ func headless(t *testing.T, dir string) *sdktest.Host {
 
 func scaffoldOK(t *testing.T, h *sdktest.Host, args map[string]any, opts ...sdktest.CallOption) scaffoldResult {
 	t.Helper()
-	res := h.Call(context.Background(), "scaffold", args, append(opts, sdktest.ConfirmDestructive())...)
+	res := h.Call(context.Background(), "project_scaffold", args, append(opts, sdktest.ConfirmDestructive())...)
 	if res.Err != nil || res.IsError {
 		t.Fatalf("scaffold %v: %v %+v", args, res.Err, res.Error)
 	}
@@ -95,7 +95,7 @@ func TestScaffoldEachTemplate(t *testing.T) {
 func TestScaffoldDryRunWritesNothing(t *testing.T) {
 	dir := t.TempDir()
 	h := headless(t, dir)
-	res := h.Call(context.Background(), "scaffold", map[string]any{"template": "3d"}, sdktest.DryRun())
+	res := h.Call(context.Background(), "project_scaffold", map[string]any{"template": "3d"}, sdktest.DryRun())
 	if res.Err != nil || res.IsError {
 		t.Fatalf("%v %+v", res.Err, res.Error)
 	}
@@ -132,7 +132,7 @@ func TestScaffoldRefusesNonEmptyFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := headless(t, dir)
-	res := h.Call(context.Background(), "scaffold", map[string]any{}, sdktest.ConfirmDestructive())
+	res := h.Call(context.Background(), "project_scaffold", map[string]any{}, sdktest.ConfirmDestructive())
 	if res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "empty_folder" || !strings.Contains(res.Error.Message, "notes.txt") ||
 		!strings.Contains(res.Error.Hint, "overwrite") {
 		t.Fatalf("non-empty folder: %+v", res.Error)
@@ -156,11 +156,11 @@ func TestScaffoldRefusesNonEmptyFolder(t *testing.T) {
 
 func TestScaffoldNeedsConfirmAndValidArgs(t *testing.T) {
 	h := headless(t, t.TempDir())
-	if res := h.Call(context.Background(), "scaffold", map[string]any{}); !res.IsError {
+	if res := h.Call(context.Background(), "project_scaffold", map[string]any{}); !res.IsError {
 		t.Errorf("a destructive call without confirm ran")
 	}
 	for _, args := range []map[string]any{{"godot_version": "3.5"}, {"renderer": "vulkan"}, {"template": "rpg"}} {
-		res := h.Call(context.Background(), "scaffold", args, sdktest.ConfirmDestructive())
+		res := h.Call(context.Background(), "project_scaffold", args, sdktest.ConfirmDestructive())
 		if res.ErrorCode != sdk.CodeInvalidArgument || !strings.Contains(res.Error.Hint, "listed values") {
 			t.Errorf("%v: %+v", args, res.Error)
 		}
@@ -188,7 +188,7 @@ func TestScaffoldRefusedWithEditor(t *testing.T) {
 	ed := sdktest.NewEditor()
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: t.TempDir(), Editor: ed.Serve})
 	for _, opts := range [][]sdktest.CallOption{{sdktest.ConfirmDestructive()}, {sdktest.DryRun()}} {
-		res := h.Call(context.Background(), "scaffold", map[string]any{"template": "2d"}, opts...)
+		res := h.Call(context.Background(), "project_scaffold", map[string]any{"template": "2d"}, opts...)
 		if res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "headless" || !strings.Contains(res.Error.Message, "already has this project open") {
 			t.Fatalf("with an editor: %+v", res.Error)
 		}

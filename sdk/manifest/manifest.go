@@ -26,6 +26,18 @@ import (
 // spelling of "core"; the host's packages refer to it.
 const CoreToolset = "core"
 
+// ExposedName is the name agents see for a tool of a toolset:
+// godot_<toolset>_<tool>. A core tool is godot_<tool>, and a tool named
+// like its toolset is godot_<toolset> alone (the project_scaffold
+// toolset's one tool is godot_project_scaffold, as other Godot MCP servers
+// name it, not godot_project_scaffold_project_scaffold).
+func ExposedName(toolset, tool string) string {
+	if toolset == CoreToolset || toolset == tool {
+		return "godot_" + tool
+	}
+	return "godot_" + toolset + "_" + tool
+}
+
 // SafetyClass says what a tool may do. The host derives MCP annotations,
 // confirm and dry_run handling and policy decisions from it.
 type SafetyClass string

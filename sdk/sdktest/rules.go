@@ -54,7 +54,7 @@ func init() {
 }
 
 // ExposedName is the MCP name the host gives a toolset's tool.
-func ExposedName(toolset, tool string) string { return "godot_" + toolset + "_" + tool }
+func ExposedName(toolset, tool string) string { return manifest.ExposedName(toolset, tool) }
 
 // toolRules is what the host knows of one tool.
 type toolRules struct {
