@@ -35,7 +35,7 @@ of the commands a godot_composite_run_commands list names; a running
 server's enabled set is not touched. Each listed command is still held to
 the policy and confirm like a call of its own tool.
 
-TOOL is the exposed name, e.g. godot_scene_edit_add_node or
+TOOL is the exposed name, e.g. godot_scene_edit_create_node or
 godot_list_toolsets. The text of the result goes to stdout (--json prints
 the whole MCP result). Exit status: 0 on success, 1 when the tool failed or
 was refused, 2 on bad usage.

@@ -32,7 +32,7 @@
 // # Lists
 //
 // An allow or deny list holds entries of four kinds: an exposed tool name
-// ("godot_scene_edit_add_node"), a toolset name ("scene_edit"), a safety
+// ("godot_scene_edit_create_node"), a toolset name ("scene_edit"), a safety
 // class ("class:read_only") and a pattern with '*' matched against tool and
 // toolset names ("godot_scene_edit_*", or "*" for everything). Deny wins over
 // allow.

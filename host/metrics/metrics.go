@@ -7,7 +7,7 @@
 // caller's policy shows.
 //
 //	m := metrics.New()
-//	t := m.Tool("scene_edit", "godot_scene_edit_add_node") // once per tool; cached
+//	t := m.Tool("scene_edit", "godot_scene_edit_create_node") // once per tool; cached
 //	start := time.Now()
 //	… run the call …
 //	t.Observe(time.Since(start), code, bytesIn, bytesOut) // code "" for success

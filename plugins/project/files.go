@@ -134,7 +134,7 @@ func deletable(ctx context.Context, call *sdk.Call, in deleteArgs) (string, stri
 	if len(refs) > 0 && !in.Force {
 		return "", "", nil, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "force",
 			Message: fmt.Sprintf("%s is still referenced by %s", res, describeRefs(refs)),
-			Hint:    "remove those references first, move the file with godot_project_move_resource_file, or pass force=true to delete it anyway"}
+			Hint:    "remove those references first, move the file with godot_project_move_file, or pass force=true to delete it anyway"}
 	}
 	return res, id, refs, nil
 }

@@ -85,9 +85,9 @@ func scaffoldProject(ctx context.Context, call *sdk.Call, in scaffoldArgs) (sdk.
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	next := "the project is ready: godot_get_project_info reads it; enable scene_edit to edit " + p.MainScene
+	next := "the project is ready: godot_inspection_get_project_info reads it; enable scene_edit to edit " + p.MainScene
 	if p.MainScene == "" {
-		next = "the project is ready: godot_get_project_info reads it; enable scene_edit and create a main scene with godot_scene_edit_create_scene"
+		next = "the project is ready: godot_inspection_get_project_info reads it; enable scene_edit and create a main scene with godot_scene_edit_create_scene"
 	}
 	return sdk.JSON(scaffoldResult{
 		ProjectName: p.Name, GodotVersion: p.Godot, Renderer: p.Renderer, Template: p.Template,

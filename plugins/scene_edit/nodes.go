@@ -490,7 +490,7 @@ func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk
 		return sdk.Result{}, err
 	}
 	if !fi.Exists {
-		return sdk.Result{}, notFound("create it first (godot_scripts tools) or check the path", "No script at %s.", sp)
+		return sdk.Result{}, notFound("create it first (godot_scripts_write) or check the path", "No script at %s.", sp)
 	}
 	typ, uid := resourceType(ctx, call, sp)
 	if typ != "Script" {

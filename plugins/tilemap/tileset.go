@@ -331,7 +331,7 @@ func createTile(ctx context.Context, call *sdk.Call, in createTileArgs) (sdk.Res
 	}
 	for _, a := range tiles {
 		if at[0] < a.x+a.w && a.x < at[0]+size[0] && at[1] < a.y+a.h && a.y < at[1]+size[1] {
-			return sdk.Result{}, invalid("pick free atlas coordinates (godot_inspection tools list the source's tiles)",
+			return sdk.Result{}, invalid("pick free atlas coordinates (godot_resources_edit_read_resource_file shows the TileSet's tiles)",
 				"no room for a %dx%d tile at (%d, %d): the tile at (%d, %d) covers it", size[0], size[1], at[0], at[1], a.x, a.y)
 		}
 	}

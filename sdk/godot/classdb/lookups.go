@@ -148,7 +148,41 @@ func (db *DB) SuggestSignal(class, name string) string {
 }
 
 // SuggestSetting returns the known project setting closest to name, or "".
-func (db *DB) SuggestSetting(name string) string { return closest(name, db.settingNames) }
+// When settings live beside it (the same section path), only their keys
+// compete, and a key's trailing words count as well as the whole key, the
+// way people shorten them: "size/widht" is "size/viewport_width",
+// "size/heigth" "size/viewport_height". Otherwise the typo is in the path,
+// and the whole name is compared.
+func (db *DB) SuggestSetting(name string) string {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 || i == len(name)-1 {
+		return closest(name, db.settingNames)
+	}
+	parent, leaf := strings.ToLower(name[:i+1]), strings.ToLower(name[i+1:])
+	limit := max(1, utf8.RuneCountInString(leaf)/4+1)
+	best, bestD, siblings := "", limit+1, false
+	for _, c := range db.settingNames {
+		if len(c) <= len(parent) || !strings.EqualFold(c[:len(parent)], parent) || strings.Contains(c[len(parent):], "/") {
+			continue
+		}
+		siblings = true
+		words := strings.Split(strings.ToLower(c[len(parent):]), "_")
+		for k := range words {
+			d := editDistance(leaf, strings.Join(words[k:], "_"), bestD)
+			if d < bestD || d == bestD && best != "" && len(c) < len(best) {
+				best, bestD = c, d
+			}
+		}
+	}
+	if !siblings {
+		// No setting lives beside it: the typo is in the section path.
+		return closest(name, db.settingNames)
+	}
+	if bestD > limit {
+		return ""
+	}
+	return best
+}
 
 // SuggestKey returns the key name closest to name, or "".
 func (db *DB) SuggestKey(name string) string { return closest(name, db.KeyNames()) }

@@ -110,8 +110,15 @@ func TestEmbeddedLookups(t *testing.T) {
 	if s, ok := db.Setting("display/window/size/viewport_width"); !ok || s.Type != "int" || s.Default != "1152" {
 		t.Errorf("Setting(viewport_width) = %+v, %v", s, ok)
 	}
-	if s := db.SuggestSetting("display/window/size/viewport_widht"); s != "display/window/size/viewport_width" {
-		t.Errorf("SuggestSetting = %q", s)
+	for typo, want := range map[string]string{
+		"display/window/size/viewport_widht": "display/window/size/viewport_width",
+		"display/window/size/widht":          "display/window/size/viewport_width",
+		"display/window/size/heigth":         "display/window/size/viewport_height",
+		"display/window/size/zzzzzz":         "",
+	} {
+		if s := db.SuggestSetting(typo); s != want {
+			t.Errorf("SuggestSetting(%q) = %q, want %q", typo, s, want)
+		}
 	}
 	if c, ok := db.KeyCode("Space"); !ok || c != 32 {
 		t.Errorf("KeyCode(Space) = %d, %v", c, ok)
