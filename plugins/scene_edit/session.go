@@ -207,7 +207,9 @@ func (s *scene) lookup(ctx context.Context, call *sdk.Call, arg string) (sec *go
 		if n := s.file.Node(p); n != nil {
 			return n, nil, nil
 		}
-		return nil, nil, err
+		// The path may lie in a scene that cannot be read: say so.
+		return nil, nil, notFound(treeHint+"; the scenes this one instances could not all be read ("+err.Error()+")",
+			"No node at '%s' in %s.", arg, s.path)
 	}
 	tn = tr.Node(p)
 	if tn == nil {

@@ -267,3 +267,71 @@ func TestPruneOverride(t *testing.T) {
 		t.Error("a declared node was pruned")
 	}
 }
+
+func TestFollowRename(t *testing.T) {
+	// gold.tscn inherits coin.tscn, whose Sprite2D was renamed to Icon.
+	f := mustParse(t, `[gd_scene format=3]
+
+[ext_resource type="PackedScene" path="res://coin.tscn" id="1_c"]
+
+[node name="Gold" instance=ExtResource("1_c")]
+
+[node name="Sprite2D" parent="." index="0"]
+visible = false
+
+[node name="Star" type="Node2D" parent="Sprite2D" index="0"]
+
+[node name="Other" type="Node" parent="."]
+target = NodePath("../Sprite2D/Star")
+
+[connection signal="ready" from="Sprite2D/Star" to="." method="x"]
+
+[editable path="Sprite2D"]
+`)
+	tr := mustTree(t, f)
+	if n := tr.Node("Sprite2D"); n == nil || n.Scene() != "res://coin.tscn" || n.InnerPath() != "Sprite2D" {
+		t.Fatalf("the inherited Sprite2D: %+v", n)
+	}
+	if !f.FollowRename("Sprite2D", "Icon") {
+		t.Fatal("nothing changed")
+	}
+	out := string(f.Bytes())
+	for _, want := range []string{
+		`[node name="Icon" parent="." index="0"]`,
+		`[node name="Star" type="Node2D" parent="Icon" index="0"]`,
+		`target = NodePath("../Icon/Star")`,
+		`[connection signal="ready" from="Icon/Star" to="." method="x"]`,
+		`[editable path="Icon"]`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %s in\n%s", want, out)
+		}
+	}
+	if f.FollowRename("Nothing", "X") {
+		t.Error("a rename of a node the file does not name changed it")
+	}
+}
+
+func TestDuplicateKeepsIndexOrder(t *testing.T) {
+	f := mustParse(t, `[gd_scene format=3]
+
+[ext_resource type="PackedScene" path="res://coin.tscn" id="1_c"]
+
+[node name="Gold" instance=ExtResource("1_c")]
+
+[node name="A" type="Node" parent="." index="2"]
+
+[node name="B" type="Node" parent="." index="3"]
+`)
+	if _, err := f.DuplicateNode("A", ""); err != nil {
+		t.Fatal(err)
+	}
+	out := string(f.Bytes())
+	for _, want := range []string{
+		"[node name=\"A\" type=\"Node\" parent=\".\" index=\"2\"]\n\n[node name=\"A2\" type=\"Node\" parent=\".\" index=\"3\"]\n\n[node name=\"B\" type=\"Node\" parent=\".\" index=\"4\"]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("got\n%s\nwant\n%s", out, want)
+		}
+	}
+}

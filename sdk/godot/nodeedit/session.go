@@ -133,16 +133,17 @@ func (s *Scene) Node(path string) (*godot.Node, error) {
 	if n != nil && n.Declared() {
 		return n, nil
 	}
+	hint := "paths are relative to the scene root (\".\" is the root); list nodes with find_nodes_by_type or get_scene_tree"
 	tn, err := s.treeNode(p)
 	if err != nil {
 		if n != nil {
 			return n, nil
 		}
-		return nil, err
+		// The path may lie in a scene that cannot be read: say so.
+		hint += "; the scenes this one instances could not all be read (" + err.Error() + ")"
 	}
 	if tn == nil {
-		return nil, &sdk.Error{Code: sdk.CodeNotFound, Message: fmt.Sprintf("no node at %q in %s", path, s.Path),
-			Hint: "paths are relative to the scene root (\".\" is the root); list nodes with find_nodes_by_type or get_scene_tree", Required: "node_path"}
+		return nil, &sdk.Error{Code: sdk.CodeNotFound, Message: fmt.Sprintf("no node at %q in %s", path, s.Path), Hint: hint, Required: "node_path"}
 	}
 	if tn.Declared() {
 		return tn.Section(), nil
