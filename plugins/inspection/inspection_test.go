@@ -539,3 +539,62 @@ func TestListScenesWithInvalidUTF8Name(t *testing.T) {
 		t.Errorf("get_scene_tree of the escaped path: %v", tree)
 	}
 }
+
+// A scene that instances an imported model (.glb) reads headless: the
+// node shows with its instance and class, the overrides the scene makes
+// inside the model and the nodes it adds there are listed under it, and
+// get_node_properties gives their values. It used to fail whole, as the
+// model is not a text scene.
+func TestImportedSceneInstance(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"project.godot":    "config_version=5\n",
+		"enemy.glb":        "glTF\x02\x00\x00\x00binary",
+		"enemy.glb.import": "[remap]\n\nimporter=\"scene\"\ntype=\"PackedScene\"\n\n[params]\n\nnodes/root_type=\"CharacterBody3D\"\n",
+		"enemy.tscn": `[gd_scene format=3 uid="uid://benemy000001"]
+
+[ext_resource type="PackedScene" path="res://enemy.glb" id="1_m"]
+
+[node name="Enemy" type="RigidBody3D" unique_id=1]
+
+[node name="Model" parent="." unique_id=2 instance=ExtResource("1_m")]
+
+[node name="Skeleton3D" parent="Model/Skeleton" parent_id_path=PackedInt32Array(2, 3) index="0" unique_id=4]
+bones/0/position = Vector3(0, 1, 0)
+
+[node name="RayFloor" type="RayCast3D" parent="Model/Skeleton" parent_id_path=PackedInt32Array(2, 3) index="1" unique_id=5]
+
+[node name="Box" type="CollisionShape3D" parent="." unique_id=6]
+
+[editable path="Model"]
+`,
+	}
+	for p, src := range files {
+		plugintest.WriteFile(t, dir, "res://"+p, src)
+	}
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	tree := plugintest.Call(t, h, "get_scene_tree", obj{"scene": "res://enemy.tscn"})["tree"].(obj)
+	kids := tree["children"].([]any)
+	if len(kids) != 2 {
+		t.Fatalf("root children: %v", kids)
+	}
+	model := kids[0].(obj)
+	if model["name"] != "Model" || model["type"] != "CharacterBody3D" || model["instance"] != "res://enemy.glb" || model["children_unknown"] != true {
+		t.Errorf("the model's node: %v", model)
+	}
+	skel := model["children"].([]any)[0].(obj)
+	if skel["path"] != "Model/Skeleton" || skel["owner"] != "res://enemy.glb" {
+		t.Errorf("the model's Skeleton: %v", skel)
+	}
+	var names []string
+	for _, c := range skel["children"].([]any) {
+		names = append(names, c.(obj)["name"].(string)+":"+c.(obj)["type"].(string))
+	}
+	if strings.Join(names, ",") != "Skeleton3D:,RayFloor:RayCast3D" {
+		t.Errorf("under the Skeleton: %v", names)
+	}
+	props := plugintest.Call(t, h, "get_node_properties", obj{"scene": "res://enemy.tscn", "node_path": "Model/Skeleton/Skeleton3D"})
+	if !strings.Contains(fmt.Sprint(props), "bones/0/position") {
+		t.Errorf("the override's values: %v", props)
+	}
+}

@@ -65,7 +65,9 @@ func Toolset() *sdk.Toolset {
 				"The node tree of a scene: each node's name, type, path (relative to the root, \".\" is the root), script, owner (set on nodes that an "+
 					"instanced sub-scene brings in: that scene's res:// path), editable_children and children. Breadth first, within max_depth levels "+
 					"(default 10; 0 = root only) and max_nodes nodes (default 200); lightweight leaves out scripts. A cut tree says truncated:true, "+
-					"nodes, total_nodes and a hint, and each node whose children were left out has children_omitted.",
+					"nodes, total_nodes and a hint, and each node whose children were left out has children_omitted. Headless, a node that instances an "+
+					"imported scene (.glb, .gltf, .fbx, .blend) has instance (its path) and children_unknown:true: only the nodes this scene names "+
+					"inside it are listed (their type is \"\" unless the scene sets it).",
 				sdk.ReadOnly, getSceneTree, sdk.EditorFunc(getSceneTreeEditor), sdk.WithTitle("Scene tree")),
 			sdk.NewTool("get_selected_node",
 				"The first node selected in the editor, as node_info, or null. Headless there is no selection: selected is null and note says so.",

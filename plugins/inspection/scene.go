@@ -33,10 +33,15 @@ type node struct {
 	editable bool
 	// instance is the scene an instance root instances ("" otherwise).
 	instance string
-	script   any      // res:// path, or nil
-	props    []prop   // built-in and script properties set in the files, in file order
-	groups   []string // in file order
-	children []*node
+	// opaque: the node instances a scene without text (an imported .glb,
+	// a binary .scn), whose nodes only the editor knows; unknown marks a
+	// node below it that the file names (an override or an added node's
+	// parent) but whose class cannot be told.
+	opaque, unknown bool
+	script          any      // res:// path, or nil
+	props           []prop   // built-in and script properties set in the files, in file order
+	groups          []string // in file order
+	children        []*node
 }
 
 // prop is one property set in a scene file. Its JSON form is made when a
@@ -186,6 +191,9 @@ func (l *loader) expand(ctx context.Context, path string, stack []string) (*node
 		default:
 			parent := byPath[cleanNodePath(fn.ParentPath())]
 			if parent == nil {
+				parent = placeholders(byPath, cleanNodePath(fn.ParentPath()))
+			}
+			if parent == nil {
 				// Godot skips a node whose parent is missing (and warns).
 				continue
 			}
@@ -211,6 +219,10 @@ func (l *loader) expand(ctx context.Context, path string, stack []string) (*node
 			case fn.Type() == "" && byPath[npath] != nil:
 				// An override of a node that an instance brought in.
 				n = byPath[npath]
+			case fn.Type() == "" && (parent.opaque || parent.unknown):
+				// An override of a node of an imported scene.
+				n = &node{name: fn.Name(), path: npath, unknown: true, owner: parent.ownerOrInstance()}
+				parent.children = append(parent.children, n)
 			default:
 				n = &node{name: fn.Name(), typ: fn.Type(), path: npath}
 				parent.children = append(parent.children, n)
@@ -254,6 +266,11 @@ func (l *loader) instance(ctx context.Context, file *godot.File, ref godot.ExtRe
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "fix the scene file: every instance=ExtResource(...) must name an [ext_resource]",
 			"%s instances ExtResource(%q), which it does not declare", file.Name(), ref.ID)
 	}
+	if !strings.HasSuffix(strings.ToLower(d.Path()), ".tscn") {
+		// An imported scene (or a binary one): the node and its instance,
+		// not a parse error.
+		return &node{typ: l.importedRoot(ctx, d.Path()), instance: d.Path(), opaque: true}, nil
+	}
 	sub, err := l.expand(ctx, d.Path(), stack)
 	if err != nil {
 		var e *sdk.Error
@@ -266,6 +283,59 @@ func (l *loader) instance(ctx context.Context, file *godot.File, ref godot.ExtRe
 	c := sub.clone()
 	c.instance = d.Path()
 	return c, nil
+}
+
+// ownerOrInstance is the owner its children get: the scene it instances,
+// else its own owner.
+func (n *node) ownerOrInstance() string {
+	if n.instance != "" {
+		return n.instance
+	}
+	return n.owner
+}
+
+// placeholders returns the node at path when the nearest ancestor the
+// tree has is an imported scene (or a node below one): the missing levels
+// are made as nodes of unknown class, since only the editor can read the
+// model. nil otherwise.
+func placeholders(byPath map[string]*node, path string) *node {
+	parts := strings.Split(path, "/")
+	for i := len(parts) - 1; i >= 1; i-- {
+		a := byPath[strings.Join(parts[:i], "/")]
+		if a == nil {
+			continue
+		}
+		if !a.opaque && !a.unknown {
+			return nil
+		}
+		for _, name := range parts[i:] {
+			c := &node{name: name, path: join(a.path, name), unknown: true, owner: a.ownerOrInstance()}
+			a.children = append(a.children, c)
+			byPath[c.path] = c
+			a = c
+		}
+		return a
+	}
+	return nil
+}
+
+// importedRoot is the class of an imported scene's root: the importer's
+// nodes/root_type, else Node3D, the default of the scene importers.
+func (l *loader) importedRoot(ctx context.Context, path string) string {
+	lower := strings.ToLower(path)
+	if strings.HasSuffix(lower, ".scn") {
+		return ""
+	}
+	if f, err := l.ws.Read(ctx, path+".import"); err == nil {
+		for _, line := range strings.Split(string(f.Data), "\n") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "nodes/root_type="); ok {
+				if t := strings.Trim(v, `"`); t != "" {
+					return t
+				}
+			}
+		}
+	}
+	return "Node3D"
 }
 
 // parsed caches parsed scene files by path and content version, so an agent

@@ -362,6 +362,10 @@ func (f fileTree) entry(n *node) map[string]any {
 	if n.editable {
 		out["editable_children"] = true
 	}
+	if n.opaque {
+		out["instance"] = n.instance
+		out["children_unknown"] = true
+	}
 	return out
 }
 
@@ -505,6 +509,10 @@ func treeJSON(n *node, depth, maxDepth int, lightweight bool) map[string]any {
 	}
 	if n.editable {
 		out["editable_children"] = true
+	}
+	if n.opaque {
+		out["instance"] = n.instance
+		out["children_unknown"] = true
 	}
 	children := []any{}
 	if maxDepth < 0 || depth < maxDepth {

@@ -58,6 +58,16 @@ func TestEditorForwarding(t *testing.T) {
 			"cmd_select_nodes", map[string]any{"node_paths": []any{"Left", "Right"}}},
 		{"set_editable_children", map[string]any{"node_path": "Left"},
 			"cmd_set_editable_children", map[string]any{"node_path": "Left", "editable": true}},
+		// Nodes of instanced scenes: the addon resolves their paths itself
+		// (get_node through the instance), so they go as given.
+		{"set_node_property", map[string]any{"node_path": "/root/Coins/Coin1/Sprite2D", "property": "visible", "value": false},
+			"cmd_set_node_property", map[string]any{"node_path": "Coins/Coin1/Sprite2D", "property": "visible", "value": false}},
+		{"create_node", map[string]any{"node_type": "PointLight2D", "parent_path": "Coins/Coin1/Sprite2D", "node_name": "Glow"},
+			"cmd_create_node", map[string]any{"node_type": "PointLight2D", "parent_path": "Coins/Coin1/Sprite2D", "name": "Glow"}},
+		{"set_editable_children", map[string]any{"node_path": "Coins/Coin1", "editable": false},
+			"cmd_set_editable_children", map[string]any{"node_path": "Coins/Coin1", "editable": false}},
+		{"add_to_group", map[string]any{"node_path": "Coins/Coin1/Sprite2D", "group": "g"},
+			"cmd_add_to_group", map[string]any{"node_path": "Coins/Coin1/Sprite2D", "group": "g"}},
 		{"extract_scene", map[string]any{"node_path": "Left", "scene_path": "res://paddle.tscn"},
 			"cmd_extract_scene", map[string]any{"node_path": "Left", "scene_path": "res://paddle.tscn", "replace_with_instance": false, "save_current": false, "preview": false}},
 		{"create_scene", map[string]any{"scene_path": "res://new.tscn", "root_type": "Node3D"},

@@ -114,6 +114,16 @@ func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp
 		if parent == "" {
 			parent = "."
 		}
+		// Connections between the branch and the rest of the scene stay
+		// in this scene: the instance takes the branch's name and place,
+		// so their paths (now through the instance) are unchanged.
+		// RemoveNode drops them with the branch; they are put back after.
+		var across []godot.Connection
+		for _, c := range s.file.Connections() {
+			if inside(c.From) != inside(c.To) {
+				across = append(across, c)
+			}
+		}
 		if err := s.file.RemoveNode(n.Path()); err != nil {
 			return sdk.Result{}, editError(err, requiredNodePath)
 		}
@@ -127,6 +137,21 @@ func extractHeadless(ctx context.Context, call *sdk.Call, in extractArgs, np, sp
 		}
 		if err := s.file.MoveNodeTo(inst.Path(), parent, index); err != nil {
 			return sdk.Result{}, editError(err, requiredNodePath)
+		}
+		fromInside := false
+		for _, c := range across {
+			if err := s.file.AddConnection(c); err != nil {
+				return sdk.Result{}, editError(err, requiredNodePath)
+			}
+			fromInside = fromInside || c.From != n.Path() && inside(c.From)
+		}
+		if fromInside {
+			// The editor saves the connections of a node inside an
+			// instance only when the instance's children are editable.
+			_, _ = s.file.SetEditable(inst.Path(), true)
+		}
+		if len(across) > 0 {
+			out["connections_kept"] = len(across)
 		}
 		out["replaced"] = true
 		out["instance_path"] = inst.Path()

@@ -78,17 +78,20 @@ func tools() []sdk.Tool {
 		sdk.NewTool("create_node",
 			"Add a node of class node_type under parent_path (default the root). The name defaults to the type; on a "+
 				"clash Godot's next free name is used, so read node_path from the result. Refuses unknown, abstract and "+
-				"non-Node classes with the closest valid name.",
+				"non-Node classes with the closest valid name. parent_path may be a node of an instanced scene (Coins/Coin1/Sprite2D).",
 			sdk.Mutating, fresh(createNode), sdk.EditorFunc(createNodeEditor), sdk.WithTitle("Create node")),
 		sdk.NewTool("rename_node",
-			"Rename a node; paths through it (children, connections, NodePath properties) follow. Refuses nodes that an "+
+			"Rename a node; paths through it (children, connections, NodePath properties) follow, also in the scenes that "+
+				"inherit or instance this one (listed in updated_scenes; one undo restores all). Refuses nodes that an "+
 				"instanced or inherited scene defines: rename them in that scene.",
 			sdk.Mutating, fresh(renameNode), sdk.EditorFunc(renameNodeEditor), sdk.WithTitle("Rename node")),
 		sdk.NewTool("set_node_property",
 			"Set one property of a node. value is JSON coerced to the property's type: vectors as {x,y} or [x,y], colors as "+
 				"{r,g,b,a}, [r,g,b,a] or \"#rrggbb\", enums as integers, resources as a res:// path or null. Unknown "+
 				"properties are refused with suggestions. Headless: a value equal to the class default is removed from the "+
-				"file, as Godot does.",
+				"file, as Godot does. A node of an instanced scene (Coins/Coin1/Sprite2D) gets an override holding only what "+
+				"differs from that scene (override:true); headless the instances on the way get Editable Children, without "+
+				"which the editor would not save it.",
 			sdk.Mutating, fresh(setNodeProperty), sdk.EditorFunc(setNodePropertyEditor), sdk.WithTitle("Set node property")),
 		sdk.NewTool("delete_node",
 			"Delete a node and its subtree (and the connections from or to it). Refuses the scene root.",
@@ -107,7 +110,8 @@ func tools() []sdk.Tool {
 			"Attach an existing script file (script_path) to a node, replacing its current script.",
 			sdk.Mutating, fresh(attachScript), sdk.EditorFunc(attachScriptEditor), sdk.WithTitle("Attach script")),
 		sdk.NewTool("set_editable_children",
-			"Turn Editable Children on or off for a node that instances another scene, so its children can be changed here.",
+			"Turn Editable Children on or off for a node that instances another scene, so its children can be changed here "+
+				"(headless also an instance inside another instance, such as Coins/Coin1).",
 			sdk.Mutating, fresh(setEditableChildren), sdk.EditorFunc(setEditableChildrenEditor), sdk.WithTitle("Set editable children")),
 		sdk.NewTool("extract_scene",
 			"Save a node's subtree as a new scene file (scene_path, must not exist), optionally replacing the subtree with "+

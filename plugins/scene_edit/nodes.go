@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 )
 
 type createNodeArgs struct {
@@ -22,7 +24,11 @@ func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Res
 	if err := db().ValidNodeTypeFor(in.NodeType, call.Workspace().GodotVersion(ctx)); err != nil {
 		return sdk.Result{}, invalid("node_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
 	}
-	s, p, err := loadNode(ctx, call, string(in.Scene), parent)
+	s, err := loadScene(ctx, call, string(in.Scene))
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	p, tp, err := s.lookup(ctx, call, parent)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -33,12 +39,40 @@ func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Res
 	if err := validName(name); err != nil {
 		return sdk.Result{}, err
 	}
-	name = freeName(s.file, p.Path(), name)
-	n, err := s.file.AddNode(p.Path(), name, in.NodeType)
+	out := map[string]any{"created": true, "scene_path": s.path}
+	var n *godot.Node
+	if tp == nil {
+		name = freeName(s.file, p.Path(), name)
+		n, err = s.file.AddNode(p.Path(), name, in.NodeType)
+	} else {
+		// The parent may be a node of an instanced scene: the new node is
+		// this scene's, placed through the instance.
+		editable := len(s.file.EditablePaths())
+		name = freeChildName(tp, name)
+		n, err = s.tr.AddNode(tp.Path(), name, in.NodeType)
+		if err == nil && len(s.file.EditablePaths()) > editable {
+			out["editable_children"] = true
+		}
+		s.tr = nil
+	}
 	if err != nil {
 		return sdk.Result{}, editError(err, requiredNodePath)
 	}
-	return s.commit(ctx, call, "Create "+name, map[string]any{"node_path": n.Path(), "created": true, "scene_path": s.path})
+	out["node_path"] = n.Path()
+	return s.commit(ctx, call, "Create "+name, out)
+}
+
+// freeChildName is freeName among the children of a node of the
+// effective tree (those its instanced scene gives it included).
+func freeChildName(p *godot.TreeNode, name string) string {
+	taken := map[string]bool{}
+	for _, c := range p.Children() {
+		taken[c.Name()] = true
+	}
+	for taken[name] {
+		name = nextName(name)
+	}
+	return name
 }
 
 type renameNodeArgs struct {
@@ -52,50 +86,138 @@ func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Res
 	if err := validName(in.NewName); err != nil {
 		return sdk.Result{}, err
 	}
-	s, n, err := loadNode(ctx, call, string(in.Scene), np)
+	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "rename")
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if err := s.ownNode(n, np, "rename"); err != nil {
-		return sdk.Result{}, err
-	}
-	old := n.Name()
+	old, oldPath := n.Name(), n.Path()
 	if err := s.file.RenameNode(n.Path(), in.NewName); err != nil {
 		return sdk.Result{}, editError(err, requiredNodePath)
 	}
-	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), map[string]any{
-		"node_path": n.Path(), "old_name": old, "new_name": in.NewName, "renamed": true})
-}
-
-// ownNode refuses an edit of n that only the scene's own nodes allow, when
-// an instanced or inherited scene defines it: np is the path as the call
-// named it, verb the edit ("rename", "delete", "duplicate").
-func (s *scene) ownNode(n *godot.Node, np, verb string) error {
-	if n.Declared() {
-		return nil
-	}
-	return invalid(requiredNodePath, instancedHint(s, n, verb),
-		"'%s' belongs to an instanced or inherited scene and cannot be %sd here", np, verb)
-}
-
-// instancedHint names the scene that defines a node this scene only
-// overrides, as the place to verb it.
-func instancedHint(s *scene, n *godot.Node, verb string) string {
-	for q := n.Path(); q != "."; {
-		if i := strings.LastIndex(q, "/"); i >= 0 {
-			q = q[:i]
-		} else {
-			q = "."
+	out := map[string]any{"node_path": n.Path(), "old_name": old, "new_name": in.NewName, "renamed": true}
+	var writes []func(*sdk.Tx)
+	if old != in.NewName && oldPath != "." {
+		// Scenes that inherit or instance this one name the node by its
+		// path in their overrides and added nodes; they follow the rename
+		// in the same action (one undo restores them all).
+		ws, updated, err := followRename(ctx, call, s.path, oldPath, in.NewName)
+		if err != nil {
+			return sdk.Result{}, err
 		}
-		if a := s.file.Node(q); a != nil {
-			if inst, ok := a.Instance(); ok {
-				if d := s.file.ExtResource(inst.ID); d != nil {
-					return verb + " it in " + d.Path() + ", the scene that defines it"
-				}
+		writes = ws
+		if len(updated) > 0 {
+			out["updated_scenes"] = updated
+		}
+	}
+	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), out, writes...)
+}
+
+// followRename finds the scenes that build on scene (inherit it, or
+// instance it, directly or through other scenes) and name the node at
+// oldPath of it, and returns the writes that rename it there too
+// (godot.File.FollowRename), with the scenes' paths.
+func followRename(ctx context.Context, call *sdk.Call, scene, oldPath, newName string) ([]func(*sdk.Tx), []string, error) {
+	if call.Env.ProjectDir == "" {
+		return nil, nil, nil
+	}
+	g, err := deps.Shared(call.Env.ProjectDir).Graph(ctx)
+	if err != nil {
+		return nil, nil, nil
+	}
+	// Every scene that reaches this one through instancing.
+	seen := map[string]bool{scene: true}
+	queue := []string{scene}
+	var users []string
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, r := range g.UsedBy(p) {
+			if !strings.HasSuffix(r.From, ".tscn") || seen[r.From] {
+				continue
+			}
+			seen[r.From] = true
+			users = append(users, r.From)
+			queue = append(queue, r.From)
+		}
+	}
+	sort.Strings(users)
+	ws := call.Workspace()
+	var writes []func(*sdk.Tx)
+	updated := []string{}
+	for _, u := range users {
+		if err := sdk.Interrupted(ctx, len(writes)); err != nil {
+			return nil, nil, err
+		}
+		f, err := ws.Read(ctx, u)
+		if err != nil {
+			continue
+		}
+		doc, err := godot.ParseFile(u, f.Data)
+		if err != nil || !doc.IsScene() || doc.Root() == nil {
+			continue
+		}
+		doc.SetFloatStyle(ws.FloatStyle(ctx))
+		// The tree is read from the files as they are: scene still has
+		// the old name there.
+		tr, err := doc.Tree(sceneLoader(ctx, call))
+		if err != nil {
+			continue
+		}
+		var at []string
+		for _, n := range tr.All() {
+			if n.Scene() == scene && n.InnerPath() == oldPath {
+				at = append(at, n.Path())
 			}
 		}
+		changed := false
+		for _, p := range at {
+			changed = doc.FollowRename(p, newName) || changed
+		}
+		if changed {
+			data, version, path := doc.Bytes(), f.Version, u
+			writes = append(writes, func(tx *sdk.Tx) { tx.Write(path, data, version) })
+			updated = append(updated, u)
+		}
 	}
-	return verb + " it in the scene that defines it"
+	return writes, updated, nil
+}
+
+// loadOwnNode loads the scene and resolves a node for an edit that only the
+// scene's own nodes allow (rename, delete, duplicate, move) works on,
+// refusing one an instanced or inherited scene defines: np is the path as
+// the call named it, verb the edit.
+func loadOwnNode(ctx context.Context, call *sdk.Call, scene, np, verb string) (*scene, *godot.Node, error) {
+	s, err := loadScene(ctx, call, scene)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, tn, err := s.lookup(ctx, call, np)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tn != nil && !tn.Declared() || n != nil && !n.Declared() {
+		return nil, nil, s.notOwn(tn, np, verb)
+	}
+	if n == nil {
+		return nil, nil, notFound(treeHint, "No node at '%s' in %s.", np, s.path)
+	}
+	return s, n, nil
+}
+
+// notOwn is the refusal of an edit of a node that an instanced (or
+// inherited) scene defines, naming what can be done instead.
+func (s *scene) notOwn(tn *godot.TreeNode, np, verb string) error {
+	def := "the scene that defines it"
+	if tn != nil && tn.Scene() != "" {
+		def = tn.Scene()
+	}
+	hint := fmt.Sprintf("%s it in %s (godot_scene_edit_open_scene, or pass scene=%q), which changes every instance; "+
+		"here you can set its properties (godot_scene_edit_set_node_property writes an override) and add children under it; "+
+		"to change only this copy's structure, make the instance local in the Godot editor (Make Local)", verb, def, def)
+	if tn == nil || tn.Scene() == "" {
+		hint = verb + " it in the scene that defines it; here you can set its properties and add children under it"
+	}
+	return invalid(requiredNodePath, hint, "'%s' belongs to the instanced scene %s and cannot be %sd here", np, def, verb)
 }
 
 type setPropertyArgs struct {
@@ -107,15 +229,25 @@ type setPropertyArgs struct {
 
 func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	s, n, err := loadNode(ctx, call, string(in.Scene), np)
+	s, err := loadScene(ctx, call, string(in.Scene))
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	// A node of an instanced scene gets an override section, as the
+	// editor writes it; its class and current values are the instanced
+	// scene's.
+	n, tn, err := s.override(ctx, call, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	class := nodeClass(ctx, call, s.file, n)
+	if tn != nil && tn.Class() != "" {
+		class = tn.Class()
+	}
 	prop, raw := in.Property, in.Value
 	if prop == "position" && db().Inherits(class, "Node3D") {
 		// A 3D node saves its position as the origin of transform.
-		if raw, err = withOrigin(n, raw); err != nil {
+		if raw, err = withOrigin(n, tn, raw); err != nil {
 			return sdk.Result{}, err
 		}
 		prop = "transform"
@@ -124,10 +256,25 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	// Over an instanced scene the value to compare with is the one that
+	// scene gives (the editor saves only what differs from it), not the
+	// class default.
+	var base godot.Value
+	var baseFile *godot.File
+	hasBase := false
+	if tn != nil {
+		base, baseFile, hasBase = tn.Base(prop)
+	}
+	if hasBase && v != nil {
+		clear = godot.Equal(v, base)
+	}
 	out := map[string]any{"node_path": np, "property": in.Property, "value": toJSON(s.file, v), "set": true}
 	if clear {
 		n.Clear(prop)
 		out["value"] = defaultJSON(s.file, class, prop)
+		if hasBase {
+			out["value"] = godot.ToJSONIn(base, baseFile, "")
+		}
 		out["default"] = true
 	} else {
 		n.SetOrdered(prop, v, propertyRank(class))
@@ -137,7 +284,17 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 		out["saved_as"] = prop
 		if clear {
 			out["value"] = map[string]any{"x": 0.0, "y": 0.0, "z": 0.0}
+			if t, ok := base.(godot.Transform3D); ok && hasBase {
+				out["value"] = toJSON(s.file, t.Origin)
+			}
 		}
+	}
+	if tn != nil && !tn.Declared() {
+		out["override"] = true
+		if s.madeEditable {
+			out["editable_children"] = true
+		}
+		s.pruned(n)
 	}
 	return s.commit(ctx, call, fmt.Sprintf("Set %s.%s", n.Name(), prop), out)
 }
@@ -176,7 +333,7 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 	}
 	p, ok := cdb.Property(class, prop)
 	if !ok || class == "" {
-		if si := nodeScript(ctx, call, s.file, n); si != nil {
+		if si := sceneScript(ctx, call, s, n); si != nil {
 			if t, ok := si.vars[prop]; ok {
 				if raw == nil {
 					return nil, true, nil
@@ -347,14 +504,11 @@ type nodeArgs struct {
 
 func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	s, n, err := loadNode(ctx, call, string(in.Scene), np)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if n.IsRoot() {
+	if np == "." {
 		return sdk.Result{}, invalid(requiredNodePath, "delete its children instead, or create a new scene", "Cannot delete the scene root.")
 	}
-	if err := s.ownNode(n, np, "delete"); err != nil {
+	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "delete")
+	if err != nil {
 		return sdk.Result{}, err
 	}
 	name := n.Name()
@@ -366,14 +520,11 @@ func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, e
 
 func duplicateNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	s, n, err := loadNode(ctx, call, string(in.Scene), np)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if n.IsRoot() {
+	if np == "." {
 		return sdk.Result{}, invalid(requiredNodePath, "duplicate a child node, or copy the scene file", "Cannot duplicate the scene root.")
 	}
-	if err := s.ownNode(n, np, "duplicate"); err != nil {
+	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "duplicate")
+	if err != nil {
 		return sdk.Result{}, err
 	}
 	c, err := s.file.DuplicateNode(n.Path(), "")
@@ -396,20 +547,25 @@ func moveNode(ctx context.Context, call *sdk.Call, in moveNodeArgs) (sdk.Result,
 	if in.Index != nil {
 		index = *in.Index
 	}
-	s, n, err := loadNode(ctx, call, string(in.Scene), np)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	p, err := s.node(dest)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if n.IsRoot() {
+	if np == "." {
 		return sdk.Result{}, invalid(requiredNodePath, "move its children instead", "Cannot move the scene root.")
 	}
-	if p.Path() == n.Path() || strings.HasPrefix(p.Path()+"/", n.Path()+"/") {
+	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "move")
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	p, tp, err := s.lookup(ctx, call, dest)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if dest == n.Path() || strings.HasPrefix(dest+"/", n.Path()+"/") {
 		return sdk.Result{}, invalid(requiredNodePath, "choose a parent outside the node's own subtree",
 			"Cannot move '%s' into itself or one of its descendants ('%s').", np, dest)
+	}
+	if tp != nil && !tp.Declared() || p == nil {
+		return sdk.Result{}, invalid("new_parent_path", "move it under a node this scene declares, or create the node under the instanced one "+
+			"(godot_scene_edit_create_node with that parent_path)",
+			"'%s' belongs to an instanced scene; headless, nodes are not moved into an instance", dest)
 	}
 	name := n.Name()
 	if err := s.file.MoveNodeTo(n.Path(), p.Path(), index); err != nil {
@@ -435,7 +591,7 @@ func instanceScene(ctx context.Context, call *sdk.Call, in instanceArgs) (sdk.Re
 	if sp == s.path {
 		return sdk.Result{}, invalid(requiredScenePath, "instance a different scene", "a scene cannot instance itself (%s)", sp)
 	}
-	p, err := s.node(parent)
+	p, tp, err := s.lookup(ctx, call, parent)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -459,16 +615,32 @@ func instanceScene(ctx context.Context, call *sdk.Call, in instanceArgs) (sdk.Re
 	if err := validName(name); err != nil {
 		return sdk.Result{}, err
 	}
-	name = freeName(s.file, p.Path(), name)
+	out := map[string]any{"scene_path": sp, "instanced": true}
+	var n *godot.Node
+	if tp == nil {
+		name = freeName(s.file, p.Path(), name)
+	} else {
+		name = freeChildName(tp, name)
+	}
 	ref, err := s.file.AddExtResource("PackedScene", sp, uid)
 	if err != nil {
 		return sdk.Result{}, editError(err, requiredScenePath)
 	}
-	n, err := s.file.AddInstance(p.Path(), name, ref)
+	if tp == nil {
+		n, err = s.file.AddInstance(p.Path(), name, ref)
+	} else {
+		editable := len(s.file.EditablePaths())
+		n, err = s.tr.AddInstance(tp.Path(), name, ref)
+		if err == nil && len(s.file.EditablePaths()) > editable {
+			out["editable_children"] = true
+		}
+		s.tr = nil
+	}
 	if err != nil {
 		return sdk.Result{}, editError(err, requiredNodePath)
 	}
-	return s.commit(ctx, call, "Instance "+path.Base(sp), map[string]any{"node_path": n.Path(), "scene_path": sp, "instanced": true})
+	out["node_path"] = n.Path()
+	return s.commit(ctx, call, "Instance "+path.Base(sp), out)
 }
 
 type attachScriptArgs struct {
@@ -480,7 +652,11 @@ type attachScriptArgs struct {
 func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
 	sp := string(in.ScriptPath)
-	s, n, err := loadNode(ctx, call, string(in.Scene), np)
+	s, err := loadScene(ctx, call, string(in.Scene))
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	n, tn, err := s.override(ctx, call, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -500,8 +676,19 @@ func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk
 	if err != nil {
 		return sdk.Result{}, editError(err, "script_path")
 	}
-	n.SetOrdered("script", ref, propertyRank(nodeClass(ctx, call, s.file, n)))
-	return s.commit(ctx, call, "Attach script to "+n.Name(), map[string]any{"node_path": np, "script_path": sp, "attached": true})
+	class := nodeClass(ctx, call, s.file, n)
+	if tn != nil && tn.Class() != "" {
+		class = tn.Class()
+	}
+	n.SetOrdered("script", ref, propertyRank(class))
+	out := map[string]any{"node_path": np, "script_path": sp, "attached": true}
+	if tn != nil && !tn.Declared() {
+		out["override"] = true
+		if s.madeEditable {
+			out["editable_children"] = true
+		}
+	}
+	return s.commit(ctx, call, "Attach script to "+n.Name(), out)
 }
 
 type editableArgs struct {
@@ -513,18 +700,31 @@ type editableArgs struct {
 func setEditableChildren(ctx context.Context, call *sdk.Call, in editableArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
 	editable := in.Editable == nil || *in.Editable
-	s, n, err := loadNode(ctx, call, string(in.Scene), np)
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if _, err := s.file.SetEditable(n.Path(), editable); err != nil {
+	n, tn, err := s.lookup(ctx, call, np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	name := path.Base("/" + np)
+	if tn != nil {
+		// Also an instance that an instanced scene declares: its path goes
+		// through the outer instance, which becomes editable too.
+		_, err = s.tr.SetEditable(tn.Path(), editable)
+	} else {
+		_, err = s.file.SetEditable(n.Path(), editable)
+		name = n.Name()
+	}
+	if err != nil {
 		return sdk.Result{}, editError(err, requiredNodePath)
 	}
 	verb := "Enable"
 	if !editable {
 		verb = "Disable"
 	}
-	return s.commit(ctx, call, verb+" editable children of "+n.Name(), map[string]any{"node_path": np, "editable": editable})
+	return s.commit(ctx, call, verb+" editable children of "+name, map[string]any{"node_path": np, "editable": editable})
 }
 
 func orDot(p string) string {
@@ -534,16 +734,20 @@ func orDot(p string) string {
 	return normalizeNodePath(p)
 }
 
-// withOrigin returns the node's transform (identity when the file has
-// none) with its origin set to the JSON vector raw, in Godot's text form
+// withOrigin returns the node's transform (its effective one, identity
+// when no scene sets it) with its origin set to the JSON vector raw, in Godot's text form
 // for coerce.
-func withOrigin(n *godot.Node, raw any) (any, error) {
+func withOrigin(n *godot.Node, tn *godot.TreeNode, raw any) (any, error) {
 	o, err := coerceProperty("position", "Vector3", raw, "")
 	if err != nil {
 		return nil, err
 	}
 	t := godot.Transform3D{Basis: godot.Basis{Rows: [3]godot.Vector3{{X: 1}, {Y: 1}, {Z: 1}}}}
-	if v, ok := n.Get("transform"); ok {
+	v, ok := n.Get("transform")
+	if !ok && tn != nil {
+		v, _, ok = tn.Get("transform")
+	}
+	if ok {
 		if cur, ok := v.(godot.Transform3D); ok {
 			t = cur
 		}

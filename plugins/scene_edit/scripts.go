@@ -70,6 +70,56 @@ func nodeScript(ctx context.Context, call *sdk.Call, f *godot.File, n *godot.Nod
 	return parseScript(d.Path(), string(src.Data))
 }
 
+// sceneScript is nodeScript for a node of scene s, also when its script
+// comes from the instanced scene that declares it (an override section
+// names no script).
+func sceneScript(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node) *scriptInfo {
+	if si := nodeScript(ctx, call, s.file, n); si != nil || s.tr == nil {
+		return si
+	}
+	if _, own := n.Get("script"); own {
+		return nil
+	}
+	return treeScript(ctx, call, s.tr.Node(n.Path()))
+}
+
+// treeScript reads the script a node of the effective tree has, from
+// whichever scene sets it.
+func treeScript(ctx context.Context, call *sdk.Call, tn *godot.TreeNode) *scriptInfo {
+	if tn == nil {
+		return nil
+	}
+	v, f, ok := tn.Get("script")
+	ext, isExt := v.(godot.ExtResource)
+	if !ok || !isExt {
+		return nil
+	}
+	d := f.ExtResource(ext.ID)
+	if d == nil || !strings.HasSuffix(d.Path(), ".gd") {
+		return nil
+	}
+	src, err := call.Workspace().Read(ctx, d.Path())
+	if err != nil {
+		return nil
+	}
+	return parseScript(d.Path(), string(src.Data))
+}
+
+// classAndScript returns the class, script and path of a node lookup
+// found (sec its section, tn its tree node; either may be nil).
+func (s *scene) classAndScript(ctx context.Context, call *sdk.Call, sec *godot.Node, tn *godot.TreeNode) (string, *scriptInfo, string) {
+	if tn != nil {
+		var si *scriptInfo
+		if sec != nil {
+			si = sceneScript(ctx, call, s, sec)
+		} else {
+			si = treeScript(ctx, call, tn)
+		}
+		return tn.Class(), si, tn.Path()
+	}
+	return nodeClass(ctx, call, s.file, sec), nodeScript(ctx, call, s.file, sec), sec.Path()
+}
+
 // nodeClass returns the engine class of a node: its type, or for an
 // instance (or a node inside one) the class of the node in the instanced
 // scene, read from that file. "" when it cannot be told.

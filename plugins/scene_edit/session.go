@@ -68,6 +68,12 @@ type scene struct {
 	// asActive: the path was taken as the active scene, also without asking.
 	// confirmed: a compare-and-swap (or a Stat) has since shown both true.
 	kept, asActive, confirmed bool
+	// tr is the effective tree (with the nodes of instanced scenes), built
+	// on first need and dropped by edits that add or remove nodes.
+	tr *godot.Tree
+	// madeEditable: an override turned on "Editable Children" of the
+	// instance it lies in, which the answer reports.
+	madeEditable bool
 }
 
 // activeScene resolves a tool's scene argument: the given res:// path (the
@@ -141,7 +147,9 @@ func loadNode(ctx context.Context, call *sdk.Call, arg, nodePath string) (*scene
 	return s, n, nil
 }
 
-// node resolves a node path argument.
+// node resolves a node path argument to the node's section in the file.
+// A node of an instanced scene that the file does not mention has none:
+// tools that can work on it use lookup.
 func (s *scene) node(arg string) (*godot.Node, error) {
 	p := normalizeNodePath(arg)
 	n := s.file.Node(p)
@@ -149,6 +157,108 @@ func (s *scene) node(arg string) (*godot.Node, error) {
 		return nil, notFound(treeHint, "No node at '%s' in %s.", arg, s.path)
 	}
 	return n, nil
+}
+
+// sceneLoader reads the scenes a scene instances through the call's
+// workspace; imported scenes (.glb and the like) and binary scenes have
+// no text to read.
+func sceneLoader(ctx context.Context, call *sdk.Call) godot.SceneLoader {
+	return func(p string) (*godot.File, error) {
+		if !strings.HasSuffix(strings.ToLower(p), ".tscn") {
+			return nil, fmt.Errorf("%s: %w", p, godot.ErrNotText)
+		}
+		f, err := call.Workspace().Read(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return godot.ParseFile(p, f.Data)
+	}
+}
+
+// tree returns the scene's effective node tree (see godot.Tree).
+func (s *scene) tree(ctx context.Context, call *sdk.Call) (*godot.Tree, error) {
+	if s.tr != nil {
+		return s.tr, nil
+	}
+	tr, err := s.file.Tree(sceneLoader(ctx, call))
+	if err != nil {
+		return nil, invalid(requiredScenePath, "fix or restore the instanced scene the message names",
+			"the scenes %s instances cannot be read: %v", s.path, err)
+	}
+	s.tr = tr
+	return tr, nil
+}
+
+// lookup resolves a node path argument in the effective tree: also a node
+// that an instanced (or inherited) scene brings in. sec is the node's
+// section in this file, nil when the file does not mention it. A path the
+// file declares is answered without reading other scenes.
+func (s *scene) lookup(ctx context.Context, call *sdk.Call, arg string) (sec *godot.Node, tn *godot.TreeNode, err error) {
+	p := normalizeNodePath(arg)
+	if n := s.file.Node(p); n != nil && n.Declared() {
+		if _, inherited := s.file.Root().Instance(); !inherited {
+			if _, inst := n.Instance(); !inst {
+				return n, nil, nil
+			}
+		}
+	}
+	tr, err := s.tree(ctx, call)
+	if err != nil {
+		if n := s.file.Node(p); n != nil {
+			return n, nil, nil
+		}
+		// The path may lie in a scene that cannot be read: say so.
+		return nil, nil, notFound(treeHint+"; the scenes this one instances could not all be read ("+err.Error()+")",
+			"No node at '%s' in %s.", arg, s.path)
+	}
+	tn = tr.Node(p)
+	if tn == nil {
+		hint := treeHint
+		for q := p; q != "."; {
+			q = parentPath(q)
+			if a := tr.Node(q); a != nil && a.Opaque() {
+				hint = fmt.Sprintf("'%s' instances %s, an imported scene whose nodes cannot be read headless; attach the Godot editor to edit them", q, a.Instance())
+				break
+			}
+		}
+		return nil, nil, notFound(hint, "No node at '%s' in %s.", arg, s.path)
+	}
+	return tn.Section(), tn, nil
+}
+
+// override returns the section that sets properties of the node at arg:
+// its own, or for a node of an instanced scene the override section that
+// the editor would write (see godot.Tree.Override), added when missing.
+func (s *scene) override(ctx context.Context, call *sdk.Call, arg string) (*godot.Node, *godot.TreeNode, error) {
+	sec, tn, err := s.lookup(ctx, call, arg)
+	if err != nil || tn == nil || (sec != nil && tn.Declared()) {
+		return sec, tn, err
+	}
+	if tn.Opaque() && sec == nil {
+		return nil, nil, invalid(requiredNodePath, "attach the Godot editor to edit it", "'%s' instances %s, which cannot be read headless", tn.Path(), tn.Instance())
+	}
+	before := len(s.file.EditablePaths())
+	sec, err = s.tr.Override(tn.Path())
+	if err != nil {
+		return nil, nil, editError(err, requiredNodePath)
+	}
+	s.madeEditable = len(s.file.EditablePaths()) > before
+	return sec, tn, nil
+}
+
+// pruned drops an override section left setting nothing (the editor saves
+// no such section).
+func (s *scene) pruned(sec *godot.Node) {
+	if s.file.PruneOverride(sec) {
+		s.tr = nil
+	}
+}
+
+func parentPath(p string) string {
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		return p[:i]
+	}
+	return "."
 }
 
 // commit writes the edited scene as one journaled action named name and

@@ -79,17 +79,18 @@ func pathName(p string) string {
 // addon does.
 func resolveConnection(ctx context.Context, call *sdk.Call, s *scene, in signalArgs) (godot.Connection, error) {
 	var c godot.Connection
-	src, err := s.node(in.SourcePath)
+	// Either end may be a node of an instanced scene: the editor connects
+	// those too, by their path through the instance.
+	srcSec, srcTN, err := s.lookup(ctx, call, in.SourcePath)
 	if err != nil {
 		return c, err
 	}
-	dst, err := s.node(in.TargetPath)
+	dstSec, dstTN, err := s.lookup(ctx, call, in.TargetPath)
 	if err != nil {
 		return c, err
 	}
 	cdb := db()
-	srcClass := nodeClass(ctx, call, s.file, src)
-	srcScript := nodeScript(ctx, call, s.file, src)
+	srcClass, srcScript, srcPath := s.classAndScript(ctx, call, srcSec, srcTN)
 	if _, ok := cdb.Signal(srcClass, in.SignalName); !ok && (srcScript == nil || !srcScript.signals[in.SignalName]) {
 		var names []string
 		for _, sg := range cdb.Signals(srcClass) {
@@ -108,13 +109,13 @@ func resolveConnection(ctx context.Context, call *sdk.Call, s *scene, in signalA
 		if sug := cdb.SuggestSignal(srcClass, in.SignalName); sug != "" {
 			hint = fmt.Sprintf("did you mean '%s'? %s", sug, hint)
 		}
-		return c, invalid("signal_name", hint, "'%s' (%s) has no signal '%s'.", src.Path(), srcClass, in.SignalName)
+		return c, invalid("signal_name", hint, "'%s' (%s) has no signal '%s'.", srcPath, srcClass, in.SignalName)
 	}
 	// A node connected to itself (common: a script handling its own
 	// signal) has its script read and its class found once.
-	dstClass, dstScript := srcClass, srcScript
-	if dst != src {
-		dstClass, dstScript = nodeClass(ctx, call, s.file, dst), nodeScript(ctx, call, s.file, dst)
+	dstClass, dstScript, dstPath := srcClass, srcScript, srcPath
+	if normalizeNodePath(in.TargetPath) != normalizeNodePath(in.SourcePath) {
+		dstClass, dstScript, dstPath = s.classAndScript(ctx, call, dstSec, dstTN)
 	}
 	_, builtin := cdb.Method(dstClass, in.MethodName)
 	if !builtin && (dstScript == nil || !dstScript.funcs[in.MethodName]) {
@@ -127,21 +128,24 @@ func resolveConnection(ctx context.Context, call *sdk.Call, s *scene, in signalA
 			slices.Sort(fs)
 			hint = fmt.Sprintf("add func %s() to %s, or use one of: %s", in.MethodName, dstScript.path, strings.Join(fs, ", "))
 		}
-		return c, invalid("method_name", hint, "'%s' has no method '%s'.", dst.Path(), in.MethodName)
+		return c, invalid("method_name", hint, "'%s' has no method '%s'.", dstPath, in.MethodName)
 	}
-	c = godot.Connection{Signal: in.SignalName, From: src.Path(), To: dst.Path(), Method: in.MethodName}
+	c = godot.Connection{Signal: in.SignalName, From: srcPath, To: dstPath, Method: in.MethodName}
 	return c, nil
 }
 
 func listSignalConnections(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	s, n, err := loadNode(ctx, call, string(in.Scene), np)
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
+		return sdk.Result{}, err
+	}
+	if _, _, err := s.lookup(ctx, call, np); err != nil {
 		return sdk.Result{}, err
 	}
 	conns := []map[string]any{}
 	for _, c := range s.file.Connections() {
-		if normalizeNodePath(c.From) == n.Path() {
+		if normalizeNodePath(c.From) == np {
 			conns = append(conns, map[string]any{"signal": c.Signal, "target_path": c.To, "method": c.Method,
 				"persistent": c.Flags&godot.ConnectPersist != 0})
 		}
@@ -161,12 +165,18 @@ func addToGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, 
 	if err := checkGroup(in.Group); err != nil {
 		return sdk.Result{}, err
 	}
-	s, n, err := loadNode(ctx, call, string(in.Scene), np)
+	s, err := loadScene(ctx, call, string(in.Scene))
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	// A node of an instanced scene joins the group through an override.
+	n, tn, err := s.override(ctx, call, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	out := map[string]any{"node_path": np, "group": in.Group, "added": false}
-	if slices.Contains(n.Groups(), in.Group) {
+	if slices.Contains(n.Groups(), in.Group) || tn != nil && slices.Contains(tn.Groups(), in.Group) {
+		s.pruned(n) // an override made for nothing
 		return s.commit(ctx, call, "", out)
 	}
 	if err := n.AddGroup(in.Group); err != nil {
@@ -186,11 +196,19 @@ func checkGroup(g string) error {
 
 func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	s, n, err := loadNode(ctx, call, string(in.Scene), np)
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	removed := n.RemoveGroup(in.Group)
+	n, _, err := s.lookup(ctx, call, np)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	// Groups an instanced scene gives a node are that scene's to remove.
+	removed := n != nil && n.RemoveGroup(in.Group)
+	if n != nil && removed {
+		s.pruned(n)
+	}
 	out := map[string]any{"node_path": np, "group": in.Group, "removed": removed}
 	if !removed {
 		return s.commit(ctx, call, "", out)
@@ -213,7 +231,7 @@ func selectNodes(ctx context.Context, call *sdk.Call, in selectArgs) (sdk.Result
 		return sdk.Result{}, err
 	}
 	for _, p := range paths {
-		if _, err := s.node(p); err != nil {
+		if _, _, err := s.lookup(ctx, call, p); err != nil {
 			return sdk.Result{}, err
 		}
 	}

@@ -566,6 +566,29 @@ func (f *File) DuplicateNode(path, newName string) (*Node, error) {
 			c.setField("parent_id_path", PackedInt32Array(mapped), nodeOrder)
 		}
 	}
+	// A node placed by index (in an inherited scene, or under a node of an
+	// instance) keeps its place: the copy goes right after the original
+	// and the later siblings move up one, as the editor saves them. A
+	// copied index would put the copy before the original on load.
+	if v, ok := n.Field("index"); ok {
+		if s, ok := v.(String); ok {
+			if i, err := strconv.Atoi(string(s)); err == nil {
+				for _, sib := range f.siblings(n) {
+					if sib == n {
+						continue
+					}
+					if sv, ok := sib.Field("index"); ok {
+						if ss, ok := sv.(String); ok {
+							if j, err := strconv.Atoi(string(ss)); err == nil && j > i {
+								sib.setField("index", String(strconv.Itoa(j+1)), nodeOrder)
+							}
+						}
+					}
+				}
+				clones[0].setField("index", String(strconv.Itoa(i+1)), nodeOrder)
+			}
+		}
+	}
 	d := f.doc
 	at := f.subtreeEnd(oldPath) + 1
 	for i, c := range clones {

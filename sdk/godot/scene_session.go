@@ -143,29 +143,36 @@ func (f *File) SetEditable(path string, editable bool) (bool, error) {
 	if _, ok := n.Instance(); !ok || n.IsRoot() || !n.owned() {
 		return false, fmt.Errorf("set editable: %q is not an instanced scene declared by this scene: %w", n.path, ErrInvalid)
 	}
+	return f.setEditable(n.path, editable), nil
+}
+
+// setEditable adds or removes the [editable] entry of path (an instance
+// root, checked by the caller) and reports whether the file changed. A
+// new entry goes after the connections and the other entries.
+func (f *File) setEditable(path string, editable bool) bool {
 	d := f.doc
 	for _, s := range d.sections {
-		if s.kind == secEditable && cleanPath(s.fieldString("path")) == n.path {
+		if s.kind == secEditable && cleanPath(s.fieldString("path")) == path {
 			if editable {
-				return false, nil
+				return false
 			}
 			d.removeSection(s)
 			f.reindex()
-			return true, nil
+			return true
 		}
 	}
 	if !editable {
-		return false, nil
+		return false
 	}
 	s := &Section{doc: d, kind: secEditable, tag: "editable"}
-	s.fields = []field{{name: "path", value: String(n.path)}}
+	s.fields = []field{{name: "path", value: String(path)}}
 	at, pre := len(d.sections), d.nl+d.nl
 	if len(d.sections) > 0 && d.sections[len(d.sections)-1].kind == secEditable {
 		pre = d.nl
 	}
 	d.insertSection(at, s, pre)
 	f.reindex()
-	return true, nil
+	return true
 }
 
 // SetOrdered is Set for a property the section may not have yet: a new

@@ -69,6 +69,14 @@ type Scene struct {
 	call *sdk.Call
 	// Edited reports whether any edit changed the document.
 	Edited bool
+	// tr is the effective tree (nodes of instanced scenes included), built
+	// on first need and dropped when nodes are added or removed.
+	tr    *godot.Tree
+	trDoc *godot.File // the Doc tr and overrides were made for
+	// overrides are the override sections Node added for nodes of
+	// instanced scenes, with their tree nodes; Commit drops those left
+	// setting nothing.
+	overrides map[*godot.Node]*godot.TreeNode
 }
 
 // ScenePath returns the scene to edit: arg when given (normalised), else
@@ -115,15 +123,109 @@ func Open(ctx context.Context, call *sdk.Call, path string) (*Scene, error) {
 func (s *Scene) Bytes() []byte { return s.Doc.Bytes() }
 
 // Node returns a node by path ("." is the root; a leading "/root/" or "/"
-// is accepted as the addon does).
+// is accepted as the addon does). A node that an instanced (or inherited)
+// scene declares is found too: its section is the override that this
+// scene writes for it, added when missing, as the editor writes it (see
+// godot.Tree.Override).
 func (s *Scene) Node(path string) (*godot.Node, error) {
 	p := NormalizePath(path)
 	n := s.Doc.Node(p)
-	if n == nil {
-		return nil, &sdk.Error{Code: sdk.CodeNotFound, Message: fmt.Sprintf("no node at %q in %s", path, s.Path),
-			Hint: "paths are relative to the scene root (\".\" is the root); list nodes with find_nodes_by_type or get_scene_tree", Required: "node_path"}
+	if n != nil && n.Declared() {
+		return n, nil
 	}
-	return n, nil
+	hint := "paths are relative to the scene root (\".\" is the root); list nodes with find_nodes_by_type or get_scene_tree"
+	tn, err := s.treeNode(p)
+	if err != nil {
+		if n != nil {
+			return n, nil
+		}
+		// The path may lie in a scene that cannot be read: say so.
+		hint += "; the scenes this one instances could not all be read (" + err.Error() + ")"
+	}
+	if tn == nil {
+		return nil, &sdk.Error{Code: sdk.CodeNotFound, Message: fmt.Sprintf("no node at %q in %s", path, s.Path), Hint: hint, Required: "node_path"}
+	}
+	if tn.Declared() {
+		return tn.Section(), nil
+	}
+	if n == nil && tn.Opaque() {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "attach the Godot editor to edit it", "%q instances %s, which cannot be read headless", p, tn.Instance())
+	}
+	sec, err := s.tr.Override(tn.Path())
+	if err != nil {
+		return nil, editErr(err, "pass the path of an existing node")
+	}
+	if s.overrides == nil {
+		s.overrides = map[*godot.Node]*godot.TreeNode{}
+	}
+	s.trDoc = s.Doc
+	s.overrides[sec] = tn
+	return sec, nil
+}
+
+// treeNode finds a node in the effective tree; nil when there is none.
+func (s *Scene) treeNode(p string) (*godot.TreeNode, error) {
+	s.sync()
+	if s.tr == nil {
+		tr, err := s.Doc.Tree(s.loader())
+		if err != nil {
+			return nil, sdk.Errorf(sdk.CodeInvalidArgument, "fix or restore the instanced scene the message names",
+				"the scenes %s instances cannot be read: %v", s.Path, err)
+		}
+		s.tr, s.trDoc = tr, s.Doc
+	}
+	return s.tr.Node(p), nil
+}
+
+// sync forgets the tree and overrides of a Doc the caller replaced (a
+// restore after a failed edit).
+func (s *Scene) sync() {
+	if s.trDoc != s.Doc {
+		s.tr, s.trDoc, s.overrides = nil, nil, nil
+	}
+}
+
+// loader reads instanced scenes through the workspace.
+func (s *Scene) loader() godot.SceneLoader {
+	return func(p string) (*godot.File, error) {
+		if !strings.HasSuffix(strings.ToLower(p), ".tscn") {
+			return nil, fmt.Errorf("%s: %w", p, godot.ErrNotText)
+		}
+		f, err := s.ws.Read(s.ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return godot.ParseFile(p, f.Data)
+	}
+}
+
+// class is the node's class: its type, or the instanced scene's class of
+// a node this scene only overrides or instances.
+func (s *Scene) class(n *godot.Node) string {
+	if t := n.Type(); t != "" {
+		return t
+	}
+	if tn, err := s.treeNode(n.Path()); err == nil && tn != nil {
+		return tn.Class()
+	}
+	return ""
+}
+
+// own refuses an edit (verb) that only nodes this scene declares allow.
+func (s *Scene) own(n *godot.Node, verb string) error {
+	if n.Declared() {
+		return nil
+	}
+	def := "the scene that defines it"
+	if tn := s.overrides[n]; tn != nil && tn.Scene() != "" {
+		def = tn.Scene()
+	} else if tn, err := s.treeNode(n.Path()); err == nil && tn != nil && tn.Scene() != "" {
+		def = tn.Scene()
+	}
+	return &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "node_path",
+		Message: fmt.Sprintf("%q belongs to the instanced scene %s and cannot be %sd here", n.Path(), def, verb),
+		Hint: fmt.Sprintf("%s it in %s, which changes every instance; here you can set its properties (an override) and add children under it; "+
+			"to change only this copy's structure, make the instance local in the Godot editor (Make Local)", verb, def)}
 }
 
 // NormalizePath applies the addon's node path rules: strip one leading
@@ -200,22 +302,48 @@ func (s *Scene) CreateNode(parent, name, typ string) (*godot.Node, error) {
 	if name == "" {
 		name = typ
 	}
-	if _, err := s.Node(parent); err != nil {
+	p, err := s.Node(parent)
+	if err != nil {
 		return nil, err
 	}
-	n, err := s.Doc.AddNode(NormalizePath(parent), name, typ)
+	var n *godot.Node
+	if p.Declared() && !s.inherited() {
+		n, err = s.Doc.AddNode(p.Path(), name, typ)
+	} else {
+		// Under a node of an instanced scene: placed through the instance.
+		if _, err := s.treeNode(p.Path()); err != nil {
+			return nil, err
+		}
+		n, err = s.tr.AddNode(p.Path(), name, typ)
+	}
 	if err != nil {
 		return nil, editErr(err, "choose a name no sibling has")
 	}
+	s.tr = nil
 	s.Edited = true
 	return n, nil
 }
 
-// SetProperty converts and sets one property of a node.
+func (s *Scene) inherited() bool {
+	_, ok := s.Doc.Root().Instance()
+	return ok
+}
+
+// SetProperty converts and sets one property of a node. On an override a
+// value equal to the instanced scene's is no override: it is cleared, as
+// the editor saves only what differs.
 func (s *Scene) SetProperty(n *godot.Node, prop string, raw any) (godot.Value, error) {
-	v, err := Coerce(Class(n), prop, raw, s.addExt)
+	v, err := Coerce(s.class(n), prop, raw, s.addExt)
 	if err != nil {
 		return nil, err
+	}
+	s.sync()
+	if tn := s.overrides[n]; tn != nil {
+		if base, _, ok := tn.Base(prop); ok && godot.Equal(base, v) {
+			n.Clear(prop)
+			s.Edited = true
+			return v, nil
+		}
 	}
 	n.Set(prop, v)
 	s.Edited = true
@@ -240,10 +368,15 @@ func (s *Scene) Delete(path string) error {
 	if p == "." {
 		return sdk.Errorf(sdk.CodeInvalidArgument, "delete a child node, or delete the scene file", "cannot delete the scene root")
 	}
-	if _, err := s.Node(p); err != nil {
+	n, err := s.Node(p)
+	if err != nil {
 		return err
 	}
-	if err := s.Doc.RemoveNode(p); err != nil {
+	if err := s.own(n, "delete"); err != nil {
+		return err
+	}
+	s.tr = nil
+	if err := s.Doc.RemoveNode(n.Path()); err != nil {
 		return editErr(err, "pass the path of an existing node")
 	}
 	s.Edited = true
@@ -256,6 +389,10 @@ func (s *Scene) Rename(path, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := s.own(n, "rename"); err != nil {
+		return "", err
+	}
+	s.tr = nil
 	if err := s.Doc.RenameNode(n.Path(), name); err != nil {
 		return "", editErr(err, "choose a name no sibling has")
 	}
@@ -269,9 +406,13 @@ func (s *Scene) Move(path, parent string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := s.own(n, "move"); err != nil {
+		return "", err
+	}
 	if _, err := s.Node(parent); err != nil {
 		return "", err
 	}
+	s.tr = nil
 	if err := s.Doc.MoveNode(n.Path(), NormalizePath(parent)); err != nil {
 		return "", editErr(err, "move the node under an existing node outside its own subtree")
 	}
@@ -285,6 +426,10 @@ func (s *Scene) Duplicate(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := s.own(n, "duplicate"); err != nil {
+		return "", err
+	}
+	s.tr = nil
 	c, err := s.Doc.DuplicateNode(n.Path(), "")
 	if err != nil {
 		return "", editErr(err, "duplicate a node other than the root")
@@ -302,7 +447,7 @@ func (s *Scene) Connect(from, signal, to, method string) (already bool, err erro
 	if _, err := s.Node(to); err != nil {
 		return false, err
 	}
-	if c := Class(src); c != "" {
+	if c := s.class(src); c != "" {
 		if _, ok := s.db.Signal(c, signal); !ok {
 			hint := fmt.Sprintf(`godot_describe_class({"class_name":%q,"members":"signals","inherited":true}) lists its signals`, c)
 			if sug := s.db.SignalHint(c, signal); sug != "" {
@@ -327,6 +472,11 @@ func (s *Scene) Connect(from, signal, to, method string) (already bool, err erro
 // Commit writes the scene (when edited) as one transaction named name; all
 // commits of a tool call are one journaled action. It honours dry_run.
 func (s *Scene) Commit(name string) (sdk.CommitResult, error) {
+	s.sync()
+	for sec := range s.overrides {
+		s.Doc.PruneOverride(sec)
+	}
+	s.overrides = nil
 	if !s.Edited {
 		return sdk.CommitResult{Files: []sdk.FileChange{}}, nil
 	}
