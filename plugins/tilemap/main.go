@@ -69,6 +69,11 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("create_tile",
 				"Create a tile at atlas_coords (size in atlas cells, default [1, 1]) in an atlas source of the TileSet of node_path or tileset_path.",
 				sdk.Mutating, createTile, onScene("cmd_create_tile", createTileParams), sdk.WithTitle("Create a tile in an atlas")),
+			sdk.NewTool("paint_terrain",
+				"Paint cells (a list, or rect [x, y, w, h]) of a TileMapLayer or TileMap layer with a terrain, as the editor's terrain painter does in connect mode: "+
+					"each cell gets the tile of that terrain whose peering bits best match its neighbours, and neighbours of the same terrain are re-chosen to connect. Square tiles only. "+
+					"Edits the scene file in both modes (the addon has no terrain command); one undoable action.",
+				sdk.Mutating, paintTerrain, sdk.AnyMode(), sdk.WithTitle("Paint with a terrain")),
 			sdk.NewTool("get_tileset",
 				"Read a TileSet (of node_path or the file tileset_path): tile shape and size, its physics, terrain, custom data, navigation and occlusion layers, and each source with its tiles and their alternatives. "+
 					"Reads the files in both modes (with an editor attached, the TileSet as saved).",

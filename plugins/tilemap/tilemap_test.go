@@ -410,7 +410,8 @@ func TestEditorDryRunsSendNothing(t *testing.T) {
 	ed := sdktest.NewEditor().Result("cmd_open_scene", map[string]any{"opened": true})
 	// The TileSet tools the addon has no command for edit this file in
 	// both modes.
-	dir := plugintest.Project(t, map[string]string{"project.godot": "config_version=5\n", "res://ts.tres": dryRunTileSet})
+	dir := plugintest.Project(t, map[string]string{"project.godot": "config_version=5\n", "res://ts.tres": dryRunTileSet,
+		"res://map.tscn": "[gd_scene format=3]\n\n[ext_resource type=\"TileSet\" path=\"res://ts.tres\" id=\"1\"]\n\n[node name=\"Map\" type=\"TileMapLayer\"]\ntile_set = ExtResource(\"1\")\n"})
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve})
 	tileArgs := func(kv ...any) map[string]any {
 		m := map[string]any{"tileset_path": "res://ts.tres", "source_id": 0, "atlas_coords": []int{0, 0}}
@@ -421,6 +422,7 @@ func TestEditorDryRunsSendNothing(t *testing.T) {
 	}
 	tri := [][]float64{{0, 0}, {8, 0}, {8, 8}}
 	plugintest.EditorDryRuns(t, h, ed, map[string]any{
+		"paint_terrain":            map[string]any{"scene_path": "res://map.tscn", "node_path": ".", "rect": []int{0, 0, 2, 2}, "terrain_set": 0, "terrain": 0},
 		"add_physics_layer":        map[string]any{"tileset_path": "res://ts.tres"},
 		"add_navigation_layer":     map[string]any{"tileset_path": "res://ts.tres"},
 		"add_occlusion_layer":      map[string]any{"tileset_path": "res://ts.tres"},
@@ -451,6 +453,8 @@ const dryRunTileSet = `[gd_resource type="TileSet" format=3]
 
 [sub_resource type="TileSetAtlasSource" id="TileSetAtlasSource_a"]
 0:0/0 = 0
+0:0/0/terrain_set = 0
+0:0/0/terrain = 0
 
 [resource]
 occlusion_layer_0/light_mask = 1
