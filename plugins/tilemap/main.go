@@ -69,6 +69,10 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("create_tile",
 				"Create a tile at atlas_coords (size in atlas cells, default [1, 1]) in an atlas source of the TileSet of node_path or tileset_path.",
 				sdk.Mutating, createTile, onScene("cmd_create_tile", createTileParams), sdk.WithTitle("Create a tile in an atlas")),
+			sdk.NewTool("create_atlas_from_image",
+				"Add a TileSetAtlasSource over an image of the project (PNG, JPEG or GIF) to a TileSet and create its tiles, as the editor's \"create tiles automatically\" does: "+
+					"the grid is the image less margins in steps of region_size (default the TileSet's tile_size) plus separation, and tiles non_transparent (default) makes a tile of every cell with a visible pixel, all of every cell. "+
+					tilesetFileNote, sdk.Mutating, createAtlasFromImage, sdk.AnyMode(), sdk.WithTitle("Make an atlas from an image")),
 			sdk.NewTool("paint_terrain",
 				"Paint cells (a list, or rect [x, y, w, h]) of a TileMapLayer or TileMap layer with a terrain, as the editor's terrain painter does in connect mode: "+
 					"each cell gets the tile of that terrain whose peering bits best match its neighbours, and neighbours of the same terrain are re-chosen to connect. Square tiles only. "+

@@ -412,6 +412,7 @@ func TestEditorDryRunsSendNothing(t *testing.T) {
 	// both modes.
 	dir := plugintest.Project(t, map[string]string{"project.godot": "config_version=5\n", "res://ts.tres": dryRunTileSet,
 		"res://map.tscn": "[gd_scene format=3]\n\n[ext_resource type=\"TileSet\" path=\"res://ts.tres\" id=\"1\"]\n\n[node name=\"Map\" type=\"TileMapLayer\"]\ntile_set = ExtResource(\"1\")\n"})
+	writePNG(t, filepath.Join(dir, "tiles.png"))
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve})
 	tileArgs := func(kv ...any) map[string]any {
 		m := map[string]any{"tileset_path": "res://ts.tres", "source_id": 0, "atlas_coords": []int{0, 0}}
@@ -422,6 +423,7 @@ func TestEditorDryRunsSendNothing(t *testing.T) {
 	}
 	tri := [][]float64{{0, 0}, {8, 0}, {8, 8}}
 	plugintest.EditorDryRuns(t, h, ed, map[string]any{
+		"create_atlas_from_image":  map[string]any{"tileset_path": "res://ts.tres", "texture_path": "res://tiles.png", "tiles": "all"},
 		"paint_terrain":            map[string]any{"scene_path": "res://map.tscn", "node_path": ".", "rect": []int{0, 0, 2, 2}, "terrain_set": 0, "terrain": 0},
 		"add_physics_layer":        map[string]any{"tileset_path": "res://ts.tres"},
 		"add_navigation_layer":     map[string]any{"tileset_path": "res://ts.tres"},

@@ -232,41 +232,58 @@ func addAtlasSource(ctx context.Context, call *sdk.Call, in atlasArgs) (sdk.Resu
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	id, _, err := ts.addAtlas(ctx, call, in.TexturePath, region, in.SourceID, [2]int{}, [2]int{})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{"node_path": nilIfEmpty(in.NodePath), "tileset_path": ts.pathOut(), "source_id": id,
+		"texture_path": in.TexturePath, "region_size": region[:]}
+	return commit(ctx, call, fmt.Sprintf("Add atlas source %d", id), out, ts.docs...)
+}
+
+// addAtlas adds a TileSetAtlasSource over texture with the given region
+// size, margins and separation (zero: none), as source id (nil: the next
+// free one), and answers its id.
+func (ts *tileSet) addAtlas(ctx context.Context, call *sdk.Call, texture sdk.ResPath, region [2]int, sourceID *int, margins, separation [2]int) (int, *godot.SubResourceDecl, error) {
 	srcs := ts.sources()
 	id := 0
 	for k := range srcs {
 		id = max(id, k+1)
 	}
-	if in.SourceID != nil {
-		if _, taken := srcs[*in.SourceID]; taken {
-			e := invalid("omit source_id to take the next free one", "source_id %d is already used by this TileSet", *in.SourceID)
+	if sourceID != nil {
+		if _, taken := srcs[*sourceID]; taken {
+			e := invalid("omit source_id to take the next free one", "source_id %d is already used by this TileSet", *sourceID)
 			e.Required = "source_id"
-			return sdk.Result{}, e
+			return 0, nil, e
 		}
-		id = *in.SourceID
+		id = *sourceID
 	}
 	texUID := ""
-	if imp, err := call.Workspace().Read(ctx, string(in.TexturePath)+".import"); err == nil {
+	if imp, err := call.Workspace().Read(ctx, string(texture)+".import"); err == nil {
 		if m := importUID.FindSubmatch(imp.Data); m != nil {
 			texUID = string(m[1])
 		}
 	}
-	ext, err := ts.d.res.AddExtResource("Texture2D", string(in.TexturePath), texUID)
+	ext, err := ts.d.res.AddExtResource("Texture2D", string(texture), texUID)
 	if err != nil {
-		return sdk.Result{}, err
+		return 0, nil, err
 	}
 	sub, err := ts.d.res.AddSubResource("TileSetAtlasSource")
 	if err != nil {
-		return sdk.Result{}, err
+		return 0, nil, err
 	}
 	sub.Set("texture", ext)
+	if margins != [2]int{} {
+		sub.Set("margins", godot.Vector2i{X: int32(margins[0]), Y: int32(margins[1])})
+	}
+	if separation != [2]int{} {
+		sub.Set("separation", godot.Vector2i{X: int32(separation[0]), Y: int32(separation[1])})
+	}
 	if region != [2]int{16, 16} {
 		sub.Set("texture_region_size", godot.Vector2i{X: int32(region[0]), Y: int32(region[1])})
 	}
-	ts.sec.Set(fmt.Sprintf("sources/%d", id), sub.Ref())
-	out := map[string]any{"node_path": nilIfEmpty(in.NodePath), "tileset_path": ts.pathOut(), "source_id": id,
-		"texture_path": in.TexturePath, "region_size": region[:]}
-	return commit(ctx, call, fmt.Sprintf("Add atlas source %d", id), out, ts.docs...)
+	ts.set(fmt.Sprintf("sources/%d", id), sub.Ref())
+	return id, sub, nil
 }
 
 var tileKey = regexp.MustCompile(`^(\d+):(\d+)/(0|size_in_atlas)$`)

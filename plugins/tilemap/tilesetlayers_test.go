@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -249,5 +250,107 @@ func TestTileSetLayersAsTheEditorWrites(t *testing.T) {
 	}
 	if _, err := os.Stat(file); !os.IsNotExist(err) {
 		t.Errorf("undo left %s behind (%v)", file, err)
+	}
+}
+
+// visibleCheck has the engine say which 32x32 cells of the image hold a
+// visible pixel (Image.is_invisible, which the editor's "create tiles in
+// non-transparent texture regions" uses).
+const visibleCheck = `extends RefCounted
+
+static func _static_init() -> void:
+	var img := Image.new()
+	img.load_png_from_buffer(FileAccess.get_file_as_bytes("res://raw/tiles_demo.bin"))
+	var out := []
+	for y in img.get_height() / 32:
+		for x in img.get_width() / 32:
+			if not img.get_region(Rect2i(x * 32, y * 32, 32, 32)).is_invisible():
+				out.append("%d:%d" % [x, y])
+	print("VISIBLE ", " ".join(out))
+`
+
+func TestCreateAtlasFromImage(t *testing.T) {
+	dir := assetProject(t, "2d-skeleton")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	orig, _ := os.ReadFile(filepath.Join(dir, "level", "tileset", "tileset.tres"))
+	// Into the demo's TileSet (tile_size 32): a new source after the
+	// existing one and before the patterns, with the tiles Godot would make.
+	out := plugintest.Call(t, h, "create_atlas_from_image", map[string]any{"tileset_path": "res://level/tileset/tileset.tres", "texture_path": "res://level/tileset/tiles_demo.png"})
+	if out["source_id"].(float64) != 2 || out["grid_size"].([]any)[0].(float64) != 8 || out["grid_size"].([]any)[1].(float64) != 4 {
+		t.Fatalf("create_atlas_from_image = %v", out)
+	}
+	all := plugintest.Call(t, h, "create_atlas_from_image", map[string]any{"tileset_path": "res://level/tileset/tileset.tres",
+		"texture_path": "res://level/tileset/tiles_demo.png", "tiles": "all", "region_size": []int{64, 64}, "margins": []int{0, 16}, "separation": []int{2, 0}, "source_id": 7})
+	// 256 wide: 64, then steps of 66 -> 3 columns; 128-16 high: 1 row.
+	if all["tiles_created"].(float64) != 3 || all["source_id"].(float64) != 7 {
+		t.Fatalf("tiles all = %v", all)
+	}
+	now, _ := os.ReadFile(filepath.Join(dir, "level", "tileset", "tileset.tres"))
+	text := string(now)
+	if !strings.Contains(text, "margins = Vector2i(0, 16)\nseparation = Vector2i(2, 0)\ntexture_region_size = Vector2i(64, 64)\n0:0/0 = 0\n1:0/0 = 0\n2:0/0 = 0\n") {
+		t.Errorf("the second atlas is not as the editor writes it:\n%s", text)
+	}
+	if i, j := strings.Index(text, "sources/7 = "), strings.Index(text, "pattern_0 = "); i < 0 || j < i {
+		t.Errorf("the new sources are not before the patterns")
+	}
+	if !strings.HasPrefix(text, string(orig[:bytes.Index(orig, []byte("[sub_resource"))])) {
+		t.Errorf("the file's head changed:\n%s", text[:300])
+	}
+	// The first atlas's tiles are the cells the engine finds visible.
+	info := plugintest.Call(t, h, "get_tileset", map[string]any{"tileset_path": "res://level/tileset/tileset.tres"})
+	var ours []string
+	for _, s := range info["sources"].([]any) {
+		src := s.(map[string]any)
+		if src["source_id"].(float64) != 2 {
+			continue
+		}
+		for _, tl := range src["tiles"].([]any) {
+			at := tl.(map[string]any)["atlas_coords"].([]any)
+			ours = append(ours, fmt.Sprintf("%v:%v", at[0], at[1]))
+		}
+	}
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"texture_path": "res://level/tileset/tiles_demo.png", "tiles": "some"}, "not a choice"},
+		{map[string]any{"texture_path": "res://level/tileset/tiles_demo.png", "region_size": []int{512, 32}}, "has no room"},
+		{map[string]any{"texture_path": "res://level/tileset/tiles_demo.png", "source_id": 1}, "already used"},
+		{map[string]any{"texture_path": "res://level/tileset/tileset.tres"}, "INVALID_ARGUMENT"},
+	} {
+		c.args["tileset_path"] = "res://level/tileset/tileset.tres"
+		if got := plugintest.CallErr(t, h, "create_atlas_from_image", c.args); !strings.Contains(got, c.want) {
+			t.Errorf("%v: %s, want %q", c.args, got, c.want)
+		}
+	}
+
+	png, _ := os.ReadFile(filepath.Join(dir, "level", "tileset", "tiles_demo.png"))
+	plugintest.WriteFile(t, dir, "res://raw/check.gd", visibleCheck)
+	files, err := loadcheck.ReadProject(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["raw/tiles_demo.bin"] = png // the pixels, which the check does not import
+	rep := enginecheck.Run(t, files, loadcheck.Options{AllowMissing: true})
+	for _, p := range rep.ProblemsIn("level/tileset/tileset.tres") {
+		if !p.IsWarning() {
+			t.Errorf("engine: %s", p)
+		}
+	}
+	engine := "(not run)"
+	for _, l := range rep.Log {
+		if s, ok := strings.CutPrefix(l.Text, "VISIBLE "); ok {
+			engine = s
+		}
+	}
+	if got := strings.Join(ours, " "); got != engine || len(ours) == 0 {
+		t.Errorf("tiles made: %s\nthe engine's visible cells: %s", got, engine)
+	}
+	os.RemoveAll(filepath.Join(dir, "raw"))
+	if _, err := h.Workspace().Undo(context.Background(), h.Workspace().History().Depth, false); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "level", "tileset", "tileset.tres")); !bytes.Equal(now, orig) {
+		t.Error("undo did not restore the TileSet byte for byte")
 	}
 }
