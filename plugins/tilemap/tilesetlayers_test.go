@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -352,5 +353,115 @@ func TestCreateAtlasFromImage(t *testing.T) {
 	}
 	if now, _ := os.ReadFile(filepath.Join(dir, "level", "tileset", "tileset.tres")); !bytes.Equal(now, orig) {
 		t.Error("undo did not restore the TileSet byte for byte")
+	}
+}
+
+// addedLines answers the lines of b that are not in a at the same place,
+// assuming b only adds lines to a.
+func addedLines(t *testing.T, a, b []byte) []string {
+	t.Helper()
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	var added []string
+	i := 0
+	for _, l := range bl {
+		if i < len(al) && al[i] == l {
+			i++
+			continue
+		}
+		added = append(added, l)
+	}
+	if i != len(al) {
+		t.Fatalf("lines were changed or removed, not only added (kept %d of %d)", i, len(al))
+	}
+	return added
+}
+
+// On the platformer demo: the TileSet of a scene's TileMapLayer (a .tres)
+// and one embedded in the scene get layers and tile data by node_path; the
+// files change only by the added lines, in the editor's places, undo
+// restores them byte for byte, and the engine loads the result.
+func TestTileSetLayersByNodeOnARealProject(t *testing.T) {
+	dir := project(t, "2d-platformer")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	tres, scene := filepath.Join(dir, "level", "tileset.tres"), filepath.Join(dir, "level", "level.tscn")
+	origTres, _ := os.ReadFile(tres)
+	origScene, _ := os.ReadFile(scene)
+	node := func(kv ...any) map[string]any {
+		m := map[string]any{"scene_path": "res://level/level.tscn", "node_path": "TileMapLayer"}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	if out := plugintest.Call(t, h, "add_physics_layer", node("collision_mask", 5)); out["index"].(float64) != 1 || out["tileset_path"] != "res://level/tileset.tres" {
+		t.Fatalf("add_physics_layer = %v", out)
+	}
+	plugintest.Call(t, h, "add_custom_data_layer", node("name", "hazard", "type", "bool"))
+	plugintest.Call(t, h, "set_tile_collision", node("source_id", 1, "atlas_coords", []int{0, 0}, "alternative_tile", 2, "physics_layer", 1,
+		"polygons", []map[string]any{{"points": [][]float64{{-32, 0}, {32, 0}, {32, 32}, {-32, 32}}, "one_way": true}}))
+	plugintest.Call(t, h, "set_tile_custom_data", node("source_id", 1, "atlas_coords", []int{0, 0}, "layer", "hazard", "value", true))
+	nowTres, _ := os.ReadFile(tres)
+	want := []string{
+		"0:0/2/physics_layer_1/polygon_0/points = PackedVector2Array(-32, 0, 32, 0, 32, 32, -32, 32)",
+		"0:0/2/physics_layer_1/polygon_0/one_way = true",
+		"0:0/0/custom_data_0 = true",
+		"physics_layer_1/collision_layer = 1",
+		"physics_layer_1/collision_mask = 5",
+		"custom_data_layer_0/name = \"hazard\"",
+		"custom_data_layer_0/type = 1",
+	}
+	got := addedLines(t, origTres, nowTres)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("added to tileset.tres:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, pair := range [][2]string{
+		{"0:0/2/flip_v = true\n", "0:0/2/physics_layer_1/polygon_0/points"},
+		{"physics_layer_0/collision_layer = 16\n", "physics_layer_1/collision_layer = 1\nphysics_layer_1/collision_mask = 5\ncustom_data_layer_0/name = \"hazard\"\ncustom_data_layer_0/type = 1\nsources/0 = "},
+	} {
+		if !strings.Contains(string(nowTres), pair[0]+pair[1]) {
+			t.Errorf("%q does not follow %q:\n%s", pair[1], pair[0], nowTres)
+		}
+	}
+	// An embedded TileSet: its keys go into the scene's sub_resource.
+	plugintest.Call(t, h, "create_tileset", node("tile_size", []int{64, 64}))
+	plugintest.Call(t, h, "add_physics_layer", node())
+	plugintest.Call(t, h, "add_terrain_set", node())
+	plugintest.Call(t, h, "add_terrain", node("terrain_set", 0, "name", "Rock"))
+	nowScene, _ := os.ReadFile(scene)
+	if !strings.Contains(string(nowScene), "tile_size = Vector2i(64, 64)\nphysics_layer_0/collision_layer = 1\nterrain_set_0/mode = 0\nterrain_set_0/terrain_0/name = \"Rock\"\nterrain_set_0/terrain_0/color = Color(0.5, 0.34375, 0.25, 1)\n") {
+		t.Errorf("the embedded TileSet is not as the editor writes it:\n%s", nowScene)
+	}
+	engineLoadsAsBefore(t, project(t, "2d-platformer"), dir)
+	if _, err := h.Workspace().Undo(context.Background(), h.Workspace().History().Depth, false); err != nil {
+		t.Fatal(err)
+	}
+	for f, orig := range map[string][]byte{tres: origTres, scene: origScene} {
+		if now, _ := os.ReadFile(f); !bytes.Equal(now, orig) {
+			t.Errorf("undo did not restore %s byte for byte", f)
+		}
+	}
+}
+
+// With an editor attached the TileSet tools the addon has no command for
+// edit the file, and send the editor nothing that changes it.
+func TestTileSetToolsWithAnEditorEditTheFile(t *testing.T) {
+	ed := sdktest.NewEditor()
+	dir := plugintest.Project(t, map[string]string{"project.godot": "config_version=5\n", "res://ts.tres": dryRunTileSet})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve})
+	plugintest.Call(t, h, "add_physics_layer", map[string]any{"tileset_path": "res://ts.tres", "collision_layer": 2})
+	out := plugintest.Call(t, h, "set_tile_collision", map[string]any{"tileset_path": "res://ts.tres", "source_id": 0, "atlas_coords": []int{0, 0}, "physics_layer": 1,
+		"polygons": []map[string]any{{"points": [][]float64{{0, 0}, {8, 0}, {8, 8}}}}})
+	if out["polygons"].(float64) != 1 {
+		t.Fatalf("set_tile_collision = %v", out)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "ts.tres"))
+	if !strings.Contains(string(got), "0:0/0/physics_layer_1/polygon_0/points = PackedVector2Array(0, 0, 8, 0, 8, 8)") ||
+		!strings.Contains(string(got), "physics_layer_0/collision_layer = 1\nphysics_layer_1/collision_layer = 2\n") {
+		t.Errorf("ts.tres:\n%s", got)
+	}
+	for _, c := range ed.Calls() {
+		t.Errorf("sent %s %v to the editor", c.Command, c.Params)
 	}
 }
