@@ -312,6 +312,15 @@ func TestHeadlessTileSets(t *testing.T) {
 	if got := plugintest.CallErr(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": []int{2, 1}}); !strings.Contains(got, "no room") {
 		t.Fatalf("overlap: %s", got)
 	}
+	// The texture is 128x128 with 32x32 regions: a 4x4 grid.
+	for _, c := range []struct {
+		at, size []int
+	}{{[]int{4, 0}, []int{1, 1}}, {[]int{3, 3}, []int{2, 1}}} {
+		if got := plugintest.CallErr(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": c.at, "size": c.size}); !strings.Contains(got, "outside the texture") || !strings.Contains(got, "4x4 tiles") {
+			t.Errorf("tile %v %v outside the texture: %s", c.at, c.size, got)
+		}
+	}
+	plugintest.Call(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": []int{3, 3}})
 	if got := plugintest.CallErr(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 5, "atlas_coords": []int{4, 4}}); !strings.Contains(got, "required") && !strings.Contains(got, "source_id") {
 		t.Fatalf("bad source: %s", got)
 	}
