@@ -146,6 +146,9 @@ func setCell(ctx context.Context, call *sdk.Call, in setCellArgs) (sdk.Result, e
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	if err := m.checkPaint(ctx, call, d, in.NodePath, t); err != nil {
+		return sdk.Result{}, err
+	}
 	t.paint(m.cells, c[0], c[1])
 	m.save()
 	src := t.source
@@ -154,6 +157,18 @@ func setCell(ctx context.Context, call *sdk.Call, in setCellArgs) (sdk.Result, e
 	}
 	out := map[string]any{"node_path": in.NodePath, "coords": c[:], "source_id": src, "layer": m.layerOut()}
 	return commit(ctx, call, fmt.Sprintf("Set cell (%d, %d) of %s", c[0], c[1], in.NodePath), out, d)
+}
+
+// checkPaint refuses a tile the tile map's TileSet does not have.
+func (m *tileMap) checkPaint(ctx context.Context, call *sdk.Call, d *doc, node string, t tile) error {
+	if t.erase {
+		return nil
+	}
+	ts, err := tilesetOfNode(ctx, call, d, m.node)
+	if err != nil {
+		return err
+	}
+	return checkPaint(ts, node, t)
 }
 
 func fillRect(ctx context.Context, call *sdk.Call, in fillArgs) (sdk.Result, error) {
@@ -167,6 +182,9 @@ func fillRect(ctx context.Context, call *sdk.Call, in fillArgs) (sdk.Result, err
 	}
 	d, m, err := in.open(ctx, call)
 	if err != nil {
+		return sdk.Result{}, err
+	}
+	if err := m.checkPaint(ctx, call, d, in.NodePath, t); err != nil {
 		return sdk.Result{}, err
 	}
 	if err := fill(ctx, m.cells, r, t); err != nil {

@@ -33,6 +33,43 @@ func onScene[In sceneArgs](command string, params func(In) (map[string]any, erro
 	})
 }
 
+// paintOnScene is onScene for the painting commands, which the addon
+// carries out whatever the tile: the tile is checked first against the
+// TileSet as saved (the scene file and its TileSet on disk), and refused
+// when it has no such tile. A scene or node that is not saved yet is not
+// checked.
+func paintOnScene[In sceneArgs](command string, params func(In) (map[string]any, error), check func(In) (layerArgs, tile, error)) sdk.ToolOption {
+	return sdk.EditorFunc[In](func(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in In) (sdk.Result, error) {
+		p, err := params(in)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		la, t, err := check(in)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if d, m, err := la.open(ctx, call); err == nil {
+			if err := m.checkPaint(ctx, call, d, la.NodePath, t); err != nil {
+				return sdk.Result{}, err
+			}
+		}
+		if err := ed.OpenScene(ctx, string(in.scene())); err != nil {
+			return sdk.Result{}, err
+		}
+		return ed.Forward(ctx, command, p)
+	})
+}
+
+func setCellTile(in setCellArgs) (layerArgs, tile, error) {
+	t, err := in.tile()
+	return in.layerArgs, t, err
+}
+
+func fillRectTile(in fillArgs) (layerArgs, tile, error) {
+	t, err := in.tile()
+	return in.layerArgs, t, err
+}
+
 func layersParams(in nodeArgs) (map[string]any, error) {
 	return map[string]any{"node_path": in.NodePath}, nil
 }

@@ -178,6 +178,34 @@ func TestHeadlessPreviewAndErrors(t *testing.T) {
 			t.Errorf("fill_rect %v: %s, want %q", c.args, got, c.want)
 		}
 	}
+	// A tile the TileSet does not have is refused, naming what there is;
+	// erasing needs no tile.
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"source_id": 70}, "source_id 70 is not a source of the TileSet of TileMapLayer"},
+		{map[string]any{"atlas_coords": []int{40, 40}}, "atlas source 0 has no tile at (40, 40)"},
+		{map[string]any{"alternative_tile": 9}, "has no alternative 9"},
+	} {
+		a := map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "coords": []int{0, 0}, "source_id": 0}
+		for k, v := range c.args {
+			a[k] = v
+		}
+		got := plugintest.CallErr(t, h, "set_cell", a)
+		if !strings.Contains(got, c.want) || !strings.Contains(got, "Hint:") {
+			t.Errorf("set_cell %v: %s, want %q and a hint", c.args, got, c.want)
+		}
+		a["rect"] = []int{0, 0, 2, 2}
+		delete(a, "coords")
+		if got := plugintest.CallErr(t, h, "fill_rect", a); !strings.Contains(got, c.want) {
+			t.Errorf("fill_rect %v: %s, want %q", c.args, got, c.want)
+		}
+	}
+	if got := plugintest.CallErr(t, h, "set_cell", map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "coords": []int{0, 0}, "atlas_coords": []int{40, 40}}); !strings.Contains(got, "tiles of this source: [0, 0]") {
+		t.Errorf("refusal does not list the tiles: %s", got)
+	}
+	plugintest.Call(t, h, "set_cell", map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "coords": []int{0, 0}, "source_id": -1}, sdktest.DryRun())
 	if got := plugintest.CallErr(t, h, "get_cell", map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "coords": []int{1}}); !strings.Contains(got, "'coords' must be [x, y] integer coordinates.") {
 		t.Errorf("short coords: %s", got)
 	}
@@ -190,9 +218,18 @@ func TestHeadlessPreviewAndErrors(t *testing.T) {
 }
 
 // A Godot 4.0-4.2 style TileMap with two layers.
-const legacyScene = `[gd_scene load_steps=2 format=3]
+const legacyScene = `[gd_scene load_steps=4 format=3]
+
+[ext_resource type="Texture2D" path="res://tiles.png" id="1"]
+
+[sub_resource type="TileSetAtlasSource" id="TileSetAtlasSource_a"]
+texture = ExtResource("1")
+0:0/0 = 0
+1:1/0 = 0
+2:1/0 = 0
 
 [sub_resource type="TileSet" id="TileSet_a"]
+sources/0 = SubResource("TileSetAtlasSource_a")
 
 [node name="Root" type="Node2D"]
 
@@ -209,6 +246,7 @@ func TestHeadlessLegacyTileMap(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n\n[application]\n\nconfig/name=\"t\"\nconfig/features=PackedStringArray(\"4.6\")\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "legacy.tscn"), []byte(legacyScene), 0o644)
+	writePNG(t, filepath.Join(dir, "tiles.png"))
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	base := map[string]any{"node_path": "Map", "scene_path": "res://legacy.tscn"}
 	with := func(kv ...any) map[string]any {
@@ -235,6 +273,9 @@ func TestHeadlessLegacyTileMap(t *testing.T) {
 		t.Fatalf("cell (1,1) = %v", c)
 	}
 	plugintest.Call(t, h, "set_cell", with("layer", 1, "coords", []int{-2, 3}, "source_id", 0, "atlas_coords", []int{2, 1}))
+	if got := plugintest.CallErr(t, h, "set_cell", with("layer", 1, "coords", []int{0, 0}, "atlas_coords", []int{3, 1})); !strings.Contains(got, "tiles of this source: [0, 0], [1, 1], [2, 1]") {
+		t.Fatalf("missing tile: %s", got)
+	}
 	if got := plugintest.CallErr(t, h, "set_cell", with("layer", 2, "coords", []int{0, 0})); !strings.Contains(got, "layer 2 is out of range") {
 		t.Fatalf("layer 2: %s", got)
 	}
@@ -246,7 +287,8 @@ func TestHeadlessLegacyTileMap(t *testing.T) {
 	if !bytes.Contains(src, []byte("layer_0/tile_data = PackedInt32Array(0, 65536, 0, 65537, 65536, 1)")) {
 		t.Fatal("layer_0 changed")
 	}
-	enginecheck.Files(t, map[string][]byte{"project.godot": []byte("config_version=5\n"), "legacy.tscn": src})
+	png, _ := os.ReadFile(filepath.Join(dir, "tiles.png"))
+	enginecheck.Files(t, map[string][]byte{"project.godot": []byte("config_version=5\n"), "legacy.tscn": src, "tiles.png": png})
 }
 
 func TestHeadlessTileSets(t *testing.T) {
@@ -270,6 +312,15 @@ func TestHeadlessTileSets(t *testing.T) {
 	if got := plugintest.CallErr(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": []int{2, 1}}); !strings.Contains(got, "no room") {
 		t.Fatalf("overlap: %s", got)
 	}
+	// The texture is 128x128 with 32x32 regions: a 4x4 grid.
+	for _, c := range []struct {
+		at, size []int
+	}{{[]int{4, 0}, []int{1, 1}}, {[]int{3, 3}, []int{2, 1}}} {
+		if got := plugintest.CallErr(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": c.at, "size": c.size}); !strings.Contains(got, "outside the texture") || !strings.Contains(got, "4x4 tiles") {
+			t.Errorf("tile %v %v outside the texture: %s", c.at, c.size, got)
+		}
+	}
+	plugintest.Call(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 0, "atlas_coords": []int{3, 3}})
 	if got := plugintest.CallErr(t, h, "create_tile", map[string]any{"tileset_path": "res://level/new_tiles.tres", "source_id": 5, "atlas_coords": []int{4, 4}}); !strings.Contains(got, "required") && !strings.Contains(got, "source_id") {
 		t.Fatalf("bad source: %s", got)
 	}
@@ -366,8 +417,34 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 // would send.
 func TestEditorDryRunsSendNothing(t *testing.T) {
 	ed := sdktest.NewEditor().Result("cmd_open_scene", map[string]any{"opened": true})
-	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: t.TempDir(), GodotVersion: "4.6", Editor: ed.Serve})
+	// The TileSet tools the addon has no command for edit this file in
+	// both modes.
+	dir := plugintest.Project(t, map[string]string{"project.godot": "config_version=5\n", "res://ts.tres": dryRunTileSet,
+		"res://map.tscn": "[gd_scene format=3]\n\n[ext_resource type=\"TileSet\" path=\"res://ts.tres\" id=\"1\"]\n\n[node name=\"Map\" type=\"TileMapLayer\"]\ntile_set = ExtResource(\"1\")\n"})
+	writePNG(t, filepath.Join(dir, "tiles.png"))
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve})
+	tileArgs := func(kv ...any) map[string]any {
+		m := map[string]any{"tileset_path": "res://ts.tres", "source_id": 0, "atlas_coords": []int{0, 0}}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	tri := [][]float64{{0, 0}, {8, 0}, {8, 8}}
 	plugintest.EditorDryRuns(t, h, ed, map[string]any{
+		"create_atlas_from_image":  map[string]any{"tileset_path": "res://ts.tres", "texture_path": "res://tiles.png", "tiles": "all"},
+		"paint_terrain":            map[string]any{"scene_path": "res://map.tscn", "node_path": ".", "rect": []int{0, 0, 2, 2}, "terrain_set": 0, "terrain": 0},
+		"add_physics_layer":        map[string]any{"tileset_path": "res://ts.tres"},
+		"add_navigation_layer":     map[string]any{"tileset_path": "res://ts.tres"},
+		"add_occlusion_layer":      map[string]any{"tileset_path": "res://ts.tres"},
+		"add_custom_data_layer":    map[string]any{"tileset_path": "res://ts.tres", "name": "hp", "type": "int"},
+		"add_terrain_set":          map[string]any{"tileset_path": "res://ts.tres"},
+		"add_terrain":              map[string]any{"tileset_path": "res://ts.tres", "terrain_set": 0},
+		"set_tile_collision":       tileArgs("polygons", []map[string]any{{"points": tri}}),
+		"set_tile_terrain":         tileArgs("terrain_set", 0, "terrain", 0, "peering_bits", map[string]int{"right_side": 0}),
+		"set_tile_custom_data":     tileArgs("layer", "damage", "value", 3),
+		"set_tile_navigation":      tileArgs("polygon", tri),
+		"set_tile_occluder":        tileArgs("polygons", [][][]float64{tri}),
 		"set_cell":                 map[string]any{"node_path": "G", "coords": []int{1, 2}, "source_id": 1, "scene_path": "res://level.tscn"},
 		"fill_rect":                map[string]any{"node_path": "G", "rect": []int{0, 0, 2, 3}},
 		"clear":                    map[string]any{"node_path": "G"},
@@ -381,6 +458,26 @@ func TestEditorDryRunsSendNothing(t *testing.T) {
 		t.Fatalf("preview %v", out)
 	}
 }
+
+// dryRunTileSet has one layer of each kind and a tile.
+const dryRunTileSet = `[gd_resource type="TileSet" format=3]
+
+[sub_resource type="TileSetAtlasSource" id="TileSetAtlasSource_a"]
+0:0/0 = 0
+0:0/0/terrain_set = 0
+0:0/0/terrain = 0
+
+[resource]
+occlusion_layer_0/light_mask = 1
+physics_layer_0/collision_layer = 1
+terrain_set_0/mode = 0
+terrain_set_0/terrain_0/name = "Ground"
+terrain_set_0/terrain_0/color = Color(0.5, 0.34375, 0.25, 1)
+navigation_layer_0/layers = 1
+custom_data_layer_0/name = "damage"
+custom_data_layer_0/type = 2
+sources/0 = SubResource("TileSetAtlasSource_a")
+`
 
 func jsonOf(m map[string]any) string {
 	var b bytes.Buffer
@@ -436,5 +533,37 @@ func engineLoadsAsBefore(t *testing.T, origDir, editedDir string) {
 		if !p.IsWarning() && !before[p.File+": "+p.Message] {
 			t.Errorf("engine: %s", p)
 		}
+	}
+}
+
+// With an editor attached, a tile the saved TileSet does not have is
+// refused before anything reaches the editor; a good one is forwarded.
+func TestEditorModeRefusesMissingTile(t *testing.T) {
+	ed := sdktest.NewEditor().Result("cmd_open_scene", map[string]any{"opened": true}).
+		Result("cmd_tilemap_set_cell", map[string]any{"ok": true}).Result("cmd_tilemap_fill_rect", map[string]any{"ok": true})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: project(t, "2d-hexagonal_map"), GodotVersion: "4.6", Editor: ed.Serve})
+	base := map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "source_id": 0}
+	with := func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for k, v := range base {
+			m[k] = v
+		}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	if got := plugintest.CallErr(t, h, "set_cell", with("coords", []int{0, 0}, "atlas_coords", []int{5, 5})); !strings.Contains(got, "atlas source 0 has no tile at (5, 5)") {
+		t.Fatalf("set_cell: %s", got)
+	}
+	if got := plugintest.CallErr(t, h, "fill_rect", with("rect", []int{0, 0, 2, 2}, "source_id", 99)); !strings.Contains(got, "source_id 99 is not a source") {
+		t.Fatalf("fill_rect: %s", got)
+	}
+	if n := len(ed.Calls("cmd_tilemap_set_cell")) + len(ed.Calls("cmd_tilemap_fill_rect")); n != 0 {
+		t.Fatalf("%d refused paints reached the editor", n)
+	}
+	plugintest.Call(t, h, "set_cell", with("coords", []int{0, 0}, "atlas_coords", []int{0, 0}, "alternative_tile", 3))
+	if n := len(ed.Calls("cmd_tilemap_set_cell")); n != 1 {
+		t.Fatalf("a valid tile was not forwarded (%d calls)", n)
 	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"path"
 	"regexp"
 	"slices"
@@ -232,41 +234,91 @@ func addAtlasSource(ctx context.Context, call *sdk.Call, in atlasArgs) (sdk.Resu
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	id, _, err := ts.addAtlas(ctx, call, in.TexturePath, region, in.SourceID, [2]int{}, [2]int{})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out := map[string]any{"node_path": nilIfEmpty(in.NodePath), "tileset_path": ts.pathOut(), "source_id": id,
+		"texture_path": in.TexturePath, "region_size": region[:]}
+	return commit(ctx, call, fmt.Sprintf("Add atlas source %d", id), out, ts.docs...)
+}
+
+// atlasGridOf is the atlas grid of source src, from its texture's size,
+// margins, separation and region size; ok is false when the texture
+// cannot be read (not in the project, or not PNG, JPEG or GIF).
+func atlasGridOf(ctx context.Context, call *sdk.Call, ts *tileSet, src *godot.SubResourceDecl) (grid [2]int, texture string, ok bool) {
+	v, _ := src.Get("texture")
+	ref, isExt := v.(godot.ExtResource)
+	if !isExt {
+		return grid, "", false
+	}
+	e := ts.d.res.ExtResource(ref.ID)
+	if e == nil {
+		return grid, "", false
+	}
+	f, err := call.Workspace().Read(ctx, e.Path())
+	if err != nil {
+		return grid, "", false
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(f.Data))
+	if err != nil {
+		return grid, "", false
+	}
+	vec := func(key string, def [2]int) [2]int {
+		if v, ok := src.Get(key); ok {
+			if x, ok := v.(godot.Vector2i); ok {
+				return [2]int{int(x.X), int(x.Y)}
+			}
+		}
+		return def
+	}
+	grid = atlasGrid([2]int{cfg.Width, cfg.Height}, vec("margins", [2]int{}), vec("separation", [2]int{}), vec("texture_region_size", [2]int{16, 16}))
+	return grid, e.Path(), true
+}
+
+// addAtlas adds a TileSetAtlasSource over texture with the given region
+// size, margins and separation (zero: none), as source id (nil: the next
+// free one), and answers its id.
+func (ts *tileSet) addAtlas(ctx context.Context, call *sdk.Call, texture sdk.ResPath, region [2]int, sourceID *int, margins, separation [2]int) (int, *godot.SubResourceDecl, error) {
 	srcs := ts.sources()
 	id := 0
 	for k := range srcs {
 		id = max(id, k+1)
 	}
-	if in.SourceID != nil {
-		if _, taken := srcs[*in.SourceID]; taken {
-			e := invalid("omit source_id to take the next free one", "source_id %d is already used by this TileSet", *in.SourceID)
+	if sourceID != nil {
+		if _, taken := srcs[*sourceID]; taken {
+			e := invalid("omit source_id to take the next free one", "source_id %d is already used by this TileSet", *sourceID)
 			e.Required = "source_id"
-			return sdk.Result{}, e
+			return 0, nil, e
 		}
-		id = *in.SourceID
+		id = *sourceID
 	}
 	texUID := ""
-	if imp, err := call.Workspace().Read(ctx, string(in.TexturePath)+".import"); err == nil {
+	if imp, err := call.Workspace().Read(ctx, string(texture)+".import"); err == nil {
 		if m := importUID.FindSubmatch(imp.Data); m != nil {
 			texUID = string(m[1])
 		}
 	}
-	ext, err := ts.d.res.AddExtResource("Texture2D", string(in.TexturePath), texUID)
+	ext, err := ts.d.res.AddExtResource("Texture2D", string(texture), texUID)
 	if err != nil {
-		return sdk.Result{}, err
+		return 0, nil, err
 	}
 	sub, err := ts.d.res.AddSubResource("TileSetAtlasSource")
 	if err != nil {
-		return sdk.Result{}, err
+		return 0, nil, err
 	}
 	sub.Set("texture", ext)
+	if margins != [2]int{} {
+		sub.Set("margins", godot.Vector2i{X: int32(margins[0]), Y: int32(margins[1])})
+	}
+	if separation != [2]int{} {
+		sub.Set("separation", godot.Vector2i{X: int32(separation[0]), Y: int32(separation[1])})
+	}
 	if region != [2]int{16, 16} {
 		sub.Set("texture_region_size", godot.Vector2i{X: int32(region[0]), Y: int32(region[1])})
 	}
-	ts.sec.Set(fmt.Sprintf("sources/%d", id), sub.Ref())
-	out := map[string]any{"node_path": nilIfEmpty(in.NodePath), "tileset_path": ts.pathOut(), "source_id": id,
-		"texture_path": in.TexturePath, "region_size": region[:]}
-	return commit(ctx, call, fmt.Sprintf("Add atlas source %d", id), out, ts.docs...)
+	ts.set(fmt.Sprintf("sources/%d", id), sub.Ref())
+	return id, sub, nil
 }
 
 var tileKey = regexp.MustCompile(`^(\d+):(\d+)/(0|size_in_atlas)$`)
@@ -328,6 +380,10 @@ func createTile(ctx context.Context, call *sdk.Call, in createTileArgs) (sdk.Res
 				}
 			}
 		}
+	}
+	if grid, tex, ok := atlasGridOf(ctx, call, ts, src); ok && (at[0]+size[0] > grid[0] || at[1]+size[1] > grid[1]) {
+		return sdk.Result{}, invalid(fmt.Sprintf("the atlas grid of %s is %dx%d tiles: atlas_coords from [0, 0] to [%d, %d] (a larger tile must fit too)", tex, grid[0], grid[1], grid[0]-1, grid[1]-1),
+			"a %dx%d tile at (%d, %d) is outside the texture", size[0], size[1], at[0], at[1])
 	}
 	for _, a := range tiles {
 		if at[0] < a.x+a.w && a.x < at[0]+size[0] && at[1] < a.y+a.h && a.y < at[1]+size[1] {
