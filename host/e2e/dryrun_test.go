@@ -198,6 +198,9 @@ var overrides = map[string]map[string]any{
 	"godot_project_set_setting":            {"name": "application/config/name", "value": "Renamed"},
 	"godot_project_delete_resource_file":   {"path": "res://mob.tscn", "force": true},
 	"godot_scene_edit_create_scene":        {"scene_path": "res://new_scene.tscn"},
+	"godot_shader_create":                  {"shader_path": "res://new.gdshader"},
+	"godot_shader_assign_material":         {"shader_path": "res://new.gdshader"},
+	"godot_shader_set_param":               {"name": "amount", "value": 1},
 }
 
 // argsFor builds arguments for a tool from its input schema: every required
