@@ -8,9 +8,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/internal/warmengine"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -48,58 +48,9 @@ func handle(body: String) -> void:
 // so positions hold) and mapped back in the errors.
 const includeDir = "user://mcp_inc/"
 
-// engine is the one warm engine of this plugin process, started on the
-// first validation and kept for the next ones.
-type engine struct {
-	locate func() (webgodot.Setup, error)
-	mu     sync.Mutex
-	runner *webgodot.Runner
-	warm   *webgodot.Warm
-	render *webgodot.Warm // for previews, started on the first one
-}
-
-var theEngine = &engine{locate: webgodot.Locate}
-
-// unavailable is the error a missing engine gives; validate_shader falls
-// back to the built-in check on it.
-type unavailable struct{ err error }
-
-func (u unavailable) Error() string { return u.err.Error() }
-
-// do sends one request to the warm engine (the renderer's when render is
-// set), starting it when needed and once more if it had stopped.
-func (e *engine) do(ctx context.Context, render bool, handler, body string) ([]webgodot.Line, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.runner == nil {
-		setup, err := e.locate()
-		if err != nil {
-			return nil, unavailable{err}
-		}
-		r, err := webgodot.New(setup)
-		if err != nil {
-			return nil, unavailable{err}
-		}
-		e.runner = r
-	}
-	slot := &e.warm
-	if render {
-		slot = &e.render
-	}
-	for attempt := 0; ; attempt++ {
-		if *slot == nil || !(*slot).Alive() {
-			w, err := e.runner.StartWarm(ctx, webgodot.WarmProject(handler), webgodot.WarmOptions{Render: render, StartTimeout: 90 * time.Second})
-			if err != nil {
-				return nil, err
-			}
-			*slot = w
-		}
-		lines, err := (*slot).Do(ctx, body)
-		if err == nil || attempt > 0 || ctx.Err() != nil {
-			return lines, err
-		}
-	}
-}
+// theEngine is this plugin process's warm engine, started on the first
+// validation and kept for the next ones.
+var theEngine = warmengine.New(webgodot.Locate)
 
 // compiled is what the engine said about one shader.
 type compiled struct {
@@ -166,7 +117,7 @@ func compile(ctx context.Context, call *sdk.Call, file, code string) (*compiled,
 	body, _ := json.Marshal(req)
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	lines, err := theEngine.do(ctx, false, compileHandler, string(body))
+	lines, err := theEngine.Do(ctx, false, compileHandler, string(body))
 	if err != nil {
 		return nil, err
 	}
@@ -241,9 +192,4 @@ func column(src string, line int, msg string) int {
 		}
 	}
 	return len(text) - len(strings.TrimLeft(text, " \t")) + 1
-}
-
-// engineName says which engine compiled, for validate_shader's answer.
-func engineName() string {
-	return fmt.Sprintf("Godot %s (web runtime)", webgodot.RuntimeEngine)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/internal/warmengine"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -119,9 +120,9 @@ func TestErrorsAreReportedAtTheirLine(t *testing.T) {
 // Without the engine, the built-in check runs and says so.
 func TestBuiltinCheckWhenNoEngine(t *testing.T) {
 	saved := theEngine
-	theEngine = &engine{locate: func() (webgodot.Setup, error) {
+	theEngine = warmengine.New(func() (webgodot.Setup, error) {
 		return webgodot.Setup{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Message: "no Chromium here", Hint: "install it"}
-	}}
+	})
 	defer func() { theEngine = saved }()
 	dir := plugintest.Project(t, map[string]string{"project.godot": project,
 		"a.gdshader": "shader_type canvas_item;\nvoid fragment() {\n\tCOLOR = vec4(1.0;\n}\n",

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/godot-mcp/godot-mcp/internal/warmengine"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -164,7 +165,7 @@ func validateShader(ctx context.Context, call *sdk.Call, in validateArgs) (sdk.R
 		}
 	}
 	c, err := compile(ctx, call, file, code)
-	var un unavailable
+	var un warmengine.Unavailable
 	switch {
 	case errors.As(err, &un):
 		out.Checker, out.Note = checkerBuiltin, "the engine is not available, so only the built-in syntax check ran (it cannot see type errors or unknown names): "+un.Error()
@@ -177,7 +178,7 @@ func validateShader(ctx context.Context, call *sdk.Call, in validateArgs) (sdk.R
 	case err != nil:
 		return sdk.Result{}, err
 	default:
-		out.Checker, out.Engine = checkerEngine, engineName()
+		out.Checker, out.Engine = checkerEngine, warmengine.Name()
 		out.Errors = append(out.Errors, c.Errors...)
 		out.Warnings = append(append(out.Warnings, c.Warnings...), builtinWarnings...)
 	}
