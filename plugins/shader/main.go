@@ -61,6 +61,11 @@ func Toolset() *sdk.Toolset {
 				"Read a shader uniform of the node's ShaderMaterial: the stored value (or null and the declared default), its type "+
 					"and hints; exists is false when the shader declares no such uniform.",
 				sdk.ReadOnly, getParam, sdk.EditorFunc(getParamEditor), sdk.WithTitle("Get shader parameter")),
+			sdk.NewTool("preview",
+				"Render a shader to a PNG with the engine's renderer and return the image: a spatial shader (or a VisualShader .tres) on a "+
+					"sphere, plane or quad under a light, a canvas_item shader on a rectangle; shader_path, or material_path for a "+
+					"ShaderMaterial with its parameters; params override uniforms.",
+				sdk.ReadOnly, preview, sdk.WithTitle("Preview shader")),
 		},
 	}
 }
