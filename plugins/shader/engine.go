@@ -108,20 +108,33 @@ func includes(ctx context.Context, call *sdk.Call, file, code string, files map[
 // compile compiles code in the engine. file names the shader in the
 // positions (res://... or "code").
 func compile(ctx context.Context, call *sdk.Call, file, code string) (*compiled, error) {
+	c, _, err := compileWith(ctx, call, file, code)
+	return c, err
+}
+
+// compileWith compiles with a native Godot 4 when one is found, else with
+// the warm web runtime; it names the engine that ran.
+func compileWith(ctx context.Context, call *sdk.Call, file, code string) (*compiled, string, error) {
 	files := map[string]string{}
 	rewritten, err := includes(ctx, call, file, code, files, 0)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	req := map[string]any{"code": rewritten, "includes": files}
 	body, _ := json.Marshal(req)
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
+	if lines, name, ok, err := nativeCompile(ctx, string(body)); ok {
+		if err != nil {
+			return nil, "", err
+		}
+		return parseCompile(file, code, files, lines), name, nil
+	}
 	lines, err := theEngine.Do(ctx, false, compileHandler, string(body))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return parseCompile(file, code, files, lines), nil
+	return parseCompile(file, code, files, lines), warmengine.Name(), nil
 }
 
 // parseCompile reads the engine's lines: each SHADER ERROR is followed by

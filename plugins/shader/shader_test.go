@@ -274,3 +274,28 @@ func copyProject(t *testing.T, name string) string {
 	}
 	return dst
 }
+
+// A native Godot 4, when one is found, compiles instead of the web
+// runtime; a Godot 3 binary is passed over. (Without a native Godot 4 on
+// the machine only the second half runs.)
+func TestNativeGodotWhenFound(t *testing.T) {
+	requireEngine(t)
+	dir := plugintest.Project(t, map[string]string{"project.godot": project,
+		"bad.gdshader": "shader_type canvas_item;\nvoid fragment() {\n\tCOLOR = vec4(1.0) * nope;\n}\n"})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	if b, err := finder.Find(context.Background(), 4); err == nil {
+		v := validate(t, h, map[string]any{"shader_path": "res://bad.gdshader"})
+		if !strings.Contains(v.Engine, "native") || len(v.Errors) != 1 || v.Errors[0].Location != "res://bad.gdshader:3:22" {
+			t.Errorf("native %s: %+v", b.Path, v)
+		}
+	} else {
+		t.Logf("no native Godot 4 here (%v); the native path is not exercised", err)
+	}
+	if _, err := os.Stat("/usr/bin/godot3-server"); err == nil {
+		t.Setenv("GODOT_MCP_GODOT_BIN", "/usr/bin/godot3-server")
+		v := validate(t, h, map[string]any{"shader_path": "res://bad.gdshader"})
+		if !strings.Contains(v.Engine, "web runtime") || len(v.Errors) != 1 || v.Errors[0].Location != "res://bad.gdshader:3:22" {
+			t.Errorf("with a Godot 3 binary: %+v", v)
+		}
+	}
+}

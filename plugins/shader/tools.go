@@ -164,7 +164,7 @@ func validateShader(ctx context.Context, call *sdk.Call, in validateArgs) (sdk.R
 			builtinWarnings = append(builtinWarnings, d)
 		}
 	}
-	c, err := compile(ctx, call, file, code)
+	c, engineName, err := compileWith(ctx, call, file, code)
 	var un warmengine.Unavailable
 	switch {
 	case errors.As(err, &un):
@@ -178,7 +178,7 @@ func validateShader(ctx context.Context, call *sdk.Call, in validateArgs) (sdk.R
 	case err != nil:
 		return sdk.Result{}, err
 	default:
-		out.Checker, out.Engine = checkerEngine, warmengine.Name()
+		out.Checker, out.Engine = checkerEngine, engineName
 		out.Errors = append(out.Errors, c.Errors...)
 		out.Warnings = append(append(out.Warnings, c.Warnings...), builtinWarnings...)
 	}
