@@ -2,11 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
+	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -81,4 +87,33 @@ func TestPreviewRendersWithTheEngine(t *testing.T) {
 	}
 	plugintest.Refused(t, h, "preview", map[string]any{"shader_path": "res://notype.gdshader"}, sdk.CodeInvalidArgument, "spatial and canvas_item")
 	plugintest.Refused(t, h, "preview", map[string]any{"shader_path": "res://red.gdshader", "mesh": "cube"}, sdk.CodeInvalidArgument, "sphere, plane or quad")
+}
+
+// A warm preview: a 256×256 spatial shader on the sphere, drawn and
+// encoded by the engine.
+//
+//	go test -run '^$' -bench BenchmarkPreviewWarm -benchtime 5x ./plugins/shader/
+func BenchmarkPreviewWarm(b *testing.B) {
+	if _, err := webgodot.Locate(); err != nil {
+		b.Skip(err)
+	}
+	dir := b.TempDir()
+	_ = os.WriteFile(filepath.Join(dir, "project.godot"), []byte(project), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "s.gdshader"), []byte("shader_type spatial;\nvoid fragment() {\n\tALBEDO = vec3(UV, 0.5);\n}\n"), 0o644)
+	h := sdktest.New(b, Toolset(), sdktest.Options{ProjectDir: dir})
+	args := map[string]any{"shader_path": "res://s.gdshader"}
+	if r := h.Call(context.Background(), "preview", args); r.IsError {
+		b.Fatal(r.Text())
+	}
+	var took []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		if r := h.Call(context.Background(), "preview", args); r.IsError || r.Err != nil {
+			b.Fatal(r.Text(), r.Err)
+		}
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-ms/preview")
 }
