@@ -56,18 +56,19 @@ func handle(body: String) -> void:
 				"plane":
 					var p := PlaneMesh.new()
 					p.orientation = PlaneMesh.FACE_Z
-					p.size = Vector2(1.6, 1.6)
+					p.size = Vector2(1.0, 1.0)
 					mi.mesh = p
 				"quad":
 					var q := QuadMesh.new()
-					q.size = Vector2(1.6, 1.6)
+					q.size = Vector2(1.0, 1.0)
 					mi.mesh = q
 				_:
 					mi.mesh = SphereMesh.new()
 			mi.material_override = mat
 			vp.add_child(mi)
 			var cam := Camera3D.new()
-			cam.position = Vector3(0, 0, 2.2)
+			cam.position = Vector3(0, 0, 1.3)
+			cam.fov = 60.0
 			vp.add_child(cam)
 			var light := DirectionalLight3D.new()
 			light.rotation_degrees = Vector3(-40, 30, 0)
