@@ -198,6 +198,13 @@ var overrides = map[string]map[string]any{
 	"godot_project_set_setting":            {"name": "application/config/name", "value": "Renamed"},
 	"godot_project_delete_resource_file":   {"path": "res://mob.tscn", "force": true},
 	"godot_scene_edit_create_scene":        {"scene_path": "res://new_scene.tscn"},
+	"godot_shader_create":                  {"shader_path": "res://new.gdshader"},
+	"godot_shader_assign_material":         {"shader_path": "res://new.gdshader"},
+	"godot_shader_set_param":               {"name": "amount", "value": 1},
+	"godot_visual_shader_create":           {"name": "water"},
+	"godot_visual_shader_add_node":         {"shader_path": "res://water.tres", "node_type": "VisualShaderNodeColorConstant", "node_id": 2},
+	"godot_visual_shader_connect_nodes":    {"shader_path": "res://water.tres", "from_node": 2, "from_port": 0, "to_node": 0, "to_port": 0},
+	"godot_visual_shader_set_node_param":   {"shader_path": "res://water.tres", "node_id": 2, "property": "constant", "value": "#ff0000"},
 }
 
 // argsFor builds arguments for a tool from its input schema: every required

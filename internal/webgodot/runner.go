@@ -123,6 +123,7 @@ func (r *Runner) handler() http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		_, _ = w.Write(pageHTML)
 	})
+	mux.HandleFunc("/warm.html", serveWarmPage)
 	mux.HandleFunc("/pack/", func(w http.ResponseWriter, req *http.Request) {
 		id := strings.TrimSuffix(strings.TrimPrefix(req.URL.Path, "/pack/"), ".pck")
 		v, ok := r.packs.Load(id)
