@@ -1,7 +1,10 @@
 extends Node
 # godot-mcp's game probe: an autoload the host adds to the pack of a game
-# session (never to the user's project). Once per frame it takes the host's
-# calls from the page (window.__mcpTake) and answers each with
+# session (never to the user's project). The page hands it the host's
+# calls through window.__mcpHandle, a callback into this script, as they
+# come (between frames: the engine is single-threaded), so a call does not
+# wait for the next frame; calls queued before the probe was ready are
+# taken from window.__mcpTake on the first frame. Each is answered with
 # window.__mcpReply(id, json). Calls: ping, scene_tree, read_property,
 # monitor_property, property_samples, find_ui, capture.
 
@@ -9,6 +12,8 @@ const MAX_DEPTH := 32
 const MAX_SAMPLES := 300
 
 var _win: JavaScriptObject
+# Kept so the callback lives as long as the probe.
+var _handle: JavaScriptObject
 var _monitor := {}
 var _samples: Array = []
 var _remaining := 0
@@ -22,6 +27,16 @@ func _ready() -> void:
 	process_mode = Node.PROCESS_MODE_ALWAYS
 	process_priority = -1000000
 	_win = JavaScriptBridge.get_interface("window")
+	_handle = JavaScriptBridge.create_callback(_on_call)
+	_win.__mcpHandle = _handle
+
+
+func _on_call(args: Array) -> void:
+	if args.is_empty() or typeof(args[0]) != TYPE_STRING:
+		return
+	var c = JSON.parse_string(args[0])
+	if typeof(c) == TYPE_DICTIONARY:
+		_handle_call(c)
 
 
 func _process(_delta: float) -> void:
@@ -34,14 +49,14 @@ func _process(_delta: float) -> void:
 		return
 	for c in calls:
 		if typeof(c) == TYPE_DICTIONARY:
-			_handle(c)
+			_handle_call(c)
 
 
 func _reply(id: String, body: Dictionary) -> void:
 	_win.__mcpReply(id, JSON.stringify(body))
 
 
-func _handle(c: Dictionary) -> void:
+func _handle_call(c: Dictionary) -> void:
 	var id := str(c.get("id", ""))
 	var p: Dictionary = c.get("params", {}) if typeof(c.get("params")) == TYPE_DICTIONARY else {}
 	match str(c.get("cmd", "")):

@@ -211,7 +211,7 @@ func (s *Session) Running() bool {
 func (s *Session) Uptime() time.Duration { return time.Since(s.start) }
 
 // Call sends one call to the probe and decodes its answer into out. It
-// waits until the probe answers (the probe reads calls once per frame),
+// waits until the probe answers (between frames; a screenshot after the next one),
 // the game ends, or ctx ends. An answer with an "error" field only is an
 // error.
 func (s *Session) Call(ctx context.Context, cmd string, params any, out any) error {
@@ -242,7 +242,7 @@ func (s *Session) Call(ctx context.Context, cmd string, params any, out any) err
 		if ctx.Err() != nil {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return &sdk.Error{Code: sdk.CodeTimeout,
-					Message: fmt.Sprintf("the game did not answer %q in time (it answers once per frame; a game stuck in a loop never does)", cmd),
+					Message: fmt.Sprintf("the game did not answer %q in time (it answers between frames; a game stuck in a loop never does)", cmd),
 					Hint:    "check the game's output for an error or an endless loop, then retry with a longer timeout"}
 			}
 			return &sdk.Error{Code: sdk.CodeCancelled, Message: "the call to the game was cancelled", Hint: "call again when needed"}

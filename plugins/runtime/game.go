@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/godotlog"
@@ -34,7 +35,7 @@ type game struct {
 	engine engineInfo
 	timer  *time.Timer
 	// deadlineHit is set when the session's deadline stopped it.
-	deadlineHit bool
+	deadlineHit atomic.Bool
 }
 
 // gameTable holds at most one game per project root, the last one kept
@@ -58,7 +59,7 @@ func (gt *gameTable) replace(root string, g *game) {
 	old := gt.m[root]
 	gt.m[root] = g
 	gt.mu.Unlock()
-	if old != nil {
+	if old != nil && old != g {
 		old.stop()
 	}
 }
@@ -69,7 +70,9 @@ func (gt *gameTable) stopAll() {
 	gt.m = map[string]*game{}
 	gt.mu.Unlock()
 	for _, g := range all {
-		g.stop()
+		if g != nil {
+			g.stop()
+		}
 	}
 }
 
@@ -107,7 +110,7 @@ func (g *game) endedError() *sdk.Error {
 	exited, code := g.sess.Exited()
 	e := noSession()
 	switch {
-	case g.deadlineHit:
+	case g.deadlineHit.Load():
 		e.Message = "the game was stopped at its deadline (timeout_seconds of play_scene)"
 		e.Hint = "start it again with godot_runtime_play_scene, with a longer timeout_seconds if needed"
 	case exited:
@@ -158,7 +161,9 @@ func playHeadless(ctx context.Context, call *sdk.Call, in headlessPlayArgs) (sdk
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	games.replace(t.project.Root(), nil) // one session per project: the old one goes first
+	// One session per project: the old one goes first, before the new
+	// one takes the browser's time.
+	games.replace(t.project.Root(), nil)
 	call.Progress(0, 1, "starting the game in the web runtime")
 	sctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
@@ -169,7 +174,7 @@ func playHeadless(ctx context.Context, call *sdk.Call, in headlessPlayArgs) (sdk
 	g := &game{sess: sess, scene: scene, engine: t.engine}
 	secs := cmp(in.TimeoutSeconds, defaultSessionSeconds)
 	g.timer = time.AfterFunc(time.Duration(secs)*time.Second, func() {
-		g.deadlineHit = true
+		g.deadlineHit.Store(true)
 		sess.Stop()
 	})
 	games.replace(t.project.Root(), g)

@@ -12,11 +12,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/godot-mcp/godot-mcp/internal/godotlog"
+	"github.com/godot-mcp/godot-mcp/internal/godotrun"
 	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/internal/testplugins"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -53,7 +58,16 @@ func requireWeb(t *testing.T) {
 	if _, err := webgodot.Locate(); err != nil {
 		testenv.Missing(t, "the Godot web runtime (Chromium and the npm package "+webgodot.RuntimePackage+")", err.Error())
 	}
-	t.Setenv("PATH", "/usr/bin:/bin") // no godot4 here; godot3-server does not suit a Godot 4 project
+	// No native Godot 4 may be found: leave out the PATH entries that hold
+	// one (godot3-server stays; it does not suit a Godot 4 project).
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if !isFile(filepath.Join(d, "godot")) && !isFile(filepath.Join(d, "godot4")) {
+			keep = append(keep, d)
+		}
+	}
+	t.Setenv("PATH", strings.Join(keep, string(filepath.ListSeparator)))
+	t.Setenv(godotrun.EnvBin, "")
 	t.Cleanup(closeWebRunner)
 }
 
@@ -146,8 +160,8 @@ func TestGameInTheWebRuntime(t *testing.T) {
 	}
 	x1 := x()
 	time.Sleep(300 * time.Millisecond)
-	if x2 := x(); x2 <= x1 || x1 <= 40 {
-		t.Errorf("the player does not move: x %v then %v (starts at 40)", x1, x2)
+	if x2 := x(); x2 <= x1 || x1 < 150 {
+		t.Errorf("the player does not move: x %v then %v (starts at 150)", x1, x2)
 	}
 	out = call(t, h, "read_property", map[string]any{"node_path": "Nope", "property": "position"})
 	if out["error"] != "node not found at 'Nope'" {
@@ -242,6 +256,25 @@ func TestGameInTheWebRuntime(t *testing.T) {
 		t.Errorf("is_playing after the deadline: %v", out)
 	}
 
+	// render_scene: the scene as saved, its script not run, so the red
+	// square is where the scene puts it (40, 120), not where its _ready
+	// puts it (150, 120).
+	shot = h.Call(ctx, "render_scene", map[string]any{"scene": "res://main.tscn"})
+	if shot.Err != nil || shot.IsError {
+		t.Fatalf("render_scene: %v %s", shot.Err, shot.Text())
+	}
+	img = imageOf(t, shot)
+	if r, g, b, _ := img.At(40, 120).RGBA(); r>>8 < 220 || g>>8 > 30 || b>>8 > 30 {
+		t.Errorf("rendered pixel at the player's saved place (40,120) is %d,%d,%d, want red", r>>8, g>>8, b>>8)
+	}
+	if r, g, b, _ := img.At(150, 120).RGBA(); r>>8 > 30 || b>>8 < 100 || g>>8 > 30 {
+		t.Errorf("rendered pixel at (150,120), where the script would put the player, is %d,%d,%d, want the background: did its script run?", r>>8, g>>8, b>>8)
+	}
+	res = h.Call(ctx, "render_scene", map[string]any{"scene": "res://nope.tscn"})
+	if res.ErrorCode != sdk.CodeNotFound {
+		t.Errorf("render of a missing scene: %+v", res.Error)
+	}
+
 	// Close leaves no browser behind.
 	pid := webRunner.BrowserPID()
 	closeWebRunner()
@@ -321,4 +354,100 @@ func TestWebRuntimeRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGameSessionProcessesOverTheRealHost plays the test game through the
+// real host and plugin: stop_scene ends the game's renderer process, and
+// SIGKILLing the host kills the browser and every process it started.
+func TestGameSessionProcessesOverTheRealHost(t *testing.T) {
+	requireWeb(t)
+	setup, _ := webgodot.Locate()
+	dir := testGame(t)
+	s := startHost(t, dir, webgodot.EnvRuntime+"="+setup.RuntimeDir, webgodot.EnvChromium+"="+setup.Chromium)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	play := func() {
+		t.Helper()
+		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "godot_runtime_play_scene", Arguments: map[string]any{}})
+		if err != nil || res.IsError {
+			t.Fatalf("play_scene: %v %s", err, textOf(res))
+		}
+	}
+	play()
+	host := s.cmd.Process.Pid
+	renderers := func() []int {
+		var out []int
+		for _, p := range descendantsOf(host) {
+			if b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "cmdline")); err == nil && strings.Contains(string(b), "--type=renderer") {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	before := renderers()
+	if len(before) == 0 {
+		t.Fatalf("no renderer process under the host %d", host)
+	}
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "godot_runtime_stop_scene", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("stop_scene: %v %s", err, textOf(res))
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(renderers()) >= len(before) && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := len(renderers()); n >= len(before) {
+		t.Errorf("%d renderer processes after stop_scene, %d before: the game's did not end", n, len(before))
+	}
+
+	play()
+	procs := descendantsOf(host)
+	_ = s.cmd.Process.Signal(syscall.SIGKILL)
+	for _, p := range procs {
+		if !testplugins.WaitDead(p, 10*time.Second) {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+			t.Errorf("process %d outlived the killed host", p)
+		}
+	}
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// descendantsOf returns the pids of every process below pid, by parent
+// pid in /proc.
+func descendantsOf(pid int) []int {
+	parent := map[int]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		if i := strings.LastIndexByte(s, ')'); i >= 0 {
+			if f := strings.Fields(s[i+1:]); len(f) > 1 {
+				parent[p], _ = strconv.Atoi(f[1])
+			}
+		}
+	}
+	var out []int
+	level := []int{pid}
+	for len(level) > 0 {
+		var next []int
+		for p, pp := range parent {
+			if slices.Contains(level, pp) {
+				next = append(next, p)
+			}
+		}
+		out = append(out, next...)
+		level = next
+	}
+	return out
 }

@@ -59,6 +59,12 @@ func Toolset() *sdk.Toolset {
 				sdk.ReadOnly, getParseErrors, sdk.EditorFunc(getParseErrorsEditor),
 				sdk.WithTitle("Check scripts for parse errors"),
 				sdk.WithOutputSchema[parseResult]()),
+			sdk.NewTool("render_scene",
+				"Render a scene as it is saved, without running any of its scripts (_ready, _process, autoloads), and return a PNG "+
+					"(an image and a file), from the scene's own camera, at the project's window size or scaled to width/height. "+
+					"Runs in the embedded Godot 4.6 web runtime (Compatibility renderer) with or without an editor; it reads the saved files.",
+				sdk.ReadOnly, renderScene, sdk.AnyMode(),
+				sdk.WithTitle("Render a scene")),
 		}, editorTools()...),
 	}
 }

@@ -42,7 +42,7 @@ func TestManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Tools) != 12 {
+	if len(m.Tools) != 13 {
 		t.Fatalf("%d tools", len(m.Tools))
 	}
 }
