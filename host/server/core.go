@@ -485,7 +485,7 @@ type pluginView struct {
 	StartedAt string `json:"started_at,omitempty"`
 }
 
-func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in infoArgs) *mcp.CallToolResult {
+func (s *Server) serverInfo(ctx context.Context, req *mcp.CallToolRequest, in infoArgs) *mcp.CallToolResult {
 	caller := s.caller(req)
 	view := s.diagView(caller)
 	n := in.Events
@@ -542,6 +542,7 @@ func (s *Server) serverInfo(_ context.Context, req *mcp.CallToolRequest, in info
 		"events":         nonNil(recent),
 		"editor":         s.editorInfo(view),
 		"metrics":        s.metricsInfo(caller),
+		"engines":        s.enginesInfo(ctx, view),
 	}
 	if s.opts.Bus != nil {
 		out["events_dropped"] = s.opts.Bus.Dropped()

@@ -23,6 +23,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/gate"
 	"github.com/godot-mcp/godot-mcp/host/metrics"
 	"github.com/godot-mcp/godot-mcp/host/supervisor"
+	"github.com/godot-mcp/godot-mcp/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
@@ -756,10 +757,20 @@ func TestCoreInfoTools(t *testing.T) {
 		Godot    struct{ Version, Source string }
 		Toolsets []pluginView `json:"toolsets"`
 		Events   []events.Event
+		Engines  engines.Info `json:"engines"`
 	}
 	structured(t, c.call(t, "godot_get_server_info", map[string]any{"events": 10}), &info)
 	if info.Protocol.Version != sessionless || info.Godot.Version != "4.5" || info.Godot.Source != "flag" {
 		t.Errorf("info = %+v", info)
+	}
+	// The engines that would run this Godot 4.5 project: each says whether
+	// it is there, and why not; the web runtime lists what it cannot do.
+	en := info.Engines
+	if en.Native.Kind != "native" || en.Web.Kind != "web" || (!en.Web.Available && en.Web.Why == "") || (!en.Native.Available && en.Native.Why == "") {
+		t.Errorf("engines = %+v", en)
+	}
+	if en.Web.Available && (len(en.Web.Cannot) == 0 || en.GameSessions != "web" || (!en.Native.Available && en.RunsWith != "web")) {
+		t.Errorf("engines with the web runtime = %+v", en)
 	}
 	var health struct{ Status string }
 	structured(t, c.call(t, "godot_health_check", nil), &health)

@@ -124,6 +124,11 @@ func (r *Runner) handler() http.Handler {
 		_, _ = w.Write(pageHTML)
 	})
 	mux.HandleFunc("/warm.html", serveWarmPage)
+	mux.HandleFunc("/game.html", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(gameHTML)
+	})
 	mux.HandleFunc("/pack/", func(w http.ResponseWriter, req *http.Request) {
 		id := strings.TrimSuffix(strings.TrimPrefix(req.URL.Path, "/pack/"), ".pck")
 		v, ok := r.packs.Load(id)

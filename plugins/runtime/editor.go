@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/godotrun"
@@ -39,18 +36,16 @@ func noEditor(why string) *sdk.Error {
 	}
 }
 
-// editorTool builds an editor-only tool. Its headless path is kept, as a
-// justified exception to sdk.NewEditorTool: it answers the toolset's own
-// refusal (BRIDGE_DISCONNECTED, required=bridge_connected, a hint naming
-// run_and_capture), which agents already handle, where NewEditorTool would
-// answer PRECONDITION_FAILED.
-func editorTool[In any](name, description string, class sdk.SafetyClass, fn func(ctx context.Context, ed editor, in In) (sdk.Result, error)) sdk.Tool {
-	headless := func(context.Context, *sdk.Call, In) (sdk.Result, error) {
-		return sdk.Result{}, noEditor("no Godot editor is attached to the host")
-	}
+// gameTool builds a tool with both paths: headless drives the game
+// session of game.go (the web runtime), the editor path the addon's
+// command. The editor path answers BRIDGE_DISCONNECTED when the editor
+// went away mid-call, as before.
+func gameTool[In any](name, description string, class sdk.SafetyClass,
+	headless func(context.Context, *sdk.Call, In) (sdk.Result, error),
+	fn func(ctx context.Context, call *sdk.Call, ed editor, in In) (sdk.Result, error)) sdk.Tool {
 	return sdk.NewTool(name, description, class, headless,
-		sdk.EditorFunc(func(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in In) (sdk.Result, error) {
-			return fn(ctx, godotrun.EditorCommands{Ed: ed}, in)
+		sdk.EditorFunc(func(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in In) (sdk.Result, error) {
+			return fn(ctx, call, godotrun.EditorCommands{Ed: ed}, in)
 		}))
 }
 
@@ -124,10 +119,6 @@ func waitFor(seconds int) time.Duration {
 
 type noArgs struct{}
 
-type playArgs struct {
-	Scene sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the .tscn/.scn scene to play; default: the main scene"`
-}
-
 type outputArgs struct {
 	SinceSeq       int `json:"since_seq,omitempty" jsonschema:"only entries after this sequence number (pass the previous answer's next_seq)"`
 	TimeoutSeconds int `json:"timeout_seconds,omitempty" default:"10" minimum:"1" maximum:"60" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
@@ -145,6 +136,18 @@ type monitorArgs struct {
 	Epsilon      *float64 `json:"epsilon,omitempty" jsonschema:"smallest change of a float that counts (default 0.0001)"`
 }
 
+type readArgs struct {
+	NodePath       string `json:"node_path" jsonschema:"path of the node in the running game, relative to the scene root (or absolute, /root/...)"`
+	Property       string `json:"property" jsonschema:"property to read, such as position"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" default:"10" minimum:"1" maximum:"60" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
+}
+
+type shotArgs struct {
+	Width          int `json:"width,omitempty" minimum:"1" maximum:"4096" jsonschema:"scale the screenshot to this width in pixels (keeps the aspect ratio when height is not given)"`
+	Height         int `json:"height,omitempty" minimum:"1" maximum:"4096" jsonschema:"scale the screenshot to this height in pixels (keeps the aspect ratio when width is not given)"`
+	TimeoutSeconds int `json:"timeout_seconds,omitempty" default:"10" minimum:"1" maximum:"60" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
+}
+
 type findUIArgs struct {
 	NameContains   string `json:"name_contains,omitempty" jsonschema:"substring of the Control's name"`
 	ClassFilter    string `json:"class_filter,omitempty" jsonschema:"only Controls of this class, such as Button"`
@@ -154,8 +157,8 @@ type findUIArgs struct {
 
 // passthrough is a tool that forwards its arguments as the command's params
 // and returns the addon's result as it is.
-func passthrough[In any](command string, params func(In) map[string]any) func(ctx context.Context, ed editor, in In) (sdk.Result, error) {
-	return func(ctx context.Context, ed editor, in In) (sdk.Result, error) {
+func passthrough[In any](command string, params func(In) map[string]any) func(ctx context.Context, call *sdk.Call, ed editor, in In) (sdk.Result, error) {
+	return func(ctx context.Context, _ *sdk.Call, ed editor, in In) (sdk.Result, error) {
 		out, err := forward(ctx, ed, command, params(in))
 		if err != nil {
 			return sdk.Result{}, err
@@ -164,47 +167,55 @@ func passthrough[In any](command string, params func(In) map[string]any) func(ct
 	}
 }
 
+// Descriptions say what each tool does in both modes: with the editor
+// attached it drives the editor's game, without one a game session in the
+// embedded web runtime (Godot 4 projects).
+const headlessNote = " Without an editor, the game runs headless in the embedded Godot 4.6 web runtime (see godot_runtime_play_scene)."
+
 func editorTools() []sdk.Tool {
 	none := func(noArgs) map[string]any { return map[string]any{} }
 	return []sdk.Tool{
-		editorTool("play_scene", "Editor only: play the main scene, or the given scene, in the attached Godot editor.",
-			sdk.Runtime, passthrough("cmd_play_scene", func(in playArgs) map[string]any {
-				return map[string]any{"scene_path": in.Scene}
-			})),
-		editorTool("stop_scene", "Editor only: stop the game playing in the attached Godot editor.",
-			sdk.Runtime, passthrough("cmd_stop_scene", none)),
-		editorTool("is_playing", "Editor only: whether a game is playing in the attached editor, which scene, and whether the debugger paused it.",
-			sdk.ReadOnly, passthrough("cmd_is_playing", none)),
-		editorTool("get_game_scene_tree", "Editor only: the node tree of the game playing in the editor (needs the addon's runtime probe autoload in the game).",
-			sdk.ReadOnly, passthrough("cmd_get_game_scene_tree", none)),
-		editorTool("get_game_output", "Editor only: what the game playing in the editor printed, from since_seq on; pass next_seq back to read only what is new.",
-			sdk.ReadOnly, getGameOutput),
-		editorTool("capture_game_screenshot", "Editor only: a PNG screenshot of the game playing in the editor.",
-			sdk.ReadOnly, captureGameScreenshot),
-		editorTool("monitor_property", "Editor only: start sampling a property of a node in the running game; read the samples with get_property_samples.",
-			sdk.Runtime, passthrough("cmd_monitor_property", func(in monitorArgs) map[string]any {
-				p := map[string]any{"node_path": in.NodePath, "property": in.Property}
-				if in.Samples != 0 {
-					p["samples"] = in.Samples
+		gameTool("play_scene", "Play the main scene, or the given scene, and return while it runs: in the attached Godot editor, "+
+			"or without one in the embedded Godot 4.6 web runtime (headless Chromium, Compatibility renderer; the result's engine says what it cannot do). "+
+			"One game per project: playing again stops the running one.",
+			sdk.Runtime, playHeadless, func(ctx context.Context, call *sdk.Call, ed editor, in headlessPlayArgs) (sdk.Result, error) {
+				return passthrough("cmd_play_scene", func(in headlessPlayArgs) map[string]any {
+					return map[string]any{"scene_path": in.Scene}
+				})(ctx, call, ed, in)
+			}),
+		gameTool("stop_scene", "Stop the running game (the editor's, or the headless session and every process it started).",
+			sdk.Runtime, stopHeadless, passthrough("cmd_stop_scene", none)),
+		gameTool("is_playing", "Whether a game is playing, which scene, and whether it is paused."+headlessNote,
+			sdk.ReadOnly, isPlayingHeadless, passthrough("cmd_is_playing", none)),
+		gameTool("get_game_scene_tree", "The node tree of the running game (in the editor: needs the addon's runtime probe autoload in the game)."+headlessNote,
+			sdk.ReadOnly, sceneTreeHeadless, passthrough("cmd_get_game_scene_tree", none)),
+		gameTool("get_game_output", "What the running game printed, from since_seq on; pass next_seq back to read only what is new. "+
+			"Errors and warnings are entries of their own, with file and line (res://) when Godot named them. Headless, the output of a game that ended stays readable until the next play_scene."+headlessNote,
+			sdk.ReadOnly, outputHeadless, getGameOutput),
+		gameTool("capture_game_screenshot", "A PNG screenshot of the running game, as an image and a file, scaled to width and/or height when given."+headlessNote,
+			sdk.ReadOnly, screenshotHeadless, captureGameScreenshot),
+		gameTool("read_property", "Read one property of a node in the running game, now (a one-shot read; it does not disturb a monitor)."+headlessNote,
+			sdk.ReadOnly, readPropertyHeadless, func(ctx context.Context, _ *sdk.Call, ed editor, in readArgs) (sdk.Result, error) {
+				out, err := poll(ctx, ed, "cmd_read_property", map[string]any{
+					"node_path": in.NodePath, "property": in.Property, "request_id": requestID(),
+				}, waitFor(in.TimeoutSeconds))
+				if err != nil {
+					return sdk.Result{}, err
 				}
-				if in.OnChangeOnly != nil {
-					p["on_change_only"] = *in.OnChangeOnly
-				}
-				if in.Epsilon != nil {
-					p["epsilon"] = *in.Epsilon
-				}
-				return p
-			})),
-		editorTool("get_property_samples", "Editor only: the samples monitor_property has collected, waiting until the first batch arrives.",
-			sdk.ReadOnly, func(ctx context.Context, ed editor, in waitArgs) (sdk.Result, error) {
+				return sdk.JSON(out), nil
+			}),
+		gameTool("monitor_property", "Start sampling a property of a node in the running game, once per frame; read the samples with get_property_samples."+headlessNote,
+			sdk.Runtime, monitorHeadless, passthrough("cmd_monitor_property", monitorParams)),
+		gameTool("get_property_samples", "The samples monitor_property has collected, waiting until the batch is complete."+headlessNote,
+			sdk.ReadOnly, samplesHeadless, func(ctx context.Context, _ *sdk.Call, ed editor, in waitArgs) (sdk.Result, error) {
 				out, err := poll(ctx, ed, "cmd_get_property_samples", map[string]any{}, waitFor(in.TimeoutSeconds))
 				if err != nil {
 					return sdk.Result{}, err
 				}
 				return sdk.JSON(out), nil
 			}),
-		editorTool("find_ui_elements", "Editor only: the Controls of the running game, filtered by name, class and visibility, with their rectangles.",
-			sdk.ReadOnly, func(ctx context.Context, ed editor, in findUIArgs) (sdk.Result, error) {
+		gameTool("find_ui_elements", "The Controls of the running game, filtered by name, class and visibility, with their text and screen rectangles."+headlessNote,
+			sdk.ReadOnly, findUIHeadless, func(ctx context.Context, _ *sdk.Call, ed editor, in findUIArgs) (sdk.Result, error) {
 				out, err := poll(ctx, ed, "cmd_find_ui_elements", map[string]any{
 					"request_id": requestID(), "name_contains": in.NameContains,
 					"class_filter": in.ClassFilter, "visible_only": in.VisibleOnly,
@@ -217,7 +228,22 @@ func editorTools() []sdk.Tool {
 	}
 }
 
-func getGameOutput(ctx context.Context, ed editor, in outputArgs) (sdk.Result, error) {
+// monitorParams are cmd_monitor_property's params, and the probe's.
+func monitorParams(in monitorArgs) map[string]any {
+	p := map[string]any{"node_path": in.NodePath, "property": in.Property}
+	if in.Samples != 0 {
+		p["samples"] = in.Samples
+	}
+	if in.OnChangeOnly != nil {
+		p["on_change_only"] = *in.OnChangeOnly
+	}
+	if in.Epsilon != nil {
+		p["epsilon"] = *in.Epsilon
+	}
+	return p
+}
+
+func getGameOutput(ctx context.Context, _ *sdk.Call, ed editor, in outputArgs) (sdk.Result, error) {
 	out, err := poll(ctx, ed, "cmd_get_game_output", map[string]any{"since_seq": in.SinceSeq}, waitFor(in.TimeoutSeconds))
 	if err != nil {
 		return sdk.Result{}, err
@@ -228,34 +254,10 @@ func getGameOutput(ctx context.Context, ed editor, in outputArgs) (sdk.Result, e
 // captureGameScreenshot polls with one request_id for the whole call (the
 // addon dispatches the capture once per id) and returns the PNG as an MCP
 // image plus its size as text.
-func captureGameScreenshot(ctx context.Context, ed editor, in waitArgs) (sdk.Result, error) {
+func captureGameScreenshot(ctx context.Context, call *sdk.Call, ed editor, in shotArgs) (sdk.Result, error) {
 	out, err := poll(ctx, ed, "cmd_capture_game_screenshot", map[string]any{"request_id": requestID()}, waitFor(in.TimeoutSeconds))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	return screenshotResult(out)
-}
-
-func screenshotResult(out map[string]any) (sdk.Result, error) {
-	if msg, ok := out["error"].(string); ok && msg != "" {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeToolError, "make sure the game window is visible and drawing, then retry",
-			"the game could not take a screenshot: %s", msg)
-	}
-	b64, _ := out["base64"].(string)
-	data, err := base64.StdEncoding.DecodeString(b64)
-	if err != nil || len(data) == 0 {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeToolError, "update the godot-mcp addon",
-			"the editor's screenshot answer holds no base64 image")
-	}
-	format, _ := out["format"].(string)
-	if format == "" {
-		format = "png"
-	}
-	w, _ := out["width"].(float64)
-	h, _ := out["height"].(float64)
-	meta, _ := json.Marshal(map[string]any{"format": format, "width": w, "height": h, "bytes": len(data)})
-	return sdk.Result{Content: []sdk.Content{
-		sdk.ImageContent{Data: data, MIMEType: "image/" + format},
-		sdk.TextContent{Text: fmt.Sprintf("screenshot of the running game, %dx%d %s: %s", int(w), int(h), format, meta)},
-	}}, nil
+	return screenshotResult(out, in.Width, in.Height)
 }

@@ -123,7 +123,7 @@ func TestOverTheRealHost(t *testing.T) {
 	}
 	// A Godot 3 project gates in: the toolset is on, not refused.
 	res, err = s.CallTool(ctx, &mcp.CallToolParams{Name: "godot_runtime_is_playing", Arguments: map[string]any{}})
-	if err != nil || !res.IsError || !strings.Contains(textOf(res), "bridge_connected") {
+	if err != nil || res.IsError || !strings.Contains(textOf(res), `"playing":false`) {
 		t.Fatalf("%v %s", err, textOf(res))
 	}
 }

@@ -1,13 +1,15 @@
-// Command runtime is the first-party "runtime" toolset: it runs the game with
-// a real Godot binary and reports what broke as res://file:line, checks
-// scripts for parse errors, and drives a game playing in an attached Godot
-// editor (play, stop, scene tree, output, screenshots, property monitors).
+// Command runtime is the first-party "runtime" toolset: it runs the game and
+// reports what broke as res://file:line, checks scripts for parse errors,
+// drives a running game (play, stop, scene tree, output, property reads and
+// monitors, UI controls, screenshots) and renders scenes without their
+// scripts.
 //
-// Headless tools need a Godot binary (GODOT_MCP_GODOT_BIN, else godot,
-// godot4, godot3 or godot3-server on PATH) and no editor; editor-only tools
-// need the godot-mcp addon attached to the host and answer
-// BRIDGE_DISCONNECTED (required=bridge_connected) at once without it. See
-// docs/runtime.md.
+// Two engines: a Godot binary (GODOT_MCP_GODOT_BIN, else godot, godot4,
+// godot3 or godot3-server on PATH), and for Godot 4 projects the embedded
+// Godot 4.6 web runtime in headless Chromium (internal/webgodot). With an
+// editor attached the game tools drive the editor's game through the
+// addon; without one, a game session in the web runtime. See
+// docs/runtime.md and docs/toolsets/runtime.md.
 //
 // Install it as godot-mcp-toolset-runtime in the plugins directory.
 package main
@@ -38,8 +40,9 @@ func Toolset() *sdk.Toolset {
 	return &sdk.Toolset{
 		Name:    "runtime",
 		Version: "0.1.0",
-		Description: "Run the game with a real Godot binary (3.2+ or 4.x) and read what broke as res://file:line; " +
-			"check scripts for parse errors; drive a game playing in an attached Godot editor.",
+		Description: "Run the game with a real Godot binary (3.2+ or 4.x), or for a Godot 4 project the embedded Godot 4.6 web runtime, " +
+			"and read what broke as res://file:line; check scripts for parse errors; drive the running game, in the editor or headless; " +
+			"render a scene without running its scripts.",
 		// Godot 3 projects (config_version=4 carry no minor version, so the
 		// host reports them as "3") and every Godot 4 release. The binary
 		// itself must be 3.2 or later; the runner checks that.
@@ -59,6 +62,12 @@ func Toolset() *sdk.Toolset {
 				sdk.ReadOnly, getParseErrors, sdk.EditorFunc(getParseErrorsEditor),
 				sdk.WithTitle("Check scripts for parse errors"),
 				sdk.WithOutputSchema[parseResult]()),
+			sdk.NewTool("render_scene",
+				"Render a scene as it is saved, without running any of its scripts (_ready, _process, autoloads), and return a PNG "+
+					"(an image and a file), from the scene's own camera, at the project's window size or scaled to width/height. "+
+					"Runs in the embedded Godot 4.6 web runtime (Compatibility renderer) with or without an editor; it reads the saved files.",
+				sdk.ReadOnly, renderScene, sdk.AnyMode(),
+				sdk.WithTitle("Render a scene")),
 		}, editorTools()...),
 	}
 }

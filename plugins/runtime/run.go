@@ -34,15 +34,20 @@ type runResult struct {
 	OutputBytes     int64            `json:"output_bytes" jsonschema:"size of the whole output"`
 	OutputDropped   int64            `json:"output_dropped_bytes" jsonschema:"bytes left out of output (a note in output marks the place)"`
 	Command         []string         `json:"command" jsonschema:"the command line that ran"`
-	Godot           string           `json:"godot" jsonschema:"version of the Godot binary"`
+	Godot           string           `json:"godot" jsonschema:"version of the Godot that ran"`
+	Engine          engineInfo       `json:"engine" jsonschema:"which engine ran (native binary or the embedded web runtime), its version and what it cannot do"`
 	Summary         string           `json:"summary"`
 }
 
 func runAndCapture(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Result, error) {
-	t, err := godotrun.Prepare(ctx, call, finder)
+	ch, err := chooseEngine(ctx, call, false)
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	if ch.web != nil {
+		return runWeb(ctx, call, ch, in)
+	}
+	t := &godotrun.Target{Project: ch.project, Settings: ch.settings, Bin: ch.bin}
 	args := []string{"--path", t.Project.Root()}
 	scene := in.Scene
 	if scene != "" {
@@ -82,7 +87,7 @@ func runAndCapture(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Result,
 		DurationSeconds: o.Duration.Round(time.Millisecond).Seconds(),
 		Errors:          o.Errors, Warnings: o.Warnings, EntriesDropped: o.DroppedEntries,
 		Output: o.Output, OutputBytes: o.OutputBytes, OutputDropped: o.DroppedBytes,
-		Command: o.Command, Godot: t.Bin.Version,
+		Command: o.Command, Godot: t.Bin.Version, Engine: ch.engine,
 	}
 	clean := (o.ExitCode != nil && *o.ExitCode == 0) || (o.TimedOut && in.ExpectedTimeout)
 	res.OK = clean && len(o.Errors) == 0

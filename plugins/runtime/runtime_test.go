@@ -42,7 +42,7 @@ func TestManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Tools) != 11 {
+	if len(m.Tools) != 13 {
 		t.Fatalf("%d tools", len(m.Tools))
 	}
 }
@@ -297,18 +297,35 @@ func TestGetParseErrors(t *testing.T) {
 
 // --- editor-only tools, over sdktest's scripted editor ---
 
-func TestEditorToolsWithoutEditor(t *testing.T) {
+// TestGameToolsWithoutASession: without an editor and before any
+// play_scene, the tools that read a running game refuse at once with the
+// addon's play_session token; is_playing and stop_scene answer.
+func TestGameToolsWithoutASession(t *testing.T) {
 	h := host(t, t.TempDir(), nil)
-	for _, tool := range []string{"play_scene", "stop_scene", "is_playing", "get_game_scene_tree", "get_game_output",
-		"capture_game_screenshot", "get_property_samples", "find_ui_elements"} {
+	for _, tool := range []string{"get_game_scene_tree", "get_game_output", "capture_game_screenshot",
+		"get_property_samples", "find_ui_elements"} {
 		start := time.Now()
 		res := h.Call(context.Background(), tool, nil)
-		if res.ErrorCode != sdk.CodeBridgeDisconnected || res.Error.Required != RequiredBridge ||
-			!strings.Contains(res.Error.Hint, "run_and_capture") {
+		if res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "play_session" ||
+			!strings.Contains(res.Error.Hint, "play_scene") {
 			t.Errorf("%s: %+v", tool, res.Error)
 		}
 		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("%s took %s to say there is no editor", tool, d)
+			t.Errorf("%s took %s to say nothing plays", tool, d)
+		}
+	}
+	for _, c := range []struct{ tool, args string }{{"read_property", `{"node_path":"P","property":"position"}`},
+		{"monitor_property", `{"node_path":"P","property":"position"}`}} {
+		var args map[string]any
+		_ = json.Unmarshal([]byte(c.args), &args)
+		if res := h.Call(context.Background(), c.tool, args); res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "play_session" {
+			t.Errorf("%s: %+v", c.tool, res.Error)
+		}
+	}
+	for _, tool := range []string{"is_playing", "stop_scene"} {
+		res := h.Call(context.Background(), tool, nil)
+		if res.IsError || !strings.Contains(string(res.StructuredJSON), `"playing":false`) {
+			t.Errorf("%s: %s", tool, res.Text())
 		}
 	}
 }

@@ -1,0 +1,5 @@
+extends Node
+
+
+func _ready() -> void:
+	var x := 1 +
