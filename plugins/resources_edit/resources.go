@@ -187,19 +187,16 @@ func coerce(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, 
 	if raw == nil {
 		return nil, nil
 	}
-	resource := false
-	v, err := d.Coerce(class, prop, raw, func(typ, path string) (godot.Value, error) {
-		resource = true
+	res := &nodeedit.FileResources{Doc: rf, Path: rf.Name(), RefFunc: func(typ, path string) (godot.Value, error) {
 		return extRef(ctx, call, d, rf, typ, path)
-	})
+	}}
+	v, err := d.Coerce(class, prop, raw, res)
 	if err != nil {
-		var ve *godot.ValueError
-		if errors.As(err, &ve) {
-			return nil, nodeedit.Err(err)
-		}
-		return nil, err
+		res.Discard()
+		return nil, nodeedit.Err(err)
 	}
-	if resource {
+	switch v.(type) {
+	case godot.ExtResource, godot.SubResource:
 		return v, nil
 	}
 	if d.IsDefault(class, prop, v) {

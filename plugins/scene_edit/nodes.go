@@ -8,6 +8,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 type createNodeArgs struct {
@@ -247,9 +248,13 @@ func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw 
 		return nil, nil
 	}
 	p, ok := raw.(string)
+	if _, isMap := raw.(map[string]any); isMap || ok && strings.Contains(p, "::") {
+		return inlineValue(ctx, call, s, typ, raw)
+	}
 	if !ok || !strings.HasPrefix(p, "res://") {
-		return nil, invalid(requiredValue, "pass a res:// path of an existing resource, or null to clear it",
-			"Object properties accept a res:// path or null; got %s", godot.DescribeJSON(raw))
+		return nil, invalid(requiredValue, "pass a res:// path of an existing resource, an inline resource "+
+			`{"type": "<class>", "properties": {…}}, {"sub_resource": "<id>"} for one the scene has, or null to clear it`,
+			"Object properties accept a res:// path, an inline resource or null; got %s", godot.DescribeJSON(raw))
 	}
 	p, err := sdk.CleanResPath("value", p)
 	if err != nil {
@@ -280,6 +285,27 @@ func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw 
 		return nil, editError(err, requiredValue)
 	}
 	return ref, nil
+}
+
+// inlineValue converts an inline resource ({"type", "properties"}, nested
+// to any depth) into new [sub_resource] sections of the scene, or a
+// sub-resource reference ({"sub_resource": id}, "res://scene.tscn::id")
+// into the scene's existing one; res:// paths inside become
+// ext_resources as objectValue makes them. A value that fails leaves no
+// sub-resource behind.
+func inlineValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw any) (godot.Value, error) {
+	res := &nodeedit.FileResources{Doc: s.file, Path: s.path, RefFunc: func(t, p string) (godot.Value, error) {
+		return objectValue(ctx, call, s, t, p)
+	}}
+	v, err := db().CoerceType(typ, raw, res)
+	if err != nil {
+		res.Discard()
+		if ne := nodeedit.Err(err); ne != err {
+			return nil, ne
+		}
+		return nil, err
+	}
+	return v, nil
 }
 
 // themeOverrideType is the type of a Control's theme override property

@@ -50,8 +50,10 @@ func Err(err error) error {
 }
 
 // Coerce converts a JSON value for property prop of class (see classdb's
-// DB.Coerce), with errors as [Err] makes them.
-func Coerce(class, prop string, raw any, res classdb.ResourceFunc) (godot.Value, error) {
+// DB.Coerce), with errors as [Err] makes them. res is a
+// [classdb.ResourceFunc] for paths only, or a *[FileResources] for inline
+// and sub-resource values too.
+func Coerce(class, prop string, raw any, res classdb.Resources) (godot.Value, error) {
 	v, err := DB().Coerce(class, prop, raw, res)
 	return v, Err(err)
 }
@@ -211,10 +213,21 @@ func (s *Scene) CreateNode(parent, name, typ string) (*godot.Node, error) {
 	return n, nil
 }
 
-// SetProperty converts and sets one property of a node.
+// Resources returns the converter's view of the scene's resources: paths
+// become ext_resources, inline resources sub-resources.
+func (s *Scene) Resources() *FileResources {
+	return &FileResources{Doc: s.Doc, Path: s.Path, RefFunc: s.addExt}
+}
+
+// SetProperty converts and sets one property of a node. An inline
+// resource becomes a [sub_resource]; one the value replaces goes when
+// nothing else uses it. A value that does not convert leaves the scene as
+// it was.
 func (s *Scene) SetProperty(n *godot.Node, prop string, raw any) (godot.Value, error) {
-	v, err := Coerce(Class(n), prop, raw, s.addExt)
+	res := s.Resources()
+	v, err := Coerce(Class(n), prop, raw, res)
 	if err != nil {
+		res.Discard()
 		return nil, err
 	}
 	n.Set(prop, v)
