@@ -31,13 +31,13 @@ func Toolset() *sdk.Toolset {
 	return &sdk.Toolset{
 		Name:    "resources_edit",
 		Version: "0.1.0",
-		Description: "Read, create and edit the project's .tres resources, checked against the engine's class database, " +
-			"and register or unregister autoloads.",
+		Description: "Read, create and edit the project's .tres resources and the sub-resources embedded in scenes and resources, " +
+			"checked against the engine's class database, and register or unregister autoloads.",
 		Godot: ">= 4.0",
 		// The class database is decoded once per process, off the
 		// first call's time.
 		Warm: classdb.Warm,
-		Tools: []sdk.Tool{
+		Tools: append([]sdk.Tool{
 			sdk.NewTool("read_resource_file",
 				"Read a .tres resource: its type, script, UID, the properties it stores (as JSON and as written), and its external and sub resources.",
 				sdk.ReadOnly, readResource, sdk.EditorCommand("cmd_read_resource", readResourceCommand),
@@ -60,6 +60,6 @@ func Toolset() *sdk.Toolset {
 				"Remove an autoload from project.godot; the others keep their order.",
 				sdk.Mutating, unregisterAutoload, sdk.EditorCommand("cmd_unregister_autoload", unregisterAutoloadCommand),
 				sdk.WithTitle("Unregister autoload")),
-		},
+		}, subResourceTools()...),
 	}
 }

@@ -86,7 +86,10 @@ func tools() []sdk.Tool {
 			sdk.Mutating, fresh(renameNode), sdk.EditorFunc(renameNodeEditor), sdk.WithTitle("Rename node")),
 		sdk.NewTool("set_node_property",
 			"Set one property of a node. value is JSON coerced to the property's type: vectors as {x,y} or [x,y], colors as "+
-				"{r,g,b,a}, [r,g,b,a] or \"#rrggbb\", enums as integers, resources as a res:// path or null. Unknown "+
+				"{r,g,b,a}, [r,g,b,a] or \"#rrggbb\", enums as integers, resources as a res:// path, "+
+				"an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth; "+
+				"written as a [sub_resource], the one it replaces dropped when nothing else uses it), {\"sub_resource\": \"<id>\"} to share "+
+				"one the scene has (headless only: the editor addon takes paths), or null. Unknown "+
 				"properties are refused with suggestions. Headless: a value equal to the class default is removed from the "+
 				"file, as Godot does.",
 			sdk.Mutating, fresh(setNodeProperty), sdk.EditorFunc(setNodePropertyEditor), sdk.WithTitle("Set node property")),

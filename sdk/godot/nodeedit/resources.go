@@ -89,8 +89,9 @@ func (r *FileResources) Discard() {
 // Keep forgets the sub-resources made so far (they are in use now).
 func (r *FileResources) Keep() { r.made = nil }
 
-// SubResourceJSON is a sub-resource as the tools show it: its class, id
-// and properties (nested sub-resources shown the same way, to depth).
+// SubResourceJSON is a sub-resource as the tools show it: its class, id,
+// path (the "res://file::id" a loaded one's resource_path reads) and
+// properties (nested sub-resources shown the same way, to depth).
 func SubResourceJSON(f *godot.File, path, id string, depth int) map[string]any {
 	s := f.SubResource(id)
 	if s == nil {
@@ -100,7 +101,7 @@ func SubResourceJSON(f *godot.File, path, id string, depth int) map[string]any {
 	for _, p := range s.Properties() {
 		props[p.Key] = ValueJSON(f, path, p.Value, depth-1)
 	}
-	return map[string]any{"type": s.Type(), "id": id, "properties": props}
+	return map[string]any{"type": s.Type(), "id": id, "path": path + "::" + id, "properties": props}
 }
 
 // ValueJSON is [godot.ToJSONIn] except that a sub-resource reference is the
@@ -137,4 +138,46 @@ func hasSub(v godot.Value) bool {
 		}
 	}
 	return false
+}
+
+// HasInline reports whether the JSON value v holds, anywhere, an inline
+// resource ({"type": ..., "properties": {...}}) or a sub-resource
+// reference ({"sub_resource": id}): the values only a headless edit can
+// write, since the editor addon's commands take a resource as a path.
+func HasInline(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x[classdb.SubResourceKey]; ok && len(x) == 1 {
+			return true
+		}
+		if t, ok := x[classdb.InlineTypeKey].(string); ok && t != "" {
+			if _, extra := x[classdb.InlinePropertiesKey]; len(x) == 1 || extra && len(x) == 2 {
+				return true
+			}
+		}
+		for _, e := range x {
+			if HasInline(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if HasInline(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// EditorInline is the refusal of an inline resource in editor mode: the
+// addon's commands load a resource from a res:// path and pass anything
+// else through uncoverted (ADDON-PROTOCOL §4.2), so the resource would be
+// lost or the set fail.
+func EditorInline(arg string) error {
+	return &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "headless",
+		Message: arg + " holds an inline resource or a {\"sub_resource\": id} reference, which the Godot editor addon cannot build " +
+			"(its commands take a resource as a res:// path or null)",
+		Hint: "save the resource with godot_resources_edit_create_resource and pass its res:// path, " +
+			"or edit the scene headless (with no editor attached), where it becomes a [sub_resource]"}
 }
