@@ -8,8 +8,14 @@
 // autoloads in project.godot ("*" marks a singleton; the order of the
 // others is kept, since Godot loads them in that order).
 //
-// With a Godot editor attached every tool forwards to the godot-mcp addon;
-// headless, it edits the files through the host's workspace: atomic,
+// It also lists, reads and edits the [sub_resource] sections of scenes
+// and resources, and makes a shared one unique; resource-typed properties
+// take inline resources, embedded as sub-resources.
+//
+// With a Godot editor attached the resource and autoload tools forward to
+// the godot-mcp addon (an inline value is refused: the addon takes paths);
+// the sub-resource tools, which the addon has no commands for, and every
+// tool headless edit the files through the host's workspace: atomic,
 // journaled (godot_undo reverts it) and honouring dry_run. Files are written
 // as the editor writes them, and an edit changes only the lines it must.
 //

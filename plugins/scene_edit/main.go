@@ -89,7 +89,7 @@ func tools() []sdk.Tool {
 				"{r,g,b,a}, [r,g,b,a] or \"#rrggbb\", enums as integers, resources as a res:// path, "+
 				"an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth; "+
 				"written as a [sub_resource], the one it replaces dropped when nothing else uses it), {\"sub_resource\": \"<id>\"} to share "+
-				"one the scene has (headless only: the editor addon takes paths), or null. Unknown "+
+				"one the scene has, or null; inline and sub_resource values are headless only (the editor addon takes paths). Unknown "+
 				"properties are refused with suggestions. Headless: a value equal to the class default is removed from the "+
 				"file, as Godot does.",
 			sdk.Mutating, fresh(setNodeProperty), sdk.EditorFunc(setNodePropertyEditor), sdk.WithTitle("Set node property")),
