@@ -251,6 +251,13 @@ func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw 
 	if _, isMap := raw.(map[string]any); isMap || ok && strings.Contains(p, "::") {
 		return inlineValue(ctx, call, s, typ, raw)
 	}
+	if ok && strings.HasPrefix(p, "uid://") {
+		res, err := nodeedit.ResolveUID(ctx, call, p)
+		if err != nil {
+			return nil, err
+		}
+		p, raw = res, res
+	}
 	if !ok || !strings.HasPrefix(p, "res://") {
 		return nil, invalid(requiredValue, "pass a res:// path of an existing resource, an inline resource "+
 			`{"type": "<class>", "properties": {…}}, {"sub_resource": "<id>"} for one the scene has, or null to clear it`,

@@ -129,6 +129,7 @@ func mustRead(t *testing.T, dir, p string) []byte {
 // undo takes an inline set back to the bytes before it.
 func TestInlineRefusedAndUndone(t *testing.T) {
 	dir := fixture(t, "2d-pong")
+	plugintest.WriteFile(t, dir, "res://grad.tres", "[gd_resource type=\"GradientTexture2D\" format=3 uid=\"uid://cgradtex0001\"]\n\n[resource]\n")
 	h := headless(t, dir)
 	plugintest.Call(t, h, "open_scene", map[string]any{"scene_path": pong})
 	before := mustRead(t, dir, "pong.tscn")
@@ -155,7 +156,14 @@ func TestInlineRefusedAndUndone(t *testing.T) {
 	if !strings.Contains(after, `[sub_resource type="CapsuleShape2D" id="CapsuleShape2D_`) {
 		t.Fatalf("no CapsuleShape2D sub_resource:\n%s", after)
 	}
-	if _, err := h.Workspace().Undo(context.Background(), 1, false); err != nil {
+	// A uid:// inside an inline resource is the file it names, an ext_resource.
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Separator", "property": "texture",
+		"value": map[string]any{"type": "AtlasTexture", "properties": map[string]any{"atlas": "uid://cgradtex0001", "region": []any{0, 0, 4, 4}}}})
+	after = string(mustRead(t, dir, "pong.tscn"))
+	if !strings.Contains(after, `[sub_resource type="AtlasTexture" id="AtlasTexture_`) || !strings.Contains(after, `path="res://grad.tres"`) {
+		t.Fatalf("AtlasTexture with a uid:// atlas:\n%s", after)
+	}
+	if _, err := h.Workspace().Undo(context.Background(), 2, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustRead(t, dir, "pong.tscn"); string(got) != string(before) {

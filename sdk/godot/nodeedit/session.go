@@ -173,13 +173,17 @@ func (s *Scene) addExt(typ, path string) (godot.Value, error) {
 }
 
 // resolveUID finds the file a uid:// names, from the project's files.
-func (s *Scene) resolveUID(id string) (string, error) {
+func (s *Scene) resolveUID(id string) (string, error) { return ResolveUID(s.ctx, s.call, id) }
+
+// ResolveUID finds the res:// file a uid:// names, from the project's
+// files; NOT_FOUND (Required "value") when none has it.
+func ResolveUID(ctx context.Context, call *sdk.Call, id string) (string, error) {
 	notFound := &sdk.Error{Code: sdk.CodeNotFound, Message: id + " is not the uid of a file of the project",
 		Hint: "pass the resource's res:// path", Required: "value"}
-	if s.call == nil || s.call.Env.ProjectDir == "" {
+	if call == nil || call.Env.ProjectDir == "" {
 		return "", notFound
 	}
-	g, err := deps.Shared(s.call.Env.ProjectDir).Graph(s.ctx)
+	g, err := deps.Shared(call.Env.ProjectDir).Graph(ctx)
 	if err != nil {
 		return "", notFound
 	}
