@@ -8,6 +8,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
@@ -212,7 +213,7 @@ func result(v fmt.Stringer) sdk.Result {
 type setArgs struct {
 	Scene     sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// .tscn to edit; empty: the edited (active) scene. With an editor attached the scene is opened (made the active tab) and edited there"`
 	Property  string        `json:"property" jsonschema:"property name, such as modulate or position"`
-	Value     any           `json:"value" jsonschema:"the value: JSON number/bool/string, [x, y] or {\"x\":…} for vectors and colours, a Godot literal string such as \"Vector2(1, 2)\", or a res:// path for resources"`
+	Value     any           `json:"value" jsonschema:"the value: JSON number/bool/string, [x, y] or {\"x\":…} for vectors and colours, a Godot literal string such as \"Vector2(1, 2)\"; for resources a res:// path, an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth) made a [sub_resource] of the scene, or {\"sub_resource\": \"<id>\"} for one the scene has (the nodes share one)"`
 	NodePaths []string      `json:"node_paths,omitempty" jsonschema:"the nodes to change (wins over type)"`
 	Type      string        `json:"node_type,omitempty" alias:"type" jsonschema:"change every node of this class (and subclasses) instead"`
 }
@@ -260,13 +261,19 @@ func (r setResult) String() string {
 
 // setOn sets prop on one node, recording the change; unknown properties
 // are skipped (as the addon does), bad values are errors.
-func setOn(s *nodeedit.Scene, n *godot.Node, prop string, value any, lines func(int) int, out *setResult, changes *[]change) error {
+// setOn sets prop on one node. An inline resource is made once, for the
+// first node, and the others share it (*value becomes the reference), as
+// the editor's inspector does for a multi-node selection.
+func setOn(s *nodeedit.Scene, n *godot.Node, prop string, value *any, lines func(int) int, out *setResult, changes *[]change) error {
 	old, had := n.Get(prop)
 	line := lines(n.PropertyOffset(prop))
 	if line == 0 {
 		line = lines(n.Offset())
 	}
-	v, err := s.SetProperty(n, prop, value)
+	v, err := s.SetProperty(n, prop, *value)
+	if ref, ok := v.(godot.SubResource); ok && err == nil && nodeedit.HasInline(*value) {
+		*value = map[string]any{classdb.SubResourceKey: ref.ID}
+	}
 	if nodeedit.UnknownProperty(err) {
 		out.Skipped = append(out.Skipped, skipped{Path: n.Path(), Reason: "no such property"})
 		return nil
@@ -299,6 +306,9 @@ func checkSetArgs(in setArgs) error {
 func setPropertyEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setArgs) (sdk.Result, error) {
 	if err := checkSetArgs(in); err != nil {
 		return sdk.Result{}, err
+	}
+	if nodeedit.HasInline(in.Value) {
+		return sdk.Result{}, nodeedit.EditorInline("value")
 	}
 	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
 		return sdk.Result{}, err
@@ -360,13 +370,14 @@ func setProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, e
 	}
 	lines := lineIndex(s.Doc.Source())
 	var changes []change
+	value := in.Value
 	for i, n := range targets {
 		// Cancelled here, nothing is written: the edits are in memory
 		// until Commit.
 		if err := sdk.Interrupted(ctx, i); err != nil {
 			return sdk.Result{}, err
 		}
-		if err := setOn(s, n, in.Property, in.Value, lines, &out, &changes); err != nil {
+		if err := setOn(s, n, in.Property, &value, lines, &out, &changes); err != nil {
 			return sdk.Result{}, err
 		}
 	}
@@ -455,12 +466,13 @@ func crossSceneSetProperty(ctx context.Context, call *sdk.Call, in crossArgs) (s
 		lines := lineIndex(s.Doc.Source())
 		var sr setResult
 		var changes []change
+		value := in.Value // an inline resource is shared within one scene
 		for i, n := range s.Doc.Nodes() {
 			if err := sdk.Interrupted(ctx, i); err != nil {
 				return sdk.Result{}, err
 			}
 			if match(n.Type()) {
-				if err := setOn(s, n, in.Property, in.Value, lines, &sr, &changes); err != nil {
+				if err := setOn(s, n, in.Property, &value, lines, &sr, &changes); err != nil {
 					return sdk.Result{}, err
 				}
 			}

@@ -44,7 +44,8 @@ func Toolset() *sdk.Toolset {
 		Warm: classdb.Warm,
 		Tools: []sdk.Tool{
 			sdk.NewTool("compose_node",
-				"Create a node with its properties, script and children in one call. An unknown property or a bad value "+
+				"Create a node with its properties, script and children in one call. A resource-typed property takes a res:// path "+
+					"or an inline resource {\"type\": ..., \"properties\": {...}}, written as a [sub_resource] (headless). An unknown property or a bad value "+
 					"fails the whole call and nothing is created.",
 				sdk.Mutating, composeTool, sdk.EditorFunc(composeEditor), sdk.WithTitle("Compose a node"), sdk.WithOutputSchema[composeResult](),
 				sdk.WithPerforms(createNode, setNodeProperty, attachScript)),

@@ -73,7 +73,7 @@ type composeArgs struct {
 	ParentPath string         `json:"parent_path,omitempty" jsonschema:"parent node path ('.' is the root)" default:"."`
 	NodeType   string         `json:"node_type" jsonschema:"Node class, such as CharacterBody2D"`
 	NodeName   string         `json:"node_name,omitempty" jsonschema:"the node's name (default: its class)"`
-	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values: JSON numbers/bools/strings, [x, y] or {x, y} for vectors and colours, Godot literals such as \"Vector2(1, 2)\", res:// paths for resources"`
+	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values: JSON numbers/bools/strings, [x, y] or {x, y} for vectors and colours, Godot literals such as \"Vector2(1, 2)\"; for resources res:// paths, an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth) made a [sub_resource] of the scene, or {\"sub_resource\": \"<id>\"} for one the scene has"`
 	ScriptPath sdk.ResPath    `json:"script_path,omitempty" jsonschema:"res:// script to attach"`
 	Children   []childArgs    `json:"children,omitempty" jsonschema:"child nodes to create under it"`
 	Save       bool           `json:"save,omitempty" jsonschema:"editor: save the scene afterwards (headless edits are written at once)"`
@@ -136,7 +136,24 @@ func composeTool(ctx context.Context, call *sdk.Call, in composeArgs) (sdk.Resul
 
 // composeEditor: cmd_compose_node has no preview flag, so a dry run records
 // it and creates nothing in the user's scene.
+// refuseInline refuses, in editor mode, arguments holding an inline
+// resource: the addon's commands would pass it to the node unconverted.
+func refuseInline(args any) error {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) == nil && nodeedit.HasInline(v) {
+		return nodeedit.EditorInline("a property value")
+	}
+	return nil
+}
+
 func composeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in composeArgs) (sdk.Result, error) {
+	if err := refuseInline(in); err != nil {
+		return sdk.Result{}, err
+	}
 	p, err := in.params()
 	if err != nil {
 		return sdk.Result{}, err
@@ -218,6 +235,9 @@ func batchCreateTool(ctx context.Context, call *sdk.Call, in batchCreateArgs) (s
 // batchCreateEditor: the addon previews cmd_batch_create_nodes itself, so
 // a dry run sends it with dry_run set (Editor.Apply does).
 func batchCreateEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in batchCreateArgs) (sdk.Result, error) {
+	if err := refuseInline(in.Properties); err != nil {
+		return sdk.Result{}, err
+	}
 	p := in.params()
 	params := map[string]any{"parent_path": p.ParentPath, "node_type": p.NodeType, "names": p.Names,
 		"properties": p.Properties, "save": p.Save}
@@ -297,6 +317,9 @@ func applyTool(ctx context.Context, call *sdk.Call, in applyArgs) (sdk.Result, e
 // applyEditor: the addon previews cmd_apply_node_edits itself, so a dry
 // run sends it with dry_run set (Editor.Apply does).
 func applyEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in applyArgs) (sdk.Result, error) {
+	if err := refuseInline(in); err != nil {
+		return sdk.Result{}, err
+	}
 	p := in.params()
 	var out applyResult
 	if _, err := editorApply(ctx, ed, in.Scene, "cmd_apply_node_edits", map[string]any{"edits": p.Edits, "save": p.Save}, &out); err != nil {
@@ -443,6 +466,9 @@ func (in runArgs) commandList() ([]map[string]any, bool, error) {
 // package editorcmd) runs in a dry run too, one query at a time, since the
 // host lets no cmd_run_commands through during a dry run.
 func runCommandsEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in runArgs) (sdk.Result, error) {
+	if err := refuseInline(in); err != nil {
+		return sdk.Result{}, err
+	}
 	cmds, stop, err := in.commandList()
 	if err != nil {
 		return sdk.Result{}, err

@@ -287,7 +287,8 @@ func TestHeadlessNodeProperties(t *testing.T) {
 		{"ColorRect", "offset_left", float64(0)}, // the engine default
 		{"Player/AnimatedSprite2D", "scale", obj{"x": 0.5, "y": 0.5}},
 		{"Player/AnimatedSprite2D", "animation", "right"},
-		{"Player/CollisionShape2D", "shape", "res://player.tscn::2"},
+		{"Player/CollisionShape2D", "shape", obj{"type": "CapsuleShape2D", "id": "2", "path": "res://player.tscn::2",
+			"properties": obj{"radius": float64(27), "height": float64(68)}}}, // embedded: shown as itself
 		{"Music", "stream", "res://art/House In a Forest Loop.ogg"},
 		{"MobPath", "name", "MobPath"},
 		{"Player", "script", "res://player.gd"},

@@ -74,10 +74,11 @@ func Toolset() *sdk.Toolset {
 				sdk.ReadOnly, getSelectedNode, sdk.EditorFunc(getSelectedNodeEditor), sdk.WithTitle("Selected node")),
 			sdk.NewTool("get_node_properties",
 				"A node's node_info: type, script, properties (its script variables), children (names), plus builtin (every stored engine property "+
-					"of its class with its current value) and overridden (the builtin names whose value differs from the engine default; the others are defaults).",
+					"of its class with its current value; an embedded sub-resource is {type, id, path, properties} headless) and overridden (the builtin names whose value differs from the engine default; the others are defaults).",
 				sdk.ReadOnly, getNodeProperties, sdk.EditorFunc(editorNodeProperties), sdk.WithTitle("Node properties")),
 			sdk.NewTool("get_node_property",
-				"One property of a node, built-in or script variable, encoded as JSON (Vector2 as {x,y}, Color as {r,g,b,a}, resources as res:// paths). "+
+				"One property of a node, built-in or script variable, encoded as JSON (Vector2 as {x,y}, Color as {r,g,b,a}, resource files as res:// paths; "+
+					"headless, an embedded [sub_resource] is {type, id, path, properties}, in editor mode its res://scene.tscn::id path). "+
 					"exists is false (value null) when the node has no such property.",
 				sdk.ReadOnly, getNodeProperty, onActiveScene("cmd_get_node_property", propScene, propertyParams), sdk.WithTitle("Node property")),
 			sdk.NewTool("get_node_property_list",

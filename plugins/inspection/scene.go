@@ -10,6 +10,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // maxInstanceDepth bounds nested instancing (a scene that instances a scene
@@ -53,7 +54,13 @@ type prop struct {
 	path string      // res:// path of file
 }
 
-func (p prop) json() any { return godot.ToJSONIn(p.raw, p.file, p.path) }
+// json is the value as the addon's to_json gives it, except that an
+// embedded resource ([sub_resource]) is shown as itself, {type, id,
+// properties}, rather than its opaque "res://scene.tscn::id" path.
+func (p prop) json() any { return nodeedit.ValueJSON(p.file, p.path, p.raw, subResourceDepth) }
+
+// subResourceDepth bounds how deep nested sub-resources are shown.
+const subResourceDepth = 8
 
 func (n *node) prop(name string) (prop, bool) {
 	for _, p := range n.props {

@@ -8,8 +8,14 @@
 // autoloads in project.godot ("*" marks a singleton; the order of the
 // others is kept, since Godot loads them in that order).
 //
-// With a Godot editor attached every tool forwards to the godot-mcp addon;
-// headless, it edits the files through the host's workspace: atomic,
+// It also lists, reads and edits the [sub_resource] sections of scenes
+// and resources, and makes a shared one unique; resource-typed properties
+// take inline resources, embedded as sub-resources.
+//
+// With a Godot editor attached the resource and autoload tools forward to
+// the godot-mcp addon (an inline value is refused: the addon takes paths);
+// the sub-resource tools, which the addon has no commands for, and every
+// tool headless edit the files through the host's workspace: atomic,
 // journaled (godot_undo reverts it) and honouring dry_run. Files are written
 // as the editor writes them, and an edit changes only the lines it must.
 //
@@ -31,13 +37,13 @@ func Toolset() *sdk.Toolset {
 	return &sdk.Toolset{
 		Name:    "resources_edit",
 		Version: "0.1.0",
-		Description: "Read, create and edit the project's .tres resources, checked against the engine's class database, " +
-			"and register or unregister autoloads.",
+		Description: "Read, create and edit the project's .tres resources and the sub-resources embedded in scenes and resources, " +
+			"checked against the engine's class database, and register or unregister autoloads.",
 		Godot: ">= 4.0",
 		// The class database is decoded once per process, off the
 		// first call's time.
 		Warm: classdb.Warm,
-		Tools: []sdk.Tool{
+		Tools: append([]sdk.Tool{
 			sdk.NewTool("read_resource_file",
 				"Read a .tres resource: its type, script, UID, the properties it stores (as JSON and as written), and its external and sub resources.",
 				sdk.ReadOnly, readResource, sdk.EditorCommand("cmd_read_resource", readResourceCommand),
@@ -60,6 +66,6 @@ func Toolset() *sdk.Toolset {
 				"Remove an autoload from project.godot; the others keep their order.",
 				sdk.Mutating, unregisterAutoload, sdk.EditorCommand("cmd_unregister_autoload", unregisterAutoloadCommand),
 				sdk.WithTitle("Unregister autoload")),
-		},
+		}, subResourceTools()...),
 	}
 }

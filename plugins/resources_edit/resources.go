@@ -187,19 +187,16 @@ func coerce(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, 
 	if raw == nil {
 		return nil, nil
 	}
-	resource := false
-	v, err := d.Coerce(class, prop, raw, func(typ, path string) (godot.Value, error) {
-		resource = true
+	res := &nodeedit.FileResources{Doc: rf, Path: rf.Name(), RefFunc: func(typ, path string) (godot.Value, error) {
 		return extRef(ctx, call, d, rf, typ, path)
-	})
+	}}
+	v, err := d.Coerce(class, prop, raw, res)
 	if err != nil {
-		var ve *godot.ValueError
-		if errors.As(err, &ve) {
-			return nil, nodeedit.Err(err)
-		}
-		return nil, err
+		res.Discard()
+		return nil, nodeedit.Err(err)
 	}
-	if resource {
+	switch v.(type) {
+	case godot.ExtResource, godot.SubResource:
 		return v, nil
 	}
 	if d.IsDefault(class, prop, v) {
@@ -267,7 +264,7 @@ func extRef(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, 
 type createArgs struct {
 	Path       sdk.ResPath    `json:"path" jsonschema:"res:// path of the new .tres file; must not exist"`
 	Type       string         `json:"type" jsonschema:"an instantiable Resource class, e.g. \"StyleBoxFlat\", \"Gradient\", \"LabelSettings\""`
-	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values, converted to each property's type; a res:// path for a resource-typed property"`
+	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values, converted to each property's type; for a resource-typed property a res:// path or an inline resource {\"type\": ..., \"properties\": {...}}, embedded as a [sub_resource]"`
 }
 
 type writeResult struct {
@@ -284,6 +281,9 @@ type writeResult struct {
 // createResourceCommand is create_resource's editor path, after the same
 // class and path checks as headless; the editor converts the properties.
 func createResourceCommand(in createArgs) (any, error) {
+	if nodeedit.HasInline(in.Properties) {
+		return nil, nodeedit.EditorInline("properties")
+	}
 	d, err := classDB()
 	if err != nil {
 		return nil, err
@@ -358,7 +358,7 @@ func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Res
 type setArgs struct {
 	Path     sdk.ResPath `json:"path" jsonschema:"res:// path of a .tres file"`
 	Property string      `json:"property" jsonschema:"property name, e.g. \"bg_color\""`
-	Value    any         `json:"value" jsonschema:"new value, converted to the property's type; a res:// path for a resource-typed property; null removes it"`
+	Value    any         `json:"value" jsonschema:"new value, converted to the property's type; for a resource-typed property a res:// path, an inline resource {\"type\": ..., \"properties\": {...}} (a [sub_resource]) or {\"sub_resource\": \"<id>\"}; null removes it"`
 }
 
 func checkProperty(in setArgs) error {
@@ -373,6 +373,9 @@ func checkProperty(in setArgs) error {
 func setResourcePropertyCommand(in setArgs) (any, error) {
 	if err := checkProperty(in); err != nil {
 		return nil, err
+	}
+	if nodeedit.HasInline(in.Value) {
+		return nil, nodeedit.EditorInline("value")
 	}
 	return map[string]any{"resource_path": in.Path, "property": in.Property, "value": in.Value}, nil
 }

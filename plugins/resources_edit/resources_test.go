@@ -238,12 +238,17 @@ func sprint(v any) string { return fmt.Sprint(v) }
 // it does not read the files behind the editor's back.
 func TestResourcesEditorDryRunsSendNothing(t *testing.T) {
 	ed := sdktest.NewEditor()
-	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
+	// The sub-resource tools work on the saved files in both modes (the
+	// addon has no sub-resource commands), so they need a project.
+	dir := plugintest.Project(t, map[string]string{"project.godot": "config_version=5\n", "walls.tscn": sharedScene})
+	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve, ProjectDir: dir})
 	plugintest.EditorDryRuns(t, h, ed, map[string]any{
-		"create_resource":       map[string]any{"path": "res://a.tres", "type": "Gradient"},
-		"set_resource_property": map[string]any{"path": "res://a.tres", "property": "interpolation_mode", "value": 1},
-		"register_autoload":     map[string]any{"name": "G", "path": "res://g.gd"},
-		"unregister_autoload":   map[string]any{"name": "G"},
+		"set_sub_resource_property": map[string]any{"path": "res://walls.tscn", "id": "RectangleShape2D_a1b2c", "property": "size", "value": []any{4, 4}},
+		"make_sub_resource_unique":  map[string]any{"path": "res://walls.tscn", "node_path": "Right/Shape", "property": "shape"},
+		"create_resource":           map[string]any{"path": "res://a.tres", "type": "Gradient"},
+		"set_resource_property":     map[string]any{"path": "res://a.tres", "property": "interpolation_mode", "value": 1},
+		"register_autoload":         map[string]any{"name": "G", "path": "res://g.gd"},
+		"unregister_autoload":       map[string]any{"name": "G"},
 	})
 	if calls := ed.Calls(); len(calls) != 0 {
 		t.Fatalf("dry runs reached the editor: %+v", calls)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // Editor mode: every tool forwards to the godot-mcp addon command of the
@@ -126,6 +127,9 @@ func renameNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in renam
 }
 
 func setNodePropertyEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setPropertyArgs) (sdk.Result, error) {
+	if nodeedit.HasInline(in.Value) {
+		return sdk.Result{}, nodeedit.EditorInline("value")
+	}
 	np := normalizeNodePath(in.NodePath)
 	return forward(ctx, ed, in.Scene, "cmd_set_node_property",
 		map[string]any{"node_path": np, "property": in.Property, "value": in.Value},

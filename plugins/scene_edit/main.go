@@ -87,7 +87,10 @@ func tools() []sdk.Tool {
 			sdk.Mutating, fresh(renameNode), sdk.EditorFunc(renameNodeEditor), sdk.WithTitle("Rename node")),
 		sdk.NewTool("set_node_property",
 			"Set one property of a node. value is JSON coerced to the property's type: vectors as {x,y} or [x,y], colors as "+
-				"{r,g,b,a}, [r,g,b,a] or \"#rrggbb\", enums as integers, resources as a res:// path or null. Unknown "+
+				"{r,g,b,a}, [r,g,b,a] or \"#rrggbb\", enums as integers, resources as a res:// path, "+
+				"an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth; "+
+				"written as a [sub_resource], the one it replaces dropped when nothing else uses it), {\"sub_resource\": \"<id>\"} to share "+
+				"one the scene has, or null; inline and sub_resource values are headless only (the editor addon takes paths). Unknown "+
 				"properties are refused with suggestions. Headless: a value equal to the class default is removed from the "+
 				"file, as Godot does. A node of an instanced scene (Coins/Coin1/Sprite2D) gets an override holding only what "+
 				"differs from that scene (override:true); headless the instances on the way get Editable Children, without "+

@@ -10,6 +10,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 type createNodeArgs struct {
@@ -223,7 +224,7 @@ func (s *scene) notOwn(tn *godot.TreeNode, np, verb string) error {
 type setPropertyArgs struct {
 	NodePath string        `json:"node_path" jsonschema:"path of the node relative to the scene root"`
 	Property string        `json:"property" jsonschema:"property name, e.g. position (see godot_inspection_get_node_property_list)"`
-	Value    any           `json:"value" jsonschema:"the value as JSON, coerced to the property's type; null clears a resource"`
+	Value    any           `json:"value" jsonschema:"the value as JSON, coerced to the property's type; for a resource: a res:// path, an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth) made a [sub_resource] of the scene, or {\"sub_resource\": \"<id>\"} for one the scene has, or null to clear it"`
 	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
@@ -404,9 +405,20 @@ func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw 
 		return nil, nil
 	}
 	p, ok := raw.(string)
+	if _, isMap := raw.(map[string]any); isMap || ok && strings.Contains(p, "::") {
+		return inlineValue(ctx, call, s, typ, raw)
+	}
+	if ok && strings.HasPrefix(p, "uid://") {
+		res, err := nodeedit.ResolveUID(ctx, call, p)
+		if err != nil {
+			return nil, err
+		}
+		p, raw = res, res
+	}
 	if !ok || !strings.HasPrefix(p, "res://") {
-		return nil, invalid(requiredValue, "pass a res:// path of an existing resource, or null to clear it",
-			"Object properties accept a res:// path or null; got %s", godot.DescribeJSON(raw))
+		return nil, invalid(requiredValue, "pass a res:// path of an existing resource, an inline resource "+
+			`{"type": "<class>", "properties": {…}}, {"sub_resource": "<id>"} for one the scene has, or null to clear it`,
+			"Object properties accept a res:// path, an inline resource or null; got %s", godot.DescribeJSON(raw))
 	}
 	p, err := sdk.CleanResPath("value", p)
 	if err != nil {
@@ -437,6 +449,27 @@ func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw 
 		return nil, editError(err, requiredValue)
 	}
 	return ref, nil
+}
+
+// inlineValue converts an inline resource ({"type", "properties"}, nested
+// to any depth) into new [sub_resource] sections of the scene, or a
+// sub-resource reference ({"sub_resource": id}, "res://scene.tscn::id")
+// into the scene's existing one; res:// paths inside become
+// ext_resources as objectValue makes them. A value that fails leaves no
+// sub-resource behind.
+func inlineValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw any) (godot.Value, error) {
+	res := &nodeedit.FileResources{Doc: s.file, Path: s.path, RefFunc: func(t, p string) (godot.Value, error) {
+		return objectValue(ctx, call, s, t, p)
+	}}
+	v, err := db().CoerceType(typ, raw, res)
+	if err != nil {
+		res.Discard()
+		if ne := nodeedit.Err(err); ne != err {
+			return nil, ne
+		}
+		return nil, err
+	}
+	return v, nil
 }
 
 // themeOverrideType is the type of a Control's theme override property

@@ -11,6 +11,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/warmengine"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
 )
@@ -396,9 +397,9 @@ func setNodeParam(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, 
 	out := setResult{NodeID: in.NodeID, Property: in.Property}
 	var v godot.Value
 	if in.Value != nil {
-		v, err = nodeedit.Coerce(n.Type, in.Property, in.Value, func(typ, p string) (godot.Value, error) {
+		v, err = nodeedit.Coerce(n.Type, in.Property, in.Value, classdb.ResourceFunc(func(typ, p string) (godot.Value, error) {
 			return g.doc.AddExtResource(strings.SplitN(typ, ",", 2)[0], p, "")
-		})
+		}))
 		if err != nil {
 			return sdk.Result{}, err
 		}

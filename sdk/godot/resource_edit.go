@@ -128,9 +128,10 @@ func (f *File) AddExtResource(typ, path, uid string) (ExtResource, error) {
 // AddSubResource declares a new, empty sub resource of the given class after
 // the existing ones and returns it; set its properties with Set. Its id
 // follows the editor's "<Class>_<5 chars>" style. A sub resource must be
-// declared before anything that refers to it: appending guarantees that for
-// nodes and the main resource, and Bytes moves sub resources into
-// dependency order if other sub resources come to refer to it.
+// declared before anything that refers to it: Bytes moves new ones to
+// where the editor's saver writes them (in the order the file first uses
+// them, each resource's own sub resources first), and existing ones into
+// dependency order if other sub resources come to refer to new ones.
 func (f *File) AddSubResource(typ string) (*SubResourceDecl, error) {
 	if typ == "" {
 		return nil, fmt.Errorf("add sub_resource: type is required: %w", ErrInvalid)
@@ -153,6 +154,10 @@ func (f *File) AddSubResource(typ string) (*SubResourceDecl, error) {
 		at = d.indexOf(f.subs[len(f.subs)-1].Section) + 1
 	}
 	d.insertSection(at, s, d.nl+d.nl)
+	if f.newSubs == nil {
+		f.newSubs = map[*Section]bool{}
+	}
+	f.newSubs[s] = true
 	f.reindex()
 	return s.wrap.(*SubResourceDecl), nil
 }

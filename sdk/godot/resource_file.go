@@ -28,6 +28,10 @@ type File struct {
 	// uniqueIDs makes new nodes get a unique_id even before any node has
 	// one: set by NewScene for projects of Godot 4.6 and later.
 	uniqueIDs bool
+
+	// newSubs are the sub-resources added by edits, which Bytes places
+	// where the editor's saver would write them (placeNewSubResources).
+	newSubs map[*Section]bool
 }
 
 // ExtResourceDecl is one [ext_resource type=... path=... id=...] line.

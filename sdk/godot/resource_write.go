@@ -45,6 +45,7 @@ func (f *File) headerOrder() []string {
 }
 
 func (f *File) applyFileRules() {
+	f.placeNewSubResources()
 	f.orderSubResources()
 	need4 := false
 	f.eachValue(func(s *Section, v Value) {

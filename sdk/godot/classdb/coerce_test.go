@@ -105,7 +105,7 @@ func FuzzCoerce(f *testing.F) {
 			return
 		}
 		for _, class := range []string{"Sprite2D", "Control", ""} {
-			out, err := db.Coerce(class, prop, v, func(string, string) (godot.Value, error) { return godot.ExtResource{ID: "1"}, nil })
+			out, err := db.Coerce(class, prop, v, classdb.ResourceFunc(func(string, string) (godot.Value, error) { return godot.ExtResource{ID: "1"}, nil }))
 			if err != nil {
 				var ve *godot.ValueError
 				var up *classdb.UnknownPropertyError

@@ -50,8 +50,10 @@ func Err(err error) error {
 }
 
 // Coerce converts a JSON value for property prop of class (see classdb's
-// DB.Coerce), with errors as [Err] makes them.
-func Coerce(class, prop string, raw any, res classdb.ResourceFunc) (godot.Value, error) {
+// DB.Coerce), with errors as [Err] makes them. res is a
+// [classdb.ResourceFunc] for paths only, or a *[FileResources] for inline
+// and sub-resource values too.
+func Coerce(class, prop string, raw any, res classdb.Resources) (godot.Value, error) {
 	v, err := DB().Coerce(class, prop, raw, res)
 	return v, Err(err)
 }
@@ -273,13 +275,17 @@ func (s *Scene) addExt(typ, path string) (godot.Value, error) {
 }
 
 // resolveUID finds the file a uid:// names, from the project's files.
-func (s *Scene) resolveUID(id string) (string, error) {
+func (s *Scene) resolveUID(id string) (string, error) { return ResolveUID(s.ctx, s.call, id) }
+
+// ResolveUID finds the res:// file a uid:// names, from the project's
+// files; NOT_FOUND (Required "value") when none has it.
+func ResolveUID(ctx context.Context, call *sdk.Call, id string) (string, error) {
 	notFound := &sdk.Error{Code: sdk.CodeNotFound, Message: id + " is not the uid of a file of the project",
 		Hint: "pass the resource's res:// path", Required: "value"}
-	if s.call == nil || s.call.Env.ProjectDir == "" {
+	if call == nil || call.Env.ProjectDir == "" {
 		return "", notFound
 	}
-	g, err := deps.Shared(s.call.Env.ProjectDir).Graph(s.ctx)
+	g, err := deps.Shared(call.Env.ProjectDir).Graph(ctx)
 	if err != nil {
 		return "", notFound
 	}
@@ -329,12 +335,22 @@ func (s *Scene) inherited() bool {
 	return ok
 }
 
-// SetProperty converts and sets one property of a node. On an override a
-// value equal to the instanced scene's is no override: it is cleared, as
-// the editor saves only what differs.
+// Resources returns the converter's view of the scene's resources: paths
+// become ext_resources, inline resources sub-resources.
+func (s *Scene) Resources() *FileResources {
+	return &FileResources{Doc: s.Doc, Path: s.Path, RefFunc: s.addExt}
+}
+
+// SetProperty converts and sets one property of a node. An inline
+// resource becomes a [sub_resource]; one the value replaces goes when
+// nothing else uses it. A value that does not convert leaves the scene as
+// it was. On an override a value equal to the instanced scene's is no
+// override: it is cleared, as the editor saves only what differs.
 func (s *Scene) SetProperty(n *godot.Node, prop string, raw any) (godot.Value, error) {
-	v, err := Coerce(s.class(n), prop, raw, s.addExt)
+	res := s.Resources()
+	v, err := Coerce(s.class(n), prop, raw, res)
 	if err != nil {
+		res.Discard()
 		return nil, err
 	}
 	s.sync()
