@@ -1,13 +1,11 @@
 package classdb
 
 import (
-	"bytes"
 	"compress/gzip"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 )
 
@@ -173,16 +171,11 @@ func FromStored(s *Stored) (*DB, error) {
 	db := &DB{
 		classes:     make(map[string]*Class, len(s.Classes)),
 		globalEnums: map[string]Enum{},
-		settings:    make(map[string]Setting, len(s.Settings)),
 		keys:        s.Keys,
 		provenance: Provenance{
 			Engine: s.Engine, Source: s.Source, Generator: s.Generator,
 		},
-		version: Version{
-			Major: s.Version.Major, Minor: s.Version.Minor, Patch: s.Version.Patch,
-			Status: s.Version.Status, Build: s.Version.Build,
-			FullName: "Godot Engine v" + s.Engine, Precision: "single",
-		},
+		version: storedVersion(s),
 	}
 	for i := range s.Classes {
 		sc := &s.Classes[i]
@@ -194,17 +187,8 @@ func FromStored(s *Stored) (*DB, error) {
 		}
 		db.classes[sc.Name] = storedClass(sc)
 	}
-	for _, st := range s.Settings {
-		db.settings[st.Name] = Setting(st)
-		db.settingNames = append(db.settingNames, st.Name)
-	}
-	slices.Sort(db.settingNames)
-	db.keyNames = make(map[int64]string, len(s.Keys))
-	for name, code := range s.Keys {
-		if old, ok := db.keyNames[code]; !ok || name < old {
-			db.keyNames[code] = name
-		}
-	}
+	db.settings, db.settingNames = settingsIndex(s.Settings)
+	db.keyNames = keyIndex(s.Keys)
 	if err := db.index(); err != nil {
 		return nil, err
 	}
@@ -212,6 +196,14 @@ func FromStored(s *Stored) (*DB, error) {
 		c.RefCounted = db.Inherits(c.Name, "RefCounted")
 	}
 	return db, nil
+}
+
+func storedVersion(s *Stored) Version {
+	return Version{
+		Major: s.Version.Major, Minor: s.Version.Minor, Patch: s.Version.Patch,
+		Status: s.Version.Status, Build: s.Version.Build,
+		FullName: "Godot Engine v" + s.Engine, Precision: "single",
+	}
 }
 
 func storedClass(sc *StoredClass) *Class {
@@ -279,23 +271,25 @@ type Provenance struct {
 }
 
 var embeddedDB = sync.OnceValues(func() (*DB, error) {
-	return Decode(bytes.NewReader(embedded))
+	return decodeLazy(embedded)
 })
 
 // Embedded returns the class database embedded in this package: Godot
-// 4.6's, dumped from the real engine (see Provenance). It is decoded on
-// the first call (tens of milliseconds) and shared afterwards; the DB is
-// immutable and safe for concurrent use.
+// 4.6's, dumped from the real engine (see Provenance). The first call
+// unpacks it and indexes the classes (a few milliseconds); each class's
+// members, the project settings and the key names are decoded the first
+// time something asks for them, so a process holds only what it used. The
+// DB is shared, immutable to its callers and safe for concurrent use.
 //
 // Projects on another Godot 4.x version are answered from 4.6 too:
 // callers that report to users should say which version they checked
 // against (db.Version()).
 func Embedded() (*DB, error) { return embeddedDB() }
 
-// Warm decodes the embedded database now, so a later Embedded returns at
-// once: a toolset passes it as sdk.Toolset.Warm, and the decode (about
-// 60–110 ms) happens when the plugin starts rather than in an agent's
-// first call.
+// Warm unpacks and indexes the embedded database now, so a later Embedded
+// returns at once: a toolset passes it as sdk.Toolset.Warm. Since the
+// members of each class are decoded on first use, this costs a few
+// milliseconds, not the whole database.
 func Warm() { _, _ = Embedded() }
 
 // MustEmbedded is Embedded for callers that cannot handle an error: the
