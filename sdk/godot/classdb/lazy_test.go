@@ -3,6 +3,9 @@ package classdb
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"flag"
+	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -11,16 +14,65 @@ import (
 	"time"
 )
 
+var update = flag.Bool("update", false, "rewrite godot-4.6.classdb from godot-4.6.json.gz")
+
+const (
+	storedFile = "godot-4.6.json.gz" // what the generator writes
+	packedFile = "godot-4.6.classdb" // what is embedded, derived from it
+)
+
+// storedGz is the generator's file, the source of the embedded pack.
+func storedGz(t testing.TB) []byte {
+	t.Helper()
+	b, err := os.ReadFile(storedFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestPackedUpToDate: the embedded pack is exactly what the generator's
+// file packs to. Run with -update (go generate does) after regenerating.
+func TestPackedUpToDate(t *testing.T) {
+	zr, err := gzip.NewReader(bytes.NewReader(storedGz(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s Stored
+	if err := json.NewDecoder(zr).Decode(&s); err != nil {
+		t.Fatal(err)
+	}
+	want, err := encodePacked(&s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(packedFile, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(packedFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s is not what %s packs to; run go generate ./sdk/godot/classdb (or this test with -update)", packedFile, storedFile)
+	}
+	if string(got) != embeddedPack {
+		t.Fatalf("the embedded pack differs from %s; rebuild", packedFile)
+	}
+}
+
 // TestEmbeddedLazyAgreesWithDecode: the lazily decoded embedded database
 // answers exactly as the whole-file Decode does, class by class (which
 // also decodes every class's JSON, so a broken class fails here and not
 // in a plugin).
 func TestEmbeddedLazyAgreesWithDecode(t *testing.T) {
-	lazy, err := decodeLazy(embedded)
+	lazy, err := decodePacked(embeddedPack)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eager, err := Decode(bytes.NewReader(embedded))
+	eager, err := Decode(bytes.NewReader(storedGz(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +105,7 @@ func loaded(db *DB) []string {
 	var out []string
 	for _, n := range db.names {
 		c := db.classes[n]
-		if c.lazy != nil && c.lazy.raw == nil {
+		if c.lazy != nil && c.lazy.raw == "" {
 			out = append(out, n)
 		}
 	}
@@ -63,7 +115,7 @@ func loaded(db *DB) []string {
 // TestEmbeddedDecodesOnDemand: questions the index answers decode no class;
 // a property lookup decodes the classes it walks and no others.
 func TestEmbeddedDecodesOnDemand(t *testing.T) {
-	db, err := decodeLazy(embedded)
+	db, err := decodePacked(embeddedPack)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +133,7 @@ func TestEmbeddedDecodesOnDemand(t *testing.T) {
 	if got := loaded(db); !reflect.DeepEqual(got, []string{"Node2D", "Sprite2D"}) {
 		t.Errorf("decoded %v, want the walk's Sprite2D and Node2D", got)
 	}
-	if db.lazy.settingsRaw == nil || db.lazy.keysRaw == nil {
+	if db.lazy.settingsRaw == "" || db.lazy.keysRaw == "" {
 		t.Error("settings or keys decoded before any was asked for")
 	}
 	if _, ok := db.Setting("display/window/size/viewport_width"); !ok {
@@ -95,7 +147,7 @@ func TestEmbeddedDecodesOnDemand(t *testing.T) {
 // TestEmbeddedConcurrentFirstUse: many goroutines asking about one
 // undecoded class at once see it whole (run with -race).
 func TestEmbeddedConcurrentFirstUse(t *testing.T) {
-	db, err := decodeLazy(embedded)
+	db, err := decodePacked(embeddedPack)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,58 +179,65 @@ func TestEmbeddedConcurrentFirstUse(t *testing.T) {
 	wg.Wait()
 }
 
-func gz(t testing.TB, s string) []byte {
+func packed(t testing.TB, s *Stored) string {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write([]byte(s))
-	zw.Close()
-	return buf.Bytes()
-}
-
-// TestDecodeLazyErrors: a damaged stored file gets an error naming what is
-// wrong, never a panic or a half-built DB.
-func TestDecodeLazyErrors(t *testing.T) {
-	for _, tt := range []struct{ name, in, want string }{
-		{"not json", "hello", `expected '{'`},
-		{"empty", "", "ends early"},
-		{"truncated", `{"format":1,"classes":[{"name":"Object"`, "ends early"},
-		{"truncated string", `{"format":1,"classes":[{"name":"Obj`, "ends early"},
-		{"wrong format", `{"format":99,"classes":[]}`, "go generate ./sdk/godot/classdb"},
-		{"no name", `{"format":1,"classes":[{"api":"core"}]}`, "classes[0] has no name"},
-		{"duplicate", `{"format":1,"classes":[{"name":"A"},{"name":"A"}]}`, `"A" is listed twice`},
-		{"cycle", `{"format":1,"classes":[{"name":"A","parent":"B"},{"name":"B","parent":"A"}]}`, "inheritance cycle"},
-		{"bad name type", `{"format":1,"classes":[{"name":3}]}`, "classes[0]"},
-		{"missing comma", `{"format":1 "classes":[]}`, `expected ',' or '}'`},
-		{"trailing", `{"format":1,"classes":[]} x`, "unexpected data"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			db, err := decodeLazy(gz(t, tt.in))
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("decodeLazy(%s) = %v, %v; want an error containing %q", tt.in, db, err, tt.want)
-			}
-		})
-	}
-	if _, err := decodeLazy([]byte("not gzip")); err == nil || !strings.Contains(err.Error(), "stored class database") {
-		t.Errorf("decodeLazy(garbage) = %v", err)
-	}
-}
-
-// TestDecodeLazyEscapes: keys and names with JSON escapes read as
-// encoding/json reads them.
-func TestDecodeLazyEscapes(t *testing.T) {
-	db, err := decodeLazy(gz(t, `{"format":1,"cla\u0073ses":[{"name":"A\"b","props":[{"n":"x]}","t":"int","u":6}]}],"keys":{"Space":32}}`))
+	b, err := encodePacked(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, ok := db.Property(`A"b`, "x]}"); !ok || p.Type != "int" {
-		t.Errorf("Property = %+v, %v", p, ok)
+	return string(b)
+}
+
+// TestDecodePackedErrors: a damaged pack gets an error naming what is
+// wrong, never a panic or a half-built DB.
+func TestDecodePackedErrors(t *testing.T) {
+	good := packed(t, &Stored{Format: StoredFormat, Classes: []StoredClass{{Name: "Object", API: "core"}}})
+	head, _, _ := strings.Cut(strings.TrimPrefix(good, packMagic), "\n")
+	for _, tt := range []struct{ name, in, want string }{
+		{"empty", "", "no \"godot-mcp classdb pack 1\" header"},
+		{"gzip", "\x1f\x8b\x08", "header"},
+		{"no index end", packMagic + `{"format":1`, "index line has no end"},
+		{"bad index", packMagic + "{\n", "index"},
+		{"truncated body", good[:len(good)-5], "outside the body"},
+		{"wrong format", packed(t, &Stored{Format: 99}), "go generate ./sdk/godot/classdb"},
+		{"no name", packed(t, &Stored{Format: StoredFormat, Classes: []StoredClass{{API: "core"}}}), "classes[0] has no name"},
+		{"duplicate", packed(t, &Stored{Format: StoredFormat, Classes: []StoredClass{{Name: "A"}, {Name: "A"}}}), `"A" is listed twice`},
+		{"cycle", packed(t, &Stored{Format: StoredFormat, Classes: []StoredClass{{Name: "A", Parent: "B"}, {Name: "B", Parent: "A"}}}), "inheritance cycle"},
+		{"negative span", packMagic + strings.Replace(head, `"at":[0,`, `"at":[-1,`, 1) + "\n" + "{}", "outside the body"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := decodePacked(tt.in)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("decodePacked = %v, %v; want an error containing %q", db, err, tt.want)
+			}
+		})
+	}
+	db, err := decodePacked(good)
+	if err != nil {
+		t.Fatalf("decodePacked(good) = %v", err)
+	}
+	if !db.Exists("Object") || db.Len() != 1 {
+		t.Errorf("decodePacked(good) = %v", db)
+	}
+}
+
+// TestDecodePackedEscapes: names and members with JSON escapes read as
+// encoding/json reads them, and a pack without settings has none.
+func TestDecodePackedEscapes(t *testing.T) {
+	def := "x]}"
+	db, err := decodePacked(packed(t, &Stored{Format: StoredFormat, Keys: map[string]int64{"Space": 32},
+		Classes: []StoredClass{{Name: `A"b`, Properties: []StoredProperty{{Name: "x]}\n", Type: "int", Usage: 6, Default: &def}}}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := db.Default(`A"b`, "x]}\n"); !ok || d != def {
+		t.Errorf("Default = %q, %v", d, ok)
 	}
 	if n, ok := db.KeyName(32); !ok || n != "Space" {
 		t.Errorf("KeyName(32) = %q, %v", n, ok)
 	}
 	if _, ok := db.Setting("x"); ok {
-		t.Error("a file without settings has a setting")
+		t.Error("a pack without settings has a setting")
 	}
 }
 
@@ -189,14 +248,15 @@ func TestDecodeLazyEscapes(t *testing.T) {
 //
 //	cd sdk && go test -run '^$' -bench EmbeddedHeap -benchtime 5x ./godot/classdb/
 func BenchmarkEmbeddedHeap(b *testing.B) {
+	gzData := storedGz(b)
 	for _, tt := range []struct {
 		name string
 		open func() (*DB, error)
 		use  func(*DB)
 	}{
-		{"decode_all", func() (*DB, error) { return Decode(bytes.NewReader(embedded)) }, nil},
-		{"lazy_index", func() (*DB, error) { return decodeLazy(embedded) }, nil},
-		{"lazy_one_edit", func() (*DB, error) { return decodeLazy(embedded) }, func(db *DB) {
+		{"decode_all", func() (*DB, error) { return Decode(bytes.NewReader(gzData)) }, nil},
+		{"lazy_index", func() (*DB, error) { return decodePacked(embeddedPack) }, nil},
+		{"lazy_one_edit", func() (*DB, error) { return decodePacked(embeddedPack) }, func(db *DB) {
 			_, _ = db.PropertyType("Camera3D", "position")
 			_ = db.IsDefault("Camera3D", "position", nil)
 			_ = db.SuggestProperty("MeshInstance3D", "positon")
