@@ -1,6 +1,11 @@
 package e2e
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,4 +65,89 @@ func BenchmarkEnableAll(b *testing.B) {
 	b.ReportMetric(ms(percentile(enable, 50)), "p50-ms/enable-all")
 	b.ReportMetric(ms(percentile(first, 50)), "p50-ms/first-call")
 	b.ReportMetric(ms(percentile(second, 50)), "p50-ms/second-call")
+}
+
+// BenchmarkIdleRSS measures the resident memory of every plugin process
+// with every first-party toolset enabled and no call made yet: what each
+// toolset costs the machine for sitting there. Each iteration enables all,
+// lets the plugins settle (their Warm functions run in the background),
+// reads VmRSS of every process running a binary of the plugins
+// directory, and disables all again.
+//
+//	go test ./host/e2e -run '^$' -bench IdleRSS -benchtime 2x
+func BenchmarkIdleRSS(b *testing.B) {
+	s := stdioHost(b, legacy, "--plugins-dir", projectPluginsDir, "--godot-version", "4.5", "--log-level", "warn")
+	all := map[string]any{"toolsets": firstParty}
+	var mean, peak, total []float64
+	per := map[string][]float64{}
+	for range b.N {
+		s.ok(b, "godot_enable_toolset", all, nil)
+		b.StopTimer()
+		time.Sleep(3 * time.Second)
+		rss := pluginRSS(b, projectPluginsDir)
+		if len(rss) < len(firstParty) {
+			b.Fatalf("found %d plugin processes, want at least %d", len(rss), len(firstParty))
+		}
+		var sum, top float64
+		for name, mb := range rss {
+			per[name] = append(per[name], mb)
+			sum += mb
+			top = max(top, mb)
+		}
+		mean = append(mean, sum/float64(len(rss)))
+		peak = append(peak, top)
+		total = append(total, sum)
+		s.ok(b, "godot_disable_toolset", all, nil)
+		b.StartTimer()
+	}
+	names := make([]string, 0, len(per))
+	for n := range per {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		b.Logf("%-40s %5.1f MB", n, median(per[n]))
+	}
+	b.ReportMetric(median(mean), "MB-rss/plugin")
+	b.ReportMetric(median(peak), "MB-rss-max/plugin")
+	b.ReportMetric(median(total), "MB-rss/all-plugins")
+}
+
+// pluginRSS returns the resident set, in MB, of every process whose
+// executable lies in dir, by binary name.
+func pluginRSS(t testing.TB, dir string) map[string]float64 {
+	t.Helper()
+	procs, err := filepath.Glob("/proc/[0-9]*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, p := range procs {
+		exe, err := os.Readlink(filepath.Join(p, "exe"))
+		if err != nil || filepath.Dir(exe) != dir {
+			continue
+		}
+		status, err := os.ReadFile(filepath.Join(p, "status"))
+		if err != nil {
+			continue // exited meanwhile
+		}
+		for _, line := range strings.Split(string(status), "\n") {
+			if kb, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+				var n float64
+				if _, err := fmt.Sscanf(strings.TrimSpace(kb), "%f kB", &n); err == nil {
+					out[filepath.Base(exe)] = n / 1024
+				}
+			}
+		}
+	}
+	return out
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }

@@ -7,13 +7,15 @@
 //
 // Embedded returns Godot 4.6's class database, dumped from the real engine
 // (the official web runtime, run headless; see Provenance) and embedded
-// compressed (about 270 KB). It is decoded on first use, in roughly 60-90
-// ms, and shared. Beyond extension_api.json it knows property defaults in
-// .tscn syntax (DB.Default, which honours subclasses that change an
-// inherited default), hints and usage flags, signals, integer constants,
-// the project settings the engine registers (DB.Setting) and key names
-// (DB.KeyCode), each with a "did you mean" (Suggest, SuggestProperty,
-// SuggestSignal, SuggestSetting, SuggestKey):
+// in a packed form (2.1 MB of read-only data in the executable). Its index
+// is decoded on first use, in a few milliseconds, and shared; each class
+// is decoded the first time something asks about its members, so a
+// process holds only what it used. Beyond extension_api.json it knows
+// property defaults in .tscn syntax (DB.Default, which honours subclasses
+// that change an inherited default), hints and usage flags, signals,
+// integer constants, the project settings the engine registers
+// (DB.Setting) and key names (DB.KeyCode), each with a "did you mean"
+// (Suggest, SuggestProperty, SuggestSignal, SuggestSetting, SuggestKey):
 //
 //	db := classdb.MustEmbedded()
 //	d, _ := db.Default("Button", "focus_mode") // "2": Button changes Control's 0
@@ -151,10 +153,14 @@ type Class struct {
 	signals map[string]int
 	// overrides are defaults of inherited properties this class changes.
 	overrides map[string]string
+	// lazy, when set, holds the class's stored form until its members
+	// are first asked for (the embedded database; see load).
+	lazy *lazyClass
 }
 
 // Method returns a method the class declares itself.
 func (c *Class) Method(name string) (Method, bool) {
+	c.load()
 	i, ok := c.methods[name]
 	if !ok {
 		return Method{}, false
@@ -164,6 +170,7 @@ func (c *Class) Method(name string) (Method, bool) {
 
 // Property returns a property the class declares itself.
 func (c *Class) Property(name string) (Property, bool) {
+	c.load()
 	i, ok := c.props[name]
 	if !ok {
 		return Property{}, false
@@ -174,6 +181,7 @@ func (c *Class) Property(name string) (Property, bool) {
 // Enum returns an enum the class declares itself, by its short name
 // ("DisableMode").
 func (c *Class) Enum(name string) (Enum, bool) {
+	c.load()
 	i, ok := c.enums[name]
 	if !ok {
 		return Enum{}, false
@@ -287,6 +295,9 @@ type DB struct {
 	settingNames []string // sorted
 	keys         map[string]int64
 	keyNames     map[int64]string
+	// lazy is set for the embedded database, whose settings and keys are
+	// decoded on first use.
+	lazy *lazyDB
 }
 
 // Version returns the engine version the file was dumped from, or the zero
@@ -302,6 +313,9 @@ func (db *DB) Classes() []string { return slices.Clone(db.names) }
 // Class returns a class by exact name.
 func (db *DB) Class(name string) (*Class, bool) {
 	c, ok := db.classes[name]
+	if ok {
+		c.load()
+	}
 	return c, ok
 }
 
@@ -323,7 +337,7 @@ func (db *DB) Instantiable(name string) bool {
 // nil when the class does not exist.
 func (db *DB) Chain(name string) []string {
 	var out []string
-	db.walk(name, func(c *Class) bool {
+	db.walkIndex(name, func(c *Class) bool {
 		out = append(out, c.Name)
 		return true
 	})
@@ -331,10 +345,19 @@ func (db *DB) Chain(name string) []string {
 }
 
 // walk calls fn for the class and then each ancestor, nearest first, until
-// fn returns false or the chain ends. Load rejects inheritance cycles, but
-// the walk is still bounded by the number of classes so that no input can
-// make it loop forever.
+// fn returns false or the chain ends, with each class's members decoded.
 func (db *DB) walk(name string, fn func(*Class) bool) {
+	db.walkIndex(name, func(c *Class) bool {
+		c.load()
+		return fn(c)
+	})
+}
+
+// walkIndex is walk for questions the index answers (names, parents,
+// flags), which leaves the members of a lazily decoded class undecoded.
+// Load rejects inheritance cycles, but the walk is still bounded by the
+// number of classes so that no input can make it loop forever.
+func (db *DB) walkIndex(name string, fn func(*Class) bool) {
 	for range len(db.classes) {
 		c, ok := db.classes[name]
 		if !ok || !fn(c) || c.Inherits == "" {
@@ -351,7 +374,7 @@ func (db *DB) Inherits(class, ancestor string) bool {
 		return false
 	}
 	found := false
-	db.walk(class, func(c *Class) bool {
+	db.walkIndex(class, func(c *Class) bool {
 		found = c.Name == ancestor
 		return !found
 	})

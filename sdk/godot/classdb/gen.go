@@ -5,3 +5,8 @@ package classdb
 // docs/engine.md). From the repository root: go generate ./sdk/godot/classdb
 //
 //go:generate go run github.com/godot-mcp/godot-mcp/internal/webgodot/classdbgen/cmd/classdb-gen -o godot-4.6.json.gz
+//
+// The second step derives the packed form that is embedded (pack.go) from
+// the generator's godot-4.6.json.gz.
+//
+//go:generate go test -run ^TestPackedUpToDate$ -update

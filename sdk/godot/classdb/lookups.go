@@ -94,28 +94,35 @@ type Setting struct {
 // ("display/window/size/viewport_width"). Settings a project invents
 // (autoloads, input actions, its own sections) are not listed.
 func (db *DB) Setting(name string) (Setting, bool) {
+	db.loadSettings()
 	s, ok := db.settings[name]
 	return s, ok
 }
 
 // Settings returns every known setting name, sorted.
-func (db *DB) Settings() []string { return slices.Clone(db.settingNames) }
+func (db *DB) Settings() []string {
+	db.loadSettings()
+	return slices.Clone(db.settingNames)
+}
 
 // KeyCode returns the keycode of a key name as Godot spells it ("Space",
 // "Ctrl", "A", "F12").
 func (db *DB) KeyCode(name string) (int64, bool) {
+	db.loadKeys()
 	c, ok := db.keys[name]
 	return c, ok
 }
 
 // KeyName returns the name of a keycode.
 func (db *DB) KeyName(code int64) (string, bool) {
+	db.loadKeys()
 	n, ok := db.keyNames[code]
 	return n, ok
 }
 
 // KeyNames returns every key name, sorted.
 func (db *DB) KeyNames() []string {
+	db.loadKeys()
 	out := make([]string, 0, len(db.keys))
 	for k := range db.keys {
 		out = append(out, k)
@@ -154,6 +161,7 @@ func (db *DB) SuggestSignal(class, name string) string {
 // "size/heigth" "size/viewport_height". Otherwise the typo is in the path,
 // and the whole name is compared.
 func (db *DB) SuggestSetting(name string) string {
+	db.loadSettings()
 	i := strings.LastIndexByte(name, '/')
 	if i < 0 || i == len(name)-1 {
 		return closest(name, db.settingNames)

@@ -471,3 +471,48 @@ func TestHostCallFailsWhenTheHostIsGone(t *testing.T) {
 	}
 	<-done
 }
+
+// TestCallsRunAtOnceBeyondTheIdleWorkers: calls reuse idle workers, but a
+// call never waits for another to finish: ten calls that each wait until
+// all ten have started all complete, before and after workers are idle.
+func TestCallsRunAtOnceBeyondTheIdleWorkers(t *testing.T) {
+	const n = 10
+	var mu sync.Mutex
+	var started *sync.WaitGroup // this round's
+	h := func(ctx context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		mu.Lock()
+		started := started
+		mu.Unlock()
+		started.Done()
+		done := make(chan struct{})
+		go func() { started.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(10 * time.Second):
+			return nil, fmt.Errorf("call %s waited for the others in vain", req.GetTool())
+		}
+		return text(req.GetTool()), nil
+	}
+	c, _ := serve(t, h)
+	for r := range 3 {
+		mu.Lock()
+		started = &sync.WaitGroup{}
+		started.Add(n)
+		mu.Unlock()
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				tool := fmt.Sprintf("r%dc%d", r, i)
+				res, err := c.Call(context.Background(), &pb.CallRequest{Tool: tool}, 1<<20, nil)
+				if err != nil || textOf(res) != tool {
+					t.Errorf("call %s = %q, %v", tool, textOf(res), err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -35,6 +36,12 @@ type Server struct {
 
 	served inbound // the host's calls running here
 
+	// jobs hands a call to an idle worker goroutine; idle counts them.
+	// A call reuses a worker's grown stack instead of starting a new
+	// goroutine whose stack grows (and is copied) again on every call.
+	jobs chan job
+	idle atomic.Int32
+
 	mu        sync.Mutex
 	hostNext  uint64
 	hostCalls map[uint64]chan hostOutcome // this plugin's calls to the host, waiting
@@ -49,7 +56,7 @@ type hostOutcome struct {
 // reading it.
 func NewServer(conn net.Conn) *Server {
 	return &Server{w: frameWriter{conn: conn}, closed: make(chan struct{}),
-		hostCalls: map[uint64]chan hostOutcome{}}
+		hostCalls: map[uint64]chan hostOutcome{}, jobs: make(chan job)}
 }
 
 // Serve answers the calls that arrive, each on its own goroutine with h,
@@ -86,9 +93,7 @@ func (s *Server) Serve(h Handler) error {
 				_ = s.w.write(KindFail, hdr.id, fmt.Appendf(nil, "call id %d is already in use", hdr.id))
 				continue
 			}
-			// The new goroutine usually runs on this thread as soon as
-			// the reader blocks for the next frame: no wake-up.
-			go s.run(ctx, h, hdr.id, payload)
+			s.dispatch(job{ctx: ctx, h: h, id: hdr.id, payload: payload})
 		case KindCancel:
 			if err := discard(r, hdr); err != nil {
 				return err
@@ -186,6 +191,47 @@ func (s *Server) cancelAll() {
 	s.mu.Lock()
 	s.hostCalls = map[uint64]chan hostOutcome{}
 	s.mu.Unlock()
+}
+
+// job is one call for a worker.
+type job struct {
+	ctx     context.Context
+	h       Handler
+	id      uint64
+	payload []byte
+}
+
+// maxIdleWorkers bounds the workers kept waiting for calls; more than the
+// calls a plugin usually runs at once would only hold stacks.
+const maxIdleWorkers = 4
+
+// dispatch runs j on an idle worker, or on a new one when none is idle, so
+// the reader never waits for a call to finish.
+func (s *Server) dispatch(j job) {
+	select {
+	case s.jobs <- j:
+	default:
+		go s.worker(j)
+	}
+}
+
+// worker runs j and then the calls dispatch hands it, until the
+// connection is gone or enough other workers are idle.
+func (s *Server) worker(j job) {
+	for {
+		s.run(j.ctx, j.h, j.id, j.payload)
+		if s.idle.Add(1) > maxIdleWorkers {
+			s.idle.Add(-1)
+			return
+		}
+		select {
+		case j = <-s.jobs:
+			s.idle.Add(-1)
+		case <-s.closed:
+			s.idle.Add(-1)
+			return
+		}
+	}
 }
 
 // run runs one call and sends its outcome, unless the host gave up on it.
