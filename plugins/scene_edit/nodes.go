@@ -132,6 +132,7 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	} else {
 		n.SetOrdered(prop, v, propertyRank(class))
 	}
+	markNodeRef(ctx, call, s, n, prop, clear)
 	if prop != in.Property {
 		out["value"] = toJSON(s.file, v.(godot.Transform3D).Origin)
 		out["saved_as"] = prop
@@ -181,10 +182,7 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 				if raw == nil {
 					return nil, true, nil
 				}
-				if t == "" || !isBuiltinType(t) {
-					return infer(raw), false, nil
-				}
-				v, err := coerceProperty(prop, t, raw, "pass a value of the variable's type ("+t+")")
+				v, err := scriptVarValue(ctx, call, s, n, t, prop, raw)
 				return v, false, err
 			}
 		}
