@@ -202,6 +202,7 @@ func coerce(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, 
 	if resource {
 		return v, nil
 	}
+	v = d.Stored(class, prop, v)
 	if d.IsDefault(class, prop, v) {
 		return nil, nil
 	}

@@ -216,6 +216,8 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 	if err != nil {
 		return nil, false, err
 	}
+	// As the engine holds it, so it is written as the editor writes it.
+	v = cdb.Stored(class, prop, v)
 	return v, cdb.IsDefault(class, prop, v), nil
 }
 
