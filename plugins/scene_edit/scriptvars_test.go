@@ -128,3 +128,17 @@ func TestScriptVariablesAsTheEditorWrites(t *testing.T) {
 	engineFiles["icon.png"] = []byte("x")
 	enginecheck.Files(t, engineFiles)
 }
+
+// A C# script attaches like GDScript: an ext_resource of type Script with
+// the uid its .uid sidecar holds.
+func TestAttachCSharpScript(t *testing.T) {
+	dir, h := openPong(t)
+	plugintest.WriteFile(t, dir, "res://Player.cs", "using Godot;\n\npublic partial class Player : Area2D\n{\n}\n")
+	plugintest.WriteFile(t, dir, "res://Player.cs.uid", "uid://c5v1ahf0x2y3q\n")
+	plugintest.Call(t, h, "attach_script", map[string]any{"node_path": "Ball", "script_path": "res://Player.cs"})
+	got := read(t, dir, pong)
+	if !strings.Contains(got, `[ext_resource type="Script" uid="uid://c5v1ahf0x2y3q" path="res://Player.cs" id=`) {
+		t.Fatalf("C# script not declared as the editor does:\n%s", got)
+	}
+	roundTrips(t, pong, got)
+}
