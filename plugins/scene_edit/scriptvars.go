@@ -66,7 +66,55 @@ func scriptVarValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node
 	case isBuiltinType(t):
 		return coerceProperty(prop, t, raw, "pass a value of the variable's type ("+t+")")
 	}
+	// A class a script declares (class_name Player extends CharacterBody2D)
+	// that is a node is a node reference too, checked against its engine
+	// base class.
+	if base, ok := scriptClassBase(ctx, call, t); ok && isNodeClass(base) {
+		return nodeRef(s, n, prop, base, raw)
+	}
 	return infer(raw), nil
+}
+
+// scriptClassBase is the engine class a global script class (class_name)
+// extends, from the editor's class cache
+// (.godot/global_script_class_cache.cfg); false when the cache does not
+// list it.
+func scriptClassBase(ctx context.Context, call *sdk.Call, name string) (string, bool) {
+	f, err := call.Workspace().Read(ctx, "res://.godot/global_script_class_cache.cfg")
+	if err != nil {
+		return "", false
+	}
+	c, err := godot.ParseConfig("global_script_class_cache.cfg", f.Data)
+	if err != nil {
+		return "", false
+	}
+	v, _ := c.Get("", "list")
+	list, _ := v.(godot.Array)
+	bases := map[string]string{}
+	for _, it := range list.Items {
+		d, ok := it.(godot.Dictionary)
+		if !ok {
+			continue
+		}
+		cls, _ := d.Lookup("class")
+		base, _ := d.Lookup("base")
+		cs, ok1 := text(cls)
+		bs, ok2 := text(base)
+		if ok1 && ok2 {
+			bases[cs] = bs
+		}
+	}
+	for i := 0; i < 16; i++ {
+		b, ok := bases[name]
+		if !ok {
+			return "", false
+		}
+		if db().Exists(b) {
+			return b, true
+		}
+		name = b
+	}
+	return "", false
 }
 
 // arrayElem is T of "Array[T]".
@@ -181,7 +229,23 @@ func markNodeRef(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node, p
 	}
 	if si := nodeScript(ctx, call, s.file, n); si != nil {
 		if t, ok := si.vars[prop]; ok {
-			n.MarkNodeReference(prop, isNodeRefVar(t))
+			ref := isNodeRefVar(t)
+			if !ref && !isBuiltinType(t) && !db().Exists(t) {
+				base, ok := scriptClassBase(ctx, call, t)
+				ref = ok && isNodeClass(base)
+			}
+			n.MarkNodeReference(prop, ref)
 		}
 	}
+}
+
+// text is the string of a String or StringName value.
+func text(v godot.Value) (string, bool) {
+	switch x := v.(type) {
+	case godot.String:
+		return string(x), true
+	case godot.StringName:
+		return string(x), true
+	}
+	return "", false
 }

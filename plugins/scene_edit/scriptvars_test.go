@@ -142,3 +142,20 @@ func TestAttachCSharpScript(t *testing.T) {
 	}
 	roundTrips(t, pong, got)
 }
+
+// A variable typed as a script class that extends a node (class_name
+// Paddle extends Area2D, read from the editor's class cache) is a node
+// reference as well.
+func TestScriptClassNodeReference(t *testing.T) {
+	dir, h := openPong(t)
+	plugintest.WriteFile(t, dir, "res://logic/aim.gd", "extends Node2D\n\n@export var paddle: Paddle\n")
+	plugintest.WriteFile(t, dir, "res://.godot/global_script_class_cache.cfg", "list=[{\n\"base\": &\"Area2D\",\n\"class\": &\"Paddle\",\n\"icon\": \"\",\n\"language\": &\"GDScript\",\n\"path\": \"res://logic/paddle.gd\"\n}]\n")
+	plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "node_name": "Aim"})
+	plugintest.Call(t, h, "attach_script", map[string]any{"node_path": "Aim", "script_path": "res://logic/aim.gd"})
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Aim", "property": "paddle", "value": "../Left"})
+	got := read(t, dir, pong)
+	if !strings.Contains(got, ` node_paths=PackedStringArray("paddle")]`) || !strings.Contains(got, "\npaddle = NodePath(\"../Left\")\n") {
+		t.Fatalf("script-class node reference:\n%s", got)
+	}
+	refused(t, h, "set_node_property", map[string]any{"node_path": "Aim", "property": "paddle", "value": "../Background"}, sdk.CodeInvalidArgument)
+}
