@@ -386,3 +386,30 @@ func TestProjectEditorDryRunsSendNothing(t *testing.T) {
 		t.Error("a dry run touched the files")
 	}
 }
+
+// A setting the file does not have yet goes where the editor's
+// ProjectSettings saves it: registered settings by registration order,
+// the project's own (feature overrides, new sections' keys) at the end.
+func TestNewSettingsGoWhereTheEditorSavesThem(t *testing.T) {
+	dir := projfixture.Copy(t, "2d-pong")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	for _, c := range []struct {
+		name  string
+		value any
+		after string // the line before the new one
+	}{
+		{"application/config/version", "1.0", `for game development in Godot, including signals."`},
+		{"application/run/max_fps", 60, `config/features=PackedStringArray("4.7")`},
+		{"display/window/size/mode", 2, "window/size/viewport_height=400"},
+		{"display/window/size/viewport_width.mobile", 320, `window/stretch/scale_mode="integer"`},
+		{"rendering/renderer/rendering_method.web", "forward_plus", `renderer/rendering_method="gl_compatibility"`}, // registered between the two
+	} {
+		plugintest.Must(t, h, "set_setting", map[string]any{"name": c.name, "value": c.value})
+		_, key, _ := strings.Cut(c.name, "/")
+		text := string(projfixture.Read(t, dir, "project.godot"))
+		if !strings.Contains(text, "\n"+c.after+"\n"+key+"=") {
+			t.Errorf("%s: not right after %q:\n%s", c.name, c.after, text)
+		}
+	}
+	projfixture.Roundtrip(t, dir, "project.godot")
+}

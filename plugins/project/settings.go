@@ -203,7 +203,8 @@ func setSetting(ctx context.Context, call *sdk.Call, in setSettingArgs) (sdk.Res
 	if out.Reverted {
 		proj.ClearSetting(in.Name)
 	} else {
-		proj.SetSetting(in.Name, v)
+		// Where ProjectSettings saves it, not at the end of the section.
+		proj.SetSettingOrdered(in.Name, v, classdb.MustEmbedded().SettingRank)
 	}
 	res, err := call.Workspace().Begin("Set project setting "+in.Name).Write(f.Path, proj.Bytes(), f.Version).Commit(ctx)
 	if err != nil {

@@ -199,6 +199,7 @@ func coerce(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, 
 	case godot.ExtResource, godot.SubResource:
 		return v, nil
 	}
+	v = d.Stored(class, prop, v)
 	if d.IsDefault(class, prop, v) {
 		return nil, nil
 	}
@@ -409,23 +410,25 @@ func setResourceProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.R
 			if err != nil {
 				return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a JSON value", "%v", err)
 			}
-			return setAndCommit(ctx, call, rf, f, path, in.Property, v)
+			return setAndCommit(ctx, call, rf, f, path, in.Property, v, d.PropertyRank(class))
 		}
 	}
 	v, err := coerce(ctx, call, d, rf, class, in.Property, in.Value)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	return setAndCommit(ctx, call, rf, f, path, in.Property, v)
+	return setAndCommit(ctx, call, rf, f, path, in.Property, v, d.PropertyRank(class))
 }
 
-func setAndCommit(ctx context.Context, call *sdk.Call, rf *godot.File, f sdk.File, path, prop string, v godot.Value) (sdk.Result, error) {
+// setAndCommit sets (or, for nil, removes) a property of the file's
+// [resource]; a new one goes where the editor saves it (rank).
+func setAndCommit(ctx context.Context, call *sdk.Call, rf *godot.File, f sdk.File, path, prop string, v godot.Value, rank func(string) int) (sdk.Result, error) {
 	out := writeResult{ResourcePath: path, Property: prop}
 	if v == nil {
 		rf.Resource().Clear(prop)
 		out.Removed = true
 	} else {
-		rf.Resource().Set(prop, v)
+		rf.Resource().SetOrdered(prop, v, rank)
 		out.Value = godot.ToJSON(v)
 	}
 	cr, err := call.Workspace().Begin(fmt.Sprintf("Set %s of %s", prop, path)).Write(path, rf.Bytes(), f.Version).Commit(ctx)

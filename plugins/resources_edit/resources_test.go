@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
+	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -253,4 +255,66 @@ func TestResourcesEditorDryRunsSendNothing(t *testing.T) {
 	if calls := ed.Calls(); len(calls) != 0 {
 		t.Fatalf("dry runs reached the editor: %+v", calls)
 	}
+}
+
+// Properties added one by one to a .tres go where the editor saves them
+// (the class's property order, base classes first), whatever order they
+// are set in: the real engine loads the file and saves it again, and the
+// [resource] section comes back with the same keys in the same order.
+func TestAddedPropertiesInTheEditorsOrder(t *testing.T) {
+	dir := projfixture.Copy(t, "2d-platformer")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	const p = "res://ui/box.tres"
+	plugintest.Must(t, h, "create_resource", map[string]any{"path": p, "type": "StyleBoxFlat", "properties": map[string]any{"bg_color": "#102030"}})
+	for _, prop := range []struct {
+		name  string
+		value any
+	}{
+		{"corner_radius_bottom_left", 3}, {"content_margin_left", 2}, {"border_width_top", 1},
+		{"resource_name", "box"}, {"skew", []any{0.5, 0}}, {"border_color", "#ffffff"}, {"anti_aliasing", false},
+	} {
+		plugintest.Must(t, h, "set_resource_property", map[string]any{"path": p, "property": prop.name, "value": prop.value})
+	}
+	ours := string(projfixture.Read(t, dir, "ui/box.tres"))
+	keys := func(text string) []string {
+		var out []string
+		_, body, _ := strings.Cut(text, "[resource]\n")
+		for _, l := range strings.Split(body, "\n") {
+			if k, _, ok := strings.Cut(l, " = "); ok {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	want := []string{"resource_name", "content_margin_left", "bg_color", "skew", "border_width_top", "border_color", "corner_radius_bottom_left", "anti_aliasing"}
+	if got := keys(ours); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("keys %v, want %v\n%s", got, want, ours)
+	}
+	if testing.Short() {
+		return
+	}
+	files := webgodot.ScriptProject(`extends Node
+
+func _ready() -> void:
+	ResourceSaver.save(load("res://box.tres"), "user://box.tres")
+	print("SAVED " + FileAccess.get_file_as_string("user://box.tres").replace("\n", "|"))
+	get_tree().quit()
+`)
+	files = append(files, webgodot.PackFile{Path: "box.tres", Data: []byte(ours)})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := enginecheck.Runner(t).Run(ctx, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range res.Stdout() {
+		if s, ok := strings.CutPrefix(l, "SAVED "); ok {
+			saved := strings.ReplaceAll(s, "|", "\n")
+			if got := keys(saved); fmt.Sprint(got) != fmt.Sprint(keys(ours)) {
+				t.Errorf("the engine saves %v, we wrote %v\n%s", got, keys(ours), saved)
+			}
+			return
+		}
+	}
+	t.Fatalf("the engine saved nothing: %v", res.Lines)
 }

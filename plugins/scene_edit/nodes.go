@@ -280,6 +280,7 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	} else {
 		n.SetOrdered(prop, v, propertyRank(class))
 	}
+	markNodeRef(ctx, call, s, n, prop, clear)
 	if prop != in.Property {
 		out["value"] = toJSON(s.file, v.(godot.Transform3D).Origin)
 		out["saved_as"] = prop
@@ -339,10 +340,7 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 				if raw == nil {
 					return nil, true, nil
 				}
-				if t == "" || !isBuiltinType(t) {
-					return infer(raw), false, nil
-				}
-				v, err := coerceProperty(prop, t, raw, "pass a value of the variable's type ("+t+")")
+				v, err := scriptVarValue(ctx, call, s, n, t, prop, raw)
 				return v, false, err
 			}
 		}
@@ -376,6 +374,8 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 	if err != nil {
 		return nil, false, err
 	}
+	// As the engine holds it, so it is written as the editor writes it.
+	v = cdb.Stored(class, prop, v)
 	return v, cdb.IsDefault(class, prop, v), nil
 }
 
@@ -488,47 +488,9 @@ func themeOverrideType(class, prop string) (string, bool) {
 	return t, ok
 }
 
-// propertyRank orders a node's properties as Godot saves them: the class's
-// property list from Object down to the class, then script, script
-// variables, and metadata last.
-func propertyRank(class string) func(string) int {
-	chain := db().Chain(class) // class first, then ancestors
-	order := map[string]int{}
-	i, themed := 0, -1
-	for j := len(chain) - 1; j >= 0; j-- {
-		c, ok := db().Class(chain[j])
-		if !ok {
-			continue
-		}
-		for _, p := range c.Properties {
-			if _, seen := order[p.Name]; !seen {
-				order[p.Name] = 2 * i
-				i++
-			}
-		}
-		if c.Name == "Control" || c.Name == "Window" {
-			themed = 2*i - 1 // theme overrides follow the class's own properties
-		}
-	}
-	return func(k string) int {
-		switch {
-		case strings.HasPrefix(k, "metadata/"):
-			return 1 << 30
-		case k == "script":
-			return 1<<29 - 1
-		}
-		if r, ok := order[k]; ok {
-			return r
-		}
-		if strings.HasPrefix(k, "theme_override_") && themed >= 0 {
-			return themed
-		}
-		if strings.Contains(k, "/") {
-			return 1 << 28
-		}
-		return 1 << 29 // script variables
-	}
-}
+// propertyRank orders a node's properties as Godot saves them (classdb's
+// DB.PropertyRank).
+func propertyRank(class string) func(string) int { return db().PropertyRank(class) }
 
 type nodeArgs struct {
 	NodePath string        `json:"node_path" jsonschema:"path of the node relative to the scene root"`

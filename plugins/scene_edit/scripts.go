@@ -24,7 +24,7 @@ type scriptInfo struct {
 var (
 	reSignal  = regexp.MustCompile(`^signal\s+([A-Za-z_][A-Za-z0-9_]*)`)
 	reFunc    = regexp.MustCompile(`^(?:static\s+)?func\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
-	reVar     = regexp.MustCompile(`^(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*var\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*([A-Za-z_][A-Za-z0-9_\[\]]*))?`)
+	reVar     = regexp.MustCompile(`^(?:@[A-Za-z_][A-Za-z0-9_]*(?:\([^)]*\))?\s+)*var\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*([A-Za-z_][A-Za-z0-9_\[\]]*))?`)
 	reExtends = regexp.MustCompile(`^extends\s+([A-Za-z_][A-Za-z0-9_]*)`)
 )
 

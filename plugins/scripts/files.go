@@ -9,6 +9,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/gdscript"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
 )
 
 type listArgs struct {
@@ -26,8 +27,7 @@ type writeArgs struct {
 }
 
 type patchArgs struct {
-	// .cs passes the tag so that patch can say why it refuses C#.
-	ScriptPath sdk.ResPath `json:"script_path" jsonschema:"res:// path of a .gd script" godot:"ext=.gd|.cs"`
+	ScriptPath sdk.ResPath `json:"script_path" jsonschema:"res:// path of a .gd or .cs script" godot:"ext=.gd|.cs"`
 	Find       string      `json:"find" jsonschema:"text to replace; every occurrence is replaced, and it must occur at least once"`
 	Replace    string      `json:"replace" jsonschema:"replacement text (may be empty)"`
 }
@@ -131,7 +131,11 @@ func read(ctx context.Context, call *sdk.Call, in pathArgs) (sdk.Result, error) 
 // syntaxReport is the built-in checker's verdict on new text, compared with
 // the old text, for write and patch results.
 type syntaxReport struct {
-	Checker    string          `json:"checker"`
+	Checker string `json:"checker"`
+	// Checked is false for a C# script: nothing here compiles C#.
+	Checked bool `json:"checked"`
+	// Note says why the text was not checked.
+	Note       string          `json:"note,omitempty"`
 	Error      *gdscript.Error `json:"error"`
 	Introduced bool            `json:"introduced" jsonschema:"the change brought in a syntax error the old text did not have"`
 	// Godot3 is Godot 3 syntax in the new text, with the Godot 4 spelling.
@@ -141,11 +145,18 @@ type syntaxReport struct {
 // builtinChecker names the built-in checker in results.
 const builtinChecker = "builtin-gdscript-syntax"
 
+// noChecker names, in results, that a C# script was not checked.
+const noChecker = "none"
+
 func syntax(p string, old *string, text string) *syntaxReport {
+	if strings.EqualFold(path.Ext(p), ".cs") {
+		return &syntaxReport{Checker: noChecker, Note: "C# is not syntax-checked: that needs a .NET toolchain " +
+			"(build the project with dotnet build, or open it in the .NET editor, to see compile errors)"}
+	}
 	if !strings.EqualFold(path.Ext(p), ".gd") {
 		return nil
 	}
-	r := &syntaxReport{Checker: builtinChecker, Error: gdscript.Check(text), Godot3: gdscript.Godot3(text)}
+	r := &syntaxReport{Checker: builtinChecker, Checked: true, Error: gdscript.Check(text), Godot3: gdscript.Godot3(text)}
 	if r.Error != nil {
 		r.Introduced = old == nil || gdscript.Check(*old) == nil
 	}
@@ -217,22 +228,59 @@ func write(ctx context.Context, call *sdk.Call, in writeArgs) (sdk.Result, error
 		s := string(f.Data)
 		old, base = &s, f.Version
 	}
-	res, err := ws.Begin("Write "+p).Write(p, []byte(in.Content), base).Commit(ctx)
+	tx := ws.Begin("Write "+p).Write(p, []byte(in.Content), base)
+	sidecar, err := newUIDSidecar(ctx, call, p)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if sidecar != "" {
+		// One undo step for the script and its .uid, as the editor makes both.
+		tx = tx.Write(p+".uid", []byte(sidecar+"\n"), "")
+	}
+	res, err := tx.Commit(ctx)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	out := map[string]any{"script_path": p, "created": old == nil, "overwrote": old != nil,
 		"previous_existed": old != nil, "dry_run": res.DryRun, "changes": res.Files}
+	if sidecar != "" {
+		out["uid"] = sidecar
+	}
 	addSyntax(out, syntax(p, old, in.Content))
 	return sdk.JSON(out), nil
 }
 
-func checkPatch(in patchArgs) error {
-	if strings.EqualFold(path.Ext(string(in.ScriptPath)), ".cs") {
-		e := invalid("patch works on .gd scripts; rewrite a C# file with godot_scripts_write", "script_path %q is a C# script", in.ScriptPath)
-		e.Required = "script_path"
-		return e
+// newUIDSidecar is the uid a new script gets in its .uid file, as the
+// editor of Godot 4.4 and later writes one beside every script it sees, or
+// "" when the project's version predates sidecars or the file has one.
+func newUIDSidecar(ctx context.Context, call *sdk.Call, p string) (string, error) {
+	if !sidecarVersion(call.Workspace().GodotVersion(ctx)) {
+		return "", nil
 	}
+	st, err := call.Workspace().Stat(ctx, p+".uid")
+	if err != nil {
+		return "", err
+	}
+	if st.Exists {
+		return "", nil
+	}
+	return uid.New().String(), nil
+}
+
+// sidecarVersion reports whether a Godot version ("4.4", "4.6.1") writes
+// .uid sidecars: 4.4 and later. An unknown version gets them, as the
+// current editors do.
+func sidecarVersion(v string) bool {
+	var major, minor int
+	if _, err := fmt.Sscanf(v, "%d.%d", &major, &minor); err != nil {
+		if _, err := fmt.Sscanf(v, "%d", &major); err != nil {
+			return true
+		}
+	}
+	return major > 4 || major == 4 && minor >= 4
+}
+
+func checkPatch(in patchArgs) error {
 	if in.Find == "" {
 		return invalid("pass the exact text to replace in find", "find must not be empty")
 	}

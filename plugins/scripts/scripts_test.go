@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -69,7 +71,7 @@ func TestHeadlessScripts(t *testing.T) {
 
 	// A dry run previews and writes nothing.
 	dry := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://player.gd", "content": playerGD}, sdktest.DryRun())
-	if dry["dry_run"] != true || len(dry["changes"].([]any)) != 1 {
+	if dry["dry_run"] != true || len(dry["changes"].([]any)) != 2 { // the script and its .uid
 		t.Fatalf("dry run = %v", dry)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "player.gd")); err == nil {
@@ -109,16 +111,13 @@ func TestHeadlessScripts(t *testing.T) {
 		t.Fatalf("no node_path: %s", got)
 	}
 
-	// patch replaces every occurrence and refuses absent text and C#.
+	// patch replaces every occurrence and refuses absent text.
 	p := plugintest.Call(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "velocity", "replace": "vel"})
 	if int(p["replacements"].(float64)) != strings.Count(playerGD, "velocity") || p["warning"] != nil {
 		t.Fatalf("patch = %v", p)
 	}
 	if got := plugintest.CallErr(t, h, "patch", map[string]any{"script_path": "res://player.gd", "find": "no such text", "replace": "x"}); !strings.HasPrefix(got, "NOT_FOUND") {
 		t.Fatalf("absent find: %s", got)
-	}
-	if got := plugintest.CallErr(t, h, "patch", map[string]any{"script_path": "res://Player.cs", "find": "a", "replace": "b"}); !strings.Contains(got, "script_path") {
-		t.Fatalf("C# patch: %s", got)
 	}
 	if got := plugintest.CallErr(t, h, "read", map[string]any{"script_path": "res://player.txt"}); !strings.HasPrefix(got, "INVALID_ARGUMENT") {
 		t.Fatalf("bad extension: %s", got)
@@ -293,5 +292,75 @@ func TestGetForNodeOpensTheScene(t *testing.T) {
 	got := ed.Calls()
 	if len(got) != 2 || got[0].Command != "cmd_open_scene" || got[0].Params["scene_path"] != "res://main.tscn" || got[1].Command != "cmd_get_script_for_node" {
 		t.Fatalf("editor calls %+v", got)
+	}
+}
+
+// A new script gets its .uid sidecar in a 4.4+ project, as the editor
+// makes it (one undo step with the script); an older project gets none,
+// and a script that has one keeps it.
+func TestNewScriptsGetUIDSidecars(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		want    bool
+	}{{"4.6", true}, {"4.4.1", true}, {"4.3", false}, {"", true}} {
+		t.Run("godot "+c.version, func(t *testing.T) {
+			dir := project(t, "2d-dodge_the_creeps")
+			h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: c.version})
+			w := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://enemy.gd", "content": "extends Node\n"})
+			side, err := os.ReadFile(filepath.Join(dir, "enemy.gd.uid"))
+			if !c.want {
+				if err == nil || w["uid"] != nil {
+					t.Fatalf("a %s project got a sidecar: %v", c.version, w)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("no sidecar: %v", err)
+			}
+			text := strings.TrimSuffix(string(side), "\n")
+			if !uid.IsCanonical(text) || string(side) != text+"\n" || w["uid"] != text {
+				t.Fatalf("sidecar %q, result uid %v", side, w["uid"])
+			}
+			// Overwriting keeps the uid; undo removes both files.
+			plugintest.Call(t, h, "write", map[string]any{"script_path": "res://enemy.gd", "content": "extends Node2D\n"})
+			if again, _ := os.ReadFile(filepath.Join(dir, "enemy.gd.uid")); string(again) != string(side) {
+				t.Fatalf("uid changed: %q -> %q", side, again)
+			}
+			if _, err := h.Workspace().Undo(t.Context(), 2, false); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "enemy.gd.uid")); err == nil {
+				t.Fatal("undo left the sidecar")
+			}
+		})
+	}
+}
+
+// C# scripts are listed, read, written and patched like GDScript; nothing
+// checks their syntax here, and the results say so.
+func TestCSharpScripts(t *testing.T) {
+	dir := project(t, "2d-dodge_the_creeps")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	const src = "using Godot;\n\npublic partial class Player : Area2D\n{\n\tpublic int Speed = 400;\n}\n"
+	w := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://Player.cs", "content": src})
+	syn, _ := w["syntax"].(map[string]any)
+	if w["created"] != true || syn["checker"] != "none" || syn["checked"] != false || !strings.Contains(fmt.Sprint(syn["note"]), ".NET") {
+		t.Fatalf("write = %v", w)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "Player.cs.uid")); err != nil {
+		t.Fatalf("no .uid for the C# script: %v", err)
+	}
+	if got := jsonOf(plugintest.Call(t, h, "list", map[string]any{"language": "cs"})["scripts"]); got != `["res://Player.cs"]` {
+		t.Fatalf("list cs = %s", got)
+	}
+	if r := plugintest.Call(t, h, "read", map[string]any{"script_path": "res://Player.cs"}); r["content"] != src {
+		t.Fatalf("read = %v", r)
+	}
+	p := plugintest.Call(t, h, "patch", map[string]any{"script_path": "res://Player.cs", "find": "400", "replace": "300"})
+	if p["replacements"] != float64(1) || p["syntax"].(map[string]any)["checked"] != false {
+		t.Fatalf("patch = %v", p)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "Player.cs")); !strings.Contains(string(got), "Speed = 300") {
+		t.Fatalf("patched text: %s", got)
 	}
 }

@@ -140,6 +140,20 @@ func (c *ConfigFile) Set(section, key string, v Value) {
 	d.insertSection(at, s, d.nl+d.nl)
 }
 
+// SetOrdered is Set for a key the section may not have yet: a new key goes
+// before the first existing one that rank puts after it (see
+// Section.SetOrdered) instead of at the end, so a section keeps the order
+// the engine saves it in. rank gets the key within the section.
+func (c *ConfigFile) SetOrdered(section, key string, v Value, rank func(key string) int) {
+	if c.sectionWith(section, key) == nil {
+		if s := c.Section(section); s != nil && rank != nil {
+			s.SetOrdered(key, v, rank)
+			return
+		}
+	}
+	c.Set(section, key, v)
+}
+
 // Clear removes a key from a section and reports whether it was present. A
 // section left empty is removed.
 func (c *ConfigFile) Clear(section, key string) bool {

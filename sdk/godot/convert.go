@@ -615,6 +615,9 @@ func packedOf(typ string, vals []Value) Value {
 func typedArray(v any, elem string) (Value, error) {
 	typ := "typedarray::" + elem
 	if s, ok := v.(string); ok {
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "[") || strings.HasPrefix(t, "Array[") {
+			return typedArrayText(s, elem)
+		}
 		if val, ok, err := fromText(s, typ); ok {
 			return val, err
 		}
@@ -639,6 +642,36 @@ func typedArray(v any, elem string) (Value, error) {
 			return nil, elemErr(v, typ, i, it, elem)
 		}
 		out.Items[i] = e
+	}
+	return out, nil
+}
+
+// typedArrayText reads the Godot text of an Array[elem]: the editor's
+// Array[elem]([...]) or a plain [...] list, whose elements must each be an
+// elem (an int is taken for a float, as the engine converts it); a typed
+// array of another element type is refused rather than retyped.
+func typedArrayText(s, elem string) (Value, error) {
+	typ := "typedarray::" + elem
+	pv, err := ParseValue([]byte(strings.TrimSpace(s)))
+	if err != nil {
+		return nil, refuse(s, typ, "not valid Godot text: "+err.Error())
+	}
+	a, ok := pv.(Array)
+	if !ok {
+		return nil, refuse(s, typ, "it is a "+pv.Kind().String())
+	}
+	if a.Type != nil && a.Type.Name != elem {
+		return nil, refuse(s, typ, "it is an Array["+a.Type.Name+"]")
+	}
+	out := Array{Type: &TypeRef{Name: elem}, Items: make([]Value, len(a.Items))}
+	for i, it := range a.Items {
+		if x, isInt := it.(Int); isInt && elem == "float" {
+			it = Float(x)
+		}
+		if IsBuiltinType(elem) && it.Kind().String() != elem {
+			return nil, refuse(s, typ, fmt.Sprintf("element %d is a %s", i, it.Kind()))
+		}
+		out.Items[i] = it
 	}
 	return out, nil
 }

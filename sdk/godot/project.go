@@ -54,6 +54,14 @@ func (p *Project) SetSetting(name string, v Value) {
 	p.Set(section, key, v)
 }
 
+// SetSettingOrdered is SetSetting that puts a setting the file does not
+// have yet where ProjectSettings would save it: rank gets full setting
+// names (classdb's DB.SettingRank gives the engine's order).
+func (p *Project) SetSettingOrdered(name string, v Value, rank func(setting string) int) {
+	section, key := splitSetting(name)
+	p.SetOrdered(section, key, v, func(k string) int { return rank(joinSetting(section, k)) })
+}
+
 // ClearSetting removes a project setting (reverting it to the engine's
 // default) and reports whether it was set.
 func (p *Project) ClearSetting(name string) bool {

@@ -202,6 +202,11 @@ func (s *Section) SetOrdered(key string, v Value, rank func(key string) int) {
 	}
 	d := s.doc
 	e := entry{key: key, value: v, dirty: true, pre: d.own([]byte(d.nl))}
+	if at == 0 {
+		// The first entry's separator from the header (a blank line in a
+		// ConfigFile) stays first.
+		e.pre, s.entries[0].pre = s.entries[0].pre, e.pre
+	}
 	s.entries = slices.Insert(s.entries, at, e)
 	d.edited = true
 }

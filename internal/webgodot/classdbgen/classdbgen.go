@@ -53,6 +53,9 @@ type RawClass struct {
 	// Defaults holds the default of every stored property of an
 	// instantiable class, inherited ones included.
 	Defaults map[string]string `json:"defaults"`
+	// Single lists the class's own float properties the engine holds as
+	// 32-bit floats, found by setting and reading them back.
+	Single []string `json:"single"`
 }
 
 // RawProperty is a PropertyInfo dictionary, with the accessors and the
@@ -257,6 +260,7 @@ func Convert(raw *Raw) (*classdb.Stored, error) {
 			c.Properties = append(c.Properties, classdb.StoredProperty{
 				Name: p.Name, Type: typeSpelling(p, tn), Hint: p.Hint, HintString: p.HintString,
 				Usage: p.Usage, Setter: p.Setter, Getter: p.Getter, Default: p.Default,
+				Float32: slices.Contains(rc.Single, p.Name),
 			})
 		}
 		for _, s := range rc.Signals {
@@ -288,9 +292,13 @@ func Convert(raw *Raw) (*classdb.Stored, error) {
 	}
 	sortBy(st.Classes, func(c classdb.StoredClass) string { return c.Name })
 	resolveDefaults(raw, st)
-	for _, s := range raw.Settings {
+	// dump.gd lists the settings in ProjectSettings' property-list order,
+	// which is their registration order: the order a section's keys are
+	// saved in.
+	for i, s := range raw.Settings {
 		st.Settings = append(st.Settings, classdb.StoredSetting{
 			Name: s.Name, Type: tn(s.Type), Hint: s.Hint, HintString: s.HintString, Usage: s.Usage, Default: s.Default,
+			Order: i + 1,
 		})
 	}
 	sortBy(st.Settings, func(s classdb.StoredSetting) string { return s.Name })

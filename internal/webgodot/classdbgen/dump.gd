@@ -40,8 +40,11 @@ func _ready() -> void:
 
 	var classes := Array(ClassDB.get_class_list())
 	classes.sort()
+	var single := probe_single(classes)
 	for cls in classes:
-		print("C ", JSON.stringify(dump_class(cls)))
+		var c := dump_class(cls)
+		c["single"] = single.get(cls, [])
+		print("C ", JSON.stringify(c))
 	print("S ", JSON.stringify(dump_settings()))
 	print("K ", JSON.stringify(dump_keys()))
 	print("DONE ", classes.size())
@@ -150,3 +153,91 @@ func dump_keys() -> Dictionary:
 		if name != "" and OS.find_keycode_from_string(name) == k:
 			out[name] = k
 	return out
+
+# The values probe_single sets: a float32 holds none of them exactly, and
+# one of them survives the usual ranges and clamps of setters.
+const PROBES := [1.0 / 3.0, 1.0 + 1.0 / 3.0, 0.1, 100.0 / 3.0, -1.0 / 3.0, 1000.0 / 3.0]
+
+# probe_single finds the stored float properties the engine holds as 32-bit
+# floats (real_t, or float in C++), which it writes with float32 digits
+# (0.33333334) while double-precision ones keep 17 (0.3333333333333333):
+# it sets each on an instance of the first instantiable class that has it
+# and reads it back. The answer belongs to the class that declares the
+# property. Returns class -> [property names held as float32].
+func probe_single(classes: Array) -> Dictionary:
+	var own := {}
+	var decided := {}
+	var out := {}
+	for cls in classes:
+		if not ClassDB.can_instantiate(cls) or not ClassDB.is_class_enabled(cls):
+			continue
+		# Setting audio players' properties crashes the web build (it has
+		# no audio driver); their floats stay unknown (written as doubles).
+		# Nor are singletons' and XR classes' (XRVRS crashes it too).
+		if String(cls).begins_with("Audio") or String(cls).begins_with("XR") or Engine.has_singleton(cls):
+			continue
+		var floats := []
+		for p in ClassDB.class_get_property_list(cls, false):
+			# Indexed properties (blend_point_0/pos) need their item first.
+			if p.type == TYPE_FLOAT and p.usage & PROPERTY_USAGE_STORAGE and not "/" in p.name and ClassDB.class_get_property_setter(cls, p.name) != &"":
+				floats.append(p.name)
+		if floats.is_empty():
+			continue
+		var todo := []
+		for name in floats:
+			var decl := declaring(cls, name, own)
+			if not decided.has("%s.%s" % [decl, name]):
+				todo.append([decl, name])
+		if todo.is_empty():
+			continue
+		var obj = ClassDB.instantiate(cls)
+		if obj == null:
+			continue
+		for t in todo:
+			var r := probe(obj, t[1])
+			if r == 0:
+				continue
+			decided["%s.%s" % t] = true
+			if r == 1:
+				if not out.has(t[0]):
+					out[t[0]] = []
+				out[t[0]].append(t[1])
+		if not (obj is RefCounted):
+			obj.free()
+	for k in out:
+		out[k].sort()
+	return out
+
+# declaring is the class that declares a property cls has.
+func declaring(cls: StringName, name: String, own: Dictionary) -> StringName:
+	var c := cls
+	while c != &"":
+		if not own.has(c):
+			var names := {}
+			for p in ClassDB.class_get_property_list(c, true):
+				names[p.name] = true
+			own[c] = names
+		if own[c].has(name):
+			return c
+		c = ClassDB.get_parent_class(c)
+	return cls
+
+# probe is 1 when the property holds a float32, 2 a double, 0 when no
+# probe value came back unchanged or rounded to float32.
+func probe(obj: Object, name: String) -> int:
+	var before = obj.get(name)
+	var r := 0
+	for x in PROBES:
+		var single: float = PackedFloat32Array([x])[0]
+		obj.set(name, x)
+		var got = obj.get(name)
+		if typeof(got) != TYPE_FLOAT:
+			break
+		if got == x:
+			r = 2
+			break
+		if got == single:
+			r = 1
+			break
+	obj.set(name, before)
+	return r

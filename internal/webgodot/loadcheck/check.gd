@@ -202,8 +202,10 @@ func compare(st: SceneState, inst: Node, r: Dictionary) -> void:
 				"message": "node %s has type %s, which this engine does not know; Godot made a placeholder" % [path, typ]}))
 			continue
 		var known := {}
+		var hints := {}
 		for p in node.get_property_list():
 			known[p.name] = p.type
+			hints[p.name] = p.hint_string
 		# A node whose script did not load (missing, or failed to compile)
 		# lacks the script's variables; those cannot be checked.
 		var script_missing := false
@@ -238,6 +240,23 @@ func compare(st: SceneState, inst: Node, r: Dictionary) -> void:
 				if want != TYPE_OBJECT and want != TYPE_NIL and value != null:
 					r.problems.append(merge(pw, {"kind": "ignored_value",
 						"message": "%s.%s takes %s, the file gives %s; Godot ignored the value" % [path, name, type_string(want), value.get_class()]}))
+				continue
+			# A Node-typed variable (or an array of nodes) holds NodePaths in
+			# the file that the loader resolves into nodes only when the
+			# node's node_paths lists the property; otherwise the variable
+			# stays empty.
+			if have == TYPE_NODE_PATH and want == TYPE_OBJECT:
+				if not (node.get(name) is Node):
+					r.problems.append(merge(pw, {"kind": "ignored_value",
+						"message": "%s.%s takes a node, the file gives %s, which Godot did not resolve into one (is the property in node_paths?); the variable is empty" % [path, name, var_to_str(value).left(60)]}))
+				continue
+			if have == TYPE_ARRAY and want == TYPE_ARRAY and String(hints.get(name, "")).begins_with("%d/" % TYPE_OBJECT):
+				var got = node.get(name)
+				for k in value.size():
+					if value[k] is NodePath and not (got is Array and k < got.size() and got[k] is Node):
+						r.problems.append(merge(pw, {"kind": "ignored_value",
+							"message": "%s.%s holds nodes, the file gives %s, which Godot did not resolve into nodes (is the property in node_paths?)" % [path, name, var_to_str(value).left(60)]}))
+						break
 				continue
 			if not compatible(have, want):
 				r.problems.append(merge(pw, {"kind": "ignored_value",

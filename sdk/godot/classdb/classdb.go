@@ -267,6 +267,11 @@ type Property struct {
 	// property out of a saved scene when its value equals Default.
 	Default    string
 	HasDefault bool
+	// Float32 is set for a float property the engine holds as a 32-bit
+	// float (real_t in official builds): it saves float32 digits
+	// (0.33333334), where a double-precision one saves up to 17. Probed
+	// on the running engine; see DB.Stored.
+	Float32    bool
 	fromEngine bool // Usage is known
 }
 

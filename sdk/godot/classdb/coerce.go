@@ -323,37 +323,6 @@ func (db *DB) resourceKinds(want []string) string {
 	return out
 }
 
-// PropertyRank orders the properties of class as the editor writes them:
-// the property list from Object down to the class. Unknown names (script
-// variables, metadata) rank last.
-func (db *DB) PropertyRank(class string) func(string) int {
-	chain := db.Chain(class)
-	order := map[string]int{}
-	for j := len(chain) - 1; j >= 0; j-- {
-		c, ok := db.Class(chain[j])
-		if !ok {
-			continue
-		}
-		for _, p := range c.Properties {
-			if _, seen := order[p.Name]; !seen {
-				order[p.Name] = len(order)
-			}
-		}
-	}
-	return func(k string) int {
-		switch {
-		case strings.HasPrefix(k, "metadata/"):
-			return 1 << 30
-		case k == "script":
-			return 1<<29 - 1
-		}
-		if r, ok := order[k]; ok {
-			return r
-		}
-		return 1 << 29
-	}
-}
-
 // enumValue reads an enum or bitfield value by number or name.
 func (db *DB) enumValue(typ string, v any) (godot.Value, error) {
 	e, known := db.Enum(typ)

@@ -88,6 +88,12 @@ type Setting struct {
 	Usage      uint32
 	// Default is the value in project.godot text syntax.
 	Default string
+	// Order is the setting's place in the engine's registration order,
+	// which is the order ProjectSettings saves the keys of a section in
+	// (1 for the first registered; 0 when unknown). Settings a project
+	// invents come after every registered one, in the order they were
+	// added.
+	Order int
 }
 
 // Setting returns a project setting by its full name

@@ -82,6 +82,9 @@ type StoredProperty struct {
 	// Default is the default in .tscn text syntax, present only for
 	// stored properties.
 	Default *string `json:"d,omitempty"`
+	// Float32 is set for a float property the engine holds as a 32-bit
+	// float (real_t), so that it saves float32 digits.
+	Float32 bool `json:"f32,omitempty"`
 }
 
 // StoredSignal is one signal.
@@ -120,6 +123,9 @@ type StoredSetting struct {
 	HintString string `json:"hs,omitempty"`
 	Usage      uint32 `json:"u"`
 	Default    string `json:"d"`
+	// Order is the setting's place in the engine's registration order
+	// (see Setting.Order), from 1.
+	Order int `json:"o,omitempty"`
 }
 
 // Godot's MethodFlags bits, as stored in StoredMethod.Flags.
@@ -220,7 +226,7 @@ func storedClass(sc *StoredClass) *Class {
 	for _, p := range sc.Properties {
 		prop := Property{
 			Name: p.Name, Type: p.Type, Setter: p.Setter, Getter: p.Getter, Index: -1, Class: sc.Name,
-			Hint: p.Hint, HintString: p.HintString, Usage: p.Usage, fromEngine: true,
+			Hint: p.Hint, HintString: p.HintString, Usage: p.Usage, Float32: p.Float32, fromEngine: true,
 		}
 		if p.Default != nil {
 			prop.Default, prop.HasDefault = *p.Default, true

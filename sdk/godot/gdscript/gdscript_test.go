@@ -15,6 +15,8 @@ const SPEED := 300.0
 const NAMES: Array[String] = ["a", "b"]
 
 @export_range(0, 10, 0.5) var jump: float = 4.5
+@export_flags_2d_physics var mask := 0
+@export_flags_3d_navigation var nav_layers := 0
 @onready var sprite: Sprite2D = $Sprite2D
 @onready var label := %Label as Label
 var _hp := 10

@@ -50,12 +50,16 @@ func Err(err error) error {
 }
 
 // Coerce converts a JSON value for property prop of class (see classdb's
-// DB.Coerce), with errors as [Err] makes them. res is a
-// [classdb.ResourceFunc] for paths only, or a *[FileResources] for inline
-// and sub-resource values too.
+// DB.Coerce) into the value the engine would hold (DB.Stored: float32
+// properties rounded, so they are written as the editor writes them), with
+// errors as [Err] makes them. res is a [classdb.ResourceFunc] for paths
+// only, or a *[FileResources] for inline and sub-resource values too.
 func Coerce(class, prop string, raw any, res classdb.Resources) (godot.Value, error) {
 	v, err := DB().Coerce(class, prop, raw, res)
-	return v, Err(err)
+	if err != nil {
+		return nil, Err(err)
+	}
+	return DB().Stored(class, prop, v), nil
 }
 
 // Scene is one scene file opened for editing through the call's workspace.
