@@ -61,6 +61,7 @@ func (db *DB) PropertyRank(class string) func(key string) int {
 // editor builds register (debug/gdscript/warnings/*) count as the
 // project's own: a new one goes after the registered keys of its section.
 func (db *DB) SettingRank(name string) int {
+	db.loadSettings()
 	if s, ok := db.settings[name]; ok && s.Order > 0 {
 		return s.Order
 	}
