@@ -146,6 +146,7 @@ type shotArgs struct {
 	Width          int `json:"width,omitempty" minimum:"1" maximum:"4096" jsonschema:"scale the screenshot to this width in pixels (keeps the aspect ratio when height is not given)"`
 	Height         int `json:"height,omitempty" minimum:"1" maximum:"4096" jsonschema:"scale the screenshot to this height in pixels (keeps the aspect ratio when width is not given)"`
 	TimeoutSeconds int `json:"timeout_seconds,omitempty" default:"10" minimum:"1" maximum:"60" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
+	TimeoutMs      int `json:"timeout_ms,omitempty" minimum:"1" maximum:"60000" jsonschema:"the same deadline in milliseconds (the spelling other Godot MCP servers use), rounded up to whole seconds"`
 }
 
 type findUIArgs struct {
@@ -153,7 +154,19 @@ type findUIArgs struct {
 	ClassFilter    string `json:"class_filter,omitempty" jsonschema:"only Controls of this class, such as Button"`
 	VisibleOnly    bool   `json:"visible_only,omitempty" jsonschema:"only visible Controls"`
 	TimeoutSeconds int    `json:"timeout_seconds,omitempty" default:"10" minimum:"1" maximum:"60" jsonschema:"how long to wait for the game's answer (default 10, at most 60)"`
+	TimeoutMs      int    `json:"timeout_ms,omitempty" minimum:"1" maximum:"60000" jsonschema:"the same deadline in milliseconds (the spelling other Godot MCP servers use), rounded up to whole seconds"`
 }
+
+// seconds is the wait a caller asked for, in either unit; 0 is the default.
+func seconds(secs, ms int) int {
+	if ms > 0 && secs == 0 {
+		return (ms + 999) / 1000
+	}
+	return secs
+}
+
+func (in shotArgs) seconds() int   { return seconds(in.TimeoutSeconds, in.TimeoutMs) }
+func (in findUIArgs) seconds() int { return seconds(in.TimeoutSeconds, in.TimeoutMs) }
 
 // passthrough is a tool that forwards its arguments as the command's params
 // and returns the addon's result as it is.
@@ -219,7 +232,7 @@ func editorTools() []sdk.Tool {
 				out, err := poll(ctx, ed, "cmd_find_ui_elements", map[string]any{
 					"request_id": requestID(), "name_contains": in.NameContains,
 					"class_filter": in.ClassFilter, "visible_only": in.VisibleOnly,
-				}, waitFor(in.TimeoutSeconds))
+				}, waitFor(in.seconds()))
 				if err != nil {
 					return sdk.Result{}, err
 				}
@@ -255,7 +268,7 @@ func getGameOutput(ctx context.Context, _ *sdk.Call, ed editor, in outputArgs) (
 // addon dispatches the capture once per id) and returns the PNG as an MCP
 // image plus its size as text.
 func captureGameScreenshot(ctx context.Context, call *sdk.Call, ed editor, in shotArgs) (sdk.Result, error) {
-	out, err := poll(ctx, ed, "cmd_capture_game_screenshot", map[string]any{"request_id": requestID()}, waitFor(in.TimeoutSeconds))
+	out, err := poll(ctx, ed, "cmd_capture_game_screenshot", map[string]any{"request_id": requestID()}, waitFor(in.seconds()))
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -123,7 +123,7 @@ func (g *game) endedError() *sdk.Error {
 }
 
 type headlessPlayArgs struct {
-	Scene          sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the .tscn/.scn scene to play; default: the main scene"`
+	Scene          sdk.ScenePath `json:"scene,omitempty" alias:"scene_path" jsonschema:"res:// path of the .tscn/.scn scene to play; default: the main scene"`
 	TimeoutSeconds int           `json:"timeout_seconds,omitempty" default:"600" minimum:"1" maximum:"3600" jsonschema:"without an editor only: the game is stopped after this many seconds (default 600, at most 3600); the editor's game plays until stopped"`
 }
 
@@ -320,7 +320,7 @@ func samplesHeadless(ctx context.Context, call *sdk.Call, in waitArgs) (sdk.Resu
 }
 
 func findUIHeadless(ctx context.Context, call *sdk.Call, in findUIArgs) (sdk.Result, error) {
-	out, _, err := probeCall(ctx, call, waitFor(in.TimeoutSeconds), "find_ui",
+	out, _, err := probeCall(ctx, call, waitFor(in.seconds()), "find_ui",
 		map[string]any{"name_contains": in.NameContains, "class_filter": in.ClassFilter, "visible_only": in.VisibleOnly})
 	if err != nil {
 		return sdk.Result{}, err
@@ -329,7 +329,7 @@ func findUIHeadless(ctx context.Context, call *sdk.Call, in findUIArgs) (sdk.Res
 }
 
 func screenshotHeadless(ctx context.Context, call *sdk.Call, in shotArgs) (sdk.Result, error) {
-	out, _, err := probeCall(ctx, call, waitFor(in.TimeoutSeconds), "capture",
+	out, _, err := probeCall(ctx, call, waitFor(in.seconds()), "capture",
 		map[string]any{"width": in.Width, "height": in.Height})
 	if err != nil {
 		return sdk.Result{}, err
