@@ -66,7 +66,7 @@ func TestMain(m *testing.M) {
 var firstParty = []string{
 	"project", "runtime", "export", "testing", "scene_edit",
 	"input_map", "resources_edit", "analysis", "batch", "composite",
-	"tilemap", "scripts", "project_scaffold",
+	"tilemap", "scripts", "project_scaffold", "asset_import",
 }
 
 func firstPartyModules() []string {
