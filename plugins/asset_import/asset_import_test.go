@@ -11,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
@@ -591,7 +593,8 @@ func TestEditorMode(t *testing.T) {
 	ed := sdktest.NewEditor().
 		Result("cmd_create_material_from_textures", map[string]any{"material_path": "res://materials/rock.tres", "created": true, "channels_set": []any{"albedo", "normal"}}).
 		Result("cmd_set_resource_property", map[string]any{"ok": true})
-	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	scans := &scanRecorder{}
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve, WorkspaceEditor: scans})
 	out := plugintest.CallAs[materialOut](t, h, "create_material_from_textures", map[string]any{"albedo": "res://t/rock_albedo.png", "normal": "res://t/rock_n.png"})
 	if out.MaterialPath != "res://materials/rock.tres" || !out.Created {
 		t.Errorf("%+v", out)
@@ -616,6 +619,11 @@ func TestEditorMode(t *testing.T) {
 	if !strings.Contains(imp.Next, "attached editor's filesystem scan imports") || !exists(dir, "res://coin.wav.import") {
 		t.Errorf("editor-mode import: %+v", imp)
 	}
+	// The commit told the editor to rescan the new files: that scan is
+	// what imports them.
+	if got := scans.all(); !slices.Contains(got, "res://coin.wav") || !slices.Contains(got, "res://coin.wav.import") {
+		t.Errorf("the editor was told to rescan %v", got)
+	}
 	img := plugintest.Call(t, h, "create_placeholder_image", map[string]any{"path": "res://dot.png", "shape": "circle"})
 	if !strings.Contains(img["next"].(string), "attached editor") {
 		t.Errorf("editor-mode image: %v", img)
@@ -627,6 +635,28 @@ func TestEditorMode(t *testing.T) {
 	if len(ed.Calls()) != 2 {
 		t.Errorf("file tools sent editor commands: %+v", ed.Calls()[2:])
 	}
+}
+
+// scanRecorder plays the attached editor for the workspace: it records
+// the files it is told to rescan.
+type scanRecorder struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (r *scanRecorder) UnsavedScenes(context.Context) ([]string, error) { return nil, nil }
+
+func (r *scanRecorder) Reload(_ context.Context, paths []string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.paths = append(r.paths, paths...)
+	return nil
+}
+
+func (r *scanRecorder) all() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.paths)
 }
 
 // Dry runs in both modes change nothing and preview in the SDK's shape;
