@@ -127,6 +127,19 @@ func TestImportAssetCopiesWithTheEditorsImportFile(t *testing.T) {
 			t.Errorf("%s: .import\n%s\nwant\n%s", c.name, got, want)
 		}
 	}
+	// A .gltf says which of its files are not in the project yet.
+	gltf := writeOutside(t, outside, "ship.gltf", []byte(`{"asset":{"version":"2.0"},"buffers":[{"uri":"ship.bin"},{"uri":"data:application/octet-stream;base64,AAAA"}],"images":[{"uri":"tex/hull%20a.png"}]}`))
+	g := plugintest.CallAs[struct {
+		Needs []string `json:"needs"`
+		Next  string   `json:"next"`
+	}](t, h, "asset", map[string]any{"source": gltf, "target_path": "res://models/ship.gltf"})
+	if !slices.Equal(g.Needs, []string{"res://models/ship.bin", "res://models/tex/hull a.png"}) || !strings.Contains(g.Next, "needs") {
+		t.Errorf("gltf: %+v", g)
+	}
+	if got := string(readProject(t, dir, "res://models/ship.gltf.import")); !strings.Contains(got, "importer=\"scene\"\nimporter_version=1\n") {
+		t.Errorf("ship.gltf.import:\n%s", got)
+	}
+
 	// The texture's .import is the editor's, as in a real project.
 	got := string(readProject(t, dir, "res://art/hero.png.import"))
 	for _, line := range []string{`importer="texture"`, `path="res://.godot/imported/hero.png-`, `source_file="res://art/hero.png"`,
@@ -140,7 +153,7 @@ func TestImportAssetCopiesWithTheEditorsImportFile(t *testing.T) {
 	}
 
 	// Undo takes both files back out.
-	if _, err := h.Workspace().Undo(context.Background(), 3, false); err != nil {
+	if _, err := h.Workspace().Undo(context.Background(), 4, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
@@ -226,6 +239,7 @@ func TestImportAssetRefusesWhatTheOperatorDidNotAllow(t *testing.T) {
 		{filepath.Join(allowed, "dirlink", "secret.png"), "res://s.png", sdk.CodePreconditionFailed, "through a symbolic link"},
 		{filepath.Join(allowed, "..", filepath.Base(elsewhere), "secret.png"), "res://s.png", sdk.CodePreconditionFailed, "not inside"},
 		{"ok.png", "res://s.png", sdk.CodeInvalidArgument, "not an absolute path"},
+		{"https://example.com/a.png", "res://s.png", sdk.CodeInvalidArgument, "does not fetch"},
 		{filepath.Join(allowed, "missing.png"), "res://s.png", sdk.CodeNotFound, "does not exist"},
 		{allowed, "res://s.png", sdk.CodeInvalidArgument, "different extensions"},
 		{good, "res://s.jpg", sdk.CodeInvalidArgument, "different extensions"},

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
+	"net/url"
 	"os"
 	"path"
 	"slices"
@@ -38,6 +40,7 @@ type importResult struct {
 	Bytes        int               `json:"bytes"`
 	Settings     map[string]string `json:"import_settings,omitempty" jsonschema:"the options set instead of the defaults, as written"`
 	Replaced     bool              `json:"replaced,omitempty"`
+	Needs        []string          `json:"needs,omitempty" jsonschema:"a .gltf's buffers and images that are not yet in the project beside it: import each to this res:// path, or the editor's import fails"`
 	Commit       sdk.CommitResult  `json:"commit"`
 	Next         string            `json:"next"`
 }
@@ -202,6 +205,20 @@ func importAsset(ctx context.Context, call *sdk.Call, in importArgs) (sdk.Result
 		id = info.UID
 	}
 
+	var needs []string
+	if strings.EqualFold(path.Ext(target), ".gltf") {
+		for _, rel := range gltfFiles(data) {
+			p := path.Join(path.Dir(strings.TrimPrefix(target, "res://")), rel)
+			if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+				continue // outside the project: the editor cannot load it either
+			}
+			p = "res://" + p
+			if fi, err := ws.Stat(ctx, p); err == nil && !fi.Exists {
+				needs = append(needs, p)
+			}
+		}
+	}
+
 	tx := ws.Begin("Import asset " + target)
 	tx.Write(target, data, st.Version)
 	if importData != nil {
@@ -215,9 +232,12 @@ func importAsset(ctx context.Context, call *sdk.Call, in importArgs) (sdk.Result
 	if call.Mode() == sdk.ModeEditor {
 		next = "the attached editor's filesystem scan imports " + target + " now, with these options; use it by its path or " + id
 	}
+	if len(needs) > 0 {
+		next = "import the files it refers to first (needs), each with godot_asset_import_asset beside it; then " + next
+	}
 	return sdk.JSON(importResult{
 		Imported: !cr.DryRun, TargetPath: target, DetectedType: im.Type, Importer: im.Name, ImportFile: importPath,
-		UID: id, Bytes: len(data), Settings: set, Replaced: st.Exists, Commit: cr, Next: next,
+		UID: id, Bytes: len(data), Settings: set, Replaced: st.Exists, Needs: needs, Commit: cr, Next: next,
 	}), nil
 }
 
@@ -226,4 +246,26 @@ func orNew(id string) string {
 		return id
 	}
 	return uid.New().String()
+}
+
+// gltfFiles lists the files a .gltf refers to by relative URI (its
+// buffers and images); data: URIs are inside the file.
+func gltfFiles(data []byte) []string {
+	var doc struct {
+		Buffers []struct{ URI string } `json:"buffers"`
+		Images  []struct{ URI string } `json:"images"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	var out []string
+	for _, u := range append(doc.Buffers, doc.Images...) {
+		if u.URI == "" || strings.HasPrefix(u.URI, "data:") || strings.Contains(u.URI, "://") {
+			continue
+		}
+		if rel, err := url.PathUnescape(u.URI); err == nil && !slices.Contains(out, rel) {
+			out = append(out, rel)
+		}
+	}
+	return out
 }

@@ -103,6 +103,10 @@ func inside(root, resolved string) bool {
 // the open handle, so swapping it for a link after the check changes
 // nothing.
 func (p policy) read(src string) ([]byte, error) {
+	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "download the file into a folder the operator allows ("+AllowEnv+"), then pass its path",
+			"source %s is a URL; godot-mcp does not fetch from the network", src)
+	}
 	if !filepath.IsAbs(src) {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass the file's absolute path, e.g. /home/me/art/player.png",
 			"source %q is not an absolute path", src)
@@ -145,8 +149,14 @@ func (p policy) read(src string) ([]byte, error) {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "name a regular file, not a folder or device", "source %s is not a regular file", src)
 	}
 	// The handle must be the file that was checked: a link swapped in
-	// between EvalSymlinks and Open is caught here.
-	if lst, err := os.Lstat(real); err != nil || !os.SameFile(st, lst) {
+	// (for the file or a folder on its way) between EvalSymlinks and Open
+	// is caught here; what happens after no longer matters, the handle is
+	// what is read.
+	again, err := filepath.EvalSymlinks(real)
+	if err != nil || again != real {
+		return nil, p.refusal(src, "it changed while it was being checked")
+	}
+	if lst, err := os.Lstat(again); err != nil || !os.SameFile(st, lst) {
 		return nil, p.refusal(src, "it changed while it was being checked")
 	}
 	if st.Size() > p.max {
