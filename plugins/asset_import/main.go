@@ -42,6 +42,9 @@ func Toolset() *sdk.Toolset {
 					"options.overwrite replaces an existing file. Undo with godot_undo.",
 				sdk.Mutating, importAsset,
 				sdk.WithTitle("Import an asset from outside the project"),
+				// Not the addon's cmd_import_asset: it reads source in the
+				// editor's process, where the operator's policy cannot be
+				// applied to the bytes read, and its copy has no undo.
 				sdk.AnyMode()),
 			sdk.NewTool("get_status",
 				"Report the import state of the project's assets (images, audio, fonts, glTF scenes): missing (no .import file), "+
@@ -52,6 +55,8 @@ func Toolset() *sdk.Toolset {
 					"differ from the defaults are the user's choice, not staleness.",
 				sdk.ReadOnly, importStatus,
 				sdk.WithTitle("Import status of the project's assets"),
+				// Not the addon's cmd_get_import_status: it looks for
+				// .godot/imported/<path>, which Godot never writes.
 				sdk.AnyMode()),
 			sdk.NewTool("create_material_from_textures",
 				"Create a StandardMaterial3D .tres from textures in the project: albedo, normal, roughness, metallic, ao, "+
