@@ -162,7 +162,8 @@ var font = Importer{Name: "font_data_dynamic", Type: "FontFile", Ext: "fontdata"
 }}
 
 // scene is ResourceImporterScene with the glTF importer's options, as a
-// first import writes them (name suffixes on, root scale applied).
+// first import writes them (name suffixes on, root scale applied, glTF
+// textures remapped to StandardMaterial3D).
 var scene = Importer{Name: "scene", Version: 1, Type: "PackedScene", Ext: "scn", Params: []Param{
 	{"nodes/root_type", `""`},
 	{"nodes/root_name", `""`},
@@ -193,7 +194,9 @@ var scene = Importer{Name: "scene", Version: 1, Type: "PackedScene", Ext: "scn",
 	{"_subresources", "{}"},
 	{"gltf/naming_version", "2"},
 	{"gltf/embedded_image_handling", "1"},
-	{"gltf/texture_map_mode", "0"},
+	// Remap to StandardMaterial3D. Demo projects imported before the
+	// option existed hold 0, which the editor sets for compatibility.
+	{"gltf/texture_map_mode", "1"},
 }}
 
 // For returns the importer the editor picks for a file, by its extension

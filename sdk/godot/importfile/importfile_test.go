@@ -64,7 +64,9 @@ func TestCorpusImportsUseTheDefaultOptions(t *testing.T) {
 			"process/size_limit", "process/normal_map_invert_y"},
 		"wav":          {"edit/trim", "edit/normalize", "edit/loop_mode"},
 		"oggvorbisstr": {"loop", "loop_offset", "bpm"},
-		"scene":        {"nodes/apply_root_scale", "nodes/use_name_suffixes", "nodes/use_node_type_suffixes", "_subresources"},
+		// The scene options the demo projects hold from before they
+		// existed, set by the editor for compatibility.
+		"scene": {"nodes/apply_root_scale", "nodes/use_name_suffixes", "nodes/use_node_type_suffixes", "_subresources", "gltf/texture_map_mode"},
 	}
 	// Importers an image can be switched to in the Import dock.
 	alsoImages := map[string]bool{"cubemap_texture": true, "3d_texture": true, "2d_array_texture": true,
@@ -162,6 +164,22 @@ func TestForAndSourceMD5(t *testing.T) {
 	png, _ := For("x.png")
 	if _, ok := png.Param("svg/scale"); ok {
 		t.Error("a PNG has no svg/scale option")
+	}
+	// A first import's scene options, from Godot's importer (the demo
+	// projects hold older values for these, kept for compatibility).
+	glb, _ := For("x.glb")
+	for k, want := range map[string]string{"gltf/texture_map_mode": "1", "nodes/use_name_suffixes": "true",
+		"nodes/use_node_type_suffixes": "true", "nodes/apply_root_scale": "true"} {
+		if v, _ := glb.Param(k); v != want {
+			t.Errorf("glb %s = %q, want %s", k, v, want)
+		}
+	}
+	// WAV: no trim or normalize, QOA (the demo projects chose otherwise).
+	wav, _ := For("x.wav")
+	for k, want := range map[string]string{"edit/trim": "false", "edit/normalize": "false", "compress/mode": "2"} {
+		if v, _ := wav.Param(k); v != want {
+			t.Errorf("wav %s = %q, want %s", k, v, want)
+		}
 	}
 	if got := SourceMD5([]byte("source_md5=\"0123\"\ndest_md5=\"4567\"\n\n")); got != "0123" {
 		t.Errorf("SourceMD5 = %q", got)
