@@ -18,6 +18,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
+	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/importfile"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -193,6 +194,14 @@ func TestImportSettingsAndOverwrite(t *testing.T) {
 		t.Error("overwrite did not replace the file")
 	}
 
+	// A .import left from another path is not this file's: it is rebuilt
+	// with a new uid rather than kept.
+	plugintest.WriteFile(t, dir, "res://d.png.import", imp)
+	out3 := plugintest.CallAs[importOut](t, h, "asset", map[string]any{"source": src, "target_path": "res://d.png"})
+	if out3.UID == out.UID || !strings.Contains(string(readProject(t, dir, "res://d.png.import")), `source_file="res://d.png"`) {
+		t.Errorf("a stray .import was kept: %+v", out3)
+	}
+
 	for _, c := range []struct {
 		settings map[string]any
 		text     string
@@ -307,6 +316,8 @@ func TestGetStatus(t *testing.T) {
 		"copy.png":           string(png1),
 		"copy.png.import":    imp("res://ok.png"),
 		"gone.png.import":    imp("res://gone.png"),
+		"bad.png":            "not a png",
+		"bad.png.import":     strings.Replace(imp("res://bad.png"), "[remap]\n\n", "[remap]\n\nvalid=false\n", 1),
 		"main.tscn":          "[gd_scene format=3]\n\n[node name=\"Main\" type=\"Node\"]\n",
 		"ignored/.gdignore":  "",
 		"ignored/raw.png":    string(png1),
@@ -322,7 +333,7 @@ func TestGetStatus(t *testing.T) {
 
 	out := plugintest.CallAs[statusOut](t, h, "get_status", map[string]any{})
 	want := map[string]string{"res://changed.png": StatusStale, "res://copy.png": StatusStale, "res://fresh.png": StatusPending,
-		"res://gone.png": StatusOrphaned, "res://new.png": StatusMissing}
+		"res://gone.png": StatusOrphaned, "res://new.png": StatusMissing, "res://bad.png": StatusFailed}
 	if len(out.Items) != len(want) || out.Total != len(want) {
 		t.Fatalf("items %+v", out.Items)
 	}
@@ -336,11 +347,11 @@ func TestGetStatus(t *testing.T) {
 	}
 
 	all := plugintest.CallAs[statusOut](t, h, "get_status", map[string]any{"include_ok": true, "limit": 2})
-	if all.Total != 6 || len(all.Items) != 2 || !all.Truncated || all.NextOffset != 2 || all.Items[0].Path != "res://changed.png" {
+	if all.Total != 7 || len(all.Items) != 2 || !all.Truncated || all.NextOffset != 2 || all.Items[0].Path != "res://bad.png" {
 		t.Errorf("page 1: %+v", all)
 	}
-	last := plugintest.CallAs[statusOut](t, h, "get_status", map[string]any{"include_ok": true, "limit": 2, "offset": 4})
-	if len(last.Items) != 2 || last.Truncated || last.Items[1].Path != "res://ok.png" || last.Items[1].Status != StatusImported {
+	last := plugintest.CallAs[statusOut](t, h, "get_status", map[string]any{"include_ok": true, "limit": 2, "offset": 6})
+	if len(last.Items) != 1 || last.Truncated || last.Items[0].Path != "res://ok.png" || last.Items[0].Status != StatusImported {
 		t.Errorf("last page: %+v", last)
 	}
 
@@ -536,6 +547,32 @@ func TestCreatePlaceholderImage(t *testing.T) {
 	if partial == 0 {
 		t.Error("the circle's rim is not antialiased: no pixel is partly covered")
 	}
+	// Godot's own PNG loader reads what image/png wrote: size and pixels.
+	files := webgodot.ScriptProject(`extends Node
+func _ready():
+	for p in ["res://art/ball.png", "res://art/fade.png"]:
+		var img := Image.new()
+		var err := img.load_png_from_buffer(FileAccess.get_file_as_bytes(p))
+		print("PNG ", p, " ", err, " ", img.get_width(), "x", img.get_height(), " ", img.get_pixel(img.get_width() / 2, img.get_height() / 2).to_html())
+	get_tree().quit()
+`)
+	for _, p := range []string{"res://art/ball.png", "res://art/fade.png"} {
+		files = append(files, webgodot.PackFile{Path: p, Data: readProject(t, dir, p)})
+	}
+	res, err := enginecheck.Runner(t).Run(context.Background(), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range res.Stdout() {
+		if strings.HasPrefix(l, "PNG ") {
+			got = append(got, l)
+		}
+	}
+	if want := []string{"PNG res://art/ball.png 0 32x32 0000ffff", "PNG res://art/fade.png 0 11x3 800080ff"}; !slices.Equal(got, want) {
+		t.Errorf("the engine read\n%q\nwant\n%q", got, want)
+	}
+
 	for _, c := range []struct {
 		args map[string]any
 		text string

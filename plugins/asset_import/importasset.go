@@ -189,12 +189,14 @@ func importAsset(ctx context.Context, call *sdk.Call, in importArgs) (sdk.Result
 			return sdk.Result{}, err
 		}
 		info, perr := importfile.Parse(importPath, f.Data)
-		if perr == nil && uid.IsCanonical(info.UID) {
+		if perr == nil && uid.IsCanonical(info.UID) && info.SourceFile == target {
 			id = info.UID
 		}
 		// The .import file of a replaced asset holds the user's choices:
 		// keep it unless it names another importer or settings are given.
-		if perr != nil || info.Importer != im.Name || len(set) > 0 {
+		// One left from another path (copied beside it) is the editor's
+		// record of that path, not of this file.
+		if perr != nil || info.Importer != im.Name || info.SourceFile != target || len(set) > 0 {
 			importData = importfile.Build(target, im, orNew(id))
 		}
 	} else {

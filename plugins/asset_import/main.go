@@ -50,7 +50,7 @@ func Toolset() *sdk.Toolset {
 				"Report the import state of the project's assets (images, audio, fonts, glTF scenes): missing (no .import file), "+
 					"pending (never imported in this checkout; the editor imports it on open), stale (changed since the editor "+
 					"imported it, by the MD5 it recorded, or a .import copied from another path), orphaned (a .import without its "+
-					"asset) or imported. Without target_path it lists every asset that is not imported (include_ok lists all), "+
+					"asset), failed (the editor's last import failed) or imported. Without target_path it lists every asset that is not imported (include_ok lists all), "+
 					"paged with offset/limit; with target_path it answers for that file (imported, type). Import options that "+
 					"differ from the defaults are the user's choice, not staleness.",
 				sdk.ReadOnly, importStatus,

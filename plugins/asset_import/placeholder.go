@@ -232,7 +232,7 @@ func createImage(ctx context.Context, call *sdk.Call, in imageArgs) (sdk.Result,
 	id := ""
 	if ist.Exists {
 		if f, err := ws.Read(ctx, importPath); err == nil {
-			if info, err := importfile.Parse(importPath, f.Data); err == nil && info.Importer == im.Name {
+			if info, err := importfile.Parse(importPath, f.Data); err == nil && info.Importer == im.Name && info.SourceFile == target && uid.IsCanonical(info.UID) {
 				id = info.UID
 			}
 		}

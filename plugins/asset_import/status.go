@@ -35,6 +35,9 @@ const (
 	StatusStale = "stale"
 	// StatusOrphaned: a .import file whose asset is gone.
 	StatusOrphaned = "orphaned"
+	// StatusFailed: the editor's last import of the file failed (its
+	// .import says valid=false); it tries again when the file changes.
+	StatusFailed = "failed"
 )
 
 const (
@@ -44,14 +47,14 @@ const (
 
 type statusArgs struct {
 	TargetPath sdk.ResPath `json:"target_path,omitempty" jsonschema:"one asset to report on, e.g. res://art/player.png; empty reports the whole project"`
-	IncludeOK  bool        `json:"include_ok,omitempty" jsonschema:"list imported assets too, not only those missing, pending, stale or orphaned"`
+	IncludeOK  bool        `json:"include_ok,omitempty" jsonschema:"list imported assets too, not only those missing, pending, stale, orphaned or failed"`
 	Offset     int         `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
 	Limit      int         `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
 }
 
 type assetStatus struct {
 	Path         string `json:"path"`
-	Status       string `json:"status" jsonschema:"imported, pending, missing, stale or orphaned"`
+	Status       string `json:"status" jsonschema:"imported, pending, missing, stale, orphaned or failed"`
 	Importer     string `json:"importer,omitempty"`
 	Type         string `json:"type,omitempty"`
 	UID          string `json:"uid,omitempty"`
@@ -143,6 +146,10 @@ func statusOf(root, res, abs string, hasImport bool) assetStatus {
 		return s
 	}
 	s.Importer, s.Type, s.UID = info.Importer, info.Type, info.UID
+	if !info.Valid {
+		s.Status, s.Reason = StatusFailed, "the editor's last import of it failed (valid=false in its .import); fix or replace the file, and the editor imports it again"
+		return s
+	}
 	if info.SourceFile != "" && info.SourceFile != res {
 		s.Status, s.Reason = StatusStale, "its .import file is that of "+info.SourceFile+" (copied or moved outside the editor); the editor reimports it"
 		return s
@@ -173,7 +180,7 @@ func importStatus(ctx context.Context, call *sdk.Call, in statusArgs) (sdk.Resul
 	}
 	root := p.Root()
 	var items []assetStatus
-	counts := map[string]int{StatusImported: 0, StatusPending: 0, StatusMissing: 0, StatusStale: 0, StatusOrphaned: 0}
+	counts := map[string]int{StatusImported: 0, StatusPending: 0, StatusMissing: 0, StatusStale: 0, StatusOrphaned: 0, StatusFailed: 0}
 	if in.TargetPath != "" {
 		res := string(in.TargetPath)
 		if _, ok := importfile.For(res); !ok {
