@@ -194,6 +194,15 @@ func TestImportSettingsAndOverwrite(t *testing.T) {
 		t.Error("overwrite did not replace the file")
 	}
 
+	// A file of the project can be copied too, with no policy needed; the
+	// copy gets its own .import and uid.
+	cp := plugintest.CallAs[importOut](t, h, "asset", map[string]any{"source": "res://a.png", "target_path": "res://copies/a.png"})
+	if !bytes.Equal(readProject(t, dir, "res://copies/a.png"), readProject(t, dir, "res://a.png")) || cp.UID == out.UID {
+		t.Errorf("copy inside the project: %+v", cp)
+	}
+	plugintest.Refused(t, h, "asset", map[string]any{"source": "res://../a.png", "target_path": "res://e.png"}, sdk.CodeInvalidArgument, "source")
+	plugintest.Refused(t, h, "asset", map[string]any{"source": "res://a.png", "target_path": "res://a.png", "options": map[string]any{"overwrite": true}}, sdk.CodeInvalidArgument, "both")
+
 	// A .import left from another path is not this file's: it is rebuilt
 	// with a new uid rather than kept.
 	plugintest.WriteFile(t, dir, "res://d.png.import", imp)

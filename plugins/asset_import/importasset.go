@@ -25,7 +25,7 @@ type importOptions struct {
 }
 
 type importArgs struct {
-	Source     string        `json:"source" jsonschema:"absolute path of the file to copy, outside the project, in a folder the operator allows"`
+	Source     string        `json:"source" jsonschema:"absolute path of the file to copy, in a folder the operator allows, or a res:// path to copy a file of the project"`
 	TargetPath sdk.ResPath   `json:"target_path" jsonschema:"res:// path to copy it to, with the same extension, e.g. res://art/player.png"`
 	Options    importOptions `json:"options,omitempty" jsonschema:"overwrite and import_settings"`
 }
@@ -153,8 +153,23 @@ func importAsset(ctx context.Context, call *sdk.Call, in importArgs) (sdk.Result
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	data, err := loadPolicy(os.Getenv).read(in.Source)
-	if err != nil {
+	var data []byte
+	if strings.HasPrefix(in.Source, "res://") {
+		// A copy inside the project needs no policy: the workspace keeps
+		// the read inside it.
+		src, err := sdk.CleanResPath("source", in.Source)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if src == target {
+			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass another target_path", "source and target_path are both %s", src)
+		}
+		f, err := call.Workspace().Read(ctx, src)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		data = f.Data
+	} else if data, err = loadPolicy(os.Getenv).read(in.Source); err != nil {
 		return sdk.Result{}, err
 	}
 	if starts, ok := magic[strings.ToLower(path.Ext(target))]; ok && !slices.ContainsFunc(starts, func(m []byte) bool { return bytes.HasPrefix(data, m) }) {

@@ -36,7 +36,7 @@ func Toolset() *sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("asset",
 				"Copy a file from outside the project (source: an absolute path in a folder the operator allows with "+
-					AllowEnv+") to target_path, and write its .import file with the importer and default options the Godot editor "+
+					AllowEnv+"; or a res:// path to copy a project file) to target_path, and write its .import file with the importer and default options the Godot editor "+
 					"chooses for its type ("+importableList()+"), so the editor imports it unchanged when it opens the project "+
 					"(with an editor attached, at once). options.import_settings overrides options by their .import key; "+
 					"options.overwrite replaces an existing file. Undo with godot_undo.",
