@@ -519,7 +519,7 @@ func TestCreatePlaceholderImage(t *testing.T) {
 			map[[2]int]color.NRGBA{{0, 0}: red, {63, 63}: red}},
 		{map[string]any{"path": "res://art/ball.png", "shape": "circle", "color": "#0000ff", "width": 32, "height": 32}, 32, 32,
 			map[[2]int]color.NRGBA{{16, 16}: blue, {0, 0}: {}, {31, 0}: {}}},
-		{map[string]any{"path": "res://art/spike.png", "shape": "triangle", "color": []any{1, 0, 0, 1}, "background": "blue", "width": 20, "height": 10}, 20, 10,
+		{map[string]any{"path": "res://art/spike.png", "shape": "triangle", "color": "Color(1, 0, 0, 1)", "background": "blue", "width": 20, "height": 10}, 20, 10,
 			map[[2]int]color.NRGBA{{10, 8}: red, {0, 0}: blue, {19, 0}: blue}},
 		{map[string]any{"path": "res://art/fade.png", "color": "red", "color_to": "blue", "width": 11, "height": 3}, 11, 3,
 			map[[2]int]color.NRGBA{{0, 1}: red, {10, 1}: blue, {5, 1}: {128, 0, 128, 255}}},

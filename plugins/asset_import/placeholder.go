@@ -31,10 +31,10 @@ type imageArgs struct {
 	Width      int         `json:"width,omitempty" jsonschema:"width in pixels" default:"64" minimum:"1" maximum:"4096"`
 	Height     int         `json:"height,omitempty" jsonschema:"height in pixels" default:"64" minimum:"1" maximum:"4096"`
 	Shape      string      `json:"shape,omitempty" jsonschema:"what is drawn: rectangle (the whole image), circle (an ellipse touching the edges) or triangle (pointing up)" default:"rectangle" enum:"rectangle,circle,triangle"`
-	Color      any         `json:"color,omitempty" jsonschema:"fill colour: a name (\"red\"), \"#rrggbb\", \"#rrggbbaa\" or [r, g, b, a] in 0..1" default:"\"white\""`
-	ColorTo    any         `json:"color_to,omitempty" jsonschema:"makes the fill a gradient from color to this colour"`
+	Color      string      `json:"color,omitempty" jsonschema:"fill colour: a name (\"red\"), \"#rrggbb\", \"#rrggbbaa\" or \"Color(r, g, b, a)\" with components 0..1" default:"white"`
+	ColorTo    string      `json:"color_to,omitempty" jsonschema:"makes the fill a gradient from color to this colour"`
 	Gradient   string      `json:"gradient,omitempty" jsonschema:"direction of the gradient with color_to: horizontal (left to right), vertical (top to bottom), diagonal, radial (centre outwards)" default:"horizontal" enum:"horizontal,vertical,diagonal,radial"`
-	Background any         `json:"background,omitempty" jsonschema:"colour around a circle or triangle" default:"\"transparent\""`
+	Background string      `json:"background,omitempty" jsonschema:"colour around a circle or triangle" default:"transparent"`
 	Overwrite  bool        `json:"overwrite,omitempty" jsonschema:"replace a file already at path (its .import file, and so its uid and options, is kept)"`
 }
 
@@ -52,16 +52,16 @@ type imageResult struct {
 
 // parseColor reads a colour argument as Godot's Color does: a name, a hex
 // code, or the four components.
-func parseColor(arg string, v any, def color.NRGBA) (color.NRGBA, error) {
-	if v == nil || v == "" {
+func parseColor(arg string, v string, def color.NRGBA) (color.NRGBA, error) {
+	if v == "" {
 		return def, nil
 	}
-	if s, ok := v.(string); ok && strings.EqualFold(s, "transparent") {
+	if strings.EqualFold(v, "transparent") {
 		return color.NRGBA{}, nil
 	}
 	gv, err := godot.FromJSON(v, "Color")
 	if err != nil {
-		return def, sdk.Errorf(sdk.CodeInvalidArgument, "pass a colour name such as \"red\", \"#rrggbb\", \"#rrggbbaa\" or [r, g, b, a] with components 0..1",
+		return def, sdk.Errorf(sdk.CodeInvalidArgument, "pass a colour name such as \"red\", \"#rrggbb\", \"#rrggbbaa\" or \"Color(r, g, b, a)\" with components 0..1",
 			"%s: %v", arg, err)
 	}
 	c := gv.(godot.Color)
@@ -208,7 +208,7 @@ func createImage(ctx context.Context, call *sdk.Call, in imageArgs) (sdk.Result,
 	}
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
-	if err := enc.Encode(&buf, draw(w, h, shape, gradient, fill, to, bg, in.ColorTo != nil && in.ColorTo != "")); err != nil {
+	if err := enc.Encode(&buf, draw(w, h, shape, gradient, fill, to, bg, in.ColorTo != "")); err != nil {
 		return sdk.Result{}, fmt.Errorf("encoding %s: %w", target, err)
 	}
 
@@ -258,7 +258,7 @@ type textureArgs struct {
 	Kind      string      `json:"kind,omitempty" jsonschema:"gradient: a GradientTexture2D (colours, drawn by Godot, no image file); placeholder: a PlaceholderTexture2D (only a size: stands in for a texture to come, draws nothing)" default:"gradient" enum:"gradient,placeholder"`
 	Width     int         `json:"width,omitempty" jsonschema:"width in pixels" default:"64" minimum:"1" maximum:"4096"`
 	Height    int         `json:"height,omitempty" jsonschema:"height in pixels" default:"64" minimum:"1" maximum:"4096"`
-	Colors    []any       `json:"colors,omitempty" jsonschema:"gradient: the colours, evenly spaced unless offsets are given (one colour makes a solid texture); each a name, \"#rrggbb\" or [r, g, b, a]" default:"[\"black\", \"white\"]"`
+	Colors    []string    `json:"colors,omitempty" jsonschema:"gradient: the colours, evenly spaced unless offsets are given (one colour makes a solid texture); each a name, \"#rrggbb\", \"#rrggbbaa\" or \"Color(r, g, b, a)\"" default:"[\"black\", \"white\"]"`
 	Offsets   []float64   `json:"offsets,omitempty" jsonschema:"gradient: where each colour sits, 0..1 ascending, one per colour"`
 	Fill      string      `json:"fill,omitempty" jsonschema:"gradient: linear, radial (centre outwards) or square" default:"linear" enum:"linear,radial,square"`
 	Direction string      `json:"direction,omitempty" jsonschema:"gradient, linear fill: horizontal (left to right), vertical (top to bottom) or diagonal" default:"horizontal" enum:"horizontal,vertical,diagonal"`
@@ -349,13 +349,13 @@ func createTexture(ctx context.Context, call *sdk.Call, in textureArgs) (sdk.Res
 func gradientTexture(rf *godot.File, in textureArgs, w, h int, fill, dir string) error {
 	raw := in.Colors
 	if len(raw) == 0 {
-		raw = []any{"black", "white"}
+		raw = []string{"black", "white"}
 	}
 	var colors godot.PackedColorArray
 	for i, v := range raw {
 		c, err := godot.FromJSON(v, "Color")
 		if err != nil {
-			return sdk.Errorf(sdk.CodeInvalidArgument, "pass colour names such as \"red\", \"#rrggbb\" or [r, g, b, a] with components 0..1",
+			return sdk.Errorf(sdk.CodeInvalidArgument, "pass colour names such as \"red\", \"#rrggbb\" or \"Color(r, g, b, a)\" with components 0..1",
 				"colors[%d]: %v", i, err)
 		}
 		colors = append(colors, c.(godot.Color))
