@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,7 +29,19 @@ import (
 func TestEveryDryRunLeavesTheEditorAlone(t *testing.T) {
 	url := bridgeURL(t)
 	dir := corpusProject(t, "2d-dodge_the_creeps")
-	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + url},
+	// A folder the operator lets asset_import copy from, and a texture in
+	// the project, each a real PNG.
+	outside := t.TempDir()
+	var img bytes.Buffer
+	if err := png.Encode(&img, image.NewNRGBA(image.Rect(0, 0, 2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(outside, "art.png"), filepath.Join(dir, "wall.png")} {
+		if err := os.WriteFile(p, img.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + url, "GODOT_MCP_ASSET_IMPORT_FROM=" + outside},
 		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
 	all := append([]string{"inspection"}, firstParty...)
 	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": all}, nil)
@@ -54,6 +69,9 @@ func TestEveryDryRunLeavesTheEditorAlone(t *testing.T) {
 		args := argsFor(tl.InputSchema)
 		for k, v := range overrides[tl.Name] {
 			args[k] = v
+		}
+		if tl.Name == "godot_asset_import_asset" {
+			args["source"] = filepath.Join(outside, "art.png")
 		}
 		args["dry_run"] = true
 		if hasProperty(tl.InputSchema, "confirm") {
@@ -193,18 +211,22 @@ var alwaysFilled = []string{"node_path", "node_paths"}
 // overrides are the few values the by-name table cannot get right, because
 // the same name means different things to different tools.
 var overrides = map[string]map[string]any{
-	"godot_input_map_add_event":            {"type": "key", "key": "Space"},
-	"godot_resources_edit_create_resource": {"type": "Gradient", "path": "res://gradient.tres"},
-	"godot_project_set_setting":            {"name": "application/config/name", "value": "Renamed"},
-	"godot_project_delete_resource_file":   {"path": "res://mob.tscn", "force": true},
-	"godot_scene_edit_create_scene":        {"scene_path": "res://new_scene.tscn"},
-	"godot_shader_create":                  {"shader_path": "res://new.gdshader"},
-	"godot_shader_assign_material":         {"shader_path": "res://new.gdshader"},
-	"godot_shader_set_param":               {"name": "amount", "value": 1},
-	"godot_visual_shader_create":           {"name": "water"},
-	"godot_visual_shader_add_node":         {"shader_path": "res://water.tres", "node_type": "VisualShaderNodeColorConstant", "node_id": 2},
-	"godot_visual_shader_connect_nodes":    {"shader_path": "res://water.tres", "from_node": 2, "from_port": 0, "to_node": 0, "to_port": 0},
-	"godot_visual_shader_set_node_param":   {"shader_path": "res://water.tres", "node_id": 2, "property": "constant", "value": "#ff0000"},
+	"godot_input_map_add_event":                        {"type": "key", "key": "Space"},
+	"godot_resources_edit_create_resource":             {"type": "Gradient", "path": "res://gradient.tres"},
+	"godot_project_set_setting":                        {"name": "application/config/name", "value": "Renamed"},
+	"godot_project_delete_resource_file":               {"path": "res://mob.tscn", "force": true},
+	"godot_scene_edit_create_scene":                    {"scene_path": "res://new_scene.tscn"},
+	"godot_shader_create":                              {"shader_path": "res://new.gdshader"},
+	"godot_shader_assign_material":                     {"shader_path": "res://new.gdshader"},
+	"godot_shader_set_param":                           {"name": "amount", "value": 1},
+	"godot_visual_shader_create":                       {"name": "water"},
+	"godot_visual_shader_add_node":                     {"shader_path": "res://water.tres", "node_type": "VisualShaderNodeColorConstant", "node_id": 2},
+	"godot_visual_shader_connect_nodes":                {"shader_path": "res://water.tres", "from_node": 2, "from_port": 0, "to_node": 0, "to_port": 0},
+	"godot_visual_shader_set_node_param":               {"shader_path": "res://water.tres", "node_id": 2, "property": "constant", "value": "#ff0000"},
+	"godot_asset_import_asset":                         {"target_path": "res://art/imported.png"},
+	"godot_asset_import_create_material_from_textures": {"albedo": "res://wall.png"},
+	"godot_asset_import_create_placeholder_image":      {"path": "res://art/placeholder.png"},
+	"godot_asset_import_create_placeholder_texture":    {"path": "res://art/placeholder.tres"},
 }
 
 // argsFor builds arguments for a tool from its input schema: every required

@@ -33,8 +33,12 @@ const PassEnvVar = "GODOT_MCP_PLUGIN_PASS_ENV"
 // variables are allowed too (see allowed). GODOT_MCP_GODOT_BIN is the
 // product's documented way to name the Godot binary the runtime, export and
 // testing toolsets run (a path, never a secret), so operators need not pass
-// it by hand.
-var Allowed = []string{"PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "TZ", "GODOT_MCP_GODOT_BIN"}
+// it by hand. GODOT_MCP_ASSET_IMPORT_FROM and GODOT_MCP_ASSET_IMPORT_MAX_MB
+// are the operator's policy for the asset_import toolset (the folders
+// outside the project it may copy from, and its size cap): folder names and
+// a number, never secrets, and set where no tool call can change them.
+var Allowed = []string{"PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "TZ", "GODOT_MCP_GODOT_BIN",
+	"GODOT_MCP_ASSET_IMPORT_FROM", "GODOT_MCP_ASSET_IMPORT_MAX_MB"}
 
 // never are variables no plugin gets, whatever the operator passes: the
 // host's own bearer token and the list of names to pass.

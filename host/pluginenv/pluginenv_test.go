@@ -32,3 +32,14 @@ func TestFromEnv(t *testing.T) {
 		t.Fatalf("FromEnv = %q", got)
 	}
 }
+
+// The asset_import toolset's policy reaches its plugin without the
+// operator passing it by name.
+func TestAssetImportPolicyIsPassed(t *testing.T) {
+	environ := []string{"GODOT_MCP_ASSET_IMPORT_FROM=/art:/sfx", "GODOT_MCP_ASSET_IMPORT_MAX_MB=8", "OTHER=x"}
+	got := Build(environ, Options{})
+	want := []string{"GODOT_MCP_ASSET_IMPORT_FROM=/art:/sfx", "GODOT_MCP_ASSET_IMPORT_MAX_MB=8"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Build = %q, want %q", got, want)
+	}
+}
