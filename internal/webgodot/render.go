@@ -30,7 +30,7 @@ func RenderFiles(dir, scene string) ([]PackFile, error) {
 	}
 	for i, f := range files {
 		if f.Path == "project.godot" {
-			files[i].Data = withoutAutoloads(f.Data)
+			files[i].Data = WithoutAutoloads(f.Data)
 		}
 	}
 	cfg, _ := json.Marshal(map[string]string{"scene": scene})
@@ -42,10 +42,14 @@ func RenderFiles(dir, scene string) ([]PackFile, error) {
 		PackFile{Path: renderConfig, Data: cfg}), nil
 }
 
-var sectionRe = regexp.MustCompile(`^\s*\[([^\]]*)\]`)
+// sectionRe matches a named section header; an empty "[]" opens none.
+var sectionRe = regexp.MustCompile(`^\s*\[([^\]]+)\]`)
 
-// withoutAutoloads comments out the [autoload] section of project.godot.
-func withoutAutoloads(src []byte) []byte {
+// WithoutAutoloads blanks the [autoload] section of project.godot: a
+// render or a load check must not run the project's singletons, and an
+// override cannot remove them. Lines are commented out, not removed, so
+// line numbers in engine errors still match the user's file.
+func WithoutAutoloads(src []byte) []byte {
 	lines := bytes.SplitAfter(src, []byte("\n"))
 	in := false
 	for i, l := range lines {

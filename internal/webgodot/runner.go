@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	_ "embed"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -15,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -324,40 +322,20 @@ func (r *Runner) RunPack(ctx context.Context, pck []byte) (*Result, error) {
 			res.Lines = append(res.Lines, Line{Stream: s, Text: l})
 		}
 	}
-	chromedp.Listen(tabCtx, func(ev any) {
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if len(ev.Args) == 0 {
-				return
-			}
-			var msg string
-			if err := json.Unmarshal(ev.Args[0].Value, &msg); err != nil {
-				return
-			}
-			switch {
-			case strings.HasPrefix(msg, "[OUT] "):
-				add(Stdout, msg[6:])
-			case strings.HasPrefix(msg, "[ERR] "):
-				add(Stderr, msg[6:])
-			case strings.HasPrefix(msg, "[EXIT] "):
-				code, _ := strconv.Atoi(strings.TrimSpace(msg[7:]))
-				mu.Lock()
-				res.Exited, res.ExitCode = true, code
-				mu.Unlock()
-				once.Do(func() { close(exited) })
-			case strings.HasPrefix(msg, "[FAIL] "):
-				add(Page, "the page could not start the engine: "+msg[7:])
-				once.Do(func() { close(exited) })
-			}
-		case *runtime.EventExceptionThrown:
-			d := ev.ExceptionDetails
-			text := d.Text
-			if d.Exception != nil && d.Exception.Description != "" {
-				text += " " + d.Exception.Description
-			}
-			add(Page, "uncaught JavaScript exception: "+text)
-		}
-	})
+	chromedp.Listen(tabCtx, pageEvents{
+		line: add,
+		exit: func(code string) {
+			c, _ := strconv.Atoi(code)
+			mu.Lock()
+			res.Exited, res.ExitCode = true, c
+			mu.Unlock()
+			once.Do(func() { close(exited) })
+		},
+		fail: func(reason string) {
+			add(Page, "the page could not start the engine: "+reason)
+			once.Do(func() { close(exited) })
+		},
+	}.handle)
 
 	start := time.Now()
 	navErr := make(chan error, 1)

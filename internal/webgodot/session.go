@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -114,41 +113,23 @@ func (r *Runner) StartGame(ctx context.Context, pck []byte, opts GameOptions) (*
 }
 
 func (s *Session) listen(ev any) {
-	switch ev := ev.(type) {
-	case *runtime.EventConsoleAPICalled:
-		if len(ev.Args) == 0 {
-			return
-		}
-		var msg string
-		if err := json.Unmarshal(ev.Args[0].Value, &msg); err != nil {
-			return
-		}
-		switch {
-		case strings.HasPrefix(msg, "[OUT] "):
-			s.add(Stdout, msg[6:])
-		case strings.HasPrefix(msg, "[ERR] "):
-			s.add(Stderr, msg[6:])
-		case strings.HasPrefix(msg, "[EXIT] "):
-			code, _ := strconv.Atoi(strings.TrimSpace(msg[7:]))
+	pageEvents{
+		line: s.add,
+		exit: func(code string) {
+			c, _ := strconv.Atoi(code)
 			s.mu.Lock()
-			s.exited, s.exitCode = true, code
+			s.exited, s.exitCode = true, c
 			s.mu.Unlock()
 			s.finish()
-		case strings.HasPrefix(msg, "[FAIL] "):
-			s.add(Page, "the page could not start the engine: "+msg[7:])
+		},
+		fail: func(reason string) {
+			s.add(Page, "the page could not start the engine: "+reason)
 			s.mu.Lock()
-			s.failure = msg[7:]
+			s.failure = reason
 			s.mu.Unlock()
 			s.finish()
-		}
-	case *runtime.EventExceptionThrown:
-		d := ev.ExceptionDetails
-		text := d.Text
-		if d.Exception != nil && d.Exception.Description != "" {
-			text += " " + d.Exception.Description
-		}
-		s.add(Page, "uncaught JavaScript exception: "+text)
-	}
+		},
+	}.handle(ev)
 }
 
 func (s *Session) add(st Stream, text string) {

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -191,33 +190,11 @@ func tail(lines []Line) string {
 
 // listen routes the tab's console lines to the request in flight.
 func (w *Warm) listen(ev any) {
-	switch ev := ev.(type) {
-	case *runtime.EventConsoleAPICalled:
-		if len(ev.Args) == 0 {
-			return
-		}
-		var msg string
-		if err := json.Unmarshal(ev.Args[0].Value, &msg); err != nil {
-			return
-		}
-		switch {
-		case strings.HasPrefix(msg, "[OUT] "):
-			w.line(Stdout, msg[6:])
-		case strings.HasPrefix(msg, "[ERR] "):
-			w.line(Stderr, msg[6:])
-		case strings.HasPrefix(msg, "[EXIT] "):
-			w.stop("the engine exited (" + strings.TrimSpace(msg[7:]) + ")")
-		case strings.HasPrefix(msg, "[FAIL] "):
-			w.stop("the page could not start the engine: " + msg[7:])
-		}
-	case *runtime.EventExceptionThrown:
-		d := ev.ExceptionDetails
-		text := d.Text
-		if d.Exception != nil && d.Exception.Description != "" {
-			text += " " + d.Exception.Description
-		}
-		w.line(Page, "uncaught JavaScript exception: "+text)
-	}
+	pageEvents{
+		line: w.line,
+		exit: func(code string) { w.stop("the engine exited (" + code + ")") },
+		fail: func(reason string) { w.stop("the page could not start the engine: " + reason) },
+	}.handle(ev)
 }
 
 func (w *Warm) line(s Stream, text string) {

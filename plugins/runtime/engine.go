@@ -182,3 +182,36 @@ func closeWebRunner() {
 		_ = r.Close()
 	}
 }
+
+// webGamePack reads the project's game files for the scene the caller
+// asked for (given; "" is the main scene) and packs them for the web
+// runtime. It returns the checked scene path with the pack and runner.
+func webGamePack(t *target, given string) (string, []byte, *webgodot.Runner, error) {
+	scene, err := sceneToRun(t, given)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	files, err := webgodot.ReadGameFiles(t.project.Root(), sceneArg(given, scene))
+	if err != nil {
+		return "", nil, nil, err
+	}
+	pck, r, err := webPack(t, files)
+	return scene, pck, r, err
+}
+
+// webPack refuses files the web runtime cannot load, builds their pack
+// and returns it with the plugin's one runner.
+func webPack(t *target, files []webgodot.PackFile) ([]byte, *webgodot.Runner, error) {
+	if err := checkWebFiles(files); err != nil {
+		return nil, nil, err
+	}
+	pck, err := webgodot.BuildPCK(webgodot.RuntimeVersion, files)
+	if err != nil {
+		return nil, nil, sdk.Errorf(sdk.CodeInvalidArgument, "rename the file so that its path is a plain relative resource path", "%v", err)
+	}
+	r, err := runnerFor(*t.web)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pck, r, nil
+}

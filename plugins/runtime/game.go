@@ -142,22 +142,7 @@ func playHeadless(ctx context.Context, call *sdk.Call, in headlessPlayArgs) (sdk
 		e.Required = "godot_web_runtime"
 		return sdk.Result{}, e
 	}
-	scene, err := sceneToRun(t, string(in.Scene))
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	files, err := webgodot.ReadGameFiles(t.project.Root(), sceneArg(in.Scene, scene))
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if err := checkWebFiles(files); err != nil {
-		return sdk.Result{}, err
-	}
-	pck, err := webgodot.BuildPCK(webgodot.RuntimeVersion, files)
-	if err != nil {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "rename the file so that its path is a plain relative resource path", "%v", err)
-	}
-	r, err := runnerFor(*t.web)
+	scene, pck, r, err := webGamePack(t, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -39,14 +39,7 @@ func renderScene(ctx context.Context, call *sdk.Call, in renderArgs) (sdk.Result
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if err := checkWebFiles(files); err != nil {
-		return sdk.Result{}, err
-	}
-	pck, err := webgodot.BuildPCK(webgodot.RuntimeVersion, files)
-	if err != nil {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "rename the file so that its path is a plain relative resource path", "%v", err)
-	}
-	r, err := runnerFor(*t.web)
+	pck, r, err := webPack(t, files)
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -17,22 +17,7 @@ import (
 // with the same pack as a session) until it quits or the deadline passes,
 // and its output is read as a native run's is.
 func runWeb(ctx context.Context, call *sdk.Call, t *target, in runArgs) (sdk.Result, error) {
-	scene, err := sceneToRun(t, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	files, err := webgodot.ReadGameFiles(t.project.Root(), sceneArg(in.Scene, scene))
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if err := checkWebFiles(files); err != nil {
-		return sdk.Result{}, err
-	}
-	pck, err := webgodot.BuildPCK(webgodot.RuntimeVersion, files)
-	if err != nil {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "rename the file so that its path is a plain relative resource path", "%v", err)
-	}
-	r, err := runnerFor(*t.web)
+	scene, pck, r, err := webGamePack(t, in.Scene)
 	if err != nil {
 		return sdk.Result{}, err
 	}

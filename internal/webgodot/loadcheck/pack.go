@@ -142,7 +142,6 @@ type packPlan struct {
 var (
 	classNameRe = regexp.MustCompile(`(?m)^class_name\s+([A-Za-z_][A-Za-z0-9_]*)`)
 	extendsRe   = regexp.MustCompile(`(?m)^extends\s+([A-Za-z_][A-Za-z0-9_.]*|"[^"]*")`)
-	sectionRe   = regexp.MustCompile(`^\s*\[([^\]]+)\]`)
 )
 
 // plan builds the pack for files (keys are paths relative to res://).
@@ -185,7 +184,7 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 				continue // a nested project is not this project's
 			}
 			hasProject = true
-			p.files = append(p.files, webgodot.PackFile{Path: name, Data: withoutAutoloads(src)})
+			p.files = append(p.files, webgodot.PackFile{Path: name, Data: webgodot.WithoutAutoloads(src)})
 			p.checked = append(p.checked, manifestFile{Path: "res://" + name, Kind: kind})
 			continue
 		case KindScene, KindResource:
@@ -303,24 +302,6 @@ func classCache(classes []map[string]any) []byte {
 	}
 	b.WriteString("]\n")
 	return b.Bytes()
-}
-
-// withoutAutoloads blanks the [autoload] section of project.godot: the
-// checker must not run the project's singletons, and an override cannot
-// remove them. Lines are commented out, not removed, so line numbers in
-// engine errors still match the user's file.
-func withoutAutoloads(src []byte) []byte {
-	lines := bytes.SplitAfter(src, []byte("\n"))
-	in := false
-	for i, l := range lines {
-		if m := sectionRe.FindSubmatch(l); m != nil {
-			in = string(m[1]) == "autoload"
-		}
-		if in && len(bytes.TrimSpace(l)) > 0 {
-			lines[i] = append([]byte("; "), l...)
-		}
-	}
-	return bytes.Join(lines, nil)
 }
 
 // missingUnder returns the missing files name depends on, directly or
