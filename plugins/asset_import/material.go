@@ -158,25 +158,14 @@ func createMaterial(ctx context.Context, call *sdk.Call, in materialArgs) (sdk.R
 		return sdk.Result{}, err
 	}
 	ws := call.Workspace()
-	st, err := ws.Stat(ctx, target)
+	st, err := statNew(ctx, ws, target, in.Overwrite, "pass overwrite: true to replace it, or another path")
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if st.Exists && !in.Overwrite {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "overwrite", Message: target + " already exists",
-			Hint: "pass overwrite: true to replace it, or another path"}
-	}
-	id := uid.New().String()
-	header := "[gd_resource type=\"StandardMaterial3D\" format=3 uid=" + godot.FormatValue(godot.String(id)) + "]\n"
-	if minor(ws.GodotVersion(ctx)) < 6 {
-		// Before 4.6 the header counts the resources; Bytes keeps it right.
-		header = "[gd_resource type=\"StandardMaterial3D\" load_steps=1 format=3 uid=" + godot.FormatValue(godot.String(id)) + "]\n"
-	}
-	rf, err := godot.ParseFile(target, []byte(header+"\n[resource]\n"))
+	rf, id, err := newResourceFile(ctx, ws, "StandardMaterial3D", target)
 	if err != nil {
-		return sdk.Result{}, fmt.Errorf("building %s: %w", target, err)
+		return sdk.Result{}, err
 	}
-	rf.SetFloatStyle(ws.FloatStyle(ctx))
 	// The editor's saver numbers the external resources in the order of
 	// their paths, and writes the properties in the class's order.
 	refs := map[string]godot.ExtResource{}
@@ -228,11 +217,8 @@ func createMaterialInEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor,
 		return sdk.Result{}, err
 	}
 	// The addon's saver replaces any file; the refusal is ours, as headless.
-	if st, err := call.Workspace().Stat(ctx, target); err != nil {
+	if _, err := statNew(ctx, call.Workspace(), target, in.Overwrite, "pass overwrite: true to replace it, or another path"); err != nil {
 		return sdk.Result{}, err
-	} else if st.Exists && !in.Overwrite {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "overwrite", Message: target + " already exists",
-			Hint: "pass overwrite: true to replace it, or another path"}
 	}
 	params := map[string]any{"path": target}
 	for _, c := range channels {

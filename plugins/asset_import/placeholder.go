@@ -213,13 +213,9 @@ func createImage(ctx context.Context, call *sdk.Call, in imageArgs) (sdk.Result,
 	}
 
 	ws := call.Workspace()
-	st, err := ws.Stat(ctx, target)
+	st, err := statNew(ctx, ws, target, in.Overwrite, "pass overwrite: true to replace it (its .import file is kept), or another path")
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	if st.Exists && !in.Overwrite {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "overwrite", Message: target + " already exists",
-			Hint: "pass overwrite: true to replace it (its .import file is kept), or another path"}
 	}
 	im, _ := importfile.For(target)
 	importPath := target + ".import"
@@ -303,28 +299,18 @@ func createTexture(ctx context.Context, call *sdk.Call, in textureArgs) (sdk.Res
 		return sdk.Result{}, err
 	}
 	ws := call.Workspace()
-	st, err := ws.Stat(ctx, target)
+	st, err := statNew(ctx, ws, target, in.Overwrite, "pass overwrite: true to replace it, or another path")
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	if st.Exists && !in.Overwrite {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "overwrite", Message: target + " already exists",
-			Hint: "pass overwrite: true to replace it, or another path"}
 	}
 	typ := "GradientTexture2D"
 	if kind == "placeholder" {
 		typ = "PlaceholderTexture2D"
 	}
-	id := uid.New().String()
-	header := fmt.Sprintf("[gd_resource type=%q format=3 uid=%s]\n", typ, godot.FormatValue(godot.String(id)))
-	if minor(ws.GodotVersion(ctx)) < 6 {
-		header = fmt.Sprintf("[gd_resource type=%q load_steps=1 format=3 uid=%s]\n", typ, godot.FormatValue(godot.String(id)))
-	}
-	rf, err := godot.ParseFile(target, []byte(header+"\n[resource]\n"))
+	rf, id, err := newResourceFile(ctx, ws, typ, target)
 	if err != nil {
-		return sdk.Result{}, fmt.Errorf("building %s: %w", target, err)
+		return sdk.Result{}, err
 	}
-	rf.SetFloatStyle(ws.FloatStyle(ctx))
 	res := rf.Resource()
 	if kind == "placeholder" {
 		if len(in.Colors) > 0 || len(in.Offsets) > 0 {

@@ -85,10 +85,8 @@ func assignMaterialEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in a
 			Message: "with an editor attached the addon assigns the material inline; it cannot save it as material_path",
 			Hint:    "leave out material_path, or save the material from the editor's inspector"}
 	}
-	if in.Scene != "" {
-		if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
-			return sdk.Result{}, err
-		}
+	if err := openInEditor(ctx, ed, in.Scene); err != nil {
+		return sdk.Result{}, err
 	}
 	return ed.Forward(ctx, "cmd_assign_shader_material", map[string]any{"node_path": in.NodePath, "shader_path": in.ShaderPath})
 }
@@ -309,20 +307,43 @@ var paramTypes = map[string][]string{
 	"vector2": {"Vector2", "Vector2i"}, "vector3": {"Vector3", "Vector3i"}, "vector4": {"Vector4", "Vector4i"}, "color": {"Color"},
 }
 
+// openInEditor opens scene in the editor before a forwarded command; with no
+// scene the command acts on the scene the editor has open.
+func openInEditor(ctx context.Context, ed *sdk.Editor, scene sdk.ScenePath) error {
+	if scene == "" {
+		return nil
+	}
+	return ed.OpenScene(ctx, string(scene))
+}
+
+// nodeMaterial opens the scene and finds the node at nodePath and the
+// material that node draws with, the start of each headless parameter tool.
+func nodeMaterial(ctx context.Context, call *sdk.Call, scene sdk.ScenePath, nodePath string) (*godot.Node, *material, error) {
+	s, err := openScene(ctx, call, scene)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := s.Node(nodePath)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := findMaterial(ctx, call, s, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	return n, m, nil
+}
+
 func setParamEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setParamArgs) (sdk.Result, error) {
-	if in.Scene != "" {
-		if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
-			return sdk.Result{}, err
-		}
+	if err := openInEditor(ctx, ed, in.Scene); err != nil {
+		return sdk.Result{}, err
 	}
 	return ed.Forward(ctx, "cmd_set_shader_param", map[string]any{"node_path": in.NodePath, "name": in.Name, "value": in.Value, "param_type": in.ParamType})
 }
 
 func getParamEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in paramArgs) (sdk.Result, error) {
-	if in.Scene != "" {
-		if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
-			return sdk.Result{}, err
-		}
+	if err := openInEditor(ctx, ed, in.Scene); err != nil {
+		return sdk.Result{}, err
 	}
 	var out map[string]any
 	if err := ed.Query(ctx, "cmd_get_shader_param", map[string]any{"node_path": in.NodePath, "name": in.Name}, &out); err != nil {
@@ -335,15 +356,7 @@ func setParam(ctx context.Context, call *sdk.Call, in setParamArgs) (sdk.Result,
 	if in.Name == "" {
 		return sdk.Result{}, &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "name", Message: "name is empty", Hint: "pass the uniform's name"}
 	}
-	s, err := openScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.Node(in.NodePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := findMaterial(ctx, call, s, n)
+	n, m, err := nodeMaterial(ctx, call, in.Scene, in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -447,15 +460,7 @@ func (m *material) set(key string, v godot.Value) {
 }
 
 func getParam(ctx context.Context, call *sdk.Call, in paramArgs) (sdk.Result, error) {
-	s, err := openScene(ctx, call, in.Scene)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	n, err := s.Node(in.NodePath)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	m, err := findMaterial(ctx, call, s, n)
+	n, m, err := nodeMaterial(ctx, call, in.Scene, in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -65,16 +65,8 @@ func locateTileset(ctx context.Context, call *sdk.Call, in tilesetArgs) (*tileSe
 	if err != nil {
 		return nil, err
 	}
-	v, _ := n.Get("tile_set")
-	switch ref := v.(type) {
-	case godot.SubResource:
-		if s := d.res.SubResource(ref.ID); s != nil && s.Type() == "TileSet" {
-			return &tileSet{d: d, sec: s.Section, docs: []*doc{d}}, nil
-		}
-	case godot.ExtResource:
-		if e := d.res.ExtResource(ref.ID); e != nil {
-			return openTilesetFile(ctx, call, e.Path())
-		}
+	if ts, err := tilesetOfNode(ctx, call, d, n); err != nil || ts != nil {
+		return ts, err
 	}
 	e := invalid("create one with godot_tilemap_create_tileset first", "%s has no tile_set", in.NodePath)
 	e.Required = "tile_set"

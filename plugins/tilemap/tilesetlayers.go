@@ -321,6 +321,35 @@ func polygonArg(field string, pts [][]float64) (godot.PackedVector2Array, error)
 	return out, nil
 }
 
+// polygonsArg reads a list of polygons up front, so that a bad point is refused
+// before the TileSet is opened; field names polygon i in the error.
+func polygonsArg(field func(i int) string, polys [][][]float64) ([]godot.PackedVector2Array, error) {
+	out := make([]godot.PackedVector2Array, len(polys))
+	for i, p := range polys {
+		pts, err := polygonArg(field(i), p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = pts
+	}
+	return out, nil
+}
+
+// openLayer opens the tile and checks that the TileSet has the kind ("physics",
+// "navigation", "occlusion") layer with that index, the tools' layer argument.
+func (in tileRef) openLayer(ctx context.Context, call *sdk.Call, kind string, index int) (*tileEdit, error) {
+	te, err := in.open(ctx, call)
+	if err != nil {
+		return nil, err
+	}
+	if n := te.ts.layerCount(kind + "_layer"); index < 0 || index >= n {
+		e := invalid(fmt.Sprintf("the TileSet has %d %s layer(s); add one with godot_tilemap_add_%s_layer", n, kind, kind), "%s layer %d does not exist", kind, index)
+		e.Required = kind + "_layer"
+		return nil, e
+	}
+	return te, nil
+}
+
 type collisionPolygon struct {
 	Points       [][]float64 `json:"points" jsonschema:"the polygon's points [[x, y], ...], in pixels from the tile's centre (at least 3)"`
 	OneWay       bool        `json:"one_way,omitempty" jsonschema:"collide only from above (one-way platform)"`
@@ -334,22 +363,17 @@ type tileCollisionArgs struct {
 }
 
 func setTileCollision(ctx context.Context, call *sdk.Call, in tileCollisionArgs) (sdk.Result, error) {
-	polys := make([]godot.PackedVector2Array, len(in.Polygons))
+	points := make([][][]float64, len(in.Polygons))
 	for i, p := range in.Polygons {
-		pts, err := polygonArg(fmt.Sprintf("polygons[%d].points", i), p.Points)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		polys[i] = pts
+		points[i] = p.Points
 	}
-	te, err := in.open(ctx, call)
+	polys, err := polygonsArg(func(i int) string { return fmt.Sprintf("polygons[%d].points", i) }, points)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if n := te.ts.layerCount("physics_layer"); in.PhysicsLayer < 0 || in.PhysicsLayer >= n {
-		e := invalid(fmt.Sprintf("the TileSet has %d physics layer(s); add one with godot_tilemap_add_physics_layer", n), "physics layer %d does not exist", in.PhysicsLayer)
-		e.Required = "physics_layer"
-		return sdk.Result{}, e
+	te, err := in.openLayer(ctx, call, "physics", in.PhysicsLayer)
+	if err != nil {
+		return sdk.Result{}, err
 	}
 	layer := fmt.Sprintf("physics_layer_%d/", in.PhysicsLayer)
 	te.clear(layer + "polygon_")
@@ -495,14 +519,9 @@ func setTileNavigation(ctx context.Context, call *sdk.Call, in tileNavigationArg
 			return sdk.Result{}, err
 		}
 	}
-	te, err := in.open(ctx, call)
+	te, err := in.openLayer(ctx, call, "navigation", in.NavigationLayer)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	if n := te.ts.layerCount("navigation_layer"); in.NavigationLayer < 0 || in.NavigationLayer >= n {
-		e := invalid(fmt.Sprintf("the TileSet has %d navigation layer(s); add one with godot_tilemap_add_navigation_layer", n), "navigation layer %d does not exist", in.NavigationLayer)
-		e.Required = "navigation_layer"
-		return sdk.Result{}, e
 	}
 	key := fmt.Sprintf("navigation_layer_%d/polygon", in.NavigationLayer)
 	te.src.sub.Clear(te.prefix + key)
@@ -530,22 +549,13 @@ type tileOccluderArgs struct {
 }
 
 func setTileOccluder(ctx context.Context, call *sdk.Call, in tileOccluderArgs) (sdk.Result, error) {
-	polys := make([]godot.PackedVector2Array, len(in.Polygons))
-	for i, p := range in.Polygons {
-		pts, err := polygonArg(fmt.Sprintf("polygons[%d]", i), p)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		polys[i] = pts
-	}
-	te, err := in.open(ctx, call)
+	polys, err := polygonsArg(func(i int) string { return fmt.Sprintf("polygons[%d]", i) }, in.Polygons)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if n := te.ts.layerCount("occlusion_layer"); in.OcclusionLayer < 0 || in.OcclusionLayer >= n {
-		e := invalid(fmt.Sprintf("the TileSet has %d occlusion layer(s); add one with godot_tilemap_add_occlusion_layer", n), "occlusion layer %d does not exist", in.OcclusionLayer)
-		e.Required = "occlusion_layer"
-		return sdk.Result{}, e
+	te, err := in.openLayer(ctx, call, "occlusion", in.OcclusionLayer)
+	if err != nil {
+		return sdk.Result{}, err
 	}
 	layer := fmt.Sprintf("occlusion_layer_%d/", in.OcclusionLayer)
 	te.clear(layer + "polygon_")

@@ -34,6 +34,20 @@ func readGraph(ctx context.Context, call *sdk.Call, p string) (*graph, error) {
 	return parseGraph(p, f, doc)
 }
 
+// readGraphFunction reads the graph at p and resolves the function argument
+// for its mode, as every tool that edits one function's nodes does first.
+func readGraphFunction(ctx context.Context, call *sdk.Call, p, function string) (*graph, string, error) {
+	g, err := readGraph(ctx, call, p)
+	if err != nil {
+		return nil, "", err
+	}
+	fn, err := g.functionFor(function)
+	if err != nil {
+		return nil, "", err
+	}
+	return g, fn, nil
+}
+
 func (g *graph) commit(ctx context.Context, call *sdk.Call, name string) (sdk.CommitResult, error) {
 	return call.Workspace().Begin(name).Write(g.path, g.doc.Bytes(), g.file.Version).Commit(ctx)
 }
@@ -198,11 +212,7 @@ func addNode(ctx context.Context, call *sdk.Call, in addArgs) (sdk.Result, error
 	default:
 		return sdk.Result{}, &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "position", Message: "position must be [x, y]", Hint: "pass two numbers, e.g. [200, 100]"}
 	}
-	g, err := readGraph(ctx, call, string(in.ShaderPath))
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	fn, err := g.functionFor(in.Function)
+	g, fn, err := readGraphFunction(ctx, call, string(in.ShaderPath), in.Function)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -285,11 +295,7 @@ func connectCommand(in connectArgs) (any, error) {
 }
 
 func connectNodes(ctx context.Context, call *sdk.Call, in connectArgs) (sdk.Result, error) {
-	g, err := readGraph(ctx, call, string(in.ShaderPath))
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	fn, err := g.functionFor(in.Function)
+	g, fn, err := readGraphFunction(ctx, call, string(in.ShaderPath), in.Function)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -381,11 +387,7 @@ func setParamCommand(in setArgs) (any, error) {
 }
 
 func setNodeParam(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, error) {
-	g, err := readGraph(ctx, call, string(in.ShaderPath))
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	fn, err := g.functionFor(in.Function)
+	g, fn, err := readGraphFunction(ctx, call, string(in.ShaderPath), in.Function)
 	if err != nil {
 		return sdk.Result{}, err
 	}
