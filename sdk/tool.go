@@ -61,6 +61,16 @@ type toolOptions struct {
 	editorOnly bool         // NewEditorTool: no headless handler
 	dispatch   string
 	performs   []string
+	overwrite  string
+}
+
+// ConfirmOverwrite says the tool creates or replaces the res:// file named
+// by argument arg. Creating a file is not destructive, replacing one is: on
+// a Mutating tool the host then requires confirm=true (as for a
+// destructive tool) exactly when that file already exists, and a dry run
+// needs none.
+func ConfirmOverwrite(arg string) ToolOption {
+	return func(o *toolOptions) { o.overwrite = arg }
 }
 
 // WithDispatch declares that the argument path ("ARG[*].FIELD", such as
@@ -132,13 +142,14 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 		o.title = DefaultTitle(name)
 	}
 	t := Tool{spec: manifest.Tool{
-		Name:        name,
-		Title:       o.title,
-		Description: description,
-		SafetyClass: class,
-		Scope:       o.scope,
-		Dispatch:    o.dispatch,
-		Performs:    o.performs,
+		Name:             name,
+		Title:            o.title,
+		Description:      description,
+		SafetyClass:      class,
+		Scope:            o.scope,
+		Dispatch:         o.dispatch,
+		Performs:         o.performs,
+		ConfirmOverwrite: o.overwrite,
 	}}
 	var errs []error
 	// The field checks name the field and its type; the schema library's

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -40,6 +41,11 @@ func TestEveryDryRunLeavesTheEditorAlone(t *testing.T) {
 		if err := os.WriteFile(p, img.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// A TileSet with one tile and one layer of each kind, for the tools
+	// that edit tiles and layers.
+	if err := os.WriteFile(filepath.Join(dir, "tiles.tres"), []byte(sweepTileSet), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_BRIDGE_URL=" + url, "GODOT_MCP_ASSET_IMPORT_FROM=" + outside},
 		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
@@ -206,7 +212,32 @@ var plausible = map[string]any{
 
 // alwaysFilled are optional arguments given whenever a tool has them: most
 // tools that take them need one of them.
-var alwaysFilled = []string{"node_path", "node_paths"}
+var alwaysFilled = []string{"node_path", "node_paths", "tileset_path"}
+
+// sweepTileSet is res://tiles.tres of the sweep: an atlas source 0 with
+// tile 0:0, and a physics, terrain, custom data, navigation and occlusion
+// layer.
+const sweepTileSet = `[gd_resource type="TileSet" load_steps=3 format=3]
+
+[ext_resource type="Texture2D" path="res://wall.png" id="1_wall"]
+
+[sub_resource type="TileSetAtlasSource" id="TileSetAtlasSource_a"]
+texture = ExtResource("1_wall")
+texture_region_size = Vector2i(2, 2)
+0:0/0 = 0
+
+[resource]
+tile_size = Vector2i(2, 2)
+physics_layer_0/collision_layer = 1
+terrain_set_0/mode = 0
+terrain_set_0/terrain_0/name = "Ground"
+terrain_set_0/terrain_0/color = Color(0.5, 0.34375, 0.25, 1)
+navigation_layer_0/layers = 1
+occlusion_layer_0/light_mask = 1
+custom_data_layer_0/name = "damage"
+custom_data_layer_0/type = 2
+sources/0 = SubResource("TileSetAtlasSource_a")
+`
 
 // overrides are the few values the by-name table cannot get right, because
 // the same name means different things to different tools.
@@ -224,6 +255,12 @@ var overrides = map[string]map[string]any{
 	"godot_visual_shader_connect_nodes":                {"shader_path": "res://water.tres", "from_node": 2, "from_port": 0, "to_node": 0, "to_port": 0},
 	"godot_visual_shader_set_node_param":               {"shader_path": "res://water.tres", "node_id": 2, "property": "constant", "value": "#ff0000"},
 	"godot_asset_import_asset":                         {"target_path": "res://art/imported.png"},
+	"godot_batch_cross_scene_set_property":             {"node_type": "Node2D"},
+	"godot_tilemap_add_custom_data_layer":              {"type": "int"},
+	"godot_tilemap_create_atlas_from_image":            {"texture_path": "res://wall.png"},
+	"godot_tilemap_set_tile_custom_data":               {"layer": "damage", "value": 3},
+	"godot_tilemap_set_tile_terrain":                   {"terrain_set": 0, "terrain": 0},
+	"godot_tilemap_add_terrain":                        {"terrain_set": 0},
 	"godot_asset_import_create_material_from_textures": {"albedo": "res://wall.png"},
 	"godot_asset_import_create_placeholder_image":      {"path": "res://art/placeholder.png"},
 	"godot_asset_import_create_placeholder_texture":    {"path": "res://art/placeholder.tres"},
@@ -243,6 +280,11 @@ func argsFor(schema any) map[string]any {
 		if _, ok := s.Properties[name]; ok {
 			args[name] = plausible[name]
 		}
+	}
+	// Tools that edit either a node's TileSet or a TileSet file take one
+	// of the two: the file, when the node is not required.
+	if _, ok := args["tileset_path"]; ok && !slices.Contains(s.Required, "node_path") {
+		delete(args, "node_path")
 	}
 	for _, name := range s.Required {
 		if v, ok := plausible[name]; ok {

@@ -22,6 +22,14 @@ var anyValue = map[string]bool{
 	"godot_project_set_setting.value":                  true,
 	"godot_resources_edit_set_resource_property.value": true,
 	"godot_scene_edit_set_node_property.value":         true,
+	// A Godot value of the type the target declares: a sub-resource's
+	// property, a shader uniform, a custom data layer, a visual shader
+	// node's property, a terrain colour in any of the colour shapes.
+	"godot_resources_edit_set_sub_resource_property.value": true,
+	"godot_shader_set_param.value":                         true,
+	"godot_tilemap_set_tile_custom_data.value":             true,
+	"godot_visual_shader_set_node_param.value":             true,
+	"godot_tilemap_add_terrain.color":                      true,
 }
 
 // TestToolSchemasSuitEveryClient checks every schema of every core and

@@ -20,7 +20,7 @@ var toolNameRE = regexp.MustCompile(`\bgodot_[a-z0-9_]*[a-z0-9]\b`)
 
 // notToolNames are godot_ words that name something other than a tool:
 // arguments, metrics, the addon's folder, fields.
-var notToolNames = []string{"godot_version", "godot_constraint", "godot_peer", "godot_mcp", "godot_version_changed", "godot_bin", "godot_web_runtime"}
+var notToolNames = []string{"godot_version", "godot_constraint", "godot_peer", "godot_mcp", "godot_version_changed", "godot_bin", "godot_web_runtime", "godot_type"}
 
 // Every tool name a hint, an error or a description mentions exists: an
 // agent that follows a hint to a tool that is not there gets "unknown

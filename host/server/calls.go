@@ -95,6 +95,12 @@ func (s *Server) callPlugin(ctx context.Context, req *mcp.CallToolRequest, calle
 		}
 		return answer{s.refuse(caller, e, se), se}
 	}
+	if arg := e.confirmOverwrite; arg != "" && class == manifest.Mutating && !a.confirm && !a.dryRun {
+		if se := sdk.OverwriteRefusal(s.opts.ProjectDir, e.ref.Name, arg, a.in); se != nil {
+			se.Toolset = e.ref.Toolset
+			return answer{s.refuse(caller, e, se), se}
+		}
+	}
 	if s.plugins == nil {
 		se := &sdk.Error{Code: sdk.CodePluginNotRunning, Toolset: e.ref.Toolset,
 			Message: "this host runs no plugins", Hint: "start godot-mcp with a plugins directory"}

@@ -38,11 +38,14 @@ type coreRun func(ctx context.Context, req *mcp.CallToolRequest, in map[string]a
 // every installed toolset's tools so a call to a tool of a disabled toolset
 // can be answered with the fix instead of "unknown tool".
 type toolEntry struct {
-	ref   exposure.Tool        // exposed name, toolset, class, scope
-	bare  string               // the plugin's own name for the tool
-	tool  *mcp.Tool            // what tools/list shows: augmented schema, annotations
-	input *jsonschema.Resolved // tool.InputSchema, resolved once
-	check *args.Checker        // input, compiled once for every call
+	ref exposure.Tool // exposed name, toolset, class, scope
+	// confirmOverwrite is the argument naming the file the tool creates or
+	// replaces (manifest.Tool.ConfirmOverwrite): replacing needs confirm.
+	confirmOverwrite string
+	bare             string               // the plugin's own name for the tool
+	tool             *mcp.Tool            // what tools/list shows: augmented schema, annotations
+	input            *jsonschema.Resolved // tool.InputSchema, resolved once
+	check            *args.Checker        // input, compiled once for every call
 	// output: the tool declares an output schema, so its error results
 	// carry no structured content (see errorResult).
 	output bool
@@ -90,7 +93,7 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 			continue
 		}
 		dArg, dField, dispatches := t.DispatchPath()
-		schema, err := augmentSchema(t.InputSchema, t.SafetyClass, dispatches)
+		schema, err := augmentSchema(t.InputSchema, t.SafetyClass, dispatches, t.ConfirmOverwrite)
 		var input *jsonschema.Resolved
 		if err == nil {
 			input, err = resolveSchema(schema)
@@ -122,9 +125,10 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 			check:  args.Compile(input),
 			output: len(t.OutputSchema) > 0,
 
-			dispatchArg:   dArg,
-			dispatchField: dField,
-			performs:      t.Performs,
+			dispatchArg:      dArg,
+			confirmOverwrite: t.ConfirmOverwrite,
+			dispatchField:    dField,
+			performs:         t.Performs,
 		})
 	}
 	return errs
@@ -332,7 +336,7 @@ func dispatchAnnotations(a *mcp.ToolAnnotations, dispatches bool) *mcp.ToolAnnot
 // made "required": a missing confirm must reach the host's own check, which
 // answers with required=confirm and the fix, rather than a generic schema
 // error.
-func augmentSchema(raw json.RawMessage, class manifest.SafetyClass, dispatches bool) (json.RawMessage, error) {
+func augmentSchema(raw json.RawMessage, class manifest.SafetyClass, dispatches bool, overwrite string) (json.RawMessage, error) {
 	var s map[string]any
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, err
@@ -353,6 +357,11 @@ func augmentSchema(raw json.RawMessage, class manifest.SafetyClass, dispatches b
 	}
 	if dispatches && class != manifest.Destructive {
 		if err := add(ArgConfirm, "Must be true when a listed command deletes or overwrites data (a destructive tool's command); without it the host refuses the whole call and nothing runs. A dry run (dry_run=true) needs no confirm."); err != nil {
+			return nil, err
+		}
+	}
+	if overwrite != "" && class == manifest.Mutating && !dispatches {
+		if err := add(ArgConfirm, "Must be true when "+overwrite+" names a file that exists already: replacing it is destructive, and without confirm=true the host refuses the call and nothing runs. Creating a new file needs no confirm, nor does a dry run (dry_run=true)."); err != nil {
 			return nil, err
 		}
 	}

@@ -18,7 +18,7 @@ func TestArguments(t *testing.T) {
 	raw, err := augmentSchema(json.RawMessage(`{"type":"object","properties":{
 		"path":{"type":"string"},
 		"depth":{"type":"integer","default":2}},
-		"required":["path"],"additionalProperties":false}`), manifest.Destructive, false)
+		"required":["path"],"additionalProperties":false}`), manifest.Destructive, false, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,7 +133,8 @@ func _ready():
 
 	// A script that spins forever hits the deadline: TIMEOUT, with what
 	// it printed so far.
-	short, cancelShort := context.WithTimeout(context.Background(), 8*time.Second)
+	// Long enough for the engine to start and print on a loaded machine.
+	short, cancelShort := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancelShort()
 	res, err = r.Run(short, ScriptProject("extends Node\nfunc _ready():\n\tprint(\"started\")\n\tvar i := 0\n\twhile true:\n\t\ti += 1\n"))
 	var se *sdk.Error

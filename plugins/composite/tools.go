@@ -138,16 +138,53 @@ func composeTool(ctx context.Context, call *sdk.Call, in composeArgs) (sdk.Resul
 // it and creates nothing in the user's scene.
 // refuseInline refuses, in editor mode, arguments holding an inline
 // resource: the addon's commands would pass it to the node unconverted.
+// Only property values are looked at — the entries of a "properties"
+// object and a "value" — since other arguments ({"type": "Label"} for
+// find_nodes_by_type) can have an inline resource's shape.
 func refuseInline(args any) error {
 	raw, err := json.Marshal(args)
 	if err != nil {
 		return nil
 	}
 	var v any
-	if json.Unmarshal(raw, &v) == nil && nodeedit.HasInline(v) {
+	if json.Unmarshal(raw, &v) == nil && inlineProperty(v) {
 		return nodeedit.EditorInline("a property value")
 	}
 	return nil
+}
+
+// inlineProperty reports whether a property value somewhere in v holds an
+// inline resource or a sub-resource reference.
+func inlineProperty(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			switch k {
+			case "value":
+				if nodeedit.HasInline(e) {
+					return true
+				}
+			case "properties":
+				if props, ok := e.(map[string]any); ok {
+					for _, pv := range props {
+						if nodeedit.HasInline(pv) {
+							return true
+						}
+					}
+				}
+			}
+			if inlineProperty(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if inlineProperty(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func composeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in composeArgs) (sdk.Result, error) {
@@ -235,7 +272,7 @@ func batchCreateTool(ctx context.Context, call *sdk.Call, in batchCreateArgs) (s
 // batchCreateEditor: the addon previews cmd_batch_create_nodes itself, so
 // a dry run sends it with dry_run set (Editor.Apply does).
 func batchCreateEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in batchCreateArgs) (sdk.Result, error) {
-	if err := refuseInline(in.Properties); err != nil {
+	if err := refuseInline(map[string]any{"properties": in.Properties}); err != nil {
 		return sdk.Result{}, err
 	}
 	p := in.params()

@@ -47,8 +47,10 @@ func Toolset() *sdk.Toolset {
 				"Read a .gd or .cs script's text.",
 				sdk.ReadOnly, read, sdk.EditorCommand("cmd_read_script", readCommand), sdk.WithTitle("Read a script")),
 			sdk.NewTool("write",
-				"Create or overwrite a .gd or .cs script (directories are created). A new script in a Godot 4.4+ project gets its .uid file, as the editor makes it. A .gd file is syntax-checked and the result says if the write introduced a syntax error; a .cs file is not checked (that needs a .NET toolchain), and the result says so.",
-				sdk.Destructive, write, sdk.EditorFunc(writeEditor), sdk.WithTitle("Write a script")),
+				"Create or overwrite a .gd or .cs script (directories are created); replacing an existing script needs confirm=true, a new one does not. A new script in a Godot 4.4+ project gets its .uid file, as the editor makes it. A .gd file is syntax-checked and the result says if the write introduced a syntax error; a .cs file is not checked (that needs a .NET toolchain), and the result says so.",
+				sdk.Mutating, write, sdk.EditorFunc(writeEditor), sdk.WithTitle("Write a script"),
+				// Creating a script is not destructive; replacing one is.
+				sdk.ConfirmOverwrite("script_path")),
 			sdk.NewTool("patch",
 				"Replace every occurrence of find with replace in a .gd or .cs script; refused when find does not occur. The result counts the replacements and says if the patch introduced a GDScript syntax error (C# is not checked).",
 				sdk.Mutating, patch, sdk.EditorFunc(patchEditor), sdk.WithTitle("Patch a script")),

@@ -364,3 +364,33 @@ func TestCSharpScripts(t *testing.T) {
 		t.Fatalf("patched text: %s", got)
 	}
 }
+
+// A new script needs no confirm; replacing one does (the host's rule for
+// ConfirmOverwrite, which sdktest applies), and a dry run needs none.
+func TestWriteConfirmsOnlyOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	plugintest.WriteFile(t, dir, "project.godot", "config_version=5\n")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	ctx := context.Background()
+	script := map[string]any{"script_path": "res://a.gd", "content": "extends Node\n"}
+	if res := h.Call(ctx, "write", script); res.IsError {
+		t.Fatalf("new script without confirm: %s", res.Text())
+	}
+	replace := map[string]any{"script_path": "res://a.gd", "content": "extends Node2D\n"}
+	if res := h.Call(ctx, "write", replace); res.ErrorCode != sdk.CodePreconditionFailed ||
+		res.Error.Required != sdk.RequiredConfirm || !strings.Contains(res.Text(), "res://a.gd") {
+		t.Errorf("overwrite without confirm: %s %s", res.ErrorCode, res.Text())
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "a.gd")); string(got) != "extends Node\n" {
+		t.Fatalf("a refused overwrite changed the file: %q", got)
+	}
+	if res := h.Call(ctx, "write", replace, sdktest.DryRun()); res.IsError {
+		t.Errorf("dry run of an overwrite: %s", res.Text())
+	}
+	if res := h.Call(ctx, "write", replace, sdktest.Confirm()); res.IsError {
+		t.Errorf("confirmed overwrite: %s", res.Text())
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "a.gd")); string(got) != "extends Node2D\n" {
+		t.Fatalf("confirmed overwrite: %q", got)
+	}
+}

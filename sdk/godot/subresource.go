@@ -149,9 +149,9 @@ func (f *File) remapSubs(v Value, to func(string) (string, error)) (Value, error
 
 // placeNewSubResources moves the sub-resources added since the file was
 // parsed to where the editor's saver writes them: in the order the file
-// first uses them (nodes, then the main resource, in file order; a
-// resource's own sub-resources before it), each right after the
-// sub-resource used before it. The ones the file already had keep their
+// first uses them (nodes in file order; a resource's own sub-resources
+// before it), each right after the sub-resource used before it; those only
+// the main resource uses go last, in the order they were added. The ones the file already had keep their
 // order, so an editor-written file stays as it was.
 func (f *File) placeNewSubResources() {
 	if len(f.newSubs) == 0 {
@@ -180,7 +180,12 @@ func (f *File) placeNewSubResources() {
 		order = append(order, s)
 	}
 	for _, s := range f.doc.sections {
-		if s.kind != secNode && s.kind != secResource {
+		// Nodes only: the saver walks a main resource's property list,
+		// whose order is the class's and not the file's key order (a
+		// VisualShader's vertex nodes are written after its fragment
+		// nodes, a TileData's navigation polygon before its occluder), so
+		// what only the main resource uses keeps the order it was added in.
+		if s.kind != secNode {
 			continue
 		}
 		for i := range s.entries {

@@ -109,6 +109,10 @@ type Tool struct {
 	// Performs names, by exposed name, other tools whose work this tool
 	// always does; the host holds every call to their rules as well.
 	Performs []string `json:"performs,omitempty"`
+	// ConfirmOverwrite names the argument holding the res:// file a
+	// mutating tool creates or replaces. Creating is not destructive,
+	// replacing is: the host asks for confirm=true when the file exists.
+	ConfirmOverwrite string `json:"confirm_overwrite,omitempty"`
 }
 
 // Mode is how a call reaches Godot.
@@ -268,6 +272,13 @@ func (m *Manifest) Validate() error {
 				add("%s: dispatch %q names argument %q, which the input schema does not declare", where, t.Dispatch, arg)
 			}
 		}
+		if t.ConfirmOverwrite != "" {
+			if t.SafetyClass != Mutating {
+				add("%s: confirm_overwrite is for mutating tools (a destructive one needs confirm for every real run already)", where)
+			} else if _, ok := schemaProperties(t.InputSchema)[t.ConfirmOverwrite]; !ok {
+				add("%s: confirm_overwrite names argument %q, which the input schema does not declare", where, t.ConfirmOverwrite)
+			}
+		}
 		for _, p := range t.Performs {
 			if !exposedNameRE.MatchString(p) {
 				add("%s: performs %q is not an exposed tool name such as \"godot_scene_edit_set_node_property\"", where, p)
@@ -337,6 +348,7 @@ func (m *Manifest) ToProto() *pb.Manifest {
 			EditorPath:       t.EditorPath,
 			Dispatch:         t.Dispatch,
 			Performs:         t.Performs,
+			ConfirmOverwrite: t.ConfirmOverwrite,
 		})
 	}
 	return out
@@ -370,17 +382,18 @@ func FromProto(p *pb.Manifest) *Manifest {
 			scope = Scope(t.GetScope().String())
 		}
 		m.Tools = append(m.Tools, Tool{
-			Name:         t.GetName(),
-			Title:        t.GetTitle(),
-			Description:  t.GetDescription(),
-			InputSchema:  json.RawMessage(t.GetInputSchemaJson()),
-			OutputSchema: json.RawMessage(t.GetOutputSchemaJson()),
-			SafetyClass:  class,
-			Scope:        scope,
-			Modes:        modesFromProto(t.GetModes()),
-			EditorPath:   t.GetEditorPath(),
-			Dispatch:     t.GetDispatch(),
-			Performs:     t.GetPerforms(),
+			Name:             t.GetName(),
+			Title:            t.GetTitle(),
+			Description:      t.GetDescription(),
+			InputSchema:      json.RawMessage(t.GetInputSchemaJson()),
+			OutputSchema:     json.RawMessage(t.GetOutputSchemaJson()),
+			SafetyClass:      class,
+			Scope:            scope,
+			Modes:            modesFromProto(t.GetModes()),
+			EditorPath:       t.GetEditorPath(),
+			Dispatch:         t.GetDispatch(),
+			Performs:         t.GetPerforms(),
+			ConfirmOverwrite: t.GetConfirmOverwrite(),
 		})
 	}
 	return m

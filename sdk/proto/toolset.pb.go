@@ -315,9 +315,14 @@ type ToolSpec struct {
 	// Exposed names of other tools whose work this tool always does (a batch
 	// property edit does what godot_scene_edit_set_node_property does). The
 	// host holds every call to those tools' policy and safety class as well.
-	Performs      []string `protobuf:"bytes,11,rep,name=performs,proto3" json:"performs,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Performs []string `protobuf:"bytes,11,rep,name=performs,proto3" json:"performs,omitempty"`
+	// The argument naming a res:// file this mutating tool creates or
+	// replaces (a script's path). Creating is not destructive, replacing is:
+	// the host requires confirm=true (as for a destructive tool) when the
+	// file already exists. Empty: no such argument.
+	ConfirmOverwrite string `protobuf:"bytes,12,opt,name=confirm_overwrite,json=confirmOverwrite,proto3" json:"confirm_overwrite,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *ToolSpec) Reset() {
@@ -425,6 +430,13 @@ func (x *ToolSpec) GetPerforms() []string {
 		return x.Performs
 	}
 	return nil
+}
+
+func (x *ToolSpec) GetConfirmOverwrite() string {
+	if x != nil {
+		return x.ConfirmOverwrite
+	}
+	return ""
 }
 
 type ConfigureRequest struct {
@@ -2305,7 +2317,7 @@ const file_toolset_proto_rawDesc = "" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x12)\n" +
 	"\x10godot_constraint\x18\x04 \x01(\tR\x0fgodotConstraint\x123\n" +
 	"\x05tools\x18\x05 \x03(\v2\x1d.godotmcp.toolset.v1.ToolSpecR\x05tools\x12\x10\n" +
-	"\x03sdk\x18\x06 \x01(\tR\x03sdk\"\x96\x03\n" +
+	"\x03sdk\x18\x06 \x01(\tR\x03sdk\"\xc3\x03\n" +
 	"\bToolSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2319,7 +2331,8 @@ const file_toolset_proto_rawDesc = "" +
 	"editorPath\x12\x1a\n" +
 	"\bdispatch\x18\n" +
 	" \x01(\tR\bdispatch\x12\x1a\n" +
-	"\bperforms\x18\v \x03(\tR\bperforms\"\xb2\x01\n" +
+	"\bperforms\x18\v \x03(\tR\bperforms\x12+\n" +
+	"\x11confirm_overwrite\x18\f \x01(\tR\x10confirmOverwrite\"\xb2\x01\n" +
 	"\x10ConfigureRequest\x12!\n" +
 	"\fhost_version\x18\x01 \x01(\tR\vhostVersion\x12\x1f\n" +
 	"\vproject_dir\x18\x02 \x01(\tR\n" +

@@ -85,7 +85,7 @@ func hostRules(m *manifest.Manifest, godot string) (map[string]*toolRules, error
 	}
 	rules := map[string]*toolRules{}
 	for _, t := range m.Tools {
-		schema, err := augment(t.InputSchema, t.SafetyClass)
+		schema, err := augment(t.InputSchema, t.SafetyClass, t.ConfirmOverwrite != "")
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: input schema: %v", t.Name, err)
 		}
@@ -137,7 +137,7 @@ func godotAdmits(constraint, godot string) error {
 
 // augment adds the host's own arguments to a tool's input schema, by
 // safety class, as tools/list shows it.
-func augment(raw json.RawMessage, class manifest.SafetyClass) (json.RawMessage, error) {
+func augment(raw json.RawMessage, class manifest.SafetyClass, confirm bool) (json.RawMessage, error) {
 	var s map[string]any
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func augment(raw json.RawMessage, class manifest.SafetyClass) (json.RawMessage, 
 	if props == nil {
 		props = map[string]any{}
 	}
-	if class == manifest.Destructive {
+	if class == manifest.Destructive || confirm {
 		props[argConfirm] = map[string]any{"type": "boolean", "default": false}
 	}
 	if class == manifest.Mutating || class == manifest.Destructive {
@@ -164,7 +164,7 @@ const (
 // screen applies the host's argument and safety checks to one call. It
 // returns the arguments the plugin gets (confirm and dry_run taken out,
 // defaults as sent) and the dry-run flag, or the refusal the host answers.
-func (r *toolRules) screen(toolset string, raw []byte, dryRun, confirm bool) ([]byte, bool, *sdk.Error) {
+func (r *toolRules) screen(toolset, root string, raw []byte, dryRun, confirm bool) ([]byte, bool, *sdk.Error) {
 	exposed := ExposedName(toolset, r.spec.Name)
 	in, err := args.Decode(raw)
 	if err == nil {
@@ -192,6 +192,12 @@ func (r *toolRules) screen(toolset string, raw []byte, dryRun, confirm bool) ([]
 		return nil, false, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: sdk.RequiredConfirm, Toolset: toolset,
 			Message: fmt.Sprintf("%s deletes or overwrites data and was called without confirm=true; nothing ran", exposed),
 			Hint:    `call it again with "confirm": true once the user has agreed, or with "dry_run": true to preview what it would change (in sdktest: the Confirm or DryRun option)`}
+	}
+	if arg := r.spec.ConfirmOverwrite; arg != "" && r.spec.SafetyClass == manifest.Mutating && !confirmed && !dry {
+		if se := sdk.OverwriteRefusal(root, exposed, arg, in); se != nil {
+			se.Toolset = toolset
+			return nil, false, se
+		}
 	}
 	// The plugin gets the caller's arguments without the host's own.
 	plain, _ := args.Decode(raw)

@@ -328,8 +328,8 @@ func (h *Host) Call(ctx context.Context, tool string, args any, opts ...CallOpti
 		o(co)
 	}
 	if r := h.rules[tool]; r != nil {
-		confirm := co.confirm || (co.confirmDestructive && r.spec.SafetyClass == manifest.Destructive)
-		plain, dry, refusal := r.screen(h.name, req.ArgumentsJson, req.DryRun, confirm)
+		confirm := co.confirm || (co.confirmDestructive && (r.spec.SafetyClass == manifest.Destructive || r.spec.ConfirmOverwrite != ""))
+		plain, dry, refusal := r.screen(h.name, h.opts.ProjectDir, req.ArgumentsJson, req.DryRun, confirm)
 		if refusal != nil {
 			return &Result{IsError: true, ErrorCode: refusal.Code, Error: refusal,
 				Content: []sdk.Content{sdk.TextContent{Text: refusal.Text()}}}
