@@ -107,7 +107,7 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 			Title:       t.Title,
 			Description: t.Description,
 			InputSchema: schema,
-			Annotations: dispatchAnnotations(annotations(t.SafetyClass), dispatches),
+			Annotations: dispatchAnnotations(annotations(t.SafetyClass), dispatches || t.ConfirmOverwrite != ""),
 			Meta:        mcp.Meta{MetaToolset: m.Name, MetaSafetyClass: string(t.SafetyClass)},
 		}
 		if len(t.OutputSchema) > 0 {
@@ -317,9 +317,10 @@ func annotations(class manifest.SafetyClass) *mcp.ToolAnnotations {
 	return nil
 }
 
-// dispatchAnnotations marks a tool that runs other tools' commands as
-// possibly destructive: one of its commands may delete (with confirm), and
-// a client that asks the user before a destructive tool must ask here too.
+// dispatchAnnotations marks a tool that runs other tools' commands, or
+// that may replace a file (ConfirmOverwrite), as possibly destructive: one
+// of its commands may delete, or the file may exist (with confirm), and a
+// client that asks the user before a destructive tool must ask here too.
 func dispatchAnnotations(a *mcp.ToolAnnotations, dispatches bool) *mcp.ToolAnnotations {
 	if !dispatches || a == nil || a.ReadOnlyHint {
 		return a
