@@ -1,9 +1,11 @@
 package sdk
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -129,4 +131,46 @@ func (p *Project) Resolve(arg string) (string, error) {
 			"path %q leads out of the project through a symbolic link", arg)
 	}
 	return resolved, nil
+}
+
+// Files lists the project's regular files, as absolute paths, the way the
+// editor's file system sees them: hidden entries (.godot, .git) are
+// skipped and links are not followed; with gdignore, so are folders that
+// hold a .gdignore file, which the editor does not import. An unreadable
+// entry below the root is skipped; ctx stops the walk.
+func (p *Project) Files(ctx context.Context, gdignore bool) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(p.root, func(abs string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if abs == p.root {
+				return err
+			}
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if abs == p.root {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if gdignore {
+				if _, err := os.Lstat(filepath.Join(abs, ".gdignore")); err == nil {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		if d.Type().IsRegular() {
+			out = append(out, abs)
+		}
+		return nil
+	})
+	return out, err
 }

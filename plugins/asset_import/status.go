@@ -5,7 +5,6 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,41 +73,6 @@ type statusResult struct {
 	NextOffset int            `json:"next_offset,omitempty" jsonschema:"pass as offset for the next page; absent on the last page"`
 	Truncated  bool           `json:"truncated" jsonschema:"more items follow this page"`
 	Note       string         `json:"note,omitempty"`
-}
-
-// walkAssets lists the files the editor's file system sees: hidden
-// entries (.godot, .git) and folders holding a .gdignore are skipped, as
-// the editor skips them, and links are not followed.
-func walkAssets(ctx context.Context, p *sdk.Project) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(p.Root(), func(abs string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if abs == p.Root() {
-				return err
-			}
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if abs != p.Root() && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			if _, err := os.Lstat(filepath.Join(abs, ".gdignore")); err == nil {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() {
-			out = append(out, abs)
-		}
-		return nil
-	})
-	return out, err
 }
 
 func fileMD5(abs string) (string, error) {
@@ -197,7 +161,7 @@ func importStatus(ctx context.Context, call *sdk.Call, in statusArgs) (sdk.Resul
 		imported := s.Status == StatusImported
 		return sdk.JSON(statusResult{Imported: &imported, Type: s.Type, Counts: counts, Items: []assetStatus{s}, Total: 1}), nil
 	}
-	files, err := walkAssets(ctx, p)
+	files, err := p.Files(ctx, true) // folders with a .gdignore are not imported
 	if err != nil {
 		return sdk.Result{}, err
 	}

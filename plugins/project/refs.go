@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,32 +33,11 @@ type walkedFile struct {
 // walkProject lists the project's regular files as the editor's file system
 // sees them: .godot/ and hidden entries are skipped, links are not followed.
 func walkProject(ctx context.Context, p *sdk.Project) ([]walkedFile, error) {
-	var out []walkedFile
-	err := filepath.WalkDir(p.Root(), func(abs string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if abs == p.Root() {
-				return err
-			}
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if abs == p.Root() {
-			return nil
-		}
-		name := d.Name()
-		if name == ".godot" || strings.HasPrefix(name, ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() {
-			out = append(out, walkedFile{res: p.ResPath(abs), abs: abs})
-		}
-		return nil
-	})
+	abs, err := p.Files(ctx, false)
+	out := make([]walkedFile, len(abs))
+	for i, a := range abs {
+		out[i] = walkedFile{res: p.ResPath(a), abs: a}
+	}
 	return out, err
 }
 
