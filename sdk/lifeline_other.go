@@ -9,3 +9,6 @@ func exitHostGone() { os.Exit(0) }
 
 // checkLifeline accepts fd; the lifeline is a Unix pipe and only checked there.
 func checkLifeline(int) error { return nil }
+
+// surviveBrokenPipes does nothing here: only Unix has SIGPIPE.
+func surviveBrokenPipes() {}

@@ -3,12 +3,27 @@
 package sdk
 
 import (
-	"github.com/godot-mcp/godot-mcp/sdk/proctree"
-
 	"fmt"
 	"os"
+	"os/signal"
 	"syscall"
+
+	"github.com/godot-mcp/godot-mcp/sdk/proctree"
 )
+
+// surviveBrokenPipes keeps a write to a pipe nobody reads from ending the
+// plugin. The plugin's stderr is a pipe to the host; once the host is dead,
+// Go's default for a broken pipe on fd 1 or 2 is to exit at once with
+// SIGPIPE. Any log line written in that moment (the call pipe reporting
+// the host's end reset, say) would then kill the plugin in the middle of
+// exitHostGone, after it froze its descendants and before it killed them:
+// they would be left stopped and orphaned. With SIGPIPE delivered to a
+// channel instead, such a write only fails with EPIPE, and the lifeline
+// decides when the plugin ends. A caught signal (unlike an ignored one) is
+// reset to its default in the programs the plugin executes.
+func surviveBrokenPipes() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+}
 
 // exitHostGone ends the plugin after its host died. The host starts every
 // plugin as the leader of its own process group; when that is so, the whole

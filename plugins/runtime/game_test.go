@@ -405,10 +405,28 @@ func TestGameSessionProcessesOverTheRealHost(t *testing.T) {
 	_ = s.cmd.Process.Signal(syscall.SIGKILL)
 	for _, p := range procs {
 		if !testplugins.WaitDead(p, 30*time.Second) { // Chromium winds down slowly on a loaded machine
+			t.Errorf("process %d outlived the killed host: %s", p, describeProcess(p))
 			_ = syscall.Kill(p, syscall.SIGKILL)
-			t.Errorf("process %d outlived the killed host", p)
 		}
 	}
+}
+
+// describeProcess says what pid is (state, parent, command line) so that a
+// survivor can be told apart: a frozen process, an orphan, which binary.
+func describeProcess(pid int) string {
+	stat, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	cmd, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	s := string(stat)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 {
+		if f := strings.Fields(s[i+1:]); len(f) > 1 {
+			s = "state " + f[0] + ", parent " + f[1]
+		}
+	}
+	c := strings.ReplaceAll(string(cmd), "\x00", " ")
+	if len(c) > 200 {
+		c = c[:200] + "…"
+	}
+	return s + ", " + c
 }
 
 func isFile(p string) bool {
