@@ -246,6 +246,9 @@ func importAsset(ctx context.Context, call *sdk.Call, in importArgs) (sdk.Result
 		return sdk.Result{}, err
 	}
 	next := "open the project in the Godot editor: it imports " + target + " with these options on its next filesystem scan; use it by its path or " + id
+	// One of the justified mode branches: the write is the same in both
+	// modes (the files go through the workspace; the editor has no import
+	// command), only what happens next differs, and the agent is told.
 	if call.Mode() == sdk.ModeEditor {
 		next = "the attached editor's filesystem scan imports " + target + " now, with these options; use it by its path or " + id
 	}

@@ -242,6 +242,9 @@ func createImage(ctx context.Context, call *sdk.Call, in imageArgs) (sdk.Result,
 		return sdk.Result{}, err
 	}
 	next := "the editor imports it on its next filesystem scan (open the project); use it by its path or " + id
+	// One of the justified mode branches: the write is the same in both
+	// modes (the files go through the workspace; the editor has no import
+	// command), only what happens next differs, and the agent is told.
 	if call.Mode() == sdk.ModeEditor {
 		next = "the attached editor's filesystem scan imports it now; use it by its path or " + id
 	}

@@ -27,6 +27,8 @@ func classDB() (*classdb.DB, error) {
 
 // tresPath checks that a path argument (already cleaned by the SDK, as
 // sdk.ResPath) names a text resource, the only kind edited on the files.
+// It is not a `godot:"ext=.tres"` tag because the rule is headless only:
+// with an editor attached, read and set take binary .res resources too.
 func tresPath(p sdk.ResPath) (string, error) {
 	switch filepath.Ext(string(p)) {
 	case ".tres":
@@ -56,7 +58,7 @@ func readTres(ctx context.Context, call *sdk.Call, path string) (*godot.File, sd
 }
 
 type readArgs struct {
-	Path sdk.ResPath `json:"path" jsonschema:"res:// path of a .tres file"`
+	Path sdk.ResPath `json:"path" alias:"resource_path" jsonschema:"res:// path of a .tres file"`
 }
 
 type extInfo struct {
@@ -263,7 +265,7 @@ func extRef(ctx context.Context, call *sdk.Call, d *classdb.DB, rf *godot.File, 
 }
 
 type createArgs struct {
-	Path       sdk.ResPath    `json:"path" jsonschema:"res:// path of the new .tres file; must not exist"`
+	Path       sdk.ResPath    `json:"path" alias:"resource_path" godot:"ext=.tres,new" jsonschema:"res:// path of the new .tres file; must not exist"`
 	Type       string         `json:"type" jsonschema:"an instantiable Resource class, e.g. \"StyleBoxFlat\", \"Gradient\", \"LabelSettings\""`
 	Properties map[string]any `json:"properties,omitempty" jsonschema:"property values, converted to each property's type; for a resource-typed property a res:// path or an inline resource {\"type\": ..., \"properties\": {...}}, embedded as a [sub_resource]"`
 }
@@ -292,11 +294,9 @@ func createResourceCommand(in createArgs) (any, error) {
 	if err := resourceClass(d, in.Type, ""); err != nil { // the editor names its own version
 		return nil, err
 	}
-	path, err := tresPath(in.Path)
-	if err != nil {
-		return nil, err
-	}
-	params := map[string]any{"type": in.Type, "resource_path": path, "properties": in.Properties}
+	// The SDK checked the path (a .tres that does not exist yet) before
+	// choosing the mode: the addon would overwrite an existing file.
+	params := map[string]any{"type": in.Type, "resource_path": string(in.Path), "properties": in.Properties}
 	if in.Properties == nil {
 		params["properties"] = map[string]any{}
 	}
@@ -311,16 +311,8 @@ func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Res
 	if err := resourceClass(d, in.Type, call.Workspace().GodotVersion(ctx)); err != nil {
 		return sdk.Result{}, err
 	}
-	path, err := tresPath(in.Path)
-	if err != nil {
-		return sdk.Result{}, err
-	}
+	path := string(in.Path) // a new .tres: the SDK checked it
 	ws := call.Workspace()
-	if fi, err := ws.Stat(ctx, path); err != nil {
-		return sdk.Result{}, err
-	} else if fi.Exists {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pick another path, change it with godot_resources_edit_set_resource_property, or delete it first", "%s already exists", path)
-	}
 	id := uid.New().String()
 	src := fmt.Sprintf("[gd_resource type=%q format=3 uid=%q]\n\n[resource]\n", in.Type, id)
 	rf, err := godot.ParseFile(path, []byte(src))
@@ -357,7 +349,7 @@ func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Res
 }
 
 type setArgs struct {
-	Path     sdk.ResPath `json:"path" jsonschema:"res:// path of a .tres file"`
+	Path     sdk.ResPath `json:"path" alias:"resource_path" jsonschema:"res:// path of a .tres file"`
 	Property string      `json:"property" jsonschema:"property name, e.g. \"bg_color\""`
 	Value    any         `json:"value" jsonschema:"new value, converted to the property's type; for a resource-typed property a res:// path, an inline resource {\"type\": ..., \"properties\": {...}} (a [sub_resource]) or {\"sub_resource\": \"<id>\"}; null removes it"`
 }

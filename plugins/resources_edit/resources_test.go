@@ -112,7 +112,7 @@ func TestCreateAndSetResource(t *testing.T) {
 		{"create_resource", map[string]any{"path": "res://x.tres", "type": "Node2D"}, sdk.CodeInvalidArgument, "not a Resource"},
 		{"create_resource", map[string]any{"path": "res://x.tres", "type": "Shape2D"}, sdk.CodeInvalidArgument, "abstract"},
 		{"create_resource", map[string]any{"path": "res://ui/panel.tres", "type": "StyleBoxFlat"}, sdk.CodeInvalidArgument, "already exists"},
-		{"create_resource", map[string]any{"path": "res://x.tscn", "type": "StyleBoxFlat"}, sdk.CodeInvalidArgument, "not a .tres"},
+		{"create_resource", map[string]any{"path": "res://x.tscn", "type": "StyleBoxFlat"}, sdk.CodeInvalidArgument, "must end in .tres"},
 		{"create_resource", map[string]any{"path": "res://x.tres", "type": "StyleBoxFlat", "properties": map[string]any{"bg_colour": "#fff"}}, sdk.CodeInvalidArgument, `did you mean "bg_color"`},
 		{"create_resource", map[string]any{"path": "res://x.tres", "type": "StyleBoxTexture", "properties": map[string]any{"texture": "res://missing.png"}}, sdk.CodeNotFound, "missing.png"},
 		{"set_resource_property", map[string]any{"path": "res://ui/panel.tres", "property": "bg_color", "value": "bluish"}, sdk.CodeInvalidArgument, "Color"},
@@ -200,13 +200,17 @@ func TestResourcesEditorMode(t *testing.T) {
 		Result("cmd_set_resource_property", map[string]any{"resource_path": "res://a.tres", "property": "interpolation_mode", "value": 1}).
 		Result("cmd_register_autoload", map[string]any{"name": "G", "path": "res://g.gd", "registered": true}).
 		Result("cmd_unregister_autoload", map[string]any{"name": "G", "unregistered": true})
-	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve})
-	plugintest.Must(t, h, "read_resource_file", map[string]any{"path": "res://a.tres"})
+	dir := plugintest.Project(t, map[string]string{"project.godot": "config_version=5\n", "exists.tres": "[gd_resource type=\"Gradient\" format=3]\n\n[resource]\n"})
+	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve, ProjectDir: dir})
+	plugintest.Must(t, h, "read_resource_file", map[string]any{"resource_path": "res://a.tres"})
 	plugintest.Must(t, h, "create_resource", map[string]any{"path": "a.tres", "type": "Gradient", "properties": map[string]any{"interpolation_mode": 1}})
 	plugintest.Must(t, h, "set_resource_property", map[string]any{"path": "res://a.tres", "property": "interpolation_mode", "value": 1})
 	plugintest.Must(t, h, "register_autoload", map[string]any{"name": "G", "path": "res://g.gd"})
 	plugintest.Must(t, h, "unregister_autoload", map[string]any{"name": "G"})
 	plugintest.Refused(t, h, "create_resource", map[string]any{"path": "res://b.tres", "type": "Node"}, sdk.CodeInvalidArgument, "not a Resource")
+	// The addon's create_resource overwrites an existing file: the path is
+	// checked before the command is built, in editor mode too.
+	plugintest.Refused(t, h, "create_resource", map[string]any{"resource_path": "res://exists.tres", "type": "Gradient"}, sdk.CodeInvalidArgument, "already exists")
 	plugintest.Refused(t, h, "register_autoload", map[string]any{"name": "G", "path": "res://g.gd", "singleton": false}, sdk.CodeInvalidArgument, "singletons only")
 
 	want := []struct {

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/godotlog"
@@ -13,10 +11,10 @@ import (
 )
 
 type runArgs struct {
-	Scene           string `json:"scene,omitempty" jsonschema:"res:// path of the .tscn/.scn scene to run; default: the project's main scene"`
-	TimeoutSeconds  int    `json:"timeout_seconds,omitempty" default:"30" minimum:"1" maximum:"600" jsonschema:"deadline in seconds (default 30, at most 600); the whole process tree is killed when it passes"`
-	ExpectedTimeout bool   `json:"expected_timeout,omitempty" jsonschema:"the game is not expected to quit on its own: reaching the deadline counts as a clean run"`
-	MaxOutputBytes  int    `json:"max_output_bytes,omitempty" default:"65536" minimum:"1024" maximum:"1048576" jsonschema:"how much of the output to return (default 65536, at most 1048576); the start and the end are kept, errors are found in all of it"`
+	Scene           sdk.ScenePath `json:"scene,omitempty" alias:"scene_path" godot:"exists" jsonschema:"res:// path of the .tscn/.scn scene to run; default: the project's main scene"`
+	TimeoutSeconds  int           `json:"timeout_seconds,omitempty" default:"30" minimum:"1" maximum:"600" jsonschema:"deadline in seconds (default 30, at most 600); the whole process tree is killed when it passes"`
+	ExpectedTimeout bool          `json:"expected_timeout,omitempty" jsonschema:"the game is not expected to quit on its own: reaching the deadline counts as a clean run"`
+	MaxOutputBytes  int           `json:"max_output_bytes,omitempty" default:"65536" minimum:"1024" maximum:"1048576" jsonschema:"how much of the output to return (default 65536, at most 1048576); the start and the end are kept, errors are found in all of it"`
 }
 
 type runResult struct {
@@ -49,17 +47,8 @@ func runAndCapture(ctx context.Context, call *sdk.Call, in runArgs) (sdk.Result,
 	}
 	t := &godotrun.Target{Project: ch.project, Settings: ch.settings, Bin: ch.bin}
 	args := []string{"--path", t.Project.Root()}
-	scene := in.Scene
-	if scene != "" {
-		abs, err := t.Project.Resolve(scene)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		if ext := strings.ToLower(filepath.Ext(abs)); ext != ".tscn" && ext != ".scn" {
-			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a .tscn or .scn scene, or leave scene empty to run the main scene",
-				"scene %q is not a scene file", scene)
-		}
-		scene = t.Project.ResPath(abs)
+	// The SDK checked scene (a .tscn/.scn inside the project that exists).
+	if scene := string(in.Scene); scene != "" {
 		args = append(args, scene)
 	} else if t.Settings.MainScene == "" {
 		e := sdk.Errorf(sdk.CodePreconditionFailed,

@@ -232,6 +232,13 @@ func TestRunArguments(t *testing.T) {
 	if out.ExitCode == nil || *out.ExitCode != 4 || !strings.Contains(out.Output, "the other scene") {
 		t.Fatalf("%s", res.Text())
 	}
+	// The reference's spelling, scene_path, names the same argument.
+	if out, res := runGame(t, h, map[string]any{"scene_path": "res://other.tscn"}); out.ExitCode == nil || *out.ExitCode != 4 {
+		t.Errorf("scene_path: %s", res.Text())
+	}
+	if _, res := runGame(t, h, map[string]any{"scene": "res://missing.tscn"}); res.ErrorCode != sdk.CodeNotFound || res.Error.Required != "scene" {
+		t.Errorf("a missing scene: %s %s", res.ErrorCode, res.Text())
+	}
 	for _, bad := range []map[string]any{
 		{"scene": "res://other.gd"},
 		{"scene": "../outside.tscn"},

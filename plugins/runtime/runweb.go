@@ -17,7 +17,7 @@ import (
 // with the same pack as a session) until it quits or the deadline passes,
 // and its output is read as a native run's is.
 func runWeb(ctx context.Context, call *sdk.Call, t *target, in runArgs) (sdk.Result, error) {
-	scene, pck, r, err := webGamePack(t, in.Scene)
+	scene, pck, r, err := webGamePack(t, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
