@@ -18,6 +18,10 @@ import (
 // toolNameRE finds what looks like an exposed tool name in text.
 var toolNameRE = regexp.MustCompile(`\bgodot_[a-z0-9_]*[a-z0-9]\b`)
 
+// toolCallRE finds a tool named with its first argument, as hints write
+// it: godot_x {"arg": …} or godot_x({"arg": …}).
+var toolCallRE = regexp.MustCompile(`\b(godot_[a-z0-9_]*[a-z0-9])\(?\s*\{\s*"([A-Za-z0-9_]+)"`)
+
 // notToolNames are godot_ words that name something other than a tool:
 // arguments, metrics, the addon's folder, fields.
 var notToolNames = []string{"godot_version", "godot_constraint", "godot_peer", "godot_mcp", "godot_version_changed", "godot_bin", "godot_web_runtime", "godot_type"}
@@ -30,6 +34,7 @@ var notToolNames = []string{"godot_version", "godot_constraint", "godot_peer", "
 // plugins aside) and from the snapshots' own descriptions.
 func TestEveryMentionedToolExists(t *testing.T) {
 	exists := map[string]bool{}
+	args := map[string]map[string]bool{} // tool -> its argument names
 	var descriptions []string
 	snaps, err := filepath.Glob(filepath.Join("testdata", "contract", "*.json"))
 	if err != nil || len(snaps) == 0 {
@@ -50,6 +55,14 @@ func TestEveryMentionedToolExists(t *testing.T) {
 		}
 		for _, tl := range tools {
 			exists[tl.Name] = true
+			var schema struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			}
+			_ = json.Unmarshal(tl.Input, &schema)
+			args[tl.Name] = map[string]bool{}
+			for a := range schema.Properties {
+				args[tl.Name][a] = true
+			}
 			descriptions = append(descriptions, tl.Description, string(tl.Input))
 		}
 	}
@@ -63,6 +76,12 @@ func TestEveryMentionedToolExists(t *testing.T) {
 				continue
 			}
 			t.Errorf("%s mentions %s, which is no tool", where, name)
+		}
+		// A hint that shows a call must show an argument the tool takes.
+		for _, m := range toolCallRE.FindAllStringSubmatch(text, -1) {
+			if exists[m[1]] && !args[m[1]][m[2]] {
+				t.Errorf("%s shows %s with argument %q, which it does not take", where, m[1], m[2])
+			}
 		}
 	}
 	for _, d := range descriptions {

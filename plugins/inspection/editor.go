@@ -18,7 +18,7 @@ func noActiveScene(editor bool) error {
 		msg = "no scene is open in the Godot editor"
 	}
 	return &sdk.Error{Code: sdk.CodePreconditionFailed, Message: msg, Required: requiredActiveScene,
-		Hint: "open one with godot_scene_edit_open_scene {\"path\": \"res://…\"} (godot_inspection_list_scenes lists them), or pass scene"}
+		Hint: "open one with godot_scene_edit_open_scene {\"scene_path\": \"res://…\"} (godot_inspection_list_scenes lists them), or pass scene"}
 }
 
 // forward runs an addon command and decodes its result into a generic
@@ -60,7 +60,7 @@ func editorScene(ctx context.Context, ed *sdk.Editor, scene sdk.ScenePath) error
 	if p, _ := act["path"].(string); p != string(scene) {
 		return &sdk.Error{Code: sdk.CodePreconditionFailed, Required: requiredActiveScene,
 			Message: "the Godot editor's active scene is " + p + ", not " + string(scene),
-			Hint:    "make it the active scene with godot_scene_edit_open_scene {\"path\": \"" + string(scene) + "\"}, or leave scene out to read the active one"}
+			Hint:    "make it the active scene with godot_scene_edit_open_scene {\"scene_path\": \"" + string(scene) + "\"}, or leave scene out to read the active one"}
 	}
 	return nil
 }
