@@ -176,6 +176,13 @@ func TestEditorForwarding(t *testing.T) {
 	if p["name"] != "Enemy" || p["parent_path"] != "." || len(kids) != 1 || kids[0].(map[string]any)["name"] != "Shape" {
 		t.Errorf("compose params %+v", p)
 	}
+	// Without names the node and its children are named after their
+	// classes, as headless names them; the addon would leave them empty.
+	plugintest.CallAs[composeResult](t, h, "compose_node", map[string]any{"node_type": "Area2D",
+		"children": []any{map[string]any{"node_type": "CollisionShape2D"}}})
+	if c := ed.Calls(); len(c) != 3 || c[2].Params["name"] != "Area2D" || c[2].Params["children"].([]any)[0].(map[string]any)["name"] != "CollisionShape2D" {
+		t.Errorf("compose without names: %+v", c[len(c)-1].Params)
+	}
 	sub := calls[1].Params["commands"].([]any)[0].(map[string]any)
 	if sub["command"] != "cmd_create_node" || sub["params"].(map[string]any)["name"] != "T" || calls[1].Params["stop_on_error"] != true {
 		t.Errorf("run_commands params %+v", calls[1].Params)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,9 +93,11 @@ type composeResult struct {
 }
 
 // params are the addon's compose params; a child's script_path is checked
-// as a top-level one is.
+// as a top-level one is. A node without a name is named after its class,
+// as the schema promises, in both modes: the addon would leave the name
+// empty and Godot would make one up.
 func (a composeArgs) params() (composeParams, error) {
-	p := composeParams{ParentPath: a.ParentPath, NodeType: a.NodeType, Name: a.NodeName, Properties: a.Properties,
+	p := composeParams{ParentPath: a.ParentPath, NodeType: a.NodeType, Name: cmp.Or(a.NodeName, a.NodeType), Properties: a.Properties,
 		ScriptPath: string(a.ScriptPath), Save: a.Save}
 	if p.ParentPath == "" {
 		p.ParentPath = "."
@@ -107,7 +110,7 @@ func (a composeArgs) params() (composeParams, error) {
 				return p, err
 			}
 		}
-		p.Children = append(p.Children, child{NodeType: c.NodeType, Name: c.NodeName, Properties: c.Properties, ScriptPath: script})
+		p.Children = append(p.Children, child{NodeType: c.NodeType, Name: cmp.Or(c.NodeName, c.NodeType), Properties: c.Properties, ScriptPath: script})
 	}
 	return p, nil
 }
