@@ -219,7 +219,7 @@ func TestEditorMode(t *testing.T) {
 	plugintest.Must(t, h, "set_node_param", map[string]any{"shader_path": s, "node_id": 2, "property": "constant", "value": "#ff0000"})
 	plugintest.Must(t, h, "read", map[string]any{"shader_path": s})
 	plugintest.Must(t, h, "list_node_types", map[string]any{})
-	plugintest.Refused(t, h, "add_node", map[string]any{"shader_path": s, "node_type": "VisualShaderNodeColorConstant", "node_id": 3, "function": "vertex"}, sdk.CodeInvalidArgument, "function")
+	plugintest.Refused(t, h, "add_node", map[string]any{"shader_path": s, "node_type": "VisualShaderNodeColorConstant", "node_id": 3, "function": "vertex"}, sdk.CodePreconditionFailed, "function")
 	want := []sdktest.EditorCall{
 		{Command: "cmd_create_visual_shader", Params: map[string]any{"name": "w", "type": "", "path": s}},
 		{Command: "cmd_add_shader_node", Params: map[string]any{"shader_path": s, "node_type": "VisualShaderNodeColorConstant", "node_id": 2.0, "position": []any{0.0, 0.0}}},
