@@ -79,11 +79,26 @@ func noSlot(n *godot.Node) error {
 		Hint:    "pick a Sprite2D, ColorRect, MeshInstance3D or another node that draws"}
 }
 
+// noMaterialPath refuses material_path in editor mode. The addon's
+// cmd_assign_shader_material takes node_path and shader_path only: it
+// builds the ShaderMaterial in the editor and assigns it inline, one
+// action of the editor's undo. A .tres written beside it (and set with
+// cmd_set_node_property) would be outside that history: godot_undo, which
+// drives the editor's undo, would take the assignment back and leave the
+// file.
+func noMaterialPath() error {
+	return &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "headless",
+		Message: "with an editor attached, material_path is not supported: the addon assigns the ShaderMaterial inline " +
+			"and cannot save it as a .tres in the same undo step",
+		Hint: "leave out material_path to assign it inline (the inspector's Save As on the material makes a .tres of it); " +
+			"to use a ShaderMaterial .tres that exists, set it with godot_scene_edit_set_node_property (property material, " +
+			"or material_override for a 3D node, value its res:// path); or call again with no editor attached, where " +
+			"material_path writes the .tres and the scene as one undo step"}
+}
+
 func assignMaterialEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in assignArgs) (sdk.Result, error) {
 	if in.MaterialPath != "" {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "headless",
-			Message: "with an editor attached the addon assigns the material inline; it cannot save it as material_path",
-			Hint:    "leave out material_path, or save the material from the editor's inspector"}
+		return sdk.Result{}, noMaterialPath()
 	}
 	if err := openInEditor(ctx, ed, in.Scene); err != nil {
 		return sdk.Result{}, err

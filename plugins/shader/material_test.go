@@ -219,7 +219,15 @@ func TestEditorMode(t *testing.T) {
 	plugintest.Must(t, h, "assign_material", map[string]any{"node_path": "S", "shader_path": "res://a.gdshader", "scene": "res://main.tscn"})
 	plugintest.Must(t, h, "set_param", map[string]any{"node_path": "S", "name": "x", "value": 1})
 	plugintest.Must(t, h, "get_param", map[string]any{"node_path": "S", "name": "x"})
-	plugintest.Refused(t, h, "assign_material", map[string]any{"node_path": "S", "shader_path": "res://a.gdshader", "material_path": "res://m.tres"}, sdk.CodeInvalidArgument, "inline")
+	// The addon cannot save the material as a .tres: the refusal says
+	// what to do instead, and nothing reaches the editor.
+	res := plugintest.Refused(t, h, "assign_material", map[string]any{"node_path": "S", "shader_path": "res://a.gdshader", "material_path": "res://m.tres", "scene": "res://main.tscn"},
+		sdk.CodePreconditionFailed, "material_path is not supported")
+	for _, want := range []string{"Required: headless", "leave out material_path", "godot_scene_edit_set_node_property", "no editor attached"} {
+		if !strings.Contains(res.Text(), want) {
+			t.Errorf("the refusal of material_path lacks %q: %s", want, res.Text())
+		}
+	}
 	want := []sdktest.EditorCall{
 		{Command: "cmd_create_shader", Params: map[string]any{"shader_path": "res://a.gdshader", "code": templates["sky"]}},
 		{Command: "cmd_read_shader", Params: map[string]any{"shader_path": "res://a.gdshader"}},

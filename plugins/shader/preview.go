@@ -52,12 +52,15 @@ func handle(body: String) -> void:
 		Shader.MODE_SPATIAL:
 			vp.own_world_3d = true
 			var mi := MeshInstance3D.new()
+			var eye := Vector3(0, 0, 1.3)
 			match str(req.get("mesh", "sphere")):
 				"plane":
+					# A floor seen from above at an angle: the shader in
+					# perspective, as on the ground of a scene.
 					var p := PlaneMesh.new()
-					p.orientation = PlaneMesh.FACE_Z
 					p.size = Vector2(1.0, 1.0)
 					mi.mesh = p
+					eye = Vector3(0, 1.0, 1.0)
 				"quad":
 					var q := QuadMesh.new()
 					q.size = Vector2(1.0, 1.0)
@@ -67,7 +70,7 @@ func handle(body: String) -> void:
 			mi.material_override = mat
 			vp.add_child(mi)
 			var cam := Camera3D.new()
-			cam.position = Vector3(0, 0, 1.3)
+			cam.transform = Transform3D(Basis(), eye).looking_at(Vector3.ZERO, Vector3.UP)
 			cam.fov = 60.0
 			vp.add_child(cam)
 			var light := DirectionalLight3D.new()

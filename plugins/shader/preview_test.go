@@ -32,10 +32,19 @@ func dominant(img image.Image, x, y int) string {
 	return ""
 }
 
+// pixel is a point of a preview and the channel expected there (as
+// dominant names it).
+type pixel struct {
+	x, y int
+	want string
+}
+
 // A preview is the engine's rendering, returned as MCP image content: a
 // canvas_item shader fills the rectangle, a spatial shader draws on a
-// sphere in front of the background, a material's parameters and params
-// reach the shader, and a VisualShader graph renders too.
+// sphere in front of the background, on a quad, or on a plane seen from
+// above (a trapezoid, wider near the camera than far from it), a
+// material's parameters and params reach the shader, and a VisualShader
+// graph renders too.
 func TestPreviewRendersWithTheEngine(t *testing.T) {
 	requireEngine(t)
 	dir := plugintest.Project(t, map[string]string{
@@ -51,13 +60,19 @@ func TestPreviewRendersWithTheEngine(t *testing.T) {
 	for _, c := range []struct {
 		args           map[string]any
 		center, corner string
+		more           []pixel
 	}{
-		{map[string]any{"shader_path": "res://red.gdshader", "size": 64}, "r", "r"},
-		{map[string]any{"shader_path": "res://green.gdshader"}, "g", ""},
-		{map[string]any{"shader_path": "res://green.gdshader", "mesh": "quad", "size": 128}, "g", ""},
-		{map[string]any{"material_path": "res://blue.tres", "size": 32}, "b", "b"},
-		{map[string]any{"shader_path": "res://tint.gdshader", "params": map[string]any{"tint": "#00ff00"}, "size": 32}, "g", "g"},
-		{map[string]any{"shader_path": "res://graph.tres", "size": 64}, "r", ""},
+		{map[string]any{"shader_path": "res://red.gdshader", "size": 64}, "r", "r", nil},
+		{map[string]any{"shader_path": "res://green.gdshader"}, "g", "", nil},
+		{map[string]any{"shader_path": "res://green.gdshader", "mesh": "quad", "size": 128}, "g", "", nil},
+		// The plane's near edge (low in the image) reaches x=20, its far
+		// edge does not; above the far edge and below the near edge is
+		// background.
+		{map[string]any{"shader_path": "res://green.gdshader", "mesh": "plane", "size": 128}, "g", "",
+			[]pixel{{20, 92, "g"}, {20, 52, ""}, {64, 20, ""}, {64, 120, ""}}},
+		{map[string]any{"material_path": "res://blue.tres", "size": 32}, "b", "b", nil},
+		{map[string]any{"shader_path": "res://tint.gdshader", "params": map[string]any{"tint": "#00ff00"}, "size": 32}, "g", "g", nil},
+		{map[string]any{"shader_path": "res://graph.tres", "size": 64}, "r", "", nil},
 	} {
 		res := h.Call(t.Context(), "preview", c.args)
 		if res.Err != nil || res.IsError {
@@ -83,6 +98,11 @@ func TestPreviewRendersWithTheEngine(t *testing.T) {
 		}
 		if got := dominant(img, 1, 1); got != c.corner {
 			t.Errorf("%v: corner %v (%q), want %q", c.args, img.At(1, 1), got, c.corner)
+		}
+		for _, p := range c.more {
+			if got := dominant(img, p.x, p.y); got != p.want {
+				t.Errorf("%v: (%d, %d) %v (%q), want %q", c.args, p.x, p.y, img.At(p.x, p.y), got, p.want)
+			}
 		}
 	}
 	plugintest.Refused(t, h, "preview", map[string]any{"shader_path": "res://notype.gdshader"}, sdk.CodeInvalidArgument, "spatial and canvas_item")

@@ -58,9 +58,9 @@ func noFunction(fn string) error {
 	if fn == "" {
 		return nil
 	}
-	return &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "headless",
+	return &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "headless",
 		Message: "with an editor attached the addon picks the shader function itself; function is for headless edits",
-		Hint:    "leave out function"}
+		Hint:    "leave out function, or call again with no editor attached to pick the function"}
 }
 
 type createArgs struct {

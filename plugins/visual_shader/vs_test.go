@@ -219,7 +219,7 @@ func TestEditorMode(t *testing.T) {
 	plugintest.Must(t, h, "set_node_param", map[string]any{"shader_path": s, "node_id": 2, "property": "constant", "value": "#ff0000"})
 	plugintest.Must(t, h, "read", map[string]any{"shader_path": s})
 	plugintest.Must(t, h, "list_node_types", map[string]any{})
-	plugintest.Refused(t, h, "add_node", map[string]any{"shader_path": s, "node_type": "VisualShaderNodeColorConstant", "node_id": 3, "function": "vertex"}, sdk.CodeInvalidArgument, "function")
+	plugintest.Refused(t, h, "add_node", map[string]any{"shader_path": s, "node_type": "VisualShaderNodeColorConstant", "node_id": 3, "function": "vertex"}, sdk.CodePreconditionFailed, "function")
 	want := []sdktest.EditorCall{
 		{Command: "cmd_create_visual_shader", Params: map[string]any{"name": "w", "type": "", "path": s}},
 		{Command: "cmd_add_shader_node", Params: map[string]any{"shader_path": s, "node_type": "VisualShaderNodeColorConstant", "node_id": 2.0, "position": []any{0.0, 0.0}}},
@@ -245,4 +245,85 @@ func TestEditorMode(t *testing.T) {
 		"connect_nodes":  map[string]any{"shader_path": s, "from_node": 2, "from_port": 0, "to_node": 0, "to_port": 0},
 		"set_node_param": map[string]any{"shader_path": s, "node_id": 2, "property": "constant", "value": 1},
 	})
+}
+
+// snapshot is every file under dir, by its path relative to dir.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// Headless dry runs of every mutating tool leave the project's files as
+// they were and answer in the SDK's preview shape: dry_run, preview.mode
+// "headless" and the one file the tool would write, with its diff, next
+// to the tool's own answer with its flag (created, added, connected, set)
+// false.
+func TestHeadlessDryRuns(t *testing.T) {
+	dir := plugintest.Project(t, map[string]string{
+		"project.godot": project,
+		"g.tres": "[gd_resource type=\"VisualShader\" format=3 uid=\"uid://cvsdryrun01\"]\n\n" +
+			"[sub_resource type=\"VisualShaderNodeColorConstant\" id=\"VisualShaderNodeColorConstant_a1b2c\"]\nconstant = Color(1, 0, 0, 1)\n\n" +
+			"[resource]\nnodes/fragment/2/node = SubResource(\"VisualShaderNodeColorConstant_a1b2c\")\nnodes/fragment/2/position = Vector2(-200, 100)\n",
+	})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	before := snapshot(t, dir)
+	g := "res://g.tres"
+	cases := []struct {
+		tool         string
+		args         map[string]any
+		path, change string
+		flag         string // the tool's own "it happened" field
+		diff         string // a line the diff adds
+	}{
+		{"create", map[string]any{"name": "water", "type": "2d"}, "res://shaders/water.tres", sdk.ChangeCreated, "created", "+mode = 1"},
+		{"add_node", map[string]any{"shader_path": g, "node_type": "VisualShaderNodeFloatConstant", "node_id": 3, "position": []any{-200, 300}},
+			g, sdk.ChangeModified, "added", "+nodes/fragment/3/position = Vector2(-200, 300)"},
+		{"connect_nodes", map[string]any{"shader_path": g, "from_node": 2, "from_port": 0, "to_node": 0, "to_port": 0},
+			g, sdk.ChangeModified, "connected", "+nodes/fragment/connections = PackedInt32Array(2, 0, 0, 0)"},
+		{"set_node_param", map[string]any{"shader_path": g, "node_id": 2, "property": "constant", "value": "#00ff00"},
+			g, sdk.ChangeModified, "set", "+constant = Color(0, 1, 0, 1)"},
+	}
+	tested := map[string]bool{}
+	for _, c := range cases {
+		out := plugintest.DryRunIn(t, h, sdk.ModeHeadless, c.tool, c.args)
+		tested[c.tool] = true
+		if out[c.flag] != false {
+			t.Errorf("%s: %s = %v in a dry run", c.tool, c.flag, out[c.flag])
+		}
+		files, _ := out["preview"].(map[string]any)["files"].([]any)
+		if len(files) != 1 {
+			t.Errorf("%s: preview files %v, want the one file it writes", c.tool, files)
+			continue
+		}
+		f := files[0].(map[string]any)
+		diff, _ := f["diff"].(string)
+		if f["path"] != c.path || f["change"] != c.change || !strings.Contains(diff, c.diff) {
+			t.Errorf("%s: preview %v, want %s %s with %q in the diff", c.tool, f, c.change, c.path, c.diff)
+		}
+		if after := snapshot(t, dir); !reflect.DeepEqual(after, before) {
+			t.Fatalf("%s: a dry run changed the files:\n%v", c.tool, after)
+		}
+	}
+	m, err := Toolset().Manifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range m.Tools {
+		if c := tool.SafetyClass; (c == sdk.Mutating || c == sdk.Destructive) && !tested[tool.Name] {
+			t.Errorf("tool %s has no dry-run case", tool.Name)
+		}
+	}
 }
