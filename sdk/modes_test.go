@@ -305,6 +305,20 @@ func TestPathArgumentsAreCheckedOnce(t *testing.T) {
 			t.Errorf("%v: got %s %q, want %s containing %q", c.args, res.ErrorCode, res.Text(), c.code, c.want)
 		}
 	}
+	// A missing file's hint names the file beside it that was probably
+	// meant: another case, a typo, another extension; nothing when none is
+	// near.
+	for arg, want := range map[string]string{
+		"res://Player.gd": "did you mean res://player.gd?",
+		"res://playr.gd":  "did you mean res://player.gd?",
+		"res://player.cs": "did you mean res://player.gd?",
+		"res://boss.gd":   "",
+	} {
+		res := h.Call(ctx, "echo", map[string]any{"script_path": arg})
+		if res.ErrorCode != sdk.CodeNotFound || !strings.HasPrefix(res.Error.Hint, want) || (want == "" && strings.Contains(res.Error.Hint, "did you mean")) {
+			t.Errorf("%s: %s, hint %q, want one starting %q", arg, res.ErrorCode, res.Error.Hint, want)
+		}
+	}
 }
 
 // Warm runs once, in the background, after the host configures the plugin.

@@ -6,6 +6,8 @@ import (
 	"path"
 	"reflect"
 	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk/suggest"
 )
 
 // ResPath is an argument that names a file or folder of the project, as
@@ -161,9 +163,12 @@ func checkPathValue(ctx context.Context, call *Call, pf pathField, fv reflect.Va
 	}
 	switch {
 	case pf.exists && !fi.Exists:
+		hint := "check the path (godot_project_search_files finds files by name); res:// paths are relative to the project folder"
+		if near := nearPath(ctx, call.Workspace(), clean); near != "" {
+			hint = "did you mean " + near + "? " + hint
+		}
 		return &Error{Code: CodeNotFound, Required: pf.arg,
-			Message: fmt.Sprintf("%s %s does not exist", pf.arg, QuoteInput(clean)),
-			Hint:    "check the path (godot_project_search_files finds files by name); res:// paths are relative to the project folder"}
+			Message: fmt.Sprintf("%s %s does not exist", pf.arg, QuoteInput(clean)), Hint: hint}
 	case pf.isNew && fi.Exists:
 		return &Error{Code: CodeInvalidArgument, Required: pf.arg,
 			Message: fmt.Sprintf("%s %s already exists", pf.arg, QuoteInput(clean)),
@@ -215,4 +220,36 @@ func hasDotDot(rel string) bool {
 		}
 	}
 	return false
+}
+
+// nearPath returns the file beside the missing path p that was probably
+// meant: one whose name differs only in case, else the nearest name by
+// edit distance (a typo, or another extension), else "". Only p's own
+// folder is read, once.
+func nearPath(ctx context.Context, ws *Workspace, p string) string {
+	dir, base := path.Split(p)
+	if dir != "res://" {
+		dir = strings.TrimSuffix(dir, "/")
+	}
+	ents, err := ws.List(ctx, dir)
+	if err != nil {
+		return ""
+	}
+	byBase := map[string]string{}
+	names := make([]string, 0, len(ents))
+	for _, e := range ents {
+		if e.IsDir {
+			continue
+		}
+		b := path.Base(e.Path)
+		if strings.EqualFold(b, base) {
+			return e.Path
+		}
+		byBase[b] = e.Path
+		names = append(names, b)
+	}
+	if b := suggest.Closest(base, names); b != "" {
+		return byBase[b]
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/host/config"
+	"github.com/godot-mcp/godot-mcp/sdk/suggest"
 )
 
 // ValidateNames checks that every entry of the operator and profile lists
@@ -77,34 +78,6 @@ func appendNew(dst []string, src ...string) []string {
 	return dst
 }
 
-// Closest returns the candidate nearest to s by edit distance when it is
-// close enough to be a likely typo, else "".
-func Closest(s string, candidates []string) string {
-	best, bestD := "", len(s)/3+1
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD || (d == bestD && best != "" && c < best) {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// Closest returns the candidate nearest to s when it is close enough to be
+// a likely typo, else "" (see package suggest).
+func Closest(s string, candidates []string) string { return suggest.Closest(s, candidates) }

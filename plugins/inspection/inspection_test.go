@@ -303,6 +303,16 @@ func TestHeadlessNodeProperties(t *testing.T) {
 		t.Errorf("unknown property: %v", got)
 	}
 	fails(t, h, "get_node_property", obj{"node_path": "Nope", "property": "x"}, sdk.CodeNotFound)
+	// A refused path names the node that was probably meant.
+	for p, want := range map[string]string{
+		"MobTimr":          "did you mean 'MobTimer'?",
+		"CollisionShape2D": "did you mean 'Player/CollisionShape2D'?", // the parent left out
+		"Nope":             "node paths are relative",
+	} {
+		if e := fails(t, h, "get_node_property", obj{"node_path": p, "property": "x"}, sdk.CodeNotFound); !strings.HasPrefix(e.Hint, want) {
+			t.Errorf("%s: hint %q, want it to start %q", p, e.Hint, want)
+		}
+	}
 	// Paths as the addon normalises them.
 	for _, p := range []string{"/root/MobTimer", "/MobTimer", "./MobTimer"} {
 		if got := plugintest.Call(t, h, "get_node_property", obj{"node_path": p, "property": "wait_time"}); got["value"] != 0.5 {

@@ -11,6 +11,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
+	"github.com/godot-mcp/godot-mcp/sdk/suggest"
 )
 
 // maxInstanceDepth bounds nested instancing (a scene that instances a scene
@@ -412,8 +413,38 @@ func find(root *node, path string) *node {
 // in the SDK).
 func cleanNodePath(p string) string { return godot.NormalizeNodePath(p) }
 
-func notFound(path, scene string) error {
-	return &sdk.Error{Code: sdk.CodeNotFound,
-		Message: fmt.Sprintf("no node at '%s' in %s", path, scene),
-		Hint:    "node paths are relative to the scene root (\".\" is the root, e.g. \"Player/Sprite2D\"); godot_inspection_get_scene_tree lists them"}
+func notFound(path, scene string, root *node) error {
+	hint := "node paths are relative to the scene root (\".\" is the root, e.g. \"Player/Sprite2D\"); godot_inspection_get_scene_tree lists them"
+	if near := nearNodes(root, cleanNodePath(path)); len(near) > 0 {
+		hint = "did you mean '" + strings.Join(near, "' or '") + "'? " + hint
+	}
+	return &sdk.Error{Code: sdk.CodeNotFound, Message: fmt.Sprintf("no node at '%s' in %s", path, scene), Hint: hint}
+}
+
+// nearNodes returns the paths of the scene that the missing path p
+// probably meant: the nearest whole path by edit distance (a typo), else
+// up to three nodes named like p's last part (a path that skipped a
+// parent, or the wrong case).
+func nearNodes(root *node, p string) []string {
+	if root == nil {
+		return nil
+	}
+	var paths []string
+	var named []string
+	leaf := p[strings.LastIndexByte(p, '/')+1:]
+	var walk func(n *node)
+	walk = func(n *node) {
+		paths = append(paths, n.path)
+		if strings.EqualFold(n.name, leaf) && len(named) < 3 {
+			named = append(named, n.path)
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+	}
+	walk(root)
+	if c := suggest.Closest(p, paths); c != "" {
+		return []string{c}
+	}
+	return named
 }

@@ -267,7 +267,7 @@ func headlessNode(ctx context.Context, call *sdk.Call, scene, nodePath string) (
 	}
 	n := find(root, nodePath)
 	if n == nil {
-		return nil, notFound(nodePath, s)
+		return nil, notFound(nodePath, s, root)
 	}
 	return n, nil
 }

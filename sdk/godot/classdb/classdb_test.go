@@ -373,29 +373,6 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"a", "", 1},
-		{"kitten", "sitting", 3},
-		{"sprite2d", "sprite2d", 0},
-		{"spirte2d", "sprite2d", 2},
-		{"node", "node3d", 2},
-		{"ñode", "node", 1}, // runes, not bytes
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b, 100); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-	if got := editDistance("aaaaaa", "bbbbbb", 2); got != 3 {
-		t.Errorf("bounded editDistance = %d, want bound+1 = 3", got)
-	}
-}
-
 func TestTypeSpellings(t *testing.T) {
 	tests := []struct {
 		json, normalized, tscn string

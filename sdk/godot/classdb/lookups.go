@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/godot-mcp/godot-mcp/sdk/suggest"
 )
 
 // Provenance says where the database came from; zero for databases
@@ -182,7 +184,7 @@ func (db *DB) SuggestSetting(name string) string {
 		siblings = true
 		words := strings.Split(strings.ToLower(c[len(parent):]), "_")
 		for k := range words {
-			d := editDistance(leaf, strings.Join(words[k:], "_"), bestD)
+			d := suggest.Distance(leaf, strings.Join(words[k:], "_"), bestD)
 			if d < bestD || d == bestD && best != "" && len(c) < len(best) {
 				best, bestD = c, d
 			}
@@ -213,7 +215,7 @@ func closest(name string, cands []string) string {
 	best, bestD, bestPf := "", limit+1, false
 	for _, c := range cands {
 		lc := strings.ToLower(c)
-		d := editDistance(lname, lc, bestD)
+		d := suggest.Distance(lname, lc, bestD)
 		if d > limit {
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/godot-mcp/godot-mcp/sdk/suggest"
 )
 
 // Reasons ValidNodeType rejects a type. Test for them with errors.Is; the
@@ -175,7 +177,7 @@ func (db *DB) Suggest(name string) string {
 	best, bestRank := "", rank{dist: limit + 1, notNode: true, notPf: true}
 	for _, cand := range db.names { // sorted, so the first of equals wins
 		lcand := strings.ToLower(cand)
-		d := editDistance(lname, lcand, bestRank.dist)
+		d := suggest.Distance(lname, lcand, bestRank.dist)
 		if d > limit {
 			continue
 		}
@@ -185,36 +187,4 @@ func (db *DB) Suggest(name string) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b in runes. It
-// gives up early and returns a value above bound once every path exceeds
-// bound, which keeps a scan of a thousand class names cheap.
-func editDistance(a, b string, bound int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > bound || -d > bound {
-		return bound + 1
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > bound {
-			return bound + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
