@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // BenchmarkEditCost splits the in-process cost of one headless edit of the
@@ -45,7 +46,7 @@ func BenchmarkEditCost(b *testing.B) {
 	b.Run("parse+create_node+render", func(b *testing.B) {
 		for range b.N {
 			f, _ := godot.ParseFile("csg.tscn", src)
-			if _, err := f.AddNode(".", freeName(f, ".", "Node3D"), "Node3D"); err != nil {
+			if _, err := f.AddNode(".", nodeedit.FreeName(f, ".", "Node3D"), "Node3D"); err != nil {
 				b.Fatal(err)
 			}
 			_ = f.Bytes()

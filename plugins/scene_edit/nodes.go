@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
-	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
@@ -21,59 +19,20 @@ type createNodeArgs struct {
 }
 
 func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Result, error) {
-	parent := orDot(in.ParentPath)
-	if err := db().ValidNodeTypeFor(in.NodeType, call.Workspace().GodotVersion(ctx)); err != nil {
-		return sdk.Result{}, invalid("node_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
-	}
 	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	p, tp, err := s.lookup(ctx, call, parent)
+	ed := s.editor(ctx, call)
+	n, err := ed.CreateNode(in.ParentPath, in.NodeName, in.NodeType)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	name := in.NodeName
-	if name == "" {
-		name = in.NodeType
+	out := map[string]any{"created": true, "scene_path": s.path, "node_path": n.Path()}
+	if ed.MadeEditable {
+		out["editable_children"] = true
 	}
-	if err := validName(name); err != nil {
-		return sdk.Result{}, err
-	}
-	out := map[string]any{"created": true, "scene_path": s.path}
-	var n *godot.Node
-	if tp == nil {
-		name = freeName(s.file, p.Path(), name)
-		n, err = s.file.AddNode(p.Path(), name, in.NodeType)
-	} else {
-		// The parent may be a node of an instanced scene: the new node is
-		// this scene's, placed through the instance.
-		editable := len(s.file.EditablePaths())
-		name = freeChildName(tp, name)
-		n, err = s.tr.AddNode(tp.Path(), name, in.NodeType)
-		if err == nil && len(s.file.EditablePaths()) > editable {
-			out["editable_children"] = true
-		}
-		s.tr = nil
-	}
-	if err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
-	}
-	out["node_path"] = n.Path()
-	return s.commit(ctx, call, "Create "+name, out)
-}
-
-// freeChildName is freeName among the children of a node of the
-// effective tree (those its instanced scene gives it included).
-func freeChildName(p *godot.TreeNode, name string) string {
-	taken := map[string]bool{}
-	for _, c := range p.Children() {
-		taken[c.Name()] = true
-	}
-	for taken[name] {
-		name = nextName(name)
-	}
-	return name
+	return s.commit(ctx, call, "Create "+n.Name(), out)
 }
 
 type renameNodeArgs struct {
@@ -83,142 +42,20 @@ type renameNodeArgs struct {
 }
 
 func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Result, error) {
-	np := normalizeNodePath(in.NodePath)
-	if err := validName(in.NewName); err != nil {
-		return sdk.Result{}, err
-	}
-	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "rename")
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	old, oldPath := n.Name(), n.Path()
-	if err := s.file.RenameNode(n.Path(), in.NewName); err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
+	ed := s.editor(ctx, call)
+	n, old, updated, err := ed.Rename(in.NodePath, in.NewName)
+	if err != nil {
+		return sdk.Result{}, err
 	}
 	out := map[string]any{"node_path": n.Path(), "old_name": old, "new_name": in.NewName, "renamed": true}
-	var writes []func(*sdk.Tx)
-	if old != in.NewName && oldPath != "." {
-		// Scenes that inherit or instance this one name the node by its
-		// path in their overrides and added nodes; they follow the rename
-		// in the same action (one undo restores them all).
-		ws, updated, err := followRename(ctx, call, s.path, oldPath, in.NewName)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		writes = ws
-		if len(updated) > 0 {
-			out["updated_scenes"] = updated
-		}
+	if len(updated) > 0 {
+		out["updated_scenes"] = updated
 	}
-	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), out, writes...)
-}
-
-// followRename finds the scenes that build on scene (inherit it, or
-// instance it, directly or through other scenes) and name the node at
-// oldPath of it, and returns the writes that rename it there too
-// (godot.File.FollowRename), with the scenes' paths.
-func followRename(ctx context.Context, call *sdk.Call, scene, oldPath, newName string) ([]func(*sdk.Tx), []string, error) {
-	if call.Env.ProjectDir == "" {
-		return nil, nil, nil
-	}
-	g, err := deps.Shared(call.Env.ProjectDir).Graph(ctx)
-	if err != nil {
-		return nil, nil, nil
-	}
-	// Every scene that reaches this one through instancing.
-	seen := map[string]bool{scene: true}
-	queue := []string{scene}
-	var users []string
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, r := range g.UsedBy(p) {
-			if !strings.HasSuffix(r.From, ".tscn") || seen[r.From] {
-				continue
-			}
-			seen[r.From] = true
-			users = append(users, r.From)
-			queue = append(queue, r.From)
-		}
-	}
-	sort.Strings(users)
-	ws := call.Workspace()
-	var writes []func(*sdk.Tx)
-	updated := []string{}
-	for _, u := range users {
-		if err := sdk.Interrupted(ctx, len(writes)); err != nil {
-			return nil, nil, err
-		}
-		f, err := ws.Read(ctx, u)
-		if err != nil {
-			continue
-		}
-		doc, err := godot.ParseFile(u, f.Data)
-		if err != nil || !doc.IsScene() || doc.Root() == nil {
-			continue
-		}
-		doc.SetFloatStyle(ws.FloatStyle(ctx))
-		// The tree is read from the files as they are: scene still has
-		// the old name there.
-		tr, err := doc.Tree(sceneLoader(ctx, call))
-		if err != nil {
-			continue
-		}
-		var at []string
-		for _, n := range tr.All() {
-			if n.Scene() == scene && n.InnerPath() == oldPath {
-				at = append(at, n.Path())
-			}
-		}
-		changed := false
-		for _, p := range at {
-			changed = doc.FollowRename(p, newName) || changed
-		}
-		if changed {
-			data, version, path := doc.Bytes(), f.Version, u
-			writes = append(writes, func(tx *sdk.Tx) { tx.Write(path, data, version) })
-			updated = append(updated, u)
-		}
-	}
-	return writes, updated, nil
-}
-
-// loadOwnNode loads the scene and resolves a node for an edit that only the
-// scene's own nodes allow (rename, delete, duplicate, move) works on,
-// refusing one an instanced or inherited scene defines: np is the path as
-// the call named it, verb the edit.
-func loadOwnNode(ctx context.Context, call *sdk.Call, scene, np, verb string) (*scene, *godot.Node, error) {
-	s, err := loadScene(ctx, call, scene)
-	if err != nil {
-		return nil, nil, err
-	}
-	n, tn, err := s.lookup(ctx, call, np)
-	if err != nil {
-		return nil, nil, err
-	}
-	if tn != nil && !tn.Declared() || n != nil && !n.Declared() {
-		return nil, nil, s.notOwn(tn, np, verb)
-	}
-	if n == nil {
-		return nil, nil, notFound(treeHint, "No node at '%s' in %s.", np, s.path)
-	}
-	return s, n, nil
-}
-
-// notOwn is the refusal of an edit of a node that an instanced (or
-// inherited) scene defines, naming what can be done instead.
-func (s *scene) notOwn(tn *godot.TreeNode, np, verb string) error {
-	def := "the scene that defines it"
-	if tn != nil && tn.Scene() != "" {
-		def = tn.Scene()
-	}
-	hint := fmt.Sprintf("%s it in %s (godot_scene_edit_open_scene, or pass scene=%q), which changes every instance; "+
-		"here you can set its properties (godot_scene_edit_set_node_property writes an override) and add children under it; "+
-		"to change only this copy's structure, make the instance local in the Godot editor (Make Local)", verb, def, def)
-	if tn == nil || tn.Scene() == "" {
-		hint = verb + " it in the scene that defines it; here you can set its properties and add children under it"
-	}
-	return invalid(requiredNodePath, hint, "'%s' belongs to the instanced scene %s and cannot be %sd here", np, def, verb)
+	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), out, ed.Writes()...)
 }
 
 type setPropertyArgs struct {
@@ -293,7 +130,7 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	}
 	if tn != nil && !tn.Declared() {
 		out["override"] = true
-		if s.madeEditable {
+		if s.ed.MadeEditable {
 			out["editable_children"] = true
 		}
 		s.pruned(n)
@@ -498,35 +335,28 @@ type nodeArgs struct {
 }
 
 func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
-	np := normalizeNodePath(in.NodePath)
-	if np == "." {
-		return sdk.Result{}, invalid(requiredNodePath, "delete its children instead, or create a new scene", "Cannot delete the scene root.")
-	}
-	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "delete")
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	name := n.Name()
-	if err := s.file.RemoveNode(n.Path()); err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
+	name := path.Base("/" + normalizeNodePath(in.NodePath))
+	if err := s.editor(ctx, call).Delete(in.NodePath); err != nil {
+		return sdk.Result{}, err
 	}
-	return s.commit(ctx, call, "Delete "+name, map[string]any{"node_path": np, "deleted": true})
+	return s.commit(ctx, call, "Delete "+name, map[string]any{"node_path": normalizeNodePath(in.NodePath), "deleted": true})
 }
 
 func duplicateNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
-	np := normalizeNodePath(in.NodePath)
-	if np == "." {
-		return sdk.Result{}, invalid(requiredNodePath, "duplicate a child node, or copy the scene file", "Cannot duplicate the scene root.")
-	}
-	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "duplicate")
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	c, err := s.file.DuplicateNode(n.Path(), "")
+	np := normalizeNodePath(in.NodePath)
+	c, err := s.editor(ctx, call).Duplicate(np)
 	if err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
+		return sdk.Result{}, err
 	}
-	return s.commit(ctx, call, "Duplicate "+n.Name(), map[string]any{"node_path": c.Path(), "source_path": np})
+	return s.commit(ctx, call, "Duplicate "+path.Base("/"+np), map[string]any{"node_path": c.Path(), "source_path": np})
 }
 
 type moveNodeArgs struct {
@@ -537,36 +367,19 @@ type moveNodeArgs struct {
 }
 
 func moveNode(ctx context.Context, call *sdk.Call, in moveNodeArgs) (sdk.Result, error) {
-	np, dest := normalizeNodePath(in.NodePath), normalizeNodePath(in.NewParentPath)
 	index := -1
 	if in.Index != nil {
 		index = *in.Index
 	}
-	if np == "." {
-		return sdk.Result{}, invalid(requiredNodePath, "move its children instead", "Cannot move the scene root.")
-	}
-	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "move")
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	p, tp, err := s.lookup(ctx, call, dest)
+	n, err := s.editor(ctx, call).Move(in.NodePath, in.NewParentPath, index)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if dest == n.Path() || strings.HasPrefix(dest+"/", n.Path()+"/") {
-		return sdk.Result{}, invalid(requiredNodePath, "choose a parent outside the node's own subtree",
-			"Cannot move '%s' into itself or one of its descendants ('%s').", np, dest)
-	}
-	if tp != nil && !tp.Declared() || p == nil {
-		return sdk.Result{}, invalid("new_parent_path", "move it under a node this scene declares, or create the node under the instanced one "+
-			"(godot_scene_edit_create_node with that parent_path)",
-			"'%s' belongs to an instanced scene; headless, nodes are not moved into an instance", dest)
-	}
-	name := n.Name()
-	if err := s.file.MoveNodeTo(n.Path(), p.Path(), index); err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
-	}
-	return s.commit(ctx, call, "Move "+name, map[string]any{"node_path": n.Path(), "moved": true})
+	return s.commit(ctx, call, "Move "+n.Name(), map[string]any{"node_path": n.Path(), "moved": true})
 }
 
 type instanceArgs struct {
@@ -577,64 +390,20 @@ type instanceArgs struct {
 }
 
 func instanceScene(ctx context.Context, call *sdk.Call, in instanceArgs) (sdk.Result, error) {
-	parent := orDot(in.ParentPath)
 	sp := string(in.ScenePath)
 	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if sp == s.path {
-		return sdk.Result{}, invalid(requiredScenePath, "instance a different scene", "a scene cannot instance itself (%s)", sp)
-	}
-	p, tp, err := s.lookup(ctx, call, parent)
+	ed := s.editor(ctx, call)
+	n, err := ed.Instance(in.ParentPath, in.Name, sp)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	src, err := call.Workspace().Read(ctx, sp)
-	if err != nil {
-		return sdk.Result{}, err
+	out := map[string]any{"scene_path": sp, "instanced": true, "node_path": n.Path()}
+	if ed.MadeEditable {
+		out["editable_children"] = true
 	}
-	name := in.Name
-	uid := ""
-	if sf, err := godot.ParseFile(sp, src.Data); err == nil && sf.Root() != nil {
-		if name == "" {
-			name = sf.Root().Name()
-		}
-		uid = sf.UID()
-	} else if strings.HasSuffix(sp, ".tscn") {
-		return sdk.Result{}, invalid(requiredScenePath, "fix or re-save that scene first", "%s does not load: %v", sp, err)
-	}
-	if name == "" {
-		name = strings.TrimSuffix(path.Base(sp), path.Ext(sp))
-	}
-	if err := validName(name); err != nil {
-		return sdk.Result{}, err
-	}
-	out := map[string]any{"scene_path": sp, "instanced": true}
-	var n *godot.Node
-	if tp == nil {
-		name = freeName(s.file, p.Path(), name)
-	} else {
-		name = freeChildName(tp, name)
-	}
-	ref, err := s.file.AddExtResource("PackedScene", sp, uid)
-	if err != nil {
-		return sdk.Result{}, editError(err, requiredScenePath)
-	}
-	if tp == nil {
-		n, err = s.file.AddInstance(p.Path(), name, ref)
-	} else {
-		editable := len(s.file.EditablePaths())
-		n, err = s.tr.AddInstance(tp.Path(), name, ref)
-		if err == nil && len(s.file.EditablePaths()) > editable {
-			out["editable_children"] = true
-		}
-		s.tr = nil
-	}
-	if err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
-	}
-	out["node_path"] = n.Path()
 	return s.commit(ctx, call, "Instance "+path.Base(sp), out)
 }
 
@@ -679,7 +448,7 @@ func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk
 	out := map[string]any{"node_path": np, "script_path": sp, "attached": true}
 	if tn != nil && !tn.Declared() {
 		out["override"] = true
-		if s.madeEditable {
+		if s.ed.MadeEditable {
 			out["editable_children"] = true
 		}
 	}
@@ -707,7 +476,7 @@ func setEditableChildren(ctx context.Context, call *sdk.Call, in editableArgs) (
 	if tn != nil {
 		// Also an instance that an instanced scene declares: its path goes
 		// through the outer instance, which becomes editable too.
-		_, err = s.tr.SetEditable(tn.Path(), editable)
+		_, err = s.ed.Built().SetEditable(tn.Path(), editable)
 	} else {
 		_, err = s.file.SetEditable(n.Path(), editable)
 		name = n.Name()

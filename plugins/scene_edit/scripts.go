@@ -74,13 +74,13 @@ func nodeScript(ctx context.Context, call *sdk.Call, f *godot.File, n *godot.Nod
 // comes from the instanced scene that declares it (an override section
 // names no script).
 func sceneScript(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node) *scriptInfo {
-	if si := nodeScript(ctx, call, s.file, n); si != nil || s.tr == nil {
+	if si := nodeScript(ctx, call, s.file, n); si != nil || s.ed == nil || s.ed.Built() == nil {
 		return si
 	}
 	if _, own := n.Get("script"); own {
 		return nil
 	}
-	return treeScript(ctx, call, s.tr.Node(n.Path()))
+	return treeScript(ctx, call, s.ed.Built().Node(n.Path()))
 }
 
 // treeScript reads the script a node of the effective tree has, from

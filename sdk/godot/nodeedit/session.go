@@ -64,7 +64,8 @@ func Coerce(class, prop string, raw any, res classdb.Resources) (godot.Value, er
 
 // Scene is one scene file opened for editing through the call's workspace.
 // Edits change the in-memory document; nothing reaches the disk before
-// [Commit]. Not safe for concurrent use.
+// [Commit] (or the caller's own commit of Doc and [Scene.Writes]). Not
+// safe for concurrent use.
 type Scene struct {
 	Path string
 	File sdk.File
@@ -75,14 +76,19 @@ type Scene struct {
 	call *sdk.Call
 	// Edited reports whether any edit changed the document.
 	Edited bool
+	// MadeEditable: the last Override (or a node added under an instanced
+	// one) turned on "Editable Children" of the instance it lies in.
+	MadeEditable bool
 	// tr is the effective tree (nodes of instanced scenes included), built
 	// on first need and dropped when nodes are added or removed.
 	tr    *godot.Tree
 	trDoc *godot.File // the Doc tr and overrides were made for
-	// overrides are the override sections Node added for nodes of
+	// overrides are the sections Override resolved for nodes of
 	// instanced scenes, with their tree nodes; Commit drops those left
 	// setting nothing.
 	overrides map[*godot.Node]*godot.TreeNode
+	// follow are the other scenes a rename updated (see Rename).
+	follow []*follower
 }
 
 // ScenePath returns the scene to edit: arg when given (normalised), else
@@ -122,66 +128,23 @@ func Open(ctx context.Context, call *sdk.Call, path string) (*Scene, error) {
 	if !doc.IsScene() {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a .tscn scene", "%s is a resource, not a scene", f.Path)
 	}
-	return &Scene{Path: f.Path, File: f, Doc: doc, db: DB(), ctx: ctx, ws: ws, call: call}, nil
+	if doc.Root() == nil {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a .tscn scene with a root node", "%s is not a scene with a root node", f.Path)
+	}
+	s := Edit(ctx, call, f.Path, doc)
+	s.File = f
+	return s, nil
+}
+
+// Edit returns a Scene around doc, the scene at path that the caller has
+// read and parsed (and keeps the version of, to commit Doc and
+// [Scene.Writes] itself; [Scene.Commit] needs a Scene from [Open]).
+func Edit(ctx context.Context, call *sdk.Call, path string, doc *godot.File) *Scene {
+	return &Scene{Path: path, Doc: doc, db: DB(), ctx: ctx, ws: call.Workspace(), call: call}
 }
 
 // Bytes returns the edited file.
 func (s *Scene) Bytes() []byte { return s.Doc.Bytes() }
-
-// Node returns a node by path ("." is the root; a leading "/root/" or "/"
-// is accepted as the addon does). A node that an instanced (or inherited)
-// scene declares is found too: its section is the override that this
-// scene writes for it, added when missing, as the editor writes it (see
-// godot.Tree.Override).
-func (s *Scene) Node(path string) (*godot.Node, error) {
-	p := NormalizePath(path)
-	n := s.Doc.Node(p)
-	if n != nil && n.Declared() {
-		return n, nil
-	}
-	hint := "paths are relative to the scene root (\".\" is the root); list nodes with find_nodes_by_type or get_scene_tree"
-	tn, err := s.treeNode(p)
-	if err != nil {
-		if n != nil {
-			return n, nil
-		}
-		// The path may lie in a scene that cannot be read: say so.
-		hint += "; the scenes this one instances could not all be read (" + err.Error() + ")"
-	}
-	if tn == nil {
-		return nil, &sdk.Error{Code: sdk.CodeNotFound, Message: fmt.Sprintf("no node at %q in %s", path, s.Path), Hint: hint, Required: "node_path"}
-	}
-	if tn.Declared() {
-		return tn.Section(), nil
-	}
-	if n == nil && tn.Opaque() {
-		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "attach the Godot editor to edit it", "%q instances %s, which cannot be read headless", p, tn.Instance())
-	}
-	sec, err := s.tr.Override(tn.Path())
-	if err != nil {
-		return nil, editErr(err, "pass the path of an existing node")
-	}
-	if s.overrides == nil {
-		s.overrides = map[*godot.Node]*godot.TreeNode{}
-	}
-	s.trDoc = s.Doc
-	s.overrides[sec] = tn
-	return sec, nil
-}
-
-// treeNode finds a node in the effective tree; nil when there is none.
-func (s *Scene) treeNode(p string) (*godot.TreeNode, error) {
-	s.sync()
-	if s.tr == nil {
-		tr, err := s.Doc.Tree(s.loader())
-		if err != nil {
-			return nil, sdk.Errorf(sdk.CodeInvalidArgument, "fix or restore the instanced scene the message names",
-				"the scenes %s instances cannot be read: %v", s.Path, err)
-		}
-		s.tr, s.trDoc = tr, s.Doc
-	}
-	return s.tr.Node(p), nil
-}
 
 // sync forgets the tree and overrides of a Doc the caller replaced (a
 // restore after a failed edit).
@@ -211,27 +174,14 @@ func (s *Scene) class(n *godot.Node) string {
 	if t := n.Type(); t != "" {
 		return t
 	}
-	if tn, err := s.treeNode(n.Path()); err == nil && tn != nil {
+	s.sync()
+	if tn := s.overrides[n]; tn != nil {
+		return tn.Class()
+	}
+	if _, tn, err := s.Lookup(n.Path()); err == nil && tn != nil {
 		return tn.Class()
 	}
 	return ""
-}
-
-// own refuses an edit (verb) that only nodes this scene declares allow.
-func (s *Scene) own(n *godot.Node, verb string) error {
-	if n.Declared() {
-		return nil
-	}
-	def := "the scene that defines it"
-	if tn := s.overrides[n]; tn != nil && tn.Scene() != "" {
-		def = tn.Scene()
-	} else if tn, err := s.treeNode(n.Path()); err == nil && tn != nil && tn.Scene() != "" {
-		def = tn.Scene()
-	}
-	return &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "node_path",
-		Message: fmt.Sprintf("%q belongs to the instanced scene %s and cannot be %sd here", n.Path(), def, verb),
-		Hint: fmt.Sprintf("%s it in %s, which changes every instance; here you can set its properties (an override) and add children under it; "+
-			"to change only this copy's structure, make the instance local in the Godot editor (Make Local)", verb, def)}
 }
 
 // NormalizePath applies the addon's node path rules: strip one leading
@@ -241,18 +191,6 @@ func NormalizePath(p string) string { return godot.NormalizeNodePath(p) }
 // Class returns the node's class, or "" when the file does not name one (an
 // instanced scene, or a node overriding an inherited one).
 func Class(n *godot.Node) string { return n.Type() }
-
-// editErr turns an error of sdk/godot's editing API into an *sdk.Error.
-func editErr(err error, hint string) error {
-	if err == nil {
-		return nil
-	}
-	code := sdk.CodeInvalidArgument
-	if errors.Is(err, godot.ErrNotFound) {
-		code = sdk.CodeNotFound
-	}
-	return sdk.Errorf(code, hint, "%v", err)
-}
 
 // addExt declares the resource at path (res:// or uid://) as an
 // ext_resource of the scene.
@@ -273,7 +211,7 @@ func (s *Scene) addExt(typ, path string) (godot.Value, error) {
 	}
 	ref, err := s.Doc.AddExtResource(typ, path, "")
 	if err != nil {
-		return nil, editErr(err, "pass a res:// path of an existing resource")
+		return nil, EditError(err, "value")
 	}
 	return ref, nil
 }
@@ -298,40 +236,6 @@ func ResolveUID(ctx context.Context, call *sdk.Call, id string) (string, error) 
 		return "", notFound
 	}
 	return p, nil
-}
-
-// CreateNode adds a node of a class under parent and returns its path.
-func (s *Scene) CreateNode(parent, name, typ string) (*godot.Node, error) {
-	if !s.db.Exists(typ) {
-		hint := "pass a Node class such as Node2D or Sprite2D"
-		return nil, sdk.Errorf(sdk.CodeInvalidArgument, hint, "%q is not a Godot class", typ)
-	}
-	if !s.db.IsNode(typ) || !s.db.Instantiable(typ) {
-		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass an instantiable Node class", "%s is not an instantiable Node class", typ)
-	}
-	if name == "" {
-		name = typ
-	}
-	p, err := s.Node(parent)
-	if err != nil {
-		return nil, err
-	}
-	var n *godot.Node
-	if p.Declared() && !s.inherited() {
-		n, err = s.Doc.AddNode(p.Path(), name, typ)
-	} else {
-		// Under a node of an instanced scene: placed through the instance.
-		if _, err := s.treeNode(p.Path()); err != nil {
-			return nil, err
-		}
-		n, err = s.tr.AddNode(p.Path(), name, typ)
-	}
-	if err != nil {
-		return nil, editErr(err, "choose a name no sibling has")
-	}
-	s.tr = nil
-	s.Edited = true
-	return n, nil
 }
 
 func (s *Scene) inherited() bool {
@@ -382,82 +286,6 @@ func (s *Scene) AttachScript(n *godot.Node, script string) error {
 	return err
 }
 
-// Delete removes a node and its subtree.
-func (s *Scene) Delete(path string) error {
-	p := NormalizePath(path)
-	if p == "." {
-		return sdk.Errorf(sdk.CodeInvalidArgument, "delete a child node, or delete the scene file", "cannot delete the scene root")
-	}
-	n, err := s.Node(p)
-	if err != nil {
-		return err
-	}
-	if err := s.own(n, "delete"); err != nil {
-		return err
-	}
-	s.tr = nil
-	if err := s.Doc.RemoveNode(n.Path()); err != nil {
-		return editErr(err, "pass the path of an existing node")
-	}
-	s.Edited = true
-	return nil
-}
-
-// Rename renames a node and returns its new path.
-func (s *Scene) Rename(path, name string) (string, error) {
-	n, err := s.Node(path)
-	if err != nil {
-		return "", err
-	}
-	if err := s.own(n, "rename"); err != nil {
-		return "", err
-	}
-	s.tr = nil
-	if err := s.Doc.RenameNode(n.Path(), name); err != nil {
-		return "", editErr(err, "choose a name no sibling has")
-	}
-	s.Edited = true
-	return n.Path(), nil
-}
-
-// Move reparents a node and returns its new path.
-func (s *Scene) Move(path, parent string) (string, error) {
-	n, err := s.Node(path)
-	if err != nil {
-		return "", err
-	}
-	if err := s.own(n, "move"); err != nil {
-		return "", err
-	}
-	if _, err := s.Node(parent); err != nil {
-		return "", err
-	}
-	s.tr = nil
-	if err := s.Doc.MoveNode(n.Path(), NormalizePath(parent)); err != nil {
-		return "", editErr(err, "move the node under an existing node outside its own subtree")
-	}
-	s.Edited = true
-	return n.Path(), nil
-}
-
-// Duplicate copies a node (with its subtree) next to it.
-func (s *Scene) Duplicate(path string) (string, error) {
-	n, err := s.Node(path)
-	if err != nil {
-		return "", err
-	}
-	if err := s.own(n, "duplicate"); err != nil {
-		return "", err
-	}
-	s.tr = nil
-	c, err := s.Doc.DuplicateNode(n.Path(), "")
-	if err != nil {
-		return "", editErr(err, "duplicate a node other than the root")
-	}
-	s.Edited = true
-	return c.Path(), nil
-}
-
 // Connect adds a signal connection, checking the signal on the source's class.
 func (s *Scene) Connect(from, signal, to, method string) (already bool, err error) {
 	src, err := s.Node(from)
@@ -483,7 +311,7 @@ func (s *Scene) Connect(from, signal, to, method string) (already bool, err erro
 		}
 	}
 	if err := s.Doc.AddConnection(conn); err != nil {
-		return false, editErr(err, "connect existing nodes")
+		return false, EditError(err, "node_path")
 	}
 	s.Edited = true
 	return false, nil
@@ -500,5 +328,9 @@ func (s *Scene) Commit(name string) (sdk.CommitResult, error) {
 	if !s.Edited {
 		return sdk.CommitResult{Files: []sdk.FileChange{}}, nil
 	}
-	return s.ws.Begin(name).Write(s.Path, s.Bytes(), s.File.Version).Commit(s.ctx)
+	tx := s.ws.Begin(name).Write(s.Path, s.Bytes(), s.File.Version)
+	for _, w := range s.Writes() {
+		w(tx)
+	}
+	return tx.Commit(s.ctx)
 }
