@@ -269,7 +269,7 @@ func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw 
 		return nil, &sdk.Error{Code: sdk.CodeNotFound, Required: requiredValue,
 			Message: fmt.Sprintf("no resource at %s", p), Hint: "godot_project_search_files finds project files"}
 	}
-	rt, uid := resourceType(ctx, call, p)
+	rt, uid := nodeedit.ResourceType(ctx, call, p)
 	want := strings.Split(typ, ",")
 	if rt == "" {
 		rt = want[0]
@@ -425,26 +425,9 @@ func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk
 		return sdk.Result{}, err
 	}
 	// Headless only: in the editor the addon checks the script itself.
-	fi, err := call.Workspace().Stat(ctx, sp)
-	if err != nil {
+	if err := s.ed.AttachScript(n, sp); err != nil {
 		return sdk.Result{}, err
 	}
-	if !fi.Exists {
-		return sdk.Result{}, notFound("create it first (godot_scripts_write) or check the path", "No script at %s.", sp)
-	}
-	typ, uid := resourceType(ctx, call, sp)
-	if typ != "Script" {
-		return sdk.Result{}, invalid("script_path", "pass a .gd or .cs file", "%s is not a script", sp)
-	}
-	ref, err := s.file.AddExtResource("Script", sp, uid)
-	if err != nil {
-		return sdk.Result{}, editError(err, "script_path")
-	}
-	class := nodeClass(ctx, call, s.file, n)
-	if tn != nil && tn.Class() != "" {
-		class = tn.Class()
-	}
-	n.SetOrdered("script", ref, propertyRank(class))
 	out := map[string]any{"node_path": np, "script_path": sp, "attached": true}
 	if tn != nil && !tn.Declared() {
 		out["override"] = true

@@ -280,10 +280,43 @@ func UnknownProperty(err error) bool {
 	return errors.As(err, &up)
 }
 
-// AttachScript sets a node's script to an existing script file.
+// AttachScript sets a node's script to an existing script file (a
+// res:// or uid:// path), declared with its uid as the editor declares it.
 func (s *Scene) AttachScript(n *godot.Node, script string) error {
-	_, err := s.SetProperty(n, "script", script)
-	return err
+	sp := script
+	if strings.HasPrefix(sp, "uid://") {
+		p, err := s.resolveUID(sp)
+		var e *sdk.Error
+		if errors.As(err, &e) {
+			e.Required = "script_path"
+		}
+		if err != nil {
+			return err
+		}
+		sp = p
+	}
+	sp, err := sdk.CleanResPath("script_path", sp)
+	if err != nil {
+		return err
+	}
+	fi, err := s.ws.Stat(s.ctx, sp)
+	if err != nil {
+		return err
+	}
+	if !fi.Exists {
+		return NotFound("create it first (godot_scripts_write) or check the path", "No script at %s.", sp)
+	}
+	typ, uid := ResourceType(s.ctx, s.call, sp)
+	if typ != "Script" {
+		return Invalid("script_path", "pass a .gd or .cs file", "%s is not a script", sp)
+	}
+	ref, err := s.Doc.AddExtResource("Script", sp, uid)
+	if err != nil {
+		return EditError(err, "script_path")
+	}
+	n.SetOrdered("script", ref, s.db.PropertyRank(s.class(n)))
+	s.Edited = true
+	return nil
 }
 
 // Connect adds a signal connection, checking the signal on the source's class.
