@@ -41,14 +41,3 @@ func FuzzCoerce(f *testing.F) {
 		}
 	})
 }
-
-// FuzzParseScript: the GDScript declaration scanner never panics.
-func FuzzParseScript(f *testing.F) {
-	f.Add("extends Node\nsignal a(x: int)\n@export var b: float = 1\n@onready var c := $C\nfunc d(e):\n\tpass\nstatic func f() -> void:\n\tpass\n")
-	f.Fuzz(func(t *testing.T, src string) {
-		si := parseScript("res://x.gd", src)
-		if si.signals == nil || si.funcs == nil || si.vars == nil {
-			t.Fatal("nil maps")
-		}
-	})
-}

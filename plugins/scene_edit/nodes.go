@@ -78,7 +78,7 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	class := nodeClass(ctx, call, s.file, n)
+	class := nodeedit.NodeClass(ctx, call, s.file, n)
 	if tn != nil && tn.Class() != "" {
 		class = tn.Class()
 	}
@@ -172,8 +172,8 @@ func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node,
 	}
 	p, ok := cdb.Property(class, prop)
 	if !ok || class == "" {
-		if si := sceneScript(ctx, call, s, n); si != nil {
-			if t, ok := si.vars[prop]; ok {
+		if si := s.ed.Script(n); si != nil {
+			if t, ok := si.Vars[prop]; ok {
 				if raw == nil {
 					return nil, true, nil
 				}

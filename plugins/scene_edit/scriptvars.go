@@ -7,6 +7,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // scriptVarValue converts the JSON value of a script variable declared
@@ -227,8 +228,8 @@ func markNodeRef(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node, p
 		n.MarkNodeReference(prop, false)
 		return
 	}
-	if si := nodeScript(ctx, call, s.file, n); si != nil {
-		if t, ok := si.vars[prop]; ok {
+	if si := nodeedit.FileScript(ctx, call, s.file, n); si != nil {
+		if t, ok := si.Vars[prop]; ok {
 			ref := isNodeRefVar(t)
 			if !ref && !isBuiltinType(t) && !db().Exists(t) {
 				base, ok := scriptClassBase(ctx, call, t)

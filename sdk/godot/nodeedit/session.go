@@ -319,37 +319,6 @@ func (s *Scene) AttachScript(n *godot.Node, script string) error {
 	return nil
 }
 
-// Connect adds a signal connection, checking the signal on the source's class.
-func (s *Scene) Connect(from, signal, to, method string) (already bool, err error) {
-	src, err := s.Node(from)
-	if err != nil {
-		return false, err
-	}
-	if _, err := s.Node(to); err != nil {
-		return false, err
-	}
-	if c := s.class(src); c != "" {
-		if _, ok := s.db.Signal(c, signal); !ok {
-			hint := fmt.Sprintf(`godot_describe_class({"class_name":%q,"members":"signals","inherited":true}) lists its signals`, c)
-			if sug := s.db.SignalHint(c, signal); sug != "" {
-				hint = sug
-			}
-			return false, sdk.Errorf(sdk.CodeInvalidArgument, hint+" (signals a script declares cannot be checked headless)", "%s has no signal %q", c, signal)
-		}
-	}
-	conn := godot.Connection{Signal: signal, From: src.Path(), To: NormalizePath(to), Method: method}
-	for _, c := range s.Doc.Connections() {
-		if c.Signal == conn.Signal && c.From == conn.From && c.To == conn.To && c.Method == conn.Method {
-			return true, nil
-		}
-	}
-	if err := s.Doc.AddConnection(conn); err != nil {
-		return false, EditError(err, "node_path")
-	}
-	s.Edited = true
-	return false, nil
-}
-
 // Commit writes the scene (when edited) as one transaction named name; all
 // commits of a tool call are one journaled action. It honours dry_run.
 func (s *Scene) Commit(name string) (sdk.CommitResult, error) {
