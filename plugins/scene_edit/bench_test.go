@@ -31,7 +31,7 @@ func BenchmarkEditCost(b *testing.B) {
 	b.Run("set_property", func(b *testing.B) {
 		f, _ := godot.ParseFile("csg.tscn", src)
 		n := f.Node("CameraHolder")
-		rank := propertyRank("Node3D")
+		rank := db().PropertyRank("Node3D")
 		for i := range b.N {
 			n.SetOrdered("position", godot.Vector3{X: float64(i % 2), Y: 1, Z: 2}, rank)
 		}
@@ -53,7 +53,7 @@ func BenchmarkEditCost(b *testing.B) {
 		}
 	})
 	b.Run("parse+set_property+render", func(b *testing.B) {
-		rank := propertyRank("Node3D")
+		rank := db().PropertyRank("Node3D")
 		for i := range b.N {
 			f, _ := godot.ParseFile("csg.tscn", src)
 			f.Node("CameraHolder").SetOrdered("position", godot.Vector3{X: float64(i % 2), Y: 1, Z: 2}, rank)

@@ -23,20 +23,15 @@ import (
 func DB() *classdb.DB { return classdb.MustEmbedded() }
 
 // Err turns the converter's errors into the caller's: a value that does not
-// fit (*godot.ValueError) is INVALID_ARGUMENT naming the property, what was
-// given and the shapes accepted (Required "value"); an unknown property
-// (*classdb.UnknownPropertyError) is INVALID_ARGUMENT with the closest name
-// (Required "property"). Other errors are returned unchanged.
+// fit (*godot.ValueError) is INVALID_ARGUMENT "Setting 'prop' failed: …"
+// naming what was given, with a hint saying what to pass (Required
+// "value"); an unknown property (*classdb.UnknownPropertyError) is
+// INVALID_ARGUMENT with the closest name (Required "property"). Other
+// errors are returned unchanged.
 func Err(err error) error {
 	var ve *godot.ValueError
 	if errors.As(err, &ve) {
-		msg := *ve
-		msg.Accepted = ""
-		hint := "pass " + ve.Accepted
-		if ve.Accepted == "" {
-			hint = "pass a value of type " + ve.Type
-		}
-		return &sdk.Error{Code: sdk.CodeInvalidArgument, Message: msg.Error(), Hint: hint, Required: "value", Err: err}
+		return valueErr("", err, "pass a value of type "+ve.Type)
 	}
 	var up *classdb.UnknownPropertyError
 	if errors.As(err, &up) {
@@ -192,30 +187,6 @@ func NormalizePath(p string) string { return godot.NormalizeNodePath(p) }
 // instanced scene, or a node overriding an inherited one).
 func Class(n *godot.Node) string { return n.Type() }
 
-// addExt declares the resource at path (res:// or uid://) as an
-// ext_resource of the scene.
-func (s *Scene) addExt(typ, path string) (godot.Value, error) {
-	if strings.HasPrefix(path, "uid://") {
-		res, err := s.resolveUID(path)
-		if err != nil {
-			return nil, err
-		}
-		path = res
-	}
-	st, err := s.ws.Stat(s.ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Exists {
-		return nil, &sdk.Error{Code: sdk.CodeNotFound, Message: path + " does not exist", Hint: "create the file first, or pass an existing res:// path", Required: "value"}
-	}
-	ref, err := s.Doc.AddExtResource(typ, path, "")
-	if err != nil {
-		return nil, EditError(err, "value")
-	}
-	return ref, nil
-}
-
 // resolveUID finds the file a uid:// names, from the project's files.
 func (s *Scene) resolveUID(id string) (string, error) { return ResolveUID(s.ctx, s.call, id) }
 
@@ -246,38 +217,9 @@ func (s *Scene) inherited() bool {
 // Resources returns the converter's view of the scene's resources: paths
 // become ext_resources, inline resources sub-resources.
 func (s *Scene) Resources() *FileResources {
-	return &FileResources{Doc: s.Doc, Path: s.Path, RefFunc: s.addExt}
-}
-
-// SetProperty converts and sets one property of a node. An inline
-// resource becomes a [sub_resource]; one the value replaces goes when
-// nothing else uses it. A value that does not convert leaves the scene as
-// it was. On an override a value equal to the instanced scene's is no
-// override: it is cleared, as the editor saves only what differs.
-func (s *Scene) SetProperty(n *godot.Node, prop string, raw any) (godot.Value, error) {
-	res := s.Resources()
-	v, err := Coerce(s.class(n), prop, raw, res)
-	if err != nil {
-		res.Discard()
-		return nil, err
-	}
-	s.sync()
-	if tn := s.overrides[n]; tn != nil {
-		if base, _, ok := tn.Base(prop); ok && godot.Equal(base, v) {
-			n.Clear(prop)
-			s.Edited = true
-			return v, nil
-		}
-	}
-	n.Set(prop, v)
-	s.Edited = true
-	return v, nil
-}
-
-// UnknownProperty reports whether err is Coerce's "no such property".
-func UnknownProperty(err error) bool {
-	var up *classdb.UnknownPropertyError
-	return errors.As(err, &up)
+	return &FileResources{Doc: s.Doc, Path: s.Path, RefFunc: func(typ, path string) (godot.Value, error) {
+		return s.objectValue("", typ, path)
+	}}
 }
 
 // AttachScript sets a node's script to an existing script file (a
