@@ -273,27 +273,19 @@ func runOne(ctx context.Context, s *nodeedit.Scene, command string, params map[s
 		if err := need(params, "node_path", "group"); err != nil {
 			return nil, err
 		}
-		n, err := s.Node(str(params, "node_path"))
+		g := str(params, "group")
+		if command == "cmd_add_to_group" {
+			n, added, err := s.AddToGroup(str(params, "node_path"), g)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"node_path": n.Path(), "group": g, "added": added}, nil
+		}
+		_, removed, err := s.RemoveFromGroup(str(params, "node_path"), g)
 		if err != nil {
 			return nil, err
 		}
-		g := str(params, "group")
-		if command == "cmd_add_to_group" {
-			member := false
-			for _, x := range n.Groups() {
-				member = member || x == g
-			}
-			if !member {
-				if err := n.AddGroup(g); err != nil {
-					return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a group name", "%v", err)
-				}
-				s.Edited = true
-			}
-			return map[string]any{"node_path": n.Path(), "group": g, "added": !member}, nil
-		}
-		removed := n.RemoveGroup(g)
-		s.Edited = s.Edited || removed
-		return map[string]any{"node_path": n.Path(), "group": g, "removed": removed}, nil
+		return map[string]any{"node_path": nodeedit.NormalizePath(str(params, "node_path")), "group": g, "removed": removed}, nil
 	case "cmd_batch_set_property":
 		return batchSet(ctx, s, params)
 	case "cmd_compose_node":

@@ -242,21 +242,9 @@ func setEditableChildren(ctx context.Context, call *sdk.Call, in editableArgs) (
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	n, tn, err := s.lookup(ctx, call, np)
+	name, err := s.editor(ctx, call).SetEditable(np, editable)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	name := path.Base("/" + np)
-	if tn != nil {
-		// Also an instance that an instanced scene declares: its path goes
-		// through the outer instance, which becomes editable too.
-		_, err = s.ed.Built().SetEditable(tn.Path(), editable)
-	} else {
-		_, err = s.file.SetEditable(n.Path(), editable)
-		name = n.Name()
-	}
-	if err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
 	}
 	verb := "Enable"
 	if !editable {

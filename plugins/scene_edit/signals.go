@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 type signalArgs struct {
@@ -46,11 +46,9 @@ func disconnectSignal(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.R
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	c := godot.Connection{Signal: in.SignalName, From: normalizeNodePath(in.SourcePath),
-		To: normalizeNodePath(in.TargetPath), Method: in.MethodName}
-	if !s.file.RemoveConnection(c) {
-		return sdk.Result{}, invalid("signal_name", "godot_scene_edit_list_signal_connections lists the node's connections",
-			"'%s' of '%s' is not connected to %s of '%s'", c.Signal, c.From, c.Method, c.To)
+	c, err := s.editor(ctx, call).Disconnect(in.SourcePath, in.SignalName, in.TargetPath, in.MethodName)
+	if err != nil {
+		return sdk.Result{}, err
 	}
 	out := in.params()
 	out["disconnected"] = true
@@ -100,29 +98,19 @@ func addToGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, 
 		return sdk.Result{}, err
 	}
 	// A node of an instanced scene joins the group through an override.
-	n, tn, err := s.override(ctx, call, np)
+	n, added, err := s.editor(ctx, call).AddToGroup(np, in.Group)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	out := map[string]any{"node_path": np, "group": in.Group, "added": false}
-	if slices.Contains(n.Groups(), in.Group) || tn != nil && slices.Contains(tn.Groups(), in.Group) {
-		s.pruned(n) // an override made for nothing
+	out := map[string]any{"node_path": np, "group": in.Group, "added": added}
+	if !added {
 		return s.commit(ctx, call, "", out)
 	}
-	if err := n.AddGroup(in.Group); err != nil {
-		return sdk.Result{}, editError(err, "group")
-	}
-	out["added"] = true
 	return s.commit(ctx, call, fmt.Sprintf("Add %s to group %s", n.Name(), in.Group), out)
 }
 
 // checkGroup refuses an empty group name, in both modes.
-func checkGroup(g string) error {
-	if strings.TrimSpace(g) == "" {
-		return invalid("group", "pass a group name", "group must not be empty")
-	}
-	return nil
-}
+func checkGroup(g string) error { return nodeedit.CheckGroup(g) }
 
 func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
@@ -130,14 +118,10 @@ func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	n, _, err := s.lookup(ctx, call, np)
+	// Groups an instanced scene gives a node are that scene's to remove.
+	n, removed, err := s.editor(ctx, call).RemoveFromGroup(np, in.Group)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	// Groups an instanced scene gives a node are that scene's to remove.
-	removed := n != nil && n.RemoveGroup(in.Group)
-	if n != nil && removed {
-		s.pruned(n)
 	}
 	out := map[string]any{"node_path": np, "group": in.Group, "removed": removed}
 	if !removed {

@@ -90,3 +90,16 @@ func (s *Scene) resolveConnection(from, signal, to, method string) (godot.Connec
 	}
 	return godot.Connection{Signal: signal, From: srcPath, To: dstPath, Method: method}, nil
 }
+
+// Disconnect removes the connection of signal of the node at from to
+// method of the node at to; INVALID_ARGUMENT (Required "signal_name")
+// when the scene has no such connection.
+func (s *Scene) Disconnect(from, signal, to, method string) (godot.Connection, error) {
+	c := godot.Connection{Signal: signal, From: NormalizePath(from), To: NormalizePath(to), Method: method}
+	if !s.Doc.RemoveConnection(c) {
+		return c, Invalid("signal_name", "godot_scene_edit_list_signal_connections lists the node's connections",
+			"'%s' of '%s' is not connected to %s of '%s'", c.Signal, c.From, c.Method, c.To)
+	}
+	s.Edited = true
+	return c, nil
+}
