@@ -3,8 +3,9 @@
 // editing API (values converted by the one JSON converter, classdb's
 // DB.Coerce, with the class database checking classes, properties and
 // signals), and commits every change of a tool call as one journaled
-// workspace action. Toolsets that edit nodes headless (batch, composite)
-// use it rather than editing scene text themselves.
+// workspace action (or, through [Edit], lets the caller commit). It is
+// the one headless implementation of node editing: scene_edit, batch and
+// composite use it rather than editing scene text themselves.
 package nodeedit
 
 import (
