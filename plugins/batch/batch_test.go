@@ -114,7 +114,7 @@ func TestSetPropertyAndCrossScene(t *testing.T) {
 	// the shapes accepted, not cut to two numbers.
 	arity := h.Call(context.Background(), "set_property", map[string]any{"scene": "res://main.tscn", "node_paths": []string{"Player"}, "property": "position", "value": []any{1, 2, 3}})
 	if !arity.IsError || arity.Error == nil || arity.Error.Code != sdk.CodeInvalidArgument || arity.Error.Required != "value" ||
-		!strings.Contains(arity.Text(), `property "position": [1,2,3] is not a Vector2 (3 numbers; a Vector2 has 2)`) ||
+		!strings.Contains(arity.Text(), `Setting 'position' failed: [1,2,3] is not a Vector2 (3 numbers; a Vector2 has 2)`) ||
 		!strings.Contains(arity.Error.Hint, `[x, y]`) || read(t, dir, "main.tscn") != before {
 		t.Errorf("three numbers for a Vector2: %s", arity.Text())
 	}

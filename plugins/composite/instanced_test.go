@@ -84,3 +84,38 @@ func TestInstancedNodes(t *testing.T) {
 	}
 	enginecheck.Files(t, files)
 }
+
+// Group commands in run_commands edit groups as scene_edit does: a node
+// an instanced scene puts in a group is in it already (no override is
+// written), and only the scene's own groups can be removed.
+func TestGroupCommands(t *testing.T) {
+	dir := plugintest.Project(t, map[string]string{
+		"project.godot": "config_version=5\n",
+		"coin.tscn":     "[gd_scene format=3]\n\n[node name=\"Coin\" type=\"Area2D\" groups=[\"coins\"]]\n",
+		"main.tscn": "[gd_scene format=3]\n\n[ext_resource type=\"PackedScene\" path=\"res://coin.tscn\" id=\"1_c\"]\n\n" +
+			"[node name=\"Main\" type=\"Node2D\"]\n\n[node name=\"Coin\" parent=\".\" instance=ExtResource(\"1_c\")]\n",
+	})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	defer h.Close()
+	before, err := os.ReadFile(filepath.Join(dir, "main.tscn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := plugintest.CallAs[runResult](t, h, "run_commands", map[string]any{"scene": "res://main.tscn", "commands": []any{
+		map[string]any{"command": "cmd_add_to_group", "params": map[string]any{"node_path": "Coin", "group": "coins"}},
+		map[string]any{"command": "cmd_remove_from_group", "params": map[string]any{"node_path": "Coin", "group": "coins"}},
+	}})
+	if !r.OKAll || r.Results[0].Result["added"] != false || r.Results[1].Result["removed"] != false {
+		t.Errorf("groups the instanced scene gives: %+v", r)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "main.tscn")); string(got) != string(before) {
+		t.Errorf("main.tscn changed:\n%s", got)
+	}
+	r = plugintest.CallAs[runResult](t, h, "run_commands", map[string]any{"scene": "res://main.tscn", "commands": []any{
+		map[string]any{"command": "cmd_add_to_group", "params": map[string]any{"node_path": "Coin", "group": "loot"}},
+	}})
+	got, _ := os.ReadFile(filepath.Join(dir, "main.tscn"))
+	if !r.OKAll || r.Results[0].Result["added"] != true || !strings.Contains(string(got), `[node name="Coin" parent="." groups=["loot"] instance=ExtResource("1_c")]`) {
+		t.Errorf("add to group: %+v\n%s", r, got)
+	}
+}

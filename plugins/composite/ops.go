@@ -216,16 +216,15 @@ func runOne(ctx context.Context, s *nodeedit.Scene, command string, params map[s
 		if err := need(params, "node_path", "new_name"); err != nil {
 			return nil, err
 		}
-		n, err := s.Node(str(params, "node_path"))
+		n, old, updated, err := s.Rename(str(params, "node_path"), str(params, "new_name"))
 		if err != nil {
 			return nil, err
 		}
-		old := n.Name()
-		p, err := s.Rename(str(params, "node_path"), str(params, "new_name"))
-		if err != nil {
-			return nil, err
+		out := map[string]any{"node_path": n.Path(), "old_name": old, "new_name": str(params, "new_name"), "renamed": true}
+		if len(updated) > 0 {
+			out["updated_scenes"] = updated
 		}
-		return map[string]any{"node_path": p, "old_name": old, "new_name": str(params, "new_name"), "renamed": true}, nil
+		return out, nil
 	case "cmd_attach_script":
 		if err := need(params, "node_path", "script_path"); err != nil {
 			return nil, err
@@ -252,45 +251,41 @@ func runOne(ctx context.Context, s *nodeedit.Scene, command string, params map[s
 		if err := need(params, "node_path"); err != nil {
 			return nil, err
 		}
-		p, err := s.Duplicate(str(params, "node_path"))
+		c, err := s.Duplicate(str(params, "node_path"))
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"node_path": p, "source_path": str(params, "node_path")}, nil
+		return map[string]any{"node_path": c.Path(), "source_path": str(params, "node_path")}, nil
 	case "cmd_move_node":
 		if err := need(params, "node_path", "new_parent_path"); err != nil {
 			return nil, err
 		}
-		p, err := s.Move(str(params, "node_path"), str(params, "new_parent_path"))
+		index := -1
+		if i, ok := params["index"].(float64); ok {
+			index = int(i)
+		}
+		n, err := s.Move(str(params, "node_path"), str(params, "new_parent_path"), index)
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"node_path": p, "moved": true}, nil
+		return map[string]any{"node_path": n.Path(), "moved": true}, nil
 	case "cmd_add_to_group", "cmd_remove_from_group":
 		if err := need(params, "node_path", "group"); err != nil {
 			return nil, err
 		}
-		n, err := s.Node(str(params, "node_path"))
+		g := str(params, "group")
+		if command == "cmd_add_to_group" {
+			n, added, err := s.AddToGroup(str(params, "node_path"), g)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"node_path": n.Path(), "group": g, "added": added}, nil
+		}
+		_, removed, err := s.RemoveFromGroup(str(params, "node_path"), g)
 		if err != nil {
 			return nil, err
 		}
-		g := str(params, "group")
-		if command == "cmd_add_to_group" {
-			member := false
-			for _, x := range n.Groups() {
-				member = member || x == g
-			}
-			if !member {
-				if err := n.AddGroup(g); err != nil {
-					return nil, sdk.Errorf(sdk.CodeInvalidArgument, "pass a group name", "%v", err)
-				}
-				s.Edited = true
-			}
-			return map[string]any{"node_path": n.Path(), "group": g, "added": !member}, nil
-		}
-		removed := n.RemoveGroup(g)
-		s.Edited = s.Edited || removed
-		return map[string]any{"node_path": n.Path(), "group": g, "removed": removed}, nil
+		return map[string]any{"node_path": nodeedit.NormalizePath(str(params, "node_path")), "group": g, "removed": removed}, nil
 	case "cmd_batch_set_property":
 		return batchSet(ctx, s, params)
 	case "cmd_compose_node":

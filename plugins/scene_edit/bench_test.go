@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // BenchmarkEditCost splits the in-process cost of one headless edit of the
@@ -30,7 +31,7 @@ func BenchmarkEditCost(b *testing.B) {
 	b.Run("set_property", func(b *testing.B) {
 		f, _ := godot.ParseFile("csg.tscn", src)
 		n := f.Node("CameraHolder")
-		rank := propertyRank("Node3D")
+		rank := db().PropertyRank("Node3D")
 		for i := range b.N {
 			n.SetOrdered("position", godot.Vector3{X: float64(i % 2), Y: 1, Z: 2}, rank)
 		}
@@ -45,14 +46,14 @@ func BenchmarkEditCost(b *testing.B) {
 	b.Run("parse+create_node+render", func(b *testing.B) {
 		for range b.N {
 			f, _ := godot.ParseFile("csg.tscn", src)
-			if _, err := f.AddNode(".", freeName(f, ".", "Node3D"), "Node3D"); err != nil {
+			if _, err := f.AddNode(".", nodeedit.FreeName(f, ".", "Node3D"), "Node3D"); err != nil {
 				b.Fatal(err)
 			}
 			_ = f.Bytes()
 		}
 	})
 	b.Run("parse+set_property+render", func(b *testing.B) {
-		rank := propertyRank("Node3D")
+		rank := db().PropertyRank("Node3D")
 		for i := range b.N {
 			f, _ := godot.ParseFile("csg.tscn", src)
 			f.Node("CameraHolder").SetOrdered("position", godot.Vector3{X: float64(i % 2), Y: 1, Z: 2}, rank)

@@ -1,115 +1,12 @@
 package main
 
-import (
-	"context"
-	"errors"
-	"strings"
+import "github.com/godot-mcp/godot-mcp/sdk/godot"
 
-	"github.com/godot-mcp/godot-mcp/sdk"
-	"github.com/godot-mcp/godot-mcp/sdk/godot"
-)
-
-// Values are converted by the SDK's one converter (classdb's DB.Coerce
-// over godot.FromJSON), which takes every shape the addon's from_json
-// takes (ADDON-PROTOCOL §4.2) and refuses what does not fit; results are
-// godot.ToJSONIn, the addon's to_json (§4.1). Object-typed properties are
-// handled by the caller (objectValue), which checks the resource's type.
-
-// coerce converts the JSON value v to typ, as the property's type is
-// spelled in the class database or a script ("Array[int]" too).
-func coerce(typ string, v any) (godot.Value, error) {
-	if elem, ok := strings.CutPrefix(typ, "Array["); ok {
-		typ = "typedarray::" + strings.TrimSuffix(elem, "]")
-	}
-	return db().CoerceType(typ, v, nil)
-}
-
-// coerceProperty converts the JSON value of prop to typ (coerce), or
-// refuses it, naming the shapes the type takes (hint when the converter
-// has none).
-func coerceProperty(prop, typ string, raw any, hint string) (godot.Value, error) {
-	v, err := coerce(typ, raw)
-	if err != nil {
-		var ve *godot.ValueError
-		if errors.As(err, &ve) && ve.Accepted != "" {
-			hint = "pass " + ve.Accepted
-			short := *ve
-			short.Accepted = ""
-			err = &short
-		}
-		return nil, invalid(requiredValue, hint, "Setting '%s' failed: %v", prop, err)
-	}
-	return v, nil
-}
-
-// infer converts JSON to the closest Variant, for untyped script variables
-// and metadata: numbers without a fraction become int.
-func infer(v any) godot.Value {
-	if val, err := godot.FromJSON(v, ""); err == nil {
-		return val
-	}
-	return godot.String(godot.DescribeJSON(v))
-}
+// Values are converted by nodeedit (Scene.Set, over the SDK's one
+// converter, classdb's DB.Coerce), which takes every shape the addon's
+// from_json takes (ADDON-PROTOCOL §4.2) and refuses what does not fit;
+// results are godot.ToJSONIn, the addon's to_json (§4.1).
 
 // toJSON renders a Variant of f as the addon's to_json does, so
 // set_node_property echoes a value in the shape get_node_property reads it.
 func toJSON(f *godot.File, v godot.Value) any { return godot.ToJSONIn(v, f, "") }
-
-// resourceType is the ext_resource type Godot records for a file, and its
-// uid when the project has one for it (in the file itself, its .import or
-// its .uid sidecar).
-func resourceType(ctx context.Context, call *sdk.Call, p string) (typ, uid string) {
-	ws := call.Workspace()
-	ext := strings.ToLower(p[strings.LastIndex(p, ".")+1:])
-	sidecar := func(suffix string) string {
-		f, err := ws.Read(ctx, p+suffix)
-		if err != nil {
-			return ""
-		}
-		if suffix == ".uid" {
-			return strings.TrimSpace(string(f.Data))
-		}
-		c, err := godot.ParseConfig(p+suffix, f.Data)
-		if err != nil {
-			return ""
-		}
-		if v, ok := c.Get("remap", "uid"); ok {
-			if s, ok := v.(godot.String); ok {
-				return string(s)
-			}
-		}
-		return ""
-	}
-	switch ext {
-	case "tscn", "scn":
-		typ = "PackedScene"
-	case "gd", "cs":
-		return "Script", sidecar(".uid")
-	case "gdshader":
-		return "Shader", sidecar(".uid")
-	case "png", "jpg", "jpeg", "webp", "svg", "bmp", "tga", "exr", "hdr", "dds", "ktx":
-		return "Texture2D", sidecar(".import")
-	case "wav":
-		return "AudioStreamWAV", sidecar(".import")
-	case "ogg":
-		return "AudioStreamOggVorbis", sidecar(".import")
-	case "mp3":
-		return "AudioStreamMP3", sidecar(".import")
-	case "ttf", "otf", "woff", "woff2":
-		return "FontFile", sidecar(".import")
-	case "tres":
-	default:
-		return "", sidecar(".import")
-	}
-	f, err := ws.Read(ctx, p)
-	if err != nil {
-		return typ, ""
-	}
-	if rf, err := godot.ParseFile(p, f.Data); err == nil {
-		if typ == "" {
-			typ = rf.ResourceType()
-		}
-		return typ, rf.UID()
-	}
-	return typ, ""
-}

@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
-	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
-	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 type createNodeArgs struct {
@@ -21,59 +18,20 @@ type createNodeArgs struct {
 }
 
 func createNode(ctx context.Context, call *sdk.Call, in createNodeArgs) (sdk.Result, error) {
-	parent := orDot(in.ParentPath)
-	if err := db().ValidNodeTypeFor(in.NodeType, call.Workspace().GodotVersion(ctx)); err != nil {
-		return sdk.Result{}, invalid("node_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
-	}
 	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	p, tp, err := s.lookup(ctx, call, parent)
+	ed := s.editor(ctx, call)
+	n, err := ed.CreateNode(in.ParentPath, in.NodeName, in.NodeType)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	name := in.NodeName
-	if name == "" {
-		name = in.NodeType
+	out := map[string]any{"created": true, "scene_path": s.path, "node_path": n.Path()}
+	if ed.MadeEditable {
+		out["editable_children"] = true
 	}
-	if err := validName(name); err != nil {
-		return sdk.Result{}, err
-	}
-	out := map[string]any{"created": true, "scene_path": s.path}
-	var n *godot.Node
-	if tp == nil {
-		name = freeName(s.file, p.Path(), name)
-		n, err = s.file.AddNode(p.Path(), name, in.NodeType)
-	} else {
-		// The parent may be a node of an instanced scene: the new node is
-		// this scene's, placed through the instance.
-		editable := len(s.file.EditablePaths())
-		name = freeChildName(tp, name)
-		n, err = s.tr.AddNode(tp.Path(), name, in.NodeType)
-		if err == nil && len(s.file.EditablePaths()) > editable {
-			out["editable_children"] = true
-		}
-		s.tr = nil
-	}
-	if err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
-	}
-	out["node_path"] = n.Path()
-	return s.commit(ctx, call, "Create "+name, out)
-}
-
-// freeChildName is freeName among the children of a node of the
-// effective tree (those its instanced scene gives it included).
-func freeChildName(p *godot.TreeNode, name string) string {
-	taken := map[string]bool{}
-	for _, c := range p.Children() {
-		taken[c.Name()] = true
-	}
-	for taken[name] {
-		name = nextName(name)
-	}
-	return name
+	return s.commit(ctx, call, "Create "+n.Name(), out)
 }
 
 type renameNodeArgs struct {
@@ -83,142 +41,20 @@ type renameNodeArgs struct {
 }
 
 func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Result, error) {
-	np := normalizeNodePath(in.NodePath)
-	if err := validName(in.NewName); err != nil {
-		return sdk.Result{}, err
-	}
-	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "rename")
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	old, oldPath := n.Name(), n.Path()
-	if err := s.file.RenameNode(n.Path(), in.NewName); err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
+	ed := s.editor(ctx, call)
+	n, old, updated, err := ed.Rename(in.NodePath, in.NewName)
+	if err != nil {
+		return sdk.Result{}, err
 	}
 	out := map[string]any{"node_path": n.Path(), "old_name": old, "new_name": in.NewName, "renamed": true}
-	var writes []func(*sdk.Tx)
-	if old != in.NewName && oldPath != "." {
-		// Scenes that inherit or instance this one name the node by its
-		// path in their overrides and added nodes; they follow the rename
-		// in the same action (one undo restores them all).
-		ws, updated, err := followRename(ctx, call, s.path, oldPath, in.NewName)
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		writes = ws
-		if len(updated) > 0 {
-			out["updated_scenes"] = updated
-		}
+	if len(updated) > 0 {
+		out["updated_scenes"] = updated
 	}
-	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), out, writes...)
-}
-
-// followRename finds the scenes that build on scene (inherit it, or
-// instance it, directly or through other scenes) and name the node at
-// oldPath of it, and returns the writes that rename it there too
-// (godot.File.FollowRename), with the scenes' paths.
-func followRename(ctx context.Context, call *sdk.Call, scene, oldPath, newName string) ([]func(*sdk.Tx), []string, error) {
-	if call.Env.ProjectDir == "" {
-		return nil, nil, nil
-	}
-	g, err := deps.Shared(call.Env.ProjectDir).Graph(ctx)
-	if err != nil {
-		return nil, nil, nil
-	}
-	// Every scene that reaches this one through instancing.
-	seen := map[string]bool{scene: true}
-	queue := []string{scene}
-	var users []string
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		for _, r := range g.UsedBy(p) {
-			if !strings.HasSuffix(r.From, ".tscn") || seen[r.From] {
-				continue
-			}
-			seen[r.From] = true
-			users = append(users, r.From)
-			queue = append(queue, r.From)
-		}
-	}
-	sort.Strings(users)
-	ws := call.Workspace()
-	var writes []func(*sdk.Tx)
-	updated := []string{}
-	for _, u := range users {
-		if err := sdk.Interrupted(ctx, len(writes)); err != nil {
-			return nil, nil, err
-		}
-		f, err := ws.Read(ctx, u)
-		if err != nil {
-			continue
-		}
-		doc, err := godot.ParseFile(u, f.Data)
-		if err != nil || !doc.IsScene() || doc.Root() == nil {
-			continue
-		}
-		doc.SetFloatStyle(ws.FloatStyle(ctx))
-		// The tree is read from the files as they are: scene still has
-		// the old name there.
-		tr, err := doc.Tree(sceneLoader(ctx, call))
-		if err != nil {
-			continue
-		}
-		var at []string
-		for _, n := range tr.All() {
-			if n.Scene() == scene && n.InnerPath() == oldPath {
-				at = append(at, n.Path())
-			}
-		}
-		changed := false
-		for _, p := range at {
-			changed = doc.FollowRename(p, newName) || changed
-		}
-		if changed {
-			data, version, path := doc.Bytes(), f.Version, u
-			writes = append(writes, func(tx *sdk.Tx) { tx.Write(path, data, version) })
-			updated = append(updated, u)
-		}
-	}
-	return writes, updated, nil
-}
-
-// loadOwnNode loads the scene and resolves a node for an edit that only the
-// scene's own nodes allow (rename, delete, duplicate, move) works on,
-// refusing one an instanced or inherited scene defines: np is the path as
-// the call named it, verb the edit.
-func loadOwnNode(ctx context.Context, call *sdk.Call, scene, np, verb string) (*scene, *godot.Node, error) {
-	s, err := loadScene(ctx, call, scene)
-	if err != nil {
-		return nil, nil, err
-	}
-	n, tn, err := s.lookup(ctx, call, np)
-	if err != nil {
-		return nil, nil, err
-	}
-	if tn != nil && !tn.Declared() || n != nil && !n.Declared() {
-		return nil, nil, s.notOwn(tn, np, verb)
-	}
-	if n == nil {
-		return nil, nil, notFound(treeHint, "No node at '%s' in %s.", np, s.path)
-	}
-	return s, n, nil
-}
-
-// notOwn is the refusal of an edit of a node that an instanced (or
-// inherited) scene defines, naming what can be done instead.
-func (s *scene) notOwn(tn *godot.TreeNode, np, verb string) error {
-	def := "the scene that defines it"
-	if tn != nil && tn.Scene() != "" {
-		def = tn.Scene()
-	}
-	hint := fmt.Sprintf("%s it in %s (godot_scene_edit_open_scene, or pass scene=%q), which changes every instance; "+
-		"here you can set its properties (godot_scene_edit_set_node_property writes an override) and add children under it; "+
-		"to change only this copy's structure, make the instance local in the Godot editor (Make Local)", verb, def, def)
-	if tn == nil || tn.Scene() == "" {
-		hint = verb + " it in the scene that defines it; here you can set its properties and add children under it"
-	}
-	return invalid(requiredNodePath, hint, "'%s' belongs to the instanced scene %s and cannot be %sd here", np, def, verb)
+	return s.commit(ctx, call, fmt.Sprintf("Rename %s to %s", old, in.NewName), out, ed.Writes()...)
 }
 
 type setPropertyArgs struct {
@@ -241,64 +77,40 @@ func setNodeProperty(ctx context.Context, call *sdk.Call, in setPropertyArgs) (s
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	class := nodeClass(ctx, call, s.file, n)
-	if tn != nil && tn.Class() != "" {
-		class = tn.Class()
+	if in.Property == "script" {
+		return sdk.Result{}, invalid("property", "use godot_scene_edit_attach_script", "'script' is set with attach_script")
 	}
-	prop, raw := in.Property, in.Value
-	if prop == "position" && db().Inherits(class, "Node3D") {
-		// A 3D node saves its position as the origin of transform.
-		if raw, err = withOrigin(n, tn, raw); err != nil {
-			return sdk.Result{}, err
-		}
-		prop = "transform"
-	}
-	v, clear, err := propertyValue(ctx, call, s, n, class, prop, raw)
+	a, err := s.ed.Set(n, in.Property, in.Value)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	// Over an instanced scene the value to compare with is the one that
-	// scene gives (the editor saves only what differs from it), not the
-	// class default.
-	var base godot.Value
-	var baseFile *godot.File
-	hasBase := false
-	if tn != nil {
-		base, baseFile, hasBase = tn.Base(prop)
-	}
-	if hasBase && v != nil {
-		clear = godot.Equal(v, base)
-	}
-	out := map[string]any{"node_path": np, "property": in.Property, "value": toJSON(s.file, v), "set": true}
-	if clear {
-		n.Clear(prop)
-		out["value"] = defaultJSON(s.file, class, prop)
-		if hasBase {
-			out["value"] = godot.ToJSONIn(base, baseFile, "")
+	out := map[string]any{"node_path": np, "property": in.Property, "value": toJSON(s.file, a.Value), "set": true}
+	if a.Cleared {
+		out["value"] = defaultJSON(s.file, a.Class, a.Property)
+		if a.HasBase {
+			out["value"] = godot.ToJSONIn(a.Base, a.BaseFile, "")
 		}
 		out["default"] = true
-	} else {
-		n.SetOrdered(prop, v, propertyRank(class))
 	}
-	markNodeRef(ctx, call, s, n, prop, clear)
-	if prop != in.Property {
-		out["value"] = toJSON(s.file, v.(godot.Transform3D).Origin)
-		out["saved_as"] = prop
-		if clear {
+	if a.Property != in.Property {
+		out["saved_as"] = a.Property
+		if a.Cleared {
 			out["value"] = map[string]any{"x": 0.0, "y": 0.0, "z": 0.0}
-			if t, ok := base.(godot.Transform3D); ok && hasBase {
+			if t, ok := a.Base.(godot.Transform3D); ok && a.HasBase {
 				out["value"] = toJSON(s.file, t.Origin)
 			}
+		} else {
+			out["value"] = toJSON(s.file, a.Value.(godot.Transform3D).Origin)
 		}
 	}
 	if tn != nil && !tn.Declared() {
 		out["override"] = true
-		if s.madeEditable {
+		if s.ed.MadeEditable {
 			out["editable_children"] = true
 		}
 		s.pruned(n)
 	}
-	return s.commit(ctx, call, fmt.Sprintf("Set %s.%s", n.Name(), prop), out)
+	return s.commit(ctx, call, fmt.Sprintf("Set %s.%s", n.Name(), a.Property), out)
 }
 
 func defaultJSON(f *godot.File, class, prop string) any {
@@ -308,225 +120,34 @@ func defaultJSON(f *godot.File, class, prop string) any {
 	return nil
 }
 
-// propertyValue checks a property against the node's class (or script) and
-// converts the JSON value. clear means the value is the class default (or
-// null), so the property is removed from the file, as Godot saves it.
-func propertyValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node, class, prop string, raw any) (godot.Value, bool, error) {
-	cdb := db()
-	if prop == "name" {
-		return nil, false, invalid("property", "use godot_scene_edit_rename_node to rename a node", "'name' is not set as a property")
-	}
-	if prop == "script" {
-		return nil, false, invalid("property", "use godot_scene_edit_attach_script", "'script' is set with attach_script")
-	}
-	if strings.HasPrefix(prop, "metadata/") {
-		return infer(raw), raw == nil, nil
-	}
-	if t, ok := themeOverrideType(class, prop); ok {
-		if raw == nil {
-			return nil, true, nil
-		}
-		if isObjectType(t) {
-			v, err := objectValue(ctx, call, s, t, raw)
-			return v, v == nil, err
-		}
-		v, err := coerceProperty(prop, t, raw, "pass a value of type "+t)
-		return v, false, err
-	}
-	p, ok := cdb.Property(class, prop)
-	if !ok || class == "" {
-		if si := sceneScript(ctx, call, s, n); si != nil {
-			if t, ok := si.vars[prop]; ok {
-				if raw == nil {
-					return nil, true, nil
-				}
-				v, err := scriptVarValue(ctx, call, s, n, t, prop, raw)
-				return v, false, err
-			}
-		}
-		if class == "" {
-			return nil, false, invalid("property", "set it in the Godot editor, which knows the instanced scene",
-				"the class of '%s' is not known (its scene could not be read), so '%s' cannot be checked", n.Path(), prop)
-		}
-		hint := "godot_inspection_get_node_property_list lists the node's properties"
-		if sug := cdb.PropertyHint(class, prop); sug != "" {
-			hint = sug + " " + hint
-		}
-		return nil, false, invalid("property", hint, "Node has no property '%s' (%s).", prop, class)
-	}
-	if !p.Saved() {
-		return nil, false, invalid("property", "set the saved properties it is derived from instead: offset_left/top/right/bottom "+
-			"for a Control's position and size, position/rotation/scale for a transform",
-			"Godot does not save '%s' of %s in scenes (it is computed from other properties)", prop, class)
-	}
-	typ, _ := cdb.PropertyType(class, prop)
-	if d, ok := cdb.DefaultValue(class, prop); ok && d.Kind() == godot.KindStringName && typ == "String" {
-		typ = "StringName"
-	}
-	if isObjectType(typ) {
-		v, err := objectValue(ctx, call, s, typ, raw)
-		return v, v == nil, err
-	}
-	if raw == nil {
-		return nil, true, nil // back to the default
-	}
-	v, err := coerceProperty(prop, typ, raw, "pass a value of the property's type ("+typ+"); see the encodings in the tool description")
-	if err != nil {
-		return nil, false, err
-	}
-	// As the engine holds it, so it is written as the editor writes it.
-	v = cdb.Stored(class, prop, v)
-	return v, cdb.IsDefault(class, prop, v), nil
-}
-
-func isBuiltinType(t string) bool {
-	return godot.IsBuiltinType(t) || strings.HasPrefix(t, "Array[")
-}
-
-// isObjectType reports whether a property type names a class (a resource
-// or node reference) rather than a Variant type.
-func isObjectType(typ string) bool {
-	if typ == "" || strings.Contains(typ, "::") {
-		return false
-	}
-	for _, t := range strings.Split(typ, ",") {
-		if db().Exists(t) {
-			return true
-		}
-	}
-	return false
-}
-
-// objectValue turns a res:// path into an ext_resource reference of the
-// scene (declared once; an existing declaration is reused), or null into
-// nil (clear).
-func objectValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw any) (godot.Value, error) {
-	if raw == nil {
-		return nil, nil
-	}
-	p, ok := raw.(string)
-	if _, isMap := raw.(map[string]any); isMap || ok && strings.Contains(p, "::") {
-		return inlineValue(ctx, call, s, typ, raw)
-	}
-	if ok && strings.HasPrefix(p, "uid://") {
-		res, err := nodeedit.ResolveUID(ctx, call, p)
-		if err != nil {
-			return nil, err
-		}
-		p, raw = res, res
-	}
-	if !ok || !strings.HasPrefix(p, "res://") {
-		return nil, invalid(requiredValue, "pass a res:// path of an existing resource, an inline resource "+
-			`{"type": "<class>", "properties": {…}}, {"sub_resource": "<id>"} for one the scene has, or null to clear it`,
-			"Object properties accept a res:// path, an inline resource or null; got %s", godot.DescribeJSON(raw))
-	}
-	p, err := sdk.CleanResPath("value", p)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := call.Workspace().Stat(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Exists || fi.IsDir {
-		return nil, &sdk.Error{Code: sdk.CodeNotFound, Required: requiredValue,
-			Message: fmt.Sprintf("no resource at %s", p), Hint: "godot_project_search_files finds project files"}
-	}
-	rt, uid := resourceType(ctx, call, p)
-	want := strings.Split(typ, ",")
-	if rt == "" {
-		rt = want[0]
-	}
-	okType := false
-	for _, w := range want {
-		okType = okType || rt == w || db().Inherits(rt, w)
-	}
-	if !okType {
-		return nil, invalid(requiredValue, "pass a resource of type "+typ, "%s is a %s, not a %s", p, rt, typ)
-	}
-	ref, err := s.file.AddExtResource(rt, p, uid)
-	if err != nil {
-		return nil, editError(err, requiredValue)
-	}
-	return ref, nil
-}
-
-// inlineValue converts an inline resource ({"type", "properties"}, nested
-// to any depth) into new [sub_resource] sections of the scene, or a
-// sub-resource reference ({"sub_resource": id}, "res://scene.tscn::id")
-// into the scene's existing one; res:// paths inside become
-// ext_resources as objectValue makes them. A value that fails leaves no
-// sub-resource behind.
-func inlineValue(ctx context.Context, call *sdk.Call, s *scene, typ string, raw any) (godot.Value, error) {
-	res := &nodeedit.FileResources{Doc: s.file, Path: s.path, RefFunc: func(t, p string) (godot.Value, error) {
-		return objectValue(ctx, call, s, t, p)
-	}}
-	v, err := db().CoerceType(typ, raw, res)
-	if err != nil {
-		res.Discard()
-		if ne := nodeedit.Err(err); ne != err {
-			return nil, ne
-		}
-		return nil, err
-	}
-	return v, nil
-}
-
-// themeOverrideType is the type of a Control's theme override property
-// ("theme_override_colors/font_color"), which the class database does not
-// list: the engine makes them per theme item.
-func themeOverrideType(class, prop string) (string, bool) {
-	group, _, ok := strings.Cut(prop, "/")
-	if !ok || !db().Inherits(class, "Control") && !db().Inherits(class, "Window") {
-		return "", false
-	}
-	t, ok := map[string]string{
-		"theme_override_colors": "Color", "theme_override_constants": "int",
-		"theme_override_font_sizes": "int", "theme_override_fonts": "Font",
-		"theme_override_styles": "StyleBox", "theme_override_icons": "Texture2D",
-	}[group]
-	return t, ok
-}
-
-// propertyRank orders a node's properties as Godot saves them (classdb's
-// DB.PropertyRank).
-func propertyRank(class string) func(string) int { return db().PropertyRank(class) }
-
 type nodeArgs struct {
 	NodePath string        `json:"node_path" jsonschema:"path of the node relative to the scene root"`
 	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 
 func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
-	np := normalizeNodePath(in.NodePath)
-	if np == "." {
-		return sdk.Result{}, invalid(requiredNodePath, "delete its children instead, or create a new scene", "Cannot delete the scene root.")
-	}
-	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "delete")
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	name := n.Name()
-	if err := s.file.RemoveNode(n.Path()); err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
+	name := path.Base("/" + normalizeNodePath(in.NodePath))
+	if err := s.editor(ctx, call).Delete(in.NodePath); err != nil {
+		return sdk.Result{}, err
 	}
-	return s.commit(ctx, call, "Delete "+name, map[string]any{"node_path": np, "deleted": true})
+	return s.commit(ctx, call, "Delete "+name, map[string]any{"node_path": normalizeNodePath(in.NodePath), "deleted": true})
 }
 
 func duplicateNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
-	np := normalizeNodePath(in.NodePath)
-	if np == "." {
-		return sdk.Result{}, invalid(requiredNodePath, "duplicate a child node, or copy the scene file", "Cannot duplicate the scene root.")
-	}
-	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "duplicate")
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	c, err := s.file.DuplicateNode(n.Path(), "")
+	np := normalizeNodePath(in.NodePath)
+	c, err := s.editor(ctx, call).Duplicate(np)
 	if err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
+		return sdk.Result{}, err
 	}
-	return s.commit(ctx, call, "Duplicate "+n.Name(), map[string]any{"node_path": c.Path(), "source_path": np})
+	return s.commit(ctx, call, "Duplicate "+path.Base("/"+np), map[string]any{"node_path": c.Path(), "source_path": np})
 }
 
 type moveNodeArgs struct {
@@ -537,36 +158,19 @@ type moveNodeArgs struct {
 }
 
 func moveNode(ctx context.Context, call *sdk.Call, in moveNodeArgs) (sdk.Result, error) {
-	np, dest := normalizeNodePath(in.NodePath), normalizeNodePath(in.NewParentPath)
 	index := -1
 	if in.Index != nil {
 		index = *in.Index
 	}
-	if np == "." {
-		return sdk.Result{}, invalid(requiredNodePath, "move its children instead", "Cannot move the scene root.")
-	}
-	s, n, err := loadOwnNode(ctx, call, string(in.Scene), np, "move")
+	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	p, tp, err := s.lookup(ctx, call, dest)
+	n, err := s.editor(ctx, call).Move(in.NodePath, in.NewParentPath, index)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if dest == n.Path() || strings.HasPrefix(dest+"/", n.Path()+"/") {
-		return sdk.Result{}, invalid(requiredNodePath, "choose a parent outside the node's own subtree",
-			"Cannot move '%s' into itself or one of its descendants ('%s').", np, dest)
-	}
-	if tp != nil && !tp.Declared() || p == nil {
-		return sdk.Result{}, invalid("new_parent_path", "move it under a node this scene declares, or create the node under the instanced one "+
-			"(godot_scene_edit_create_node with that parent_path)",
-			"'%s' belongs to an instanced scene; headless, nodes are not moved into an instance", dest)
-	}
-	name := n.Name()
-	if err := s.file.MoveNodeTo(n.Path(), p.Path(), index); err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
-	}
-	return s.commit(ctx, call, "Move "+name, map[string]any{"node_path": n.Path(), "moved": true})
+	return s.commit(ctx, call, "Move "+n.Name(), map[string]any{"node_path": n.Path(), "moved": true})
 }
 
 type instanceArgs struct {
@@ -577,64 +181,20 @@ type instanceArgs struct {
 }
 
 func instanceScene(ctx context.Context, call *sdk.Call, in instanceArgs) (sdk.Result, error) {
-	parent := orDot(in.ParentPath)
 	sp := string(in.ScenePath)
 	s, err := loadScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if sp == s.path {
-		return sdk.Result{}, invalid(requiredScenePath, "instance a different scene", "a scene cannot instance itself (%s)", sp)
-	}
-	p, tp, err := s.lookup(ctx, call, parent)
+	ed := s.editor(ctx, call)
+	n, err := ed.Instance(in.ParentPath, in.Name, sp)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	src, err := call.Workspace().Read(ctx, sp)
-	if err != nil {
-		return sdk.Result{}, err
+	out := map[string]any{"scene_path": sp, "instanced": true, "node_path": n.Path()}
+	if ed.MadeEditable {
+		out["editable_children"] = true
 	}
-	name := in.Name
-	uid := ""
-	if sf, err := godot.ParseFile(sp, src.Data); err == nil && sf.Root() != nil {
-		if name == "" {
-			name = sf.Root().Name()
-		}
-		uid = sf.UID()
-	} else if strings.HasSuffix(sp, ".tscn") {
-		return sdk.Result{}, invalid(requiredScenePath, "fix or re-save that scene first", "%s does not load: %v", sp, err)
-	}
-	if name == "" {
-		name = strings.TrimSuffix(path.Base(sp), path.Ext(sp))
-	}
-	if err := validName(name); err != nil {
-		return sdk.Result{}, err
-	}
-	out := map[string]any{"scene_path": sp, "instanced": true}
-	var n *godot.Node
-	if tp == nil {
-		name = freeName(s.file, p.Path(), name)
-	} else {
-		name = freeChildName(tp, name)
-	}
-	ref, err := s.file.AddExtResource("PackedScene", sp, uid)
-	if err != nil {
-		return sdk.Result{}, editError(err, requiredScenePath)
-	}
-	if tp == nil {
-		n, err = s.file.AddInstance(p.Path(), name, ref)
-	} else {
-		editable := len(s.file.EditablePaths())
-		n, err = s.tr.AddInstance(tp.Path(), name, ref)
-		if err == nil && len(s.file.EditablePaths()) > editable {
-			out["editable_children"] = true
-		}
-		s.tr = nil
-	}
-	if err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
-	}
-	out["node_path"] = n.Path()
 	return s.commit(ctx, call, "Instance "+path.Base(sp), out)
 }
 
@@ -656,30 +216,13 @@ func attachScript(ctx context.Context, call *sdk.Call, in attachScriptArgs) (sdk
 		return sdk.Result{}, err
 	}
 	// Headless only: in the editor the addon checks the script itself.
-	fi, err := call.Workspace().Stat(ctx, sp)
-	if err != nil {
+	if err := s.ed.AttachScript(n, sp); err != nil {
 		return sdk.Result{}, err
 	}
-	if !fi.Exists {
-		return sdk.Result{}, notFound("create it first (godot_scripts_write) or check the path", "No script at %s.", sp)
-	}
-	typ, uid := resourceType(ctx, call, sp)
-	if typ != "Script" {
-		return sdk.Result{}, invalid("script_path", "pass a .gd or .cs file", "%s is not a script", sp)
-	}
-	ref, err := s.file.AddExtResource("Script", sp, uid)
-	if err != nil {
-		return sdk.Result{}, editError(err, "script_path")
-	}
-	class := nodeClass(ctx, call, s.file, n)
-	if tn != nil && tn.Class() != "" {
-		class = tn.Class()
-	}
-	n.SetOrdered("script", ref, propertyRank(class))
 	out := map[string]any{"node_path": np, "script_path": sp, "attached": true}
 	if tn != nil && !tn.Declared() {
 		out["override"] = true
-		if s.madeEditable {
+		if s.ed.MadeEditable {
 			out["editable_children"] = true
 		}
 	}
@@ -699,21 +242,9 @@ func setEditableChildren(ctx context.Context, call *sdk.Call, in editableArgs) (
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	n, tn, err := s.lookup(ctx, call, np)
+	name, err := s.editor(ctx, call).SetEditable(np, editable)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	name := path.Base("/" + np)
-	if tn != nil {
-		// Also an instance that an instanced scene declares: its path goes
-		// through the outer instance, which becomes editable too.
-		_, err = s.tr.SetEditable(tn.Path(), editable)
-	} else {
-		_, err = s.file.SetEditable(n.Path(), editable)
-		name = n.Name()
-	}
-	if err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
 	}
 	verb := "Enable"
 	if !editable {
@@ -727,26 +258,4 @@ func orDot(p string) string {
 		return "."
 	}
 	return normalizeNodePath(p)
-}
-
-// withOrigin returns the node's transform (its effective one, identity
-// when no scene sets it) with its origin set to the JSON vector raw, in Godot's text form
-// for coerce.
-func withOrigin(n *godot.Node, tn *godot.TreeNode, raw any) (any, error) {
-	o, err := coerceProperty("position", "Vector3", raw, "")
-	if err != nil {
-		return nil, err
-	}
-	t := godot.Transform3D{Basis: godot.Basis{Rows: [3]godot.Vector3{{X: 1}, {Y: 1}, {Z: 1}}}}
-	v, ok := n.Get("transform")
-	if !ok && tn != nil {
-		v, _, ok = tn.Get("transform")
-	}
-	if ok {
-		if cur, ok := v.(godot.Transform3D); ok {
-			t = cur
-		}
-	}
-	t.Origin = o.(godot.Vector3)
-	return godot.FormatValue(t), nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
 )
 
@@ -29,7 +30,7 @@ func createScene(ctx context.Context, call *sdk.Call, in createSceneArgs) (sdk.R
 		return sdk.Result{}, err
 	}
 	rootName := strings.TrimSuffix(path.Base(sp), path.Ext(sp))
-	if err := validName(rootName); err != nil {
+	if err := nodeedit.ValidName(rootName); err != nil {
 		return sdk.Result{}, invalid(requiredScenePath, "use a file name that is a valid node name", "the root would be named %q: %v", rootName, err)
 	}
 	version := call.Workspace().GodotVersion(ctx) // "4.6"; "" unknown

@@ -12,6 +12,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // Required tokens of the contract that this toolset names.
@@ -28,33 +29,21 @@ const (
 func db() *classdb.DB { return classdb.MustEmbedded() }
 
 func invalid(required, hint, format string, args ...any) *sdk.Error {
-	e := sdk.Errorf(sdk.CodeInvalidArgument, hint, format, args...)
-	e.Required = required
-	return e
+	return nodeedit.Invalid(required, hint, format, args...)
 }
 
 func notFound(hint, format string, args ...any) *sdk.Error {
-	return sdk.Errorf(sdk.CodeNotFound, hint, format, args...)
+	return nodeedit.NotFound(hint, format, args...)
 }
 
-const treeHint = "godot_inspection_get_scene_tree lists the scene's node paths (\".\" is the root)"
+const treeHint = nodeedit.TreeHint
 
 // normalizeNodePath applies the addon's node path rules (one rule, in
 // the SDK).
 func normalizeNodePath(p string) string { return godot.NormalizeNodePath(p) }
 
 // editError turns an sdk/godot editing error into the contract's refusal.
-func editError(err error, required string) error {
-	switch {
-	case errors.Is(err, godot.ErrNotFound):
-		return notFound(treeHint, "%v", err)
-	case errors.Is(err, godot.ErrExists):
-		return invalid(required, "choose another name, or read the tree with godot_inspection_get_scene_tree", "%v", err)
-	case errors.Is(err, godot.ErrInvalid):
-		return invalid(required, "see the message for what Godot does not allow here", "%v", err)
-	}
-	return err
-}
+func editError(err error, required string) error { return nodeedit.EditError(err, required) }
 
 // scene is one scene file loaded for a headless edit: the parsed file, the
 // version it was read at (the commit's compare-and-swap base) and its bytes.
@@ -68,12 +57,9 @@ type scene struct {
 	// asActive: the path was taken as the active scene, also without asking.
 	// confirmed: a compare-and-swap (or a Stat) has since shown both true.
 	kept, asActive, confirmed bool
-	// tr is the effective tree (with the nodes of instanced scenes), built
-	// on first need and dropped by edits that add or remove nodes.
-	tr *godot.Tree
-	// madeEditable: an override turned on "Editable Children" of the
-	// instance it lies in, which the answer reports.
-	madeEditable bool
+	// ed edits file: the one headless node editing of the SDK, with the
+	// effective tree (the nodes of instanced scenes).
+	ed *nodeedit.Scene
 }
 
 // activeScene resolves a tool's scene argument: the given res:// path (the
@@ -133,6 +119,15 @@ func loadScene(ctx context.Context, call *sdk.Call, arg string) (*scene, error) 
 	return &scene{path: p, file: file, version: f.Version, orig: f.Data, asActive: arg == ""}, nil
 }
 
+// editor returns the node editor of the call for the scene, made on first
+// use (a kept scene is taken by a later call, with another context).
+func (s *scene) editor(ctx context.Context, call *sdk.Call) *nodeedit.Scene {
+	if s.ed == nil {
+		s.ed = nodeedit.Edit(ctx, call, s.path, s.file)
+	}
+	return s.ed
+}
+
 // loadNode loads the scene a headless tool edits (loadScene) and resolves
 // the node path argument nodePath in it: the start of most node tools.
 func loadNode(ctx context.Context, call *sdk.Call, arg, nodePath string) (*scene, *godot.Node, error) {
@@ -159,106 +154,26 @@ func (s *scene) node(arg string) (*godot.Node, error) {
 	return n, nil
 }
 
-// sceneLoader reads the scenes a scene instances through the call's
-// workspace; imported scenes (.glb and the like) and binary scenes have
-// no text to read.
-func sceneLoader(ctx context.Context, call *sdk.Call) godot.SceneLoader {
-	return func(p string) (*godot.File, error) {
-		if !strings.HasSuffix(strings.ToLower(p), ".tscn") {
-			return nil, fmt.Errorf("%s: %w", p, godot.ErrNotText)
-		}
-		f, err := call.Workspace().Read(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return godot.ParseFile(p, f.Data)
-	}
-}
-
-// tree returns the scene's effective node tree (see godot.Tree).
-func (s *scene) tree(ctx context.Context, call *sdk.Call) (*godot.Tree, error) {
-	if s.tr != nil {
-		return s.tr, nil
-	}
-	tr, err := s.file.Tree(sceneLoader(ctx, call))
-	if err != nil {
-		return nil, invalid(requiredScenePath, "fix or restore the instanced scene the message names",
-			"the scenes %s instances cannot be read: %v", s.path, err)
-	}
-	s.tr = tr
-	return tr, nil
-}
-
-// lookup resolves a node path argument in the effective tree: also a node
-// that an instanced (or inherited) scene brings in. sec is the node's
-// section in this file, nil when the file does not mention it. A path the
-// file declares is answered without reading other scenes.
+// lookup resolves a node path argument in the effective tree (see
+// nodeedit.Scene.Lookup).
 func (s *scene) lookup(ctx context.Context, call *sdk.Call, arg string) (sec *godot.Node, tn *godot.TreeNode, err error) {
-	p := normalizeNodePath(arg)
-	if n := s.file.Node(p); n != nil && n.Declared() {
-		if _, inherited := s.file.Root().Instance(); !inherited {
-			if _, inst := n.Instance(); !inst {
-				return n, nil, nil
-			}
-		}
-	}
-	tr, err := s.tree(ctx, call)
-	if err != nil {
-		if n := s.file.Node(p); n != nil {
-			return n, nil, nil
-		}
-		// The path may lie in a scene that cannot be read: say so.
-		return nil, nil, notFound(treeHint+"; the scenes this one instances could not all be read ("+err.Error()+")",
-			"No node at '%s' in %s.", arg, s.path)
-	}
-	tn = tr.Node(p)
-	if tn == nil {
-		hint := treeHint
-		for q := p; q != "."; {
-			q = parentPath(q)
-			if a := tr.Node(q); a != nil && a.Opaque() {
-				hint = fmt.Sprintf("'%s' instances %s, an imported scene whose nodes cannot be read headless; attach the Godot editor to edit them", q, a.Instance())
-				break
-			}
-		}
-		return nil, nil, notFound(hint, "No node at '%s' in %s.", arg, s.path)
-	}
-	return tn.Section(), tn, nil
+	return s.editor(ctx, call).Lookup(arg)
 }
 
-// override returns the section that sets properties of the node at arg:
-// its own, or for a node of an instanced scene the override section that
-// the editor would write (see godot.Tree.Override), added when missing.
+// override returns the section that sets properties of the node at arg
+// (see nodeedit.Scene.Override).
 func (s *scene) override(ctx context.Context, call *sdk.Call, arg string) (*godot.Node, *godot.TreeNode, error) {
-	sec, tn, err := s.lookup(ctx, call, arg)
-	if err != nil || tn == nil || (sec != nil && tn.Declared()) {
-		return sec, tn, err
-	}
-	if tn.Opaque() && sec == nil {
-		return nil, nil, invalid(requiredNodePath, "attach the Godot editor to edit it", "'%s' instances %s, which cannot be read headless", tn.Path(), tn.Instance())
-	}
-	before := len(s.file.EditablePaths())
-	sec, err = s.tr.Override(tn.Path())
-	if err != nil {
-		return nil, nil, editError(err, requiredNodePath)
-	}
-	s.madeEditable = len(s.file.EditablePaths()) > before
-	return sec, tn, nil
+	return s.editor(ctx, call).Override(arg)
 }
 
 // pruned drops an override section left setting nothing (the editor saves
 // no such section).
 func (s *scene) pruned(sec *godot.Node) {
-	if s.file.PruneOverride(sec) {
-		s.tr = nil
+	if s.ed != nil {
+		s.ed.Prune(sec)
+	} else {
+		s.file.PruneOverride(sec)
 	}
-}
-
-func parentPath(p string) string {
-	if i := strings.LastIndex(p, "/"); i >= 0 {
-		return p[:i]
-	}
-	return "."
 }
 
 // commit writes the edited scene as one journaled action named name and
@@ -341,43 +256,6 @@ func atLeast(version string, major, minor int) bool {
 		return true
 	}
 	return ma > major || (ma == major && mi >= minor)
-}
-
-// freeName returns name, or the editor's next free sibling name ("Sprite2D2")
-// when the parent already has a child called name.
-func freeName(f *godot.File, parent, name string) string {
-	join := func(n string) string {
-		if parent == "." {
-			return n
-		}
-		return parent + "/" + n
-	}
-	for f.Node(join(name)) != nil {
-		name = nextName(name)
-	}
-	return name
-}
-
-// nextName increments a trailing number ("Box2" -> "Box3") or appends 2.
-func nextName(name string) string {
-	i := len(name)
-	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
-		i--
-	}
-	if i < len(name) {
-		var n int
-		fmt.Sscanf(name[i:], "%d", &n)
-		return fmt.Sprintf("%s%d", name[:i], n+1)
-	}
-	return name + "2"
-}
-
-// validName applies Godot's node-name rule.
-func validName(name string) error {
-	if name == "" || strings.ContainsAny(name, ".:@/\"%") {
-		return invalid("name", "use a name without . : @ / \" %", "node name %q must be non-empty and may not contain . : @ / \" %%", name)
-	}
-	return nil
 }
 
 // parsed keeps the scene the last call left, parsed and edited, with the

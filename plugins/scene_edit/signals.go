@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 type signalArgs struct {
@@ -31,24 +30,15 @@ func connectSignal(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Resu
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	// An existing connection is answered first: it is valid as saved, even
-	// when its script cannot be read here.
-	for _, o := range s.file.Connections() {
-		if o.Signal == in.SignalName && o.Method == in.MethodName &&
-			normalizeNodePath(o.From) == out["source_path"] && normalizeNodePath(o.To) == out["target_path"] {
-			out["already_connected"] = true
-			return s.commit(ctx, call, "", out) // nothing changes: no write, no undo step
-		}
-	}
-	c, err := resolveConnection(ctx, call, s, in)
+	already, err := s.editor(ctx, call).Connect(in.SourcePath, in.SignalName, in.TargetPath, in.MethodName)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	out["already_connected"] = false
-	if err := s.file.AddConnection(c); err != nil {
-		return sdk.Result{}, editError(err, requiredNodePath)
+	out["already_connected"] = already
+	if already {
+		return s.commit(ctx, call, "", out) // nothing changes: no write, no undo step
 	}
-	return s.commit(ctx, call, fmt.Sprintf("Connect %s.%s to %s", pathName(c.From), c.Signal, c.Method), out)
+	return s.commit(ctx, call, fmt.Sprintf("Connect %s.%s to %s", pathName(normalizeNodePath(in.SourcePath)), in.SignalName, in.MethodName), out)
 }
 
 func disconnectSignal(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result, error) {
@@ -56,11 +46,9 @@ func disconnectSignal(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.R
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	c := godot.Connection{Signal: in.SignalName, From: normalizeNodePath(in.SourcePath),
-		To: normalizeNodePath(in.TargetPath), Method: in.MethodName}
-	if !s.file.RemoveConnection(c) {
-		return sdk.Result{}, invalid("signal_name", "godot_scene_edit_list_signal_connections lists the node's connections",
-			"'%s' of '%s' is not connected to %s of '%s'", c.Signal, c.From, c.Method, c.To)
+	c, err := s.editor(ctx, call).Disconnect(in.SourcePath, in.SignalName, in.TargetPath, in.MethodName)
+	if err != nil {
+		return sdk.Result{}, err
 	}
 	out := in.params()
 	out["disconnected"] = true
@@ -72,66 +60,6 @@ func pathName(p string) string {
 		return p[i+1:]
 	}
 	return p
-}
-
-// resolveConnection checks both nodes, the signal (the source's class or
-// script) and the method (the target's script or class) in scene s, as the
-// addon does.
-func resolveConnection(ctx context.Context, call *sdk.Call, s *scene, in signalArgs) (godot.Connection, error) {
-	var c godot.Connection
-	// Either end may be a node of an instanced scene: the editor connects
-	// those too, by their path through the instance.
-	srcSec, srcTN, err := s.lookup(ctx, call, in.SourcePath)
-	if err != nil {
-		return c, err
-	}
-	dstSec, dstTN, err := s.lookup(ctx, call, in.TargetPath)
-	if err != nil {
-		return c, err
-	}
-	cdb := db()
-	srcClass, srcScript, srcPath := s.classAndScript(ctx, call, srcSec, srcTN)
-	if _, ok := cdb.Signal(srcClass, in.SignalName); !ok && (srcScript == nil || !srcScript.signals[in.SignalName]) {
-		var names []string
-		for _, sg := range cdb.Signals(srcClass) {
-			names = append(names, sg.Name)
-		}
-		if srcScript != nil {
-			for n := range srcScript.signals {
-				names = append(names, n)
-			}
-		}
-		sort.Strings(names)
-		if len(names) > 8 {
-			names = names[:8]
-		}
-		hint := "available: " + strings.Join(names, ", ")
-		if sug := cdb.SuggestSignal(srcClass, in.SignalName); sug != "" {
-			hint = fmt.Sprintf("did you mean '%s'? %s", sug, hint)
-		}
-		return c, invalid("signal_name", hint, "'%s' (%s) has no signal '%s'.", srcPath, srcClass, in.SignalName)
-	}
-	// A node connected to itself (common: a script handling its own
-	// signal) has its script read and its class found once.
-	dstClass, dstScript, dstPath := srcClass, srcScript, srcPath
-	if normalizeNodePath(in.TargetPath) != normalizeNodePath(in.SourcePath) {
-		dstClass, dstScript, dstPath = s.classAndScript(ctx, call, dstSec, dstTN)
-	}
-	_, builtin := cdb.Method(dstClass, in.MethodName)
-	if !builtin && (dstScript == nil || !dstScript.funcs[in.MethodName]) {
-		hint := "attach a script that defines func " + in.MethodName + "() to the target first (godot_scene_edit_attach_script)"
-		if dstScript != nil {
-			var fs []string
-			for f := range dstScript.funcs {
-				fs = append(fs, f)
-			}
-			slices.Sort(fs)
-			hint = fmt.Sprintf("add func %s() to %s, or use one of: %s", in.MethodName, dstScript.path, strings.Join(fs, ", "))
-		}
-		return c, invalid("method_name", hint, "'%s' has no method '%s'.", dstPath, in.MethodName)
-	}
-	c = godot.Connection{Signal: in.SignalName, From: srcPath, To: dstPath, Method: in.MethodName}
-	return c, nil
 }
 
 func listSignalConnections(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
@@ -170,29 +98,19 @@ func addToGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, 
 		return sdk.Result{}, err
 	}
 	// A node of an instanced scene joins the group through an override.
-	n, tn, err := s.override(ctx, call, np)
+	n, added, err := s.editor(ctx, call).AddToGroup(np, in.Group)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	out := map[string]any{"node_path": np, "group": in.Group, "added": false}
-	if slices.Contains(n.Groups(), in.Group) || tn != nil && slices.Contains(tn.Groups(), in.Group) {
-		s.pruned(n) // an override made for nothing
+	out := map[string]any{"node_path": np, "group": in.Group, "added": added}
+	if !added {
 		return s.commit(ctx, call, "", out)
 	}
-	if err := n.AddGroup(in.Group); err != nil {
-		return sdk.Result{}, editError(err, "group")
-	}
-	out["added"] = true
 	return s.commit(ctx, call, fmt.Sprintf("Add %s to group %s", n.Name(), in.Group), out)
 }
 
 // checkGroup refuses an empty group name, in both modes.
-func checkGroup(g string) error {
-	if strings.TrimSpace(g) == "" {
-		return invalid("group", "pass a group name", "group must not be empty")
-	}
-	return nil
-}
+func checkGroup(g string) error { return nodeedit.CheckGroup(g) }
 
 func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
@@ -200,14 +118,10 @@ func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	n, _, err := s.lookup(ctx, call, np)
+	// Groups an instanced scene gives a node are that scene's to remove.
+	n, removed, err := s.editor(ctx, call).RemoveFromGroup(np, in.Group)
 	if err != nil {
 		return sdk.Result{}, err
-	}
-	// Groups an instanced scene gives a node are that scene's to remove.
-	removed := n != nil && n.RemoveGroup(in.Group)
-	if n != nil && removed {
-		s.pruned(n)
 	}
 	out := map[string]any{"node_path": np, "group": in.Group, "removed": removed}
 	if !removed {

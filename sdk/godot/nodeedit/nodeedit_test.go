@@ -90,8 +90,13 @@ func TestSetProperty(t *testing.T) {
 			t.Errorf("%s = %v: %s\n%s", c.prop, c.value, r.Text(), read())
 		}
 	}
-	if !strings.Contains(read(), `[ext_resource type="Texture2D" path="res://icon.svg"`) {
+	// Declared with its uid, as the editor declares it.
+	if !strings.Contains(read(), `[ext_resource type="Texture2D" uid="uid://b8u7dkcqq4ert" path="res://icon.svg"`) {
 		t.Errorf("texture not declared:\n%s", read())
+	}
+	// Properties in the order Godot saves them, whatever the order set.
+	if i, j := strings.Index(read(), "process_mode = 3"), strings.Index(read(), "\nmodulate = "); i < 0 || j < i {
+		t.Errorf("process_mode is saved before modulate:\n%s", read())
 	}
 
 	// The uid:// of the same file names it too: no second declaration.
@@ -102,7 +107,7 @@ func TestSetProperty(t *testing.T) {
 	before := read()
 	r := call("position", []any{1, 2, 3})
 	if !r.IsError || r.Error == nil || r.Error.Code != sdk.CodeInvalidArgument || r.Error.Required != "value" ||
-		r.Error.Message != `property "position": [1,2,3] is not a Vector2 (3 numbers; a Vector2 has 2)` ||
+		r.Error.Message != `Setting 'position' failed: [1,2,3] is not a Vector2 (3 numbers; a Vector2 has 2)` ||
 		r.Error.Hint != `pass {"x":…,"y":…}, [x, y] or "Vector2(x, y)"` {
 		t.Errorf("three numbers: %+v", r.Error)
 	}
@@ -112,8 +117,33 @@ func TestSetProperty(t *testing.T) {
 	if r := call("texture", "uid://nosuchuid"); !r.IsError || r.Error == nil || r.Error.Code != sdk.CodeNotFound {
 		t.Errorf("unknown uid: %s", r.Text())
 	}
+	if r := call("texture", "res://main.tscn"); !r.IsError || r.Error == nil || !strings.Contains(r.Error.Message, "is a PackedScene, not a Texture2D") {
+		t.Errorf("a scene as a texture: %s", r.Text())
+	}
 	if read() != before {
 		t.Errorf("refused edits changed the scene:\n%s", read())
+	}
+
+	// The class default (or null) is no value to save: the property goes.
+	for _, c := range []struct {
+		prop  string
+		value any
+	}{{"position", []any{0, 0}}, {"modulate", nil}, {"texture", nil}} {
+		if r := call(c.prop, c.value); r.IsError || strings.Contains(read(), "\n"+c.prop+" = ") {
+			t.Errorf("%s = %v is the default: %s\n%s", c.prop, c.value, r.Text(), read())
+		}
+	}
+	// "script" attaches a script (as AttachScript), null detaches it.
+	write(t, dir, "s.gd", "extends Sprite2D\n")
+	if r := call("script", "res://s.gd"); r.IsError || !strings.Contains(read(), `[ext_resource type="Script" path="res://s.gd"`) || !strings.Contains(read(), "script = ExtResource(") {
+		t.Errorf("script: %s\n%s", r.Text(), read())
+	}
+	if r := call("script", nil); r.IsError || strings.Contains(read(), "script = ") {
+		t.Errorf("script = null: %s\n%s", r.Text(), read())
+	}
+	// Metadata takes any value.
+	if r := call("metadata/hp", 3); r.IsError || !strings.Contains(read(), "metadata/hp = 3") {
+		t.Errorf("metadata: %s\n%s", r.Text(), read())
 	}
 }
 
@@ -124,7 +154,7 @@ func TestErr(t *testing.T) {
 	}
 	_, err := nodeedit.Coerce("Node2D", "rotation", "fast", nil)
 	var e *sdk.Error
-	if !errors.As(err, &e) || e.Code != sdk.CodeInvalidArgument || e.Hint != "pass a number" || !strings.Contains(e.Message, `property "rotation": "fast" is not a float`) {
+	if !errors.As(err, &e) || e.Code != sdk.CodeInvalidArgument || e.Hint != "pass a number" || e.Message != `Setting 'rotation' failed: "fast" is not a float` {
 		t.Errorf("Coerce error: %v", err)
 	}
 	_, err = nodeedit.Coerce("Node2D", "rotaton", 1.0, nil)

@@ -65,7 +65,7 @@ func (r *FileResources) subHint() string {
 func (r *FileResources) Inline(class string, props []godot.Property) (godot.Value, error) {
 	s, err := r.Doc.AddSubResource(class)
 	if err != nil {
-		return nil, editErr(err, "pass an inline resource with a class")
+		return nil, EditError(err, "value")
 	}
 	for _, p := range props {
 		s.Set(p.Key, p.Value)

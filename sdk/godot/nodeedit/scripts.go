@@ -1,4 +1,4 @@
-package main
+package nodeedit
 
 import (
 	"context"
@@ -9,16 +9,16 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
 
-// scriptInfo is what a headless edit needs from a node's GDScript: the
+// Script is what a headless edit needs from a node's GDScript: the
 // signals, methods and member variables it declares (with their type when
 // annotated), and the class it extends. It is read line by line, which is
 // enough for declarations at the top level of a script.
-type scriptInfo struct {
-	path    string
-	extends string
-	signals map[string]bool
-	funcs   map[string]bool
-	vars    map[string]string // name -> declared type ("" when untyped)
+type Script struct {
+	Path    string
+	Extends string
+	Signals map[string]bool
+	Funcs   map[string]bool
+	Vars    map[string]string // name -> declared type ("" when untyped)
 }
 
 var (
@@ -28,29 +28,30 @@ var (
 	reExtends = regexp.MustCompile(`^extends\s+([A-Za-z_][A-Za-z0-9_]*)`)
 )
 
-func parseScript(p, src string) *scriptInfo {
-	si := &scriptInfo{path: p, signals: map[string]bool{}, funcs: map[string]bool{}, vars: map[string]string{}}
+// ParseScript reads the top-level declarations of a GDScript.
+func ParseScript(p, src string) *Script {
+	si := &Script{Path: p, Signals: map[string]bool{}, Funcs: map[string]bool{}, Vars: map[string]string{}}
 	for _, line := range strings.Split(src, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if line == "" || line[0] == ' ' || line[0] == '\t' {
 			continue // only top-level declarations
 		}
 		if m := reSignal.FindStringSubmatch(line); m != nil {
-			si.signals[m[1]] = true
+			si.Signals[m[1]] = true
 		} else if m := reFunc.FindStringSubmatch(line); m != nil {
-			si.funcs[m[1]] = true
+			si.Funcs[m[1]] = true
 		} else if m := reVar.FindStringSubmatch(line); m != nil {
-			si.vars[m[1]] = m[2]
+			si.Vars[m[1]] = m[2]
 		} else if m := reExtends.FindStringSubmatch(line); m != nil {
-			si.extends = m[1]
+			si.Extends = m[1]
 		}
 	}
 	return si
 }
 
-// nodeScript reads the GDScript attached to a node, or nil when it has
+// FileScript reads the GDScript attached to a node, or nil when it has
 // none, it is not a .gd file, or it cannot be read.
-func nodeScript(ctx context.Context, call *sdk.Call, f *godot.File, n *godot.Node) *scriptInfo {
+func FileScript(ctx context.Context, call *sdk.Call, f *godot.File, n *godot.Node) *Script {
 	v, ok := n.Get("script")
 	if !ok {
 		return nil
@@ -67,25 +68,25 @@ func nodeScript(ctx context.Context, call *sdk.Call, f *godot.File, n *godot.Nod
 	if err != nil {
 		return nil
 	}
-	return parseScript(d.Path(), string(src.Data))
+	return ParseScript(d.Path(), string(src.Data))
 }
 
-// sceneScript is nodeScript for a node of scene s, also when its script
+// Script is FileScript for a node of the scene, also when its script
 // comes from the instanced scene that declares it (an override section
 // names no script).
-func sceneScript(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node) *scriptInfo {
-	if si := nodeScript(ctx, call, s.file, n); si != nil || s.tr == nil {
+func (s *Scene) Script(n *godot.Node) *Script {
+	if si := FileScript(s.ctx, s.call, s.Doc, n); si != nil || s.Built() == nil {
 		return si
 	}
 	if _, own := n.Get("script"); own {
 		return nil
 	}
-	return treeScript(ctx, call, s.tr.Node(n.Path()))
+	return treeScript(s.ctx, s.call, s.Built().Node(n.Path()))
 }
 
 // treeScript reads the script a node of the effective tree has, from
 // whichever scene sets it.
-func treeScript(ctx context.Context, call *sdk.Call, tn *godot.TreeNode) *scriptInfo {
+func treeScript(ctx context.Context, call *sdk.Call, tn *godot.TreeNode) *Script {
 	if tn == nil {
 		return nil
 	}
@@ -102,28 +103,28 @@ func treeScript(ctx context.Context, call *sdk.Call, tn *godot.TreeNode) *script
 	if err != nil {
 		return nil
 	}
-	return parseScript(d.Path(), string(src.Data))
+	return ParseScript(d.Path(), string(src.Data))
 }
 
 // classAndScript returns the class, script and path of a node lookup
 // found (sec its section, tn its tree node; either may be nil).
-func (s *scene) classAndScript(ctx context.Context, call *sdk.Call, sec *godot.Node, tn *godot.TreeNode) (string, *scriptInfo, string) {
+func (s *Scene) classAndScript(sec *godot.Node, tn *godot.TreeNode) (string, *Script, string) {
 	if tn != nil {
-		var si *scriptInfo
+		var si *Script
 		if sec != nil {
-			si = sceneScript(ctx, call, s, sec)
+			si = s.Script(sec)
 		} else {
-			si = treeScript(ctx, call, tn)
+			si = treeScript(s.ctx, s.call, tn)
 		}
 		return tn.Class(), si, tn.Path()
 	}
-	return nodeClass(ctx, call, s.file, sec), nodeScript(ctx, call, s.file, sec), sec.Path()
+	return NodeClass(s.ctx, s.call, s.Doc, sec), FileScript(s.ctx, s.call, s.Doc, sec), sec.Path()
 }
 
-// nodeClass returns the engine class of a node: its type, or for an
+// NodeClass returns the engine class of a node: its type, or for an
 // instance (or a node inside one) the class of the node in the instanced
 // scene, read from that file. "" when it cannot be told.
-func nodeClass(ctx context.Context, call *sdk.Call, f *godot.File, n *godot.Node) string {
+func NodeClass(ctx context.Context, call *sdk.Call, f *godot.File, n *godot.Node) string {
 	return classOf(ctx, call, f, n.Path(), 0)
 }
 

@@ -1,7 +1,6 @@
-package main
+package nodeedit
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -12,27 +11,27 @@ import (
 // scriptVarValue converts the JSON value of a script variable declared
 // with type t (raw is not null) the way the editor stores it: a Node-typed
 // variable (Node2D, Array[Node]) holds NodePaths relative to the node,
-// which setNodeProperty lists in node_paths; a Resource-typed one an
+// which Set lists in node_paths; a Resource-typed one an
 // ext_resource; a typed array an Array[T](...); an untyped or script-class
 // typed variable the closest Variant.
-func scriptVarValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node, t, prop string, raw any) (godot.Value, error) {
+func (s *Scene) scriptVarValue(n *godot.Node, t, prop string, raw any) (godot.Value, error) {
 	elem, isArray := arrayElem(t)
 	switch {
 	case t == "":
 		return infer(raw), nil
 	case isNodeClass(t):
-		return nodeRef(s, n, prop, t, raw)
+		return s.nodeRef(n, prop, t, raw)
 	case isArray && isNodeClass(elem):
 		items, ok := raw.([]any)
 		if !ok {
-			return nil, invalid(requiredValue, fmt.Sprintf("pass a list of node paths relative to '%s', e.g. [\"../Player\"]", n.Path()),
+			return nil, Invalid("value", fmt.Sprintf("pass a list of node paths relative to '%s', e.g. [\"../Player\"]", n.Path()),
 				"Setting '%s' failed: %s is not a list of node paths (the variable is an %s)", prop, godot.DescribeJSON(raw), t)
 		}
 		// The editor saves a typed array of nodes as a plain array of
 		// NodePaths; node_paths makes the loader resolve them.
 		out := godot.Array{Items: make([]godot.Value, len(items))}
 		for i, it := range items {
-			v, err := nodeRef(s, n, fmt.Sprintf("%s[%d]", prop, i), elem, it)
+			v, err := s.nodeRef(n, fmt.Sprintf("%s[%d]", prop, i), elem, it)
 			if err != nil {
 				return nil, err
 			}
@@ -40,14 +39,14 @@ func scriptVarValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node
 		}
 		return out, nil
 	case isObjectType(t):
-		return objectValue(ctx, call, s, t, raw)
+		return s.objectValue(prop, t, raw)
 	case isArray && isObjectType(elem):
 		if str, ok := raw.(string); ok {
-			return coerceProperty(prop, "Array["+elem+"]", str, "pass a list of res:// paths of "+elem+" resources")
+			return convert(prop, "Array["+elem+"]", str, "pass a list of res:// paths of "+elem+" resources")
 		}
 		items, ok := raw.([]any)
 		if !ok {
-			return nil, invalid(requiredValue, "pass a list of res:// paths of "+elem+" resources",
+			return nil, Invalid("value", "pass a list of res:// paths of "+elem+" resources",
 				"Setting '%s' failed: %s is not a list (the variable is an %s)", prop, godot.DescribeJSON(raw), t)
 		}
 		out := godot.Array{Type: &godot.TypeRef{Name: elem}, Items: make([]godot.Value, len(items))}
@@ -56,7 +55,7 @@ func scriptVarValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node
 				out.Items[i] = godot.Nil{}
 				continue
 			}
-			v, err := objectValue(ctx, call, s, elem, it)
+			v, err := s.objectValue(fmt.Sprintf("%s[%d]", prop, i), elem, it)
 			if err != nil {
 				return nil, err
 			}
@@ -64,13 +63,13 @@ func scriptVarValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node
 		}
 		return out, nil
 	case isBuiltinType(t):
-		return coerceProperty(prop, t, raw, "pass a value of the variable's type ("+t+")")
+		return convert(prop, t, raw, "pass a value of the variable's type ("+t+")")
 	}
 	// A class a script declares (class_name Player extends CharacterBody2D)
 	// that is a node is a node reference too, checked against its engine
 	// base class.
-	if base, ok := scriptClassBase(ctx, call, t); ok && isNodeClass(base) {
-		return nodeRef(s, n, prop, base, raw)
+	if base, ok := s.scriptClassBase(t); ok && isNodeClass(base) {
+		return s.nodeRef(n, prop, base, raw)
 	}
 	return infer(raw), nil
 }
@@ -79,8 +78,8 @@ func scriptVarValue(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node
 // extends, from the editor's class cache
 // (.godot/global_script_class_cache.cfg); false when the cache does not
 // list it.
-func scriptClassBase(ctx context.Context, call *sdk.Call, name string) (string, bool) {
-	f, err := call.Workspace().Read(ctx, "res://.godot/global_script_class_cache.cfg")
+func (s *Scene) scriptClassBase(name string) (string, bool) {
+	f, err := s.ws.Read(s.ctx, "res://.godot/global_script_class_cache.cfg")
 	if err != nil {
 		return "", false
 	}
@@ -109,7 +108,7 @@ func scriptClassBase(ctx context.Context, call *sdk.Call, name string) (string, 
 		if !ok {
 			return "", false
 		}
-		if db().Exists(b) {
+		if DB().Exists(b) {
 			return b, true
 		}
 		name = b
@@ -126,7 +125,7 @@ func arrayElem(t string) (string, bool) {
 	return strings.TrimSuffix(e, "]"), true
 }
 
-func isNodeClass(t string) bool { return db().Exists(t) && db().IsNode(t) }
+func isNodeClass(t string) bool { return DB().Exists(t) && DB().IsNode(t) }
 
 // isNodeRefVar reports whether a script variable's declared type makes the
 // editor list it in node_paths.
@@ -141,38 +140,38 @@ func isNodeRefVar(t string) bool {
 // inspector stores it, "../Player"), also as NodePath("...") text. The
 // path must reach a node of the scene of class t (or go through an
 // instanced scene, whose nodes are not known here).
-func nodeRef(s *scene, n *godot.Node, prop, t string, raw any) (godot.Value, error) {
+func (s *Scene) nodeRef(n *godot.Node, prop, t string, raw any) (godot.Value, error) {
 	str, ok := raw.(string)
 	if ok {
 		if inner, found := strings.CutPrefix(strings.TrimSpace(str), "NodePath("); found {
 			pv, err := godot.ParseValue([]byte("NodePath(" + inner))
 			np, isPath := pv.(godot.NodePath)
 			if err != nil || !isPath {
-				return nil, invalid(requiredValue, `pass the path as a string, e.g. "../Player"`, "Setting '%s' failed: %q is not a NodePath", prop, str)
+				return nil, Invalid("value", `pass the path as a string, e.g. "../Player"`, "Setting '%s' failed: %q is not a NodePath", prop, str)
 			}
 			str = string(np)
 		}
 	}
 	hint := fmt.Sprintf("pass the path of a %s relative to '%s' (\"..\" is its parent), e.g. \"../Player\"", t, n.Path())
 	if !ok || str == "" {
-		return nil, invalid(requiredValue, hint, "Setting '%s' failed: %s is not a node path (the variable holds a %s)", prop, godot.DescribeJSON(raw), t)
+		return nil, Invalid("value", hint, "Setting '%s' failed: %s is not a node path (the variable holds a %s)", prop, godot.DescribeJSON(raw), t)
 	}
 	target, ok := n.ResolveNodePath(str)
 	if !ok {
-		return nil, invalid(requiredValue, hint, "Setting '%s' failed: %q does not name a node of the scene", prop, str)
+		return nil, Invalid("value", hint, "Setting '%s' failed: %q does not name a node of the scene", prop, str)
 	}
-	if tn := s.file.Node(target); tn != nil {
-		if c := tn.Type(); c != "" && !db().Inherits(c, t) {
-			return nil, invalid(requiredValue, hint, "Setting '%s' failed: %q is a %s, not a %s", prop, str, c, t)
+	if tn := s.Doc.Node(target); tn != nil {
+		if c := tn.Type(); c != "" && !DB().Inherits(c, t) {
+			return nil, Invalid("value", hint, "Setting '%s' failed: %q is a %s, not a %s", prop, str, c, t)
 		}
 		return godot.NodePath(str), nil
 	}
-	if !throughInstance(s.file, target) {
+	if !throughInstance(s.Doc, target) {
 		h := hint
-		if alt := s.file.Node(godot.NormalizeNodePath(str)); alt != nil {
+		if alt := s.Doc.Node(godot.NormalizeNodePath(str)); alt != nil {
 			h = fmt.Sprintf("paths are relative to '%s'; for the node at %q pass %q", n.Path(), alt.Path(), relPath(n.Path(), alt.Path()))
 		}
-		return nil, &sdk.Error{Code: sdk.CodeNotFound, Required: requiredValue, Hint: h,
+		return nil, &sdk.Error{Code: sdk.CodeNotFound, Required: "value", Hint: h,
 			Message: fmt.Sprintf("Setting '%s' failed: no node at %q from '%s'", prop, str, n.Path())}
 	}
 	return godot.NodePath(str), nil
@@ -222,16 +221,16 @@ func relPath(from, to string) string {
 // markNodeRef keeps the node's node_paths field in step with a script
 // variable that was set (or cleared): listed while it holds a node
 // reference, as the editor writes it.
-func markNodeRef(ctx context.Context, call *sdk.Call, s *scene, n *godot.Node, prop string, cleared bool) {
+func (s *Scene) markNodeRef(n *godot.Node, prop string, cleared bool) {
 	if cleared {
 		n.MarkNodeReference(prop, false)
 		return
 	}
-	if si := nodeScript(ctx, call, s.file, n); si != nil {
-		if t, ok := si.vars[prop]; ok {
+	if si := FileScript(s.ctx, s.call, s.Doc, n); si != nil {
+		if t, ok := si.Vars[prop]; ok {
 			ref := isNodeRefVar(t)
-			if !ref && !isBuiltinType(t) && !db().Exists(t) {
-				base, ok := scriptClassBase(ctx, call, t)
+			if !ref && !isBuiltinType(t) && !DB().Exists(t) {
+				base, ok := s.scriptClassBase(t)
 				ref = ok && isNodeClass(base)
 			}
 			n.MarkNodeReference(prop, ref)
