@@ -2,14 +2,19 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/internal/testenv"
 )
 
@@ -221,4 +226,214 @@ func jsonEq(a, b any) bool {
 		return out
 	}
 	return reflect.DeepEqual(norm(a), norm(b))
+}
+
+// TestPlatformerEditorMode is the same build with an editor attached (the
+// fake addon, after the scaffold made the folder a project): each step
+// sends the addon exactly the commands and params asserted here, or is
+// done on the files where the tool says it is (the TileSet's layers and
+// collision polygons, the placeholder image), or is refused: an inline
+// resource, which the addon cannot build, is refused before anything is
+// sent, with the way round it, and the agent takes that way: a .tres made
+// with create_resource, then its path.
+func TestPlatformerEditorMode(t *testing.T) {
+	dir := t.TempDir()
+	url := bridgeURL(t)
+	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_BRIDGE_URL=" + url}, "--project", dir, "--plugins-dir", projectPluginsDir, "--log-level", "warn")
+	s.ok(t, "godot_project_scaffold", map[string]any{"project_name": "Platformer", "godot_version": "4.6", "template": "2d", "confirm": true}, nil)
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": platformerTools}, nil)
+	ed := attachAddon(t, s, fakeaddon.Options{URL: url, ProjectPath: dir + "/", GodotVersion: "4.6.1-stable", Handlers: platformerAddon(t, dir)})
+
+	bookkeeping := []string{"cmd_ping", "cmd_get_addon_info", "cmd_server_hello", "cmd_toolsets_update", "cmd_get_project_info"}
+	seen := len(ed.Calls())
+	sent := func() []string {
+		var out []string
+		calls := ed.Calls()
+		for _, c := range calls[seen:] {
+			if !slices.Contains(bookkeeping, c.Command) {
+				out = append(out, c.Command+" "+jsonText(t, c.Params))
+			}
+		}
+		seen = len(calls)
+		return out
+	}
+	step := func(tool string, args map[string]any, want ...string) map[string]any {
+		t.Helper()
+		var out map[string]any
+		s.ok(t, tool, args, &out)
+		if got := sent(); !slices.Equal(got, want) {
+			t.Errorf("%s %s sent the editor\n%s\nwant\n%s", tool, jsonText(t, args), strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		return out
+	}
+
+	// An editor always has its project open: there is nothing to scaffold.
+	if te := toolError(t, s.call(t, "godot_project_scaffold", map[string]any{"template": "2d", "overwrite": true, "confirm": true})); te.Code != "PRECONDITION_FAILED" || te.Required != "headless" {
+		t.Errorf("scaffold with an editor attached: %+v", te)
+	}
+
+	for _, a := range []struct{ name, key string }{{"move_left", "A"}, {"move_right", "D"}, {"jump", "Space"}} {
+		step("godot_input_map_add_action", map[string]any{"name": a.name},
+			`cmd_add_input_action {"deadzone":0.2,"name":"`+a.name+`"}`)
+		step("godot_input_map_add_event", map[string]any{"action": a.name, "type": "physical_key", "key": a.key},
+			`cmd_add_input_event {"action":"`+a.name+`","alt":false,"axis":-1,"axis_value":1,"button":"","ctrl":false,"device":-1,"event_type":"key","joy_button_index":-1,"keycode":"","meta":false,"physical_keycode":"`+a.key+`","shift":false}`)
+	}
+	// A script write reads the editor's text first (for the syntax
+	// verdict), then has the editor write it.
+	for p, content := range map[string]string{"res://scripts/player.gd": playerScript, "res://scripts/game_state.gd": gameStateScript} {
+		step("godot_scripts_write", map[string]any{"script_path": p, "content": content},
+			`cmd_read_script {"script_path":"`+p+`"}`,
+			`cmd_write_script `+jsonText(t, map[string]any{"script_path": p, "content": content}))
+	}
+
+	step("godot_scene_edit_create_scene", map[string]any{"scene_path": "res://scenes/coin.tscn", "root_type": "Area2D"},
+		`cmd_create_scene {"root_type":"Area2D","scene_path":"res://scenes/coin.tscn"}`)
+	step("godot_scene_edit_create_node", map[string]any{"node_type": "Sprite2D"},
+		`cmd_create_node {"node_type":"Sprite2D","parent_path":"."}`)
+	// The addon takes a resource as a path only: an inline one is refused
+	// before anything is sent, and the refusal says what to do instead.
+	te := toolError(t, s.call(t, "godot_scene_edit_set_node_property", map[string]any{"node_path": "Sprite2D", "property": "texture",
+		"value": map[string]any{"type": "PlaceholderTexture2D", "properties": map[string]any{"size": []any{8, 8}}}}))
+	if te.Code != "PRECONDITION_FAILED" || te.Required != "headless" || !strings.Contains(te.Hint, "godot_resources_edit_create_resource") {
+		t.Errorf("an inline resource in editor mode: %+v", te)
+	}
+	if got := sent(); len(got) != 0 {
+		t.Errorf("the refused inline resource reached the editor: %v", got)
+	}
+	resource := func(typ, path string, props map[string]any) {
+		t.Helper()
+		step("godot_resources_edit_create_resource", map[string]any{"type": typ, "path": path, "properties": props},
+			`cmd_create_resource `+jsonText(t, map[string]any{"type": typ, "resource_path": path, "properties": props}))
+	}
+	setProp := func(node, prop string, value any) {
+		t.Helper()
+		step("godot_scene_edit_set_node_property", map[string]any{"node_path": node, "property": prop, "value": value},
+			`cmd_set_node_property `+jsonText(t, map[string]any{"node_path": node, "property": prop, "value": value}))
+	}
+	resource("PlaceholderTexture2D", "res://art/coin_texture.tres", map[string]any{"size": []any{8, 8}})
+	setProp("Sprite2D", "texture", "res://art/coin_texture.tres")
+	step("godot_scene_edit_create_node", map[string]any{"node_type": "CollisionShape2D"},
+		`cmd_create_node {"node_type":"CollisionShape2D","parent_path":"."}`)
+	resource("CircleShape2D", "res://shapes/coin_shape.tres", map[string]any{"radius": 4})
+	setProp("CollisionShape2D", "shape", "res://shapes/coin_shape.tres")
+
+	step("godot_scene_edit_create_scene", map[string]any{"scene_path": "res://scenes/player.tscn", "root_type": "CharacterBody2D"},
+		`cmd_create_scene {"root_type":"CharacterBody2D","scene_path":"res://scenes/player.tscn"}`)
+	step("godot_scene_edit_create_node", map[string]any{"node_type": "CollisionShape2D"},
+		`cmd_create_node {"node_type":"CollisionShape2D","parent_path":"."}`)
+	resource("RectangleShape2D", "res://shapes/player_shape.tres", map[string]any{"size": []any{16, 32}})
+	setProp("CollisionShape2D", "shape", "res://shapes/player_shape.tres")
+	step("godot_scene_edit_attach_script", map[string]any{"node_path": ".", "script_path": "res://scripts/player.gd"},
+		`cmd_attach_script {"node_path":".","script_path":"res://scripts/player.gd"}`)
+
+	step("godot_scene_edit_open_scene", map[string]any{"scene_path": "res://scenes/main.tscn"},
+		`cmd_open_scene {"scene_path":"res://scenes/main.tscn"}`)
+	step("godot_scene_edit_instance_scene", map[string]any{"scene_path": "res://scenes/player.tscn", "parent_path": ".", "name": "Player"},
+		`cmd_instance_scene {"name":"Player","parent_path":".","scene_path":"res://scenes/player.tscn"}`)
+	setProp("Player", "position", []any{40, 120})
+	step("godot_scene_edit_create_node", map[string]any{"node_type": "Node2D", "node_name": "Coins"},
+		`cmd_create_node {"name":"Coins","node_type":"Node2D","parent_path":"."}`)
+	step("godot_scene_edit_instance_scene", map[string]any{"scene_path": "res://scenes/coin.tscn", "parent_path": "Coins", "name": "Coin1"},
+		`cmd_instance_scene {"name":"Coin1","parent_path":"Coins","scene_path":"res://scenes/coin.tscn"}`)
+	// The addon edits the instance's live child; Editable Children makes
+	// the override survive the editor's save (docs/two-modes.md).
+	setProp("Coins/Coin1/Sprite2D", "modulate", "#ffd700")
+	step("godot_scene_edit_set_editable_children", map[string]any{"node_path": "Coins/Coin1", "editable": true},
+		`cmd_set_editable_children {"editable":true,"node_path":"Coins/Coin1"}`)
+	step("godot_scene_edit_create_node", map[string]any{"node_type": "TileMapLayer", "node_name": "Floor"},
+		`cmd_create_node {"name":"Floor","node_type":"TileMapLayer","parent_path":"."}`)
+
+	// The image and the TileSet's atlas, layer and polygons are written to
+	// the files (the addon has no commands for them); the workspace then
+	// has the editor rescan, and reload the open scenes that changed (none
+	// here: the TileSet is its own file) (docs/workspace.md).
+	synced := []string{"cmd_list_open_scenes {}", "cmd_rescan_filesystem {}", "cmd_list_open_scenes {}"}
+	step("godot_asset_import_create_placeholder_image", map[string]any{"path": "res://art/tiles.png", "width": 32, "height": 16, "color": "#6b8e23"}, synced...)
+	step("godot_tilemap_create_tileset", map[string]any{"node_path": "Floor", "save_path": "res://tiles/floor.tres", "tile_size": []any{16, 16}},
+		`cmd_create_tileset {"node_path":"Floor","save_path":"res://tiles/floor.tres","tile_size":[16,16]}`)
+	step("godot_tilemap_create_atlas_from_image", map[string]any{"tileset_path": "res://tiles/floor.tres", "texture_path": "res://art/tiles.png"}, synced...)
+	step("godot_tilemap_add_physics_layer", map[string]any{"tileset_path": "res://tiles/floor.tres"}, synced...)
+	square := []any{map[string]any{"points": []any{[]any{-8, -8}, []any{8, -8}, []any{8, 8}, []any{-8, 8}}}}
+	for _, at := range [][]int{{0, 0}, {1, 0}} {
+		step("godot_tilemap_set_tile_collision", map[string]any{"tileset_path": "res://tiles/floor.tres", "source_id": 0, "atlas_coords": at, "polygons": square}, synced...)
+	}
+	step("godot_tilemap_fill_rect", map[string]any{"node_path": "Floor", "rect": []any{0, 10, 20, 1}, "source_id": 0, "atlas_coords": []any{0, 0}},
+		`cmd_tilemap_fill_rect {"alternative_tile":0,"atlas_coords":[0,0],"layer":0,"node_path":"Floor","rect":[0,10,20,1],"source_id":0}`)
+	step("godot_tilemap_set_cell", map[string]any{"node_path": "Floor", "coords": []any{10, 9}, "source_id": 0, "atlas_coords": []any{1, 0}},
+		`cmd_tilemap_set_cell {"alternative_tile":0,"atlas_coords":[1,0],"coords":[10,9],"layer":0,"node_path":"Floor","source_id":0}`)
+
+	step("godot_resources_edit_register_autoload", map[string]any{"name": "GameState", "path": "res://scripts/game_state.gd"},
+		`cmd_register_autoload {"name":"GameState","path":"res://scripts/game_state.gd"}`)
+
+	// What the editor does is left to it: the host wrote only the image
+	// and the TileSet's file.
+	ts := string(mustRead(t, filepath.Join(dir, "tiles", "floor.tres")))
+	for _, w := range []string{`[ext_resource type="Texture2D"`, `path="res://art/tiles.png"`, "physics_layer_0/collision_layer = 1",
+		"0:0/0/physics_layer_0/polygon_0/points = PackedVector2Array(-8, -8, 8, -8, 8, 8, -8, 8)",
+		"1:0/0/physics_layer_0/polygon_0/points = PackedVector2Array(-8, -8, 8, -8, 8, 8, -8, 8)"} {
+		if !strings.Contains(ts, w) {
+			t.Errorf("tiles/floor.tres lacks %s:\n%s", w, ts)
+		}
+	}
+	for _, f := range []string{"scenes/coin.tscn", "scenes/player.tscn", "scripts/player.gd", "shapes/player_shape.tres"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was written behind the editor's back", f)
+		}
+	}
+	if p := string(mustRead(t, filepath.Join(dir, "project.godot"))); strings.Contains(p, "GameState") || strings.Contains(p, "jump") {
+		t.Errorf("project.godot was edited behind the editor's back:\n%s", p)
+	}
+}
+
+// platformerAddon answers the commands of TestPlatformerEditorMode as the
+// addon does, with what the build needs of its effects on disk: the
+// TileSet cmd_create_tileset saves (the TileSet tools that follow edit
+// that file).
+func platformerAddon(t *testing.T, dir string) map[string]fakeaddon.Handler {
+	echo := func(extra map[string]any) fakeaddon.Handler {
+		return func(p map[string]any) fakeaddon.Reply {
+			out := maps.Clone(p)
+			maps.Copy(out, extra)
+			return fakeaddon.OK(out)
+		}
+	}
+	h := map[string]fakeaddon.Handler{
+		"cmd_add_input_action":      echo(map[string]any{"added": true}),
+		"cmd_add_input_event":       echo(map[string]any{"added": true}),
+		"cmd_write_script":          echo(map[string]any{"written": true}),
+		"cmd_create_scene":          echo(map[string]any{"created": true}),
+		"cmd_open_scene":            echo(map[string]any{"opened": true}),
+		"cmd_create_resource":       echo(map[string]any{"created": true}),
+		"cmd_set_node_property":     echo(map[string]any{"set": true}),
+		"cmd_attach_script":         echo(map[string]any{"attached": true}),
+		"cmd_set_editable_children": echo(map[string]any{}),
+		"cmd_tilemap_fill_rect":     echo(map[string]any{}),
+		"cmd_tilemap_set_cell":      echo(map[string]any{}),
+		"cmd_register_autoload":     echo(map[string]any{"registered": true}),
+		"cmd_rescan_filesystem":     echo(map[string]any{"scanned": true, "scanning": false}),
+		"cmd_get_scan_state":        echo(map[string]any{"scanning": false}),
+		"cmd_list_open_scenes":      echo(map[string]any{"scenes": []any{}}),
+		"cmd_read_script": func(p map[string]any) fakeaddon.Reply {
+			return fakeaddon.Fail("RESOURCE_NOT_FOUND", fmt.Sprintf("No script at '%v'.", p["script_path"]))
+		},
+		"cmd_create_node": func(p map[string]any) fakeaddon.Reply {
+			name, _ := p["name"].(string)
+			if name == "" {
+				name = p["node_type"].(string)
+			}
+			return fakeaddon.OK(map[string]any{"node_path": path.Join(p["parent_path"].(string), name), "created": true})
+		},
+		"cmd_instance_scene": func(p map[string]any) fakeaddon.Reply {
+			return fakeaddon.OK(map[string]any{"node_path": path.Join(p["parent_path"].(string), p["name"].(string)), "instanced": true})
+		},
+		"cmd_create_tileset": func(p map[string]any) fakeaddon.Reply {
+			save := strings.TrimPrefix(p["save_path"].(string), "res://")
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(save)), 0o755); err != nil {
+				t.Error(err)
+			}
+			writeFile(t, filepath.Join(dir, save), "[gd_resource type=\"TileSet\" format=3 uid=\"uid://c7floorts0001\"]\n\n[resource]\n")
+			return fakeaddon.OK(map[string]any{"node_path": p["node_path"], "tileset_path": p["save_path"], "created": true})
+		},
+	}
+	return h
 }
