@@ -294,7 +294,8 @@ func TestPlatformerEditorMode(t *testing.T) {
 	// before anything is sent, and the refusal says what to do instead.
 	te := toolError(t, s.call(t, "godot_scene_edit_set_node_property", map[string]any{"node_path": "Sprite2D", "property": "texture",
 		"value": map[string]any{"type": "PlaceholderTexture2D", "properties": map[string]any{"size": []any{8, 8}}}}))
-	if te.Code != "PRECONDITION_FAILED" || te.Required != "headless" || !strings.Contains(te.Hint, "godot_resources_edit_create_resource") {
+	if te.Code != "PRECONDITION_FAILED" || te.Required != "headless" || !strings.Contains(te.Hint, "godot_resources_edit_create_resource") ||
+		!strings.Contains(te.Hint, "godot_scene_edit_set_node_property") {
 		t.Errorf("an inline resource in editor mode: %+v", te)
 	}
 	if got := sent(); len(got) != 0 {
