@@ -175,3 +175,34 @@ func TestEditorRefusalPassesThrough(t *testing.T) {
 		t.Fatalf("got %s", r.Text())
 	}
 }
+
+// In editor mode a resource goes to the addon as a path, which
+// cmd_set_node_property loads (res:// or uid://); an inline resource or a
+// {"sub_resource": id} is refused before anything is sent, since the addon
+// cannot build one, and the refusal gives the way round it.
+func TestEditorInlineResourceRefused(t *testing.T) {
+	ed := sdktest.NewEditor().Result("cmd_set_node_property", map[string]any{"set": true})
+	h := editorHost(t, ed)
+	for _, v := range []any{
+		map[string]any{"type": "RectangleShape2D", "properties": map[string]any{"size": []any{16, 32}}},
+		map[string]any{"type": "CapsuleShape2D"},
+		map[string]any{"sub_resource": "RectangleShape2D_x4k2p"},
+	} {
+		r := h.Call(context.Background(), "set_node_property", map[string]any{"node_path": "Left/Collision", "property": "shape", "value": v})
+		if !r.IsError || r.ErrorCode != sdk.CodePreconditionFailed || r.Error.Required != "headless" ||
+			!strings.Contains(r.Error.Hint, "godot_resources_edit_create_resource") || !strings.Contains(r.Error.Hint, "godot_scene_edit_set_node_property") ||
+			!strings.Contains(r.Error.Hint, "detach the editor") {
+			t.Errorf("value %v: %s", v, r.Text())
+		}
+	}
+	if calls := ed.Calls(); len(calls) != 0 {
+		t.Fatalf("a refused value reached the editor: %+v", calls)
+	}
+	for _, p := range []string{"res://shapes/paddle.tres", "uid://c7paddle0001"} {
+		plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left/Collision", "property": "shape", "value": p})
+	}
+	calls := ed.Calls("cmd_set_node_property")
+	if len(calls) != 2 || calls[0].Params["value"] != "res://shapes/paddle.tres" || calls[1].Params["value"] != "uid://c7paddle0001" {
+		t.Fatalf("paths sent as %+v", calls)
+	}
+}

@@ -170,14 +170,19 @@ func HasInline(v any) bool {
 	return false
 }
 
-// EditorInline is the refusal of an inline resource in editor mode: the
-// addon's commands load a resource from a res:// path and pass anything
-// else through uncoverted (ADDON-PROTOCOL §4.2), so the resource would be
-// lost or the set fail.
+// EditorInline is the refusal of an inline resource in editor mode. The
+// addon cannot build a resource from a description: the one command that
+// converts a value to a resource, cmd_set_node_property, loads a res:// or
+// uid:// path and refuses anything else ("Object properties accept a
+// res:// path or null"), and the others (compose, batch and edits, the
+// resource writers) pass an object-typed value through unconverted, so
+// Godot drops it (ADDON-PROTOCOL §4.2; docs/two-modes.md says where in the
+// addon).
 func EditorInline(arg string) error {
 	return &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "headless",
 		Message: arg + " holds an inline resource or a {\"sub_resource\": id} reference, which the Godot editor addon cannot build " +
-			"(its commands take a resource as a res:// path or null)",
-		Hint: "save the resource with godot_resources_edit_create_resource and pass its res:// path, " +
-			"or edit the scene headless (with no editor attached), where it becomes a [sub_resource]"}
+			"(it takes a resource only as a res:// path, and loads one only in set_node_property)",
+		Hint: "save the resource as a .tres with godot_resources_edit_create_resource {\"type\", \"path\", \"properties\"} " +
+			"and set its res:// path with godot_scene_edit_set_node_property, " +
+			"or detach the editor and edit the scene headless, where the inline resource becomes a [sub_resource]"}
 }
