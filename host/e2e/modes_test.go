@@ -10,7 +10,7 @@ import (
 // in one mode only, so an agent knows before calling that a tool needs an
 // editor attached (or none).
 func TestListToolsetsShowsSingleModeTools(t *testing.T) {
-	s := stdioHost(t, legacy, "--plugins-dir", projectPluginsDir, "--godot-version", "4.5", "--log-level", "warn")
+	s := stdioHost(t, legacy, "--plugins-dir", wsDir, "--godot-version", "4.5", "--log-level", "warn")
 	res := s.call(t, "godot_list_toolsets", nil)
 	var out struct {
 		Toolsets []struct {
@@ -22,20 +22,19 @@ func TestListToolsetsShowsSingleModeTools(t *testing.T) {
 	decode(t, res, &out)
 	found := false
 	for _, ts := range out.Toolsets {
-		if ts.Name == "project_scaffold" {
+		if ts.Name == "wsedit" {
 			found = true
-			if !slices.Contains(ts.HeadlessOnly, "godot_project_scaffold") {
-				t.Errorf("project_scaffold: headless_only %v", ts.HeadlessOnly)
+			if !slices.Equal(ts.HeadlessOnly, []string{"godot_wsedit_disk_size"}) || !slices.Equal(ts.EditorOnly, []string{"godot_wsedit_editor_scene"}) {
+				t.Errorf("wsedit: headless_only %v, editor_only %v", ts.HeadlessOnly, ts.EditorOnly)
 			}
-		}
-		if ts.Name == "scene_edit" && (len(ts.EditorOnly) > 0 || len(ts.HeadlessOnly) > 0) {
-			t.Errorf("scene_edit works in both modes, listed %v / %v", ts.EditorOnly, ts.HeadlessOnly)
 		}
 	}
 	if !found {
-		t.Fatalf("project_scaffold not listed: %s", text(res))
+		t.Fatalf("wsedit not listed: %s", text(res))
 	}
-	if !strings.Contains(text(res), "Headless only: godot_project_scaffold") {
-		t.Errorf("the summary does not say it: %s", text(res))
+	for _, want := range []string{"Headless only: godot_wsedit_disk_size", "Needs a Godot editor attached: godot_wsedit_editor_scene"} {
+		if !strings.Contains(text(res), want) {
+			t.Errorf("the summary does not say %q: %s", want, text(res))
+		}
 	}
 }

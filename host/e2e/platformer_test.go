@@ -267,9 +267,14 @@ func TestPlatformerEditorMode(t *testing.T) {
 		return out
 	}
 
-	// An editor always has its project open: there is nothing to scaffold.
-	if te := toolError(t, s.call(t, "godot_project_scaffold", map[string]any{"template": "2d", "overwrite": true, "confirm": true})); te.Code != "PRECONDITION_FAILED" || te.Required != "headless" {
+	// An editor always has its project open: its scaffold adds a game
+	// type's skeleton, and a template alone (a new project's choice) is
+	// refused before anything is sent.
+	if te := toolError(t, s.call(t, "godot_project_scaffold", map[string]any{"template": "2d", "overwrite": true, "confirm": true})); te.Code != "INVALID_ARGUMENT" || te.Required != "type" {
 		t.Errorf("scaffold with an editor attached: %+v", te)
+	}
+	if got := sent(); len(got) != 0 {
+		t.Errorf("a refused scaffold sent %v", got)
 	}
 
 	for _, a := range []struct{ name, key string }{{"move_left", "A"}, {"move_right", "D"}, {"jump", "Space"}} {

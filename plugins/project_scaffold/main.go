@@ -17,14 +17,6 @@ func main() {
 	sdk.Serve(Toolset())
 }
 
-// editorRefusal says why the tool has no editor path. The addon's
-// cmd_scaffold_project is known only by name; scaffolding is for a folder
-// that holds no project yet, while an attached editor always has one open
-// (its project.godot, its .godot cache), so there is nothing sensible to
-// scaffold into.
-const editorRefusal = "an attached Godot editor already has this project open; scaffold a new project in an empty folder " +
-	"(godot-mcp serve --project DIR, or godot-mcp new DIR) before opening it in the editor"
-
 // Toolset returns the project_scaffold toolset.
 func Toolset() *sdk.Toolset {
 	return &sdk.Toolset{
@@ -40,10 +32,13 @@ func Toolset() *sdk.Toolset {
 					"(config/features for godot_version and renderer), icon.svg, .gitignore, .gitattributes and, unless template is "+
 					"\"empty\", a main scene res://scenes/main.tscn with its script res://scripts/main.gd set as run/main_scene. "+
 					"Refuses a folder that is not empty unless overwrite is true (then the files it writes replace existing ones). "+
+					"type (2d_platformer, top_down_rpg, visual_novel, 3d_fps) picks template and renderer for a kind of game. "+
+					"With a Godot editor attached the editor's project exists already: the addon adds the type's skeleton to it "+
+					"(folders, settings, a GameState autoload, res://scenes/MAIN_SCENE.tscn as the main scene), and type is required. "+
 					"Undo with godot_undo.",
 				sdk.Destructive, scaffoldProject,
 				sdk.WithTitle("Scaffold a new Godot project"),
-				sdk.HeadlessOnly(editorRefusal)),
+				sdk.EditorFunc(scaffoldEditor)),
 		},
 	}
 }

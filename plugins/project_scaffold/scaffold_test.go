@@ -184,16 +184,63 @@ func TestScaffoldUndo(t *testing.T) {
 	}
 }
 
-func TestScaffoldRefusedWithEditor(t *testing.T) {
-	ed := sdktest.NewEditor()
+// With an editor attached the addon's scaffold adds a game type's skeleton
+// to the open project: type is required, what only a new project has is
+// refused, and a dry run sends nothing.
+func TestScaffoldWithEditor(t *testing.T) {
+	ed := sdktest.NewEditor().Result("cmd_scaffold_project", map[string]any{"created": true,
+		"paths_created":        []any{"res://scenes/", "res://scripts/", "res://project.godot", "res://scripts/game_state.gd", "res://scenes/level.tscn"},
+		"autoloads_registered": []any{"GameState"}})
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: t.TempDir(), Editor: ed.Serve})
-	for _, opts := range [][]sdktest.CallOption{{sdktest.ConfirmDestructive()}, {sdktest.DryRun()}} {
-		res := h.Call(context.Background(), "project_scaffold", map[string]any{"template": "2d"}, opts...)
-		if res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "headless" || !strings.Contains(res.Error.Message, "already has this project open") {
-			t.Fatalf("with an editor: %+v", res.Error)
+	for _, c := range []struct {
+		args     map[string]any
+		required string
+	}{
+		{map[string]any{"template": "2d"}, "type"},
+		{map[string]any{}, "type"},
+		{map[string]any{"type": "racing"}, "type"},
+		{map[string]any{"type": "3d_fps", "godot_version": "4.4"}, "godot_version"},
+		{map[string]any{"type": "3d_fps", "renderer": "mobile"}, "renderer"},
+	} {
+		res := h.Call(context.Background(), "project_scaffold", c.args, sdktest.ConfirmDestructive())
+		if res.ErrorCode != sdk.CodeInvalidArgument || res.Error.Required != c.required || res.Error.Hint == "" {
+			t.Errorf("%v: %+v, want INVALID_ARGUMENT required=%s", c.args, res.Error, c.required)
 		}
 	}
+	if res := h.Call(context.Background(), "project_scaffold", map[string]any{"type": "2d_platformer"}, sdktest.DryRun()); res.IsError {
+		t.Fatalf("dry run: %+v", res.Error)
+	}
 	if calls := ed.Calls(); len(calls) != 0 {
-		t.Fatalf("the editor was sent %v", calls)
+		t.Fatalf("refusals and a dry run sent the editor %v", calls)
+	}
+	out := scaffoldOK(t, h, map[string]any{"type": "2d_platformer", "project_name": "Jumper", "main_scene": "level"})
+	calls := ed.Calls()
+	if len(calls) != 1 || calls[0].Command != "cmd_scaffold_project" {
+		t.Fatalf("sent %+v", calls)
+	}
+	if p := calls[0].Params; p["type"] != "2d_platformer" || p["project_name"] != "Jumper" || p["main_scene"] != "level" || p["confirm"] != true {
+		t.Errorf("params %v", p)
+	}
+	if out.MainScene != "res://scenes/level.tscn" || out.Renderer != scaffold.Compatibility || len(out.Files) != 5 || len(out.Autoloads) != 1 {
+		t.Errorf("result %+v", out)
+	}
+}
+
+// type picks the template and renderer headless, as the addon's types do,
+// and main_scene names the main scene and its script.
+func TestScaffoldGameTypeHeadless(t *testing.T) {
+	dir := t.TempDir()
+	h := headless(t, dir)
+	out := scaffoldOK(t, h, map[string]any{"type": "3d_fps", "main_scene": "arena", "godot_version": "4.6"})
+	if out.Template != scaffold.ThreeD || out.Renderer != scaffold.ForwardPlus || out.MainScene != "res://scenes/arena.tscn" {
+		t.Fatalf("%+v", out)
+	}
+	scene := string(projfixture.Read(t, dir, "scenes/arena.tscn"))
+	if !strings.Contains(scene, `[node name="arena" type="Node3D"`) || !strings.Contains(scene, `path="res://scripts/arena.gd"`) {
+		t.Errorf("scene:\n%s", scene)
+	}
+	res := h.Call(context.Background(), "project_scaffold", map[string]any{"main_scene": "../x", "template": "2d", "overwrite": true}, sdktest.ConfirmDestructive())
+	if res.ErrorCode != sdk.CodeInvalidArgument {
+		t.Errorf("a main_scene with a folder: %+v", res.Error)
 	}
 }

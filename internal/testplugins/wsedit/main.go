@@ -93,6 +93,23 @@ func main() {
 					}
 					return sdk.JSON(res), nil
 				}),
+			// One tool per single mode, for the listing of such tools.
+			sdk.NewTool("disk_size", "Size of a file as it is on disk.", sdk.ReadOnly,
+				func(ctx context.Context, call *sdk.Call, in readIn) (sdk.Result, error) {
+					f, err := call.Workspace().Read(ctx, in.Path)
+					if err != nil {
+						return sdk.Result{}, err
+					}
+					return sdk.Text("%d", len(f.Data)), nil
+				}, sdk.HeadlessOnly("it answers about the file on disk, not the editor's copy")),
+			sdk.NewEditorTool("editor_scene", "The editor's active scene.", sdk.ReadOnly,
+				func(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, _ struct{}) (sdk.Result, error) {
+					var out map[string]any
+					if err := ed.Query(ctx, "cmd_get_active_scene", map[string]any{}, &out); err != nil {
+						return sdk.Result{}, err
+					}
+					return sdk.JSON(out), nil
+				}),
 			sdk.NewTool("read", "Read a file and the active scene.", sdk.ReadOnly,
 				func(ctx context.Context, call *sdk.Call, in readIn) (sdk.Result, error) {
 					ws := call.Workspace()

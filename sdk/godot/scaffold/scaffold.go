@@ -65,11 +65,15 @@ const (
 // Options choose what New builds. The zero value is an empty project for
 // the newest Godot with Forward+.
 type Options struct {
-	Name     string    // config/name; DefaultName when empty
-	Godot    string    // "4.0" … "4.7"; Newest when empty
-	Renderer string    // ForwardPlus (default), Mobile, Compatibility or an alias ("Forward+", "compatibility")
-	Template string    // Empty (default), TwoD, ThreeD or UI
-	Rand     io.Reader // UID source; crypto/rand when nil (tests pass a fixed one)
+	Name     string // config/name; DefaultName when empty
+	Godot    string // "4.0" … "4.7"; Newest when empty
+	Renderer string // ForwardPlus (default), Mobile, Compatibility or an alias ("Forward+", "compatibility")
+	Template string // Empty (default), TwoD, ThreeD or UI
+	// SceneName names the main scene and its script, res://scenes/NAME.tscn
+	// and res://scripts/NAME.gd, and (unless it is "main") its root node;
+	// "main" when empty.
+	SceneName string
+	Rand      io.Reader // UID source; crypto/rand when nil (tests pass a fixed one)
 }
 
 // File is one file of the new project.
@@ -178,12 +182,16 @@ func New(o Options) (*Project, error) {
 		File{"res://.gitattributes", []byte(GitAttributes)},
 	)
 	if tpl != Empty {
-		files, sceneUID, err := mainScene(tpl, ver, r)
+		sc, err := newSceneNames(o.SceneName)
+		if err != nil {
+			return nil, err
+		}
+		files, sceneUID, err := mainScene(tpl, ver, sc, r)
 		if err != nil {
 			return nil, err
 		}
 		p.Files = append(p.Files, files...)
-		p.MainScene, p.MainSceneUID = MainScene, sceneUID
+		p.MainScene, p.MainSceneUID = sc.scene, sceneUID
 	}
 	p.Files = append(p.Files, File{"res://project.godot", ProjectGodot(name, ver, ren, p.MainScene, p.MainSceneUID)})
 	return p, nil
@@ -246,12 +254,27 @@ const IconSVG = `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128
 </svg>
 `
 
+// sceneNames are the main scene's file, script and root node names.
+type sceneNames struct{ scene, script, root string }
+
+// newSceneNames checks a main scene name ("" for "main"): one file name
+// part, no extension.
+func newSceneNames(name string) (sceneNames, error) {
+	if name == "" || name == "main" {
+		return sceneNames{MainScene, MainScript, "Main"}, nil
+	}
+	if strings.ContainsAny(name, "/\\:.*?\"<>|%@") || strings.TrimSpace(name) != name {
+		return sceneNames{}, fmt.Errorf("%w: main scene name %q: use a plain name such as \"level\" (no folders, dots or extension)", ErrInvalid, name)
+	}
+	return sceneNames{"res://scenes/" + name + ".tscn", "res://scripts/" + name + ".gd", name}, nil
+}
+
 // rootTypes are the main scene's root class per template.
 var rootTypes = map[string]string{TwoD: "Node2D", ThreeD: "Node3D", UI: "Control"}
 
 // mainScene builds the template's scene and script (and the script's
 // .uid sidecar from 4.4 on, when scripts got UIDs).
-func mainScene(tpl, version string, r io.Reader) ([]File, string, error) {
+func mainScene(tpl, version string, sc sceneNames, r io.Reader) ([]File, string, error) {
 	sceneID, err := uid.Generate(r)
 	if err != nil {
 		return nil, "", fmt.Errorf("scaffold: generating a UID: %w", err)
@@ -260,11 +283,11 @@ func mainScene(tpl, version string, r io.Reader) ([]File, string, error) {
 	m := minor(version)
 	var f *godot.File
 	if m >= 6 {
-		f, err = godot.NewScene(MainScene, sceneUID, true)
+		f, err = godot.NewScene(sc.scene, sceneUID, true)
 	} else {
 		// Before 4.6 the header counts the resources in load_steps; Bytes
 		// keeps it current (and drops it when there are none).
-		f, err = godot.ParseFile(MainScene, []byte("[gd_scene load_steps=1 format=3 uid="+godot.FormatValue(godot.String(sceneUID))+"]\n"))
+		f, err = godot.ParseFile(sc.scene, []byte("[gd_scene load_steps=1 format=3 uid="+godot.FormatValue(godot.String(sceneUID))+"]\n"))
 	}
 	if err != nil {
 		return nil, "", err
@@ -279,11 +302,11 @@ func mainScene(tpl, version string, r io.Reader) ([]File, string, error) {
 		}
 		scriptUID = id.String()
 	}
-	script, err := f.AddExtResource("Script", MainScript, scriptUID)
+	script, err := f.AddExtResource("Script", sc.script, scriptUID)
 	if err != nil {
 		return nil, "", err
 	}
-	rootNode, err := f.AddNode("", "Main", root)
+	rootNode, err := f.AddNode("", sc.root, root)
 	if err != nil {
 		return nil, "", err
 	}
@@ -343,11 +366,11 @@ func mainScene(tpl, version string, r io.Reader) ([]File, string, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, "", fmt.Errorf("scaffold: building the %s scene: %w", tpl, err)
 	}
-	files = append(files, File{MainScript, []byte(ScriptText(root))})
+	files = append(files, File{sc.script, []byte(ScriptText(root))})
 	if scriptUID != "" {
-		files = append(files, File{MainScript + ".uid", []byte(scriptUID + "\n")})
+		files = append(files, File{sc.script + ".uid", []byte(scriptUID + "\n")})
 	}
-	files = append(files, File{MainScene, f.Bytes()})
+	files = append(files, File{sc.scene, f.Bytes()})
 	return files, sceneUID, nil
 }
 
