@@ -136,18 +136,18 @@ func (p policy) read(src string) ([]byte, error) {
 		}
 		return nil, p.refusal(src, why)
 	}
-	f, err := os.Open(real)
+	// Opened without blocking and checked on the handle: a named pipe
+	// would otherwise hold the call until some process wrote to it.
+	f, st, err := sdk.OpenRegular(real)
+	var nr *sdk.NotRegularError
+	if errors.As(err, &nr) {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "name a regular file, not a folder, named pipe or device",
+			"source %s %v", src, err)
+	}
 	if err != nil {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "check that the file is readable by godot-mcp", "source %s: %v", src, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "check the file", "source %s: %v", src, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "name a regular file, not a folder or device", "source %s is not a regular file", src)
-	}
 	// The handle must be the file that was checked: a link swapped in
 	// (for the file or a folder on its way) between EvalSymlinks and Open
 	// is caught here; what happens after no longer matters, the handle is
