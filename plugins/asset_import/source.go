@@ -19,11 +19,12 @@ import (
 // host's environment (passed to this plugin by name, see
 // host/pluginenv), where no tool call can change it.
 const (
-	// AllowEnv lists the folders import_asset may copy from, separated
-	// by the system's list separator (":" on Unix, ";" on Windows).
+	// AllowEnv lists the folders godot_asset_import_asset may copy
+	// from, separated by the system's list separator (":" on Unix, ";"
+	// on Windows).
 	// Unset or empty, nothing outside the project can be imported.
 	AllowEnv = "GODOT_MCP_ASSET_IMPORT_FROM"
-	// MaxEnv is the largest file import_asset copies, in MiB.
+	// MaxEnv is the largest file godot_asset_import_asset copies, in MiB.
 	MaxEnv = "GODOT_MCP_ASSET_IMPORT_MAX_MB"
 )
 
@@ -161,7 +162,7 @@ func (p policy) read(src string) ([]byte, error) {
 	}
 	if st.Size() > p.max {
 		return nil, &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "import_size",
-			Message: fmt.Sprintf("source %s is %d bytes; the largest file import_asset copies is %d MiB", src, st.Size(), p.max>>20),
+			Message: fmt.Sprintf("source %s is %d bytes; the largest file godot_asset_import_asset copies is %d MiB", src, st.Size(), p.max>>20),
 			Hint:    "import a smaller file, or ask the operator to raise " + MaxEnv + " (at most " + strconv.Itoa(ceilingMaxMB) + ")"}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, p.max+1))

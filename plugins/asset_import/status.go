@@ -23,7 +23,8 @@ const (
 	StatusImported = "imported"
 	// StatusPending: the .import file is there but this checkout's
 	// .godot/imported has no record of an import (a fresh clone, or a
-	// file import_asset just wrote); the editor imports it on open.
+	// file godot_asset_import_asset just wrote); the editor imports it
+	// on open.
 	StatusPending = "pending"
 	// StatusMissing: no .import file; the editor imports the file with
 	// its default options and writes one.
