@@ -12,10 +12,15 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// anyValue lists the arguments that take any JSON value (a Godot value to
-// set: a number, a string, a vector as a list or an object), the one
-// exception to "every property has a type": no single type describes them,
-// and their description says what to send.
+// anyValue lists the arguments that take any JSON value, the one
+// deliberate exception to "every property has a type" (docs/clients.md,
+// Tool schemas): each sets a Godot value whose type the target declares,
+// given as a number, a bool, a string, a list ([x, y]), an object
+// ({"x": …}, an inline resource) or null (remove it). No single type
+// describes that, and the schemas that could (a type list, anyOf) are
+// outside the client subset; the description says what to send. Nothing
+// else belongs here: a colour is a string, a coordinate an object or a
+// list of integers.
 var anyValue = map[string]bool{
 	"godot_batch_cross_scene_set_property.value":       true,
 	"godot_batch_set_property.value":                   true,
@@ -24,12 +29,11 @@ var anyValue = map[string]bool{
 	"godot_scene_edit_set_node_property.value":         true,
 	// A Godot value of the type the target declares: a sub-resource's
 	// property, a shader uniform, a custom data layer, a visual shader
-	// node's property, a terrain colour in any of the colour shapes.
+	// node's property.
 	"godot_resources_edit_set_sub_resource_property.value": true,
 	"godot_shader_set_param.value":                         true,
 	"godot_tilemap_set_tile_custom_data.value":             true,
 	"godot_visual_shader_set_node_param.value":             true,
-	"godot_tilemap_add_terrain.color":                      true,
 }
 
 // TestToolSchemasSuitEveryClient checks every schema of every core and

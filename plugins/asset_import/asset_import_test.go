@@ -279,7 +279,8 @@ func TestImportAssetRefusesWhatTheOperatorDidNotAllow(t *testing.T) {
 
 	t.Setenv(MaxEnv, "1")
 	big := writeOutside(t, allowed, "big.png", append(pngBytes(t, 1, 1, color.NRGBA{}), make([]byte, 2<<20)...))
-	plugintest.Refused(t, h, "asset", map[string]any{"source": big, "target_path": "res://big.png"}, sdk.CodeInvalidArgument, "1 MiB")
+	// The refusal names the tool as the agent calls it.
+	plugintest.Refused(t, h, "asset", map[string]any{"source": big, "target_path": "res://big.png"}, sdk.CodeInvalidArgument, "the largest file godot_asset_import_asset copies is 1 MiB")
 
 	for _, p := range []string{"res://s.png", "res://fake.png", "res://big.png", "res://ok.png"} {
 		if exists(dir, p) {

@@ -19,11 +19,12 @@ import (
 // host's environment (passed to this plugin by name, see
 // host/pluginenv), where no tool call can change it.
 const (
-	// AllowEnv lists the folders import_asset may copy from, separated
-	// by the system's list separator (":" on Unix, ";" on Windows).
+	// AllowEnv lists the folders godot_asset_import_asset may copy
+	// from, separated by the system's list separator (":" on Unix, ";"
+	// on Windows).
 	// Unset or empty, nothing outside the project can be imported.
 	AllowEnv = "GODOT_MCP_ASSET_IMPORT_FROM"
-	// MaxEnv is the largest file import_asset copies, in MiB.
+	// MaxEnv is the largest file godot_asset_import_asset copies, in MiB.
 	MaxEnv = "GODOT_MCP_ASSET_IMPORT_MAX_MB"
 )
 
@@ -136,18 +137,18 @@ func (p policy) read(src string) ([]byte, error) {
 		}
 		return nil, p.refusal(src, why)
 	}
-	f, err := os.Open(real)
+	// Opened without blocking and checked on the handle: a named pipe
+	// would otherwise hold the call until some process wrote to it.
+	f, st, err := sdk.OpenRegular(real)
+	var nr *sdk.NotRegularError
+	if errors.As(err, &nr) {
+		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "name a regular file, not a folder, named pipe or device",
+			"source %s %v", src, err)
+	}
 	if err != nil {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "check that the file is readable by godot-mcp", "source %s: %v", src, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "check the file", "source %s: %v", src, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "name a regular file, not a folder or device", "source %s is not a regular file", src)
-	}
 	// The handle must be the file that was checked: a link swapped in
 	// (for the file or a folder on its way) between EvalSymlinks and Open
 	// is caught here; what happens after no longer matters, the handle is
@@ -161,7 +162,7 @@ func (p policy) read(src string) ([]byte, error) {
 	}
 	if st.Size() > p.max {
 		return nil, &sdk.Error{Code: sdk.CodeInvalidArgument, Required: "import_size",
-			Message: fmt.Sprintf("source %s is %d bytes; the largest file import_asset copies is %d MiB", src, st.Size(), p.max>>20),
+			Message: fmt.Sprintf("source %s is %d bytes; the largest file godot_asset_import_asset copies is %d MiB", src, st.Size(), p.max>>20),
 			Hint:    "import a smaller file, or ask the operator to raise " + MaxEnv + " (at most " + strconv.Itoa(ceilingMaxMB) + ")"}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, p.max+1))

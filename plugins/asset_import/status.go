@@ -23,7 +23,8 @@ const (
 	StatusImported = "imported"
 	// StatusPending: the .import file is there but this checkout's
 	// .godot/imported has no record of an import (a fresh clone, or a
-	// file import_asset just wrote); the editor imports it on open.
+	// file godot_asset_import_asset just wrote); the editor imports it
+	// on open.
 	StatusPending = "pending"
 	// StatusMissing: no .import file; the editor imports the file with
 	// its default options and writes one.
@@ -42,6 +43,9 @@ const (
 const (
 	defaultLimit = 200
 	maxLimit     = 5000
+	// maxSidecar bounds the read of a .import or .md5 file: the editor
+	// writes a few hundred bytes; anything far bigger is not one.
+	maxSidecar = 1 << 20
 )
 
 type statusArgs struct {
@@ -75,8 +79,10 @@ type statusResult struct {
 	Note       string         `json:"note,omitempty"`
 }
 
+// fileMD5 is the MD5 of the asset at abs, the sum the editor records. A
+// named pipe or device in its place is an error, not a wait.
 func fileMD5(abs string) (string, error) {
-	f, err := os.Open(abs)
+	f, _, err := sdk.OpenRegular(abs)
 	if err != nil {
 		return "", err
 	}
@@ -99,7 +105,7 @@ func statusOf(root, res, abs string, hasImport bool) assetStatus {
 		s.Status, s.Reason = StatusMissing, "no .import file: the editor imports it with the default options on its next scan"
 		return s
 	}
-	data, err := os.ReadFile(abs + ".import")
+	data, err := sdk.ReadRegular(abs+".import", maxSidecar)
 	if err != nil {
 		s.Status, s.Reason = StatusStale, "its .import file cannot be read: "+err.Error()
 		return s
@@ -119,7 +125,7 @@ func statusOf(root, res, abs string, hasImport bool) assetStatus {
 		return s
 	}
 	md5file := filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(importfile.MD5Path(res), "res://")))
-	rec, err := os.ReadFile(md5file)
+	rec, err := sdk.ReadRegular(md5file, maxSidecar)
 	if err != nil {
 		s.Status, s.Reason = StatusPending, "the editor has not imported it in this checkout (no "+importfile.MD5Path(res)+"); it does on open"
 		return s

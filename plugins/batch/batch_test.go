@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -327,5 +329,30 @@ func TestOversizedSceneIsReportedSkipped(t *testing.T) {
 	d := plugintest.CallAs[depsResult](t, h, "get_dependencies", map[string]any{"path": "res://big.tscn"})
 	if len(d.Skipped) != 1 || d.Skipped[0].Code != deps.CodeTooLarge {
 		t.Errorf("dependencies of big.tscn: %+v", d)
+	}
+}
+
+// The text of an answer costs about its own size to build: one line per
+// changed node used to be appended to a string, which copied everything
+// before it, so 100,000 nodes allocated 330 GB per call.
+func TestAnswerTextIsLinear(t *testing.T) {
+	const n = 5000
+	set := setResult{Property: "position", Count: n}
+	cross := crossResult{TotalModified: n, Scenes: 1}
+	dr := depsResult{Path: "res://a.tscn", Count: n}
+	for i := range n {
+		c := change{Scene: "res://huge.tscn", Node: fmt.Sprint("W", i), Line: 3 * i, Old: "Vector2(0, 0)", New: "Vector2(1, 1)"}
+		set.Changes = append(set.Changes, c)
+		cross.Changes = append(cross.Changes, c)
+		dr.Dependencies = append(dr.Dependencies, dependency{Line: i, Via: "ext_resource", Raw: "res://x.png", Resolved: true})
+	}
+	for name, r := range map[string]fmt.Stringer{"set_property": set, "cross_scene_set_property": cross, "get_dependencies": dr} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		text := r.String()
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 20*uint64(len(text)) {
+			t.Errorf("%s: %d bytes allocated for a %d-byte text of %d lines", name, got, len(text), n)
+		}
 	}
 }

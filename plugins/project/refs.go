@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -50,10 +49,14 @@ func headerUID(data []byte) string {
 	return quotedField(line, "uid=\"")
 }
 
+// maxSidecar bounds the read of a .uid or .import file: the editor writes
+// a few hundred bytes; anything far bigger is not one.
+const maxSidecar = 1 << 20
+
 // fileHeaderUID is headerUID of the .tscn/.tres at abs, reading only the
-// start of the file; "" when it cannot be read.
+// start of the file; "" when it cannot be read or is not a regular file.
 func fileHeaderUID(abs string) string {
-	f, err := os.Open(abs)
+	f, _, err := sdk.OpenRegular(abs)
 	if err != nil {
 		return ""
 	}
@@ -89,10 +92,12 @@ func importUID(data []byte) string {
 
 // uidOf returns the UID Godot 4.4+ records for the file at res (from its
 // .uid sidecar, its header, or its .import file) and where it came from;
-// "" when it has none.
+// "" when it has none. The sidecars are read only if they are regular
+// files: a named pipe called x.gd.uid would otherwise hold the call until
+// something wrote to it.
 func uidOf(p *sdk.Project, res string) (id, source string) {
 	abs := filepath.Join(p.Root(), filepath.FromSlash(strings.TrimPrefix(res, "res://")))
-	if b, err := os.ReadFile(abs + ".uid"); err == nil {
+	if b, err := sdk.ReadRegular(abs+".uid", maxSidecar); err == nil {
 		if s := strings.TrimSpace(string(b)); strings.HasPrefix(s, uid.Prefix) {
 			return s, res + ".uid"
 		}
@@ -102,7 +107,7 @@ func uidOf(p *sdk.Project, res string) (id, source string) {
 			return s, res
 		}
 	}
-	if b, err := os.ReadFile(abs + ".import"); err == nil {
+	if b, err := sdk.ReadRegular(abs+".import", maxSidecar); err == nil {
 		if s := importUID(b); s != "" {
 			return s, res + ".import"
 		}
@@ -117,14 +122,16 @@ func uidIndex(ctx context.Context, p *sdk.Project) (map[string]string, error) {
 		return nil, err
 	}
 	idx := map[string]string{}
+	// The walk met regular files; each is opened as one again, since it
+	// can have been replaced by a named pipe since.
 	for _, f := range files {
 		switch {
 		case strings.HasSuffix(f.res, ".uid"):
-			if b, err := os.ReadFile(f.abs); err == nil {
+			if b, err := sdk.ReadRegular(f.abs, maxSidecar); err == nil {
 				idx[strings.TrimSpace(string(b))] = strings.TrimSuffix(f.res, ".uid")
 			}
 		case strings.HasSuffix(f.res, ".import"):
-			if b, err := os.ReadFile(f.abs); err == nil {
+			if b, err := sdk.ReadRegular(f.abs, maxSidecar); err == nil {
 				if s := importUID(b); s != "" {
 					idx[s] = strings.TrimSuffix(f.res, ".import")
 				}
@@ -220,11 +227,9 @@ func referencing(ctx context.Context, p *sdk.Project, target, targetUID string, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		fi, err := os.Stat(f.abs)
-		if err != nil || fi.Size() > maxRefFileSize {
-			continue
-		}
-		data, err := os.ReadFile(f.abs)
+		// Bigger files are skipped, as is one replaced by a special
+		// file since the walk.
+		data, err := sdk.ReadRegular(f.abs, maxRefFileSize)
 		if err != nil {
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -247,7 +246,7 @@ const readChunk = 1 << 20
 // readFileCtx reads at most limit bytes of a regular file, checking ctx
 // between chunks, so a cancelled search stops within one chunk.
 func readFileCtx(ctx context.Context, abs string, limit int64) ([]byte, error) {
-	f, err := os.Open(abs)
+	f, _, err := sdk.OpenRegular(abs)
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ type terrainArgs struct {
 	tilesetArgs
 	TerrainSet int    `json:"terrain_set" jsonschema:"index of the terrain set"`
 	Name       string `json:"name,omitempty" jsonschema:"the terrain's name (default \"Terrain N\")"`
-	Color      any    `json:"color,omitempty" jsonschema:"the terrain's colour in the editor: \"#rrggbb\", a colour name or [r, g, b(, a)] (default the editor's next hue)"`
+	Color      string `json:"color,omitempty" jsonschema:"the terrain's colour in the editor: a name (\"red\"), \"#rrggbb\", \"#rrggbbaa\" or \"Color(r, g, b, a)\" with components 0..1 (default the editor's next hue)"`
 }
 
 // layerAdded answers a new layer's index.
@@ -205,10 +205,10 @@ func addTerrain(ctx context.Context, call *sdk.Call, in terrainArgs) (sdk.Result
 		return sdk.Result{}, err
 	}
 	var color godot.Color
-	if in.Color != nil {
+	if in.Color != "" {
 		v, err := godot.FromJSON(in.Color, "Color")
 		if err != nil {
-			return sdk.Result{}, invalid("pass color as \"#rrggbb\", a colour name or [r, g, b(, a)]", "color: %v", err)
+			return sdk.Result{}, invalid("pass color as a name such as \"red\", \"#rrggbb\", \"#rrggbbaa\" or \"Color(r, g, b, a)\" with components 0..1", "color: %v", err)
 		}
 		color = v.(godot.Color)
 	}
@@ -224,7 +224,7 @@ func addTerrain(ctx context.Context, call *sdk.Call, in terrainArgs) (sdk.Result
 	if name == "" {
 		name = fmt.Sprintf("Terrain %d", i)
 	}
-	if in.Color == nil {
+	if in.Color == "" {
 		color = terrainColor(i)
 	}
 	key := fmt.Sprintf("terrain_set_%d/terrain_%d/", in.TerrainSet, i)

@@ -150,7 +150,7 @@ func TestTileSetLayersAsTheEditorWrites(t *testing.T) {
 		t.Fatalf("physics layer = %v", out)
 	}
 	call("add_terrain_set", map[string]any{"mode": "match_sides"})
-	call("add_terrain", map[string]any{"terrain_set": 0, "name": "Grass", "color": []float64{0.2, 0.8, 0.2}})
+	call("add_terrain", map[string]any{"terrain_set": 0, "name": "Grass", "color": "#33cc33"})
 	call("add_terrain", map[string]any{"terrain_set": 0})
 	call("add_navigation_layer", map[string]any{})
 	call("add_navigation_layer", map[string]any{"layers": 5})
@@ -186,6 +186,9 @@ func TestTileSetLayersAsTheEditorWrites(t *testing.T) {
 		{"add_custom_data_layer", map[string]any{"name": "damage", "type": "int"}, "already has a custom data layer"},
 		{"add_custom_data_layer", map[string]any{"name": "x", "type": "Node"}, "not a Godot type"},
 		{"add_terrain_set", map[string]any{"mode": "blob"}, "not a terrain mode"},
+		// A colour is one string: a client's schema check needs a type.
+		{"add_terrain", map[string]any{"terrain_set": 0, "color": []float64{0.2, 0.8, 0.2}}, "INVALID_ARGUMENT"},
+		{"add_terrain", map[string]any{"terrain_set": 0, "color": "greenish"}, "pass color as a name"},
 	} {
 		c.args["tileset_path"] = ts
 		if got := plugintest.CallErr(t, h, c.tool, c.args); !strings.Contains(got, c.want) || !strings.Contains(got, "Hint:") {

@@ -452,7 +452,7 @@ func (w *Workspace) resetJournalLocked() {
 func (w *Workspace) migrateLocked() bool {
 	s := w.store
 	old := filepath.Join(s.dir, legacyLogName)
-	f, _, err := openRegular(old)
+	f, _, err := sdk.OpenRegular(old)
 	if err != nil {
 		return false
 	}

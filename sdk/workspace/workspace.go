@@ -288,7 +288,7 @@ func newContent(data []byte, mode fs.FileMode) content {
 
 // load reads the current state of abs.
 func load(abs string) (content, error) {
-	f, fi, err := openRegular(abs)
+	f, fi, err := sdk.OpenRegular(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return content{}, nil
 	}
@@ -360,7 +360,7 @@ func (w *Workspace) Stat(ctx context.Context, p string) (sdk.FileInfo, error) {
 		if err != nil {
 			// A special file has no version to base a write on; say so
 			// rather than report it as a file a write could replace.
-			var nr *errNotRegular
+			var nr *sdk.NotRegularError
 			if errors.As(err, &nr) {
 				return sdk.FileInfo{}, fileError(res, err, sdk.CodeInvalidArgument, "")
 			}
@@ -449,7 +449,7 @@ func (w *Workspace) SetActiveScene(ctx context.Context, p string) (sdk.Scenes, e
 	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
 		return sdk.Scenes{}, sdk.Errorf(sdk.CodeNotFound, "check the path", "%s is not a file", res)
 	} else if !fi.Mode().IsRegular() {
-		return sdk.Scenes{}, fileError(res, notRegular(fi.Mode()), sdk.CodeInvalidArgument, "")
+		return sdk.Scenes{}, fileError(res, sdk.NotRegular(fi.Mode()), sdk.CodeInvalidArgument, "")
 	}
 	_, unlock, err := w.lockJournal(ctx)
 	if err != nil {

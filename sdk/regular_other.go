@@ -1,27 +1,28 @@
 //go:build !unix
 
-package workspace
+package sdk
 
 import (
 	"io/fs"
 	"os"
 )
 
-// openRegular opens abs for reading if it is a regular file.
-func openRegular(abs string) (*os.File, fs.FileInfo, error) {
+// OpenRegular opens abs for reading if it is a regular file, and answers
+// its FileInfo; anything else is a *NotRegularError.
+func OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, nil, notRegular(fi.Mode())
+		return nil, nil, NotRegular(fi.Mode())
 	}
 	f, err := os.Open(abs)
 	if err != nil {
 		return nil, nil, err
 	}
 	if fi, err = f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		err = notRegular(fi.Mode())
+		err = NotRegular(fi.Mode())
 	}
 	if err != nil {
 		_ = f.Close()

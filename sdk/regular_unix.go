@@ -1,6 +1,6 @@
 //go:build unix
 
-package workspace
+package sdk
 
 import (
 	"io/fs"
@@ -8,18 +8,19 @@ import (
 	"syscall"
 )
 
-// openRegular opens abs for reading if it is a regular file. It opens
+// OpenRegular opens abs for reading if it is a regular file, and answers
+// its FileInfo; anything else is a *NotRegularError. It opens
 // non-blocking, so that a named pipe (whose open waits for a writer), a
 // device or anything else special cannot block the caller, checks the
 // file's type on the descriptor it got (no window for a swap), and only
 // then makes the descriptor blocking again for ordinary reads.
-func openRegular(abs string) (*os.File, fs.FileInfo, error) {
+func OpenRegular(abs string) (*os.File, fs.FileInfo, error) {
 	if fi, err := os.Stat(abs); err != nil {
 		return nil, nil, err
 	} else if !fi.Mode().IsRegular() {
 		// Refused before the open: a socket cannot even be opened, and
 		// opening some devices has side effects.
-		return nil, nil, notRegular(fi.Mode())
+		return nil, nil, NotRegular(fi.Mode())
 	}
 	var fd int
 	var err error
@@ -35,7 +36,7 @@ func openRegular(abs string) (*os.File, fs.FileInfo, error) {
 	f := os.NewFile(uintptr(fd), abs)
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
-		err = notRegular(fi.Mode())
+		err = NotRegular(fi.Mode())
 	}
 	if err == nil {
 		err = syscall.SetNonblock(fd, false)
