@@ -56,3 +56,12 @@ func Paginate[T any](items []T, offset, limit, defaultLimit int) ([]T, Page) {
 	}
 	return items[offset:end], p
 }
+
+// AddTo sets the page's fields in m, an answer built as a map, as
+// embedding Page in a struct would.
+func (p Page) AddTo(m map[string]any) {
+	m["total"], m["offset"], m["truncated"] = p.Total, p.Offset, p.Truncated
+	if p.Truncated {
+		m["next_offset"], m["remaining"], m["hint"] = p.NextOffset, p.Remaining, p.Hint
+	}
+}

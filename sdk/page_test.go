@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -32,6 +33,18 @@ func TestPaginate(t *testing.T) {
 			p.Truncated != (tc.next > 0) || p.Total != 10 || (p.Hint != "") != p.Truncated {
 			t.Errorf("%s: %v %+v", tc.name, got, p)
 		}
+	}
+	// A map answer gets the fields a struct embedding Page would have.
+	_, p := sdk.Paginate(items, 0, 4, 0)
+	m := map[string]any{}
+	p.AddTo(m)
+	b, _ := json.Marshal(struct{ sdk.Page }{p})
+	mb, _ := json.Marshal(m)
+	var want, got map[string]any
+	_ = json.Unmarshal(b, &want)
+	_ = json.Unmarshal(mb, &got)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("AddTo: %s, embedded: %s", mb, b)
 	}
 	if got, _ := sdk.Paginate([]int(nil), 0, 0, 5); got == nil {
 		t.Error("an empty page is nil")
