@@ -360,12 +360,7 @@ func detectCycles(ctx context.Context, call *sdk.Call, in cyclesArgs) (sdk.Resul
 		out.Cycles = append(out.Cycles, append(c, c[0]))
 	}
 	out.Count = len(out.Cycles)
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d circular dependencies", out.Count)
-	for _, c := range out.Cycles {
-		b.WriteString("\n  " + strings.Join(c, " → "))
-	}
-	return summary(g, &out, b.String()), nil
+	return summary(g, &out, fmt.Sprintf("%d circular dependencies", out.Count)), nil
 }
 
 // --- find_unused_resources / find_orphaned_resources
@@ -438,9 +433,6 @@ func unusedLike(ctx context.Context, call *sdk.Call, in unusedArgs, orphaned boo
 	}
 	out.Files, out.Page = sdk.Paginate(files, in.Offset, in.Limit, defaultLimit)
 	text := fmt.Sprintf("%d %s resources from %d roots", out.Total, what, len(out.Roots))
-	for _, f := range out.Files {
-		text += "\n  " + f.Path
-	}
 	return summary(g, &out, text), nil
 }
 
@@ -570,9 +562,6 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 	out := refsResult{Target: target, Kind: kind}
 	out.Uses, out.Page = sdk.Paginate(uses, in.Offset, in.Limit, defaultLimit)
 	text := fmt.Sprintf("%d uses of %s %s", out.Total, kind, target)
-	for _, u := range out.Uses {
-		text += fmt.Sprintf("\n  %s:%d %s %s", u.File, u.Line, u.What, u.Detail)
-	}
 	return summary(g, &out, text), nil
 }
 
@@ -612,13 +601,6 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 	}
 	out.Connections, out.Page = sdk.Paginate(conns, in.Offset, in.Limit, defaultLimit)
 	text := fmt.Sprintf("%d connections", out.Total)
-	for _, c := range out.Connections {
-		if c.Code != "" {
-			text += fmt.Sprintf("\n  %s:%d %s (script) %s", c.File, c.Line, c.Signal, c.Code)
-		} else {
-			text += fmt.Sprintf("\n  %s:%d %s.%s → %s::%s", c.File, c.Line, c.From, c.Signal, c.To, c.Method)
-		}
-	}
 	return summary(g, &out, text), nil
 }
 
@@ -677,8 +659,5 @@ func validateIntegrity(ctx context.Context, call *sdk.Call, in integrityArgs) (s
 	}
 	out.Findings, out.Page = sdk.Paginate(all, in.Offset, in.Limit, defaultLimit)
 	text := fmt.Sprintf("%d files checked: %d errors, %d warnings", out.Checked, out.Errors, out.Warnings)
-	for _, f := range out.Findings {
-		text += fmt.Sprintf("\n  %s:%d %s %s\n    Hint: %s", f.File, f.Line, f.Code, f.Message, f.Hint)
-	}
 	return summary(g, &out, text), nil
 }
