@@ -67,7 +67,7 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("get_scene_tree",
 				"The node tree of a scene: each node's name, type, path (relative to the root, \".\" is the root), script, owner (set on nodes that an "+
 					"instanced sub-scene brings in: that scene's res:// path), editable_children and children. Breadth first, within max_depth levels "+
-					"(default 10; 0 = root only) and max_nodes nodes (default 200); lightweight leaves out scripts. A cut tree says truncated:true, "+
+					"(default 10; 0 = root only) and max_nodes nodes (default 200, and about 20 KB unless max_nodes is given); lightweight leaves out scripts. A cut tree says truncated:true, "+
 					"nodes, total_nodes and a hint, and each node whose children were left out has children_omitted. Headless, a node that instances an "+
 					"imported scene (.glb, .gltf, .fbx, .blend) has instance (its path) and children_unknown:true: only the nodes this scene names "+
 					"inside it are listed (their type is \"\" unless the scene sets it).",

@@ -21,7 +21,7 @@ type noArgs struct{}
 type treeIn struct {
 	Scene       sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
 	MaxDepth    *int          `json:"max_depth,omitempty" jsonschema:"levels below the root to include; 0 the root only, -1 unlimited (max_nodes still applies)" default:"10" minimum:"-1" maximum:"1000"`
-	MaxNodes    int           `json:"max_nodes,omitempty" jsonschema:"the most nodes to include, breadth first: the upper levels come whole before deeper ones" default:"200" minimum:"1" maximum:"5000"`
+	MaxNodes    int           `json:"max_nodes,omitempty" jsonschema:"the most nodes to include, breadth first: the upper levels come whole before deeper ones; without it at most 200, about 20 KB" minimum:"1" maximum:"5000"`
 	Lightweight bool          `json:"lightweight,omitempty" jsonschema:"leave out scripts, for a smaller answer"`
 }
 
@@ -363,8 +363,14 @@ func headlessNode(ctx context.Context, call *sdk.Call, scene, nodePath string) (
 // ---- get_scene_tree
 
 // maxTreeBytes bounds a tree answer, as JSON, whatever max_nodes says:
-// an agent reads the answer in its context window.
-var maxTreeBytes = 256 << 10
+// an agent reads the answer in its context window. Without max_nodes the
+// answer stops sooner, at defaultTreeBytes, near sdk.PageBytes (the bound
+// is measured on names, types and paths, a lower bound of the JSON, so it
+// stays below the page size).
+var (
+	maxTreeBytes     = 256 << 10
+	defaultTreeBytes = sdk.PageBytes * 3 / 4
+)
 
 // getSceneTree answers breadth first within max_depth, max_nodes and
 // maxTreeBytes. It used to build the whole tree and then shrink it a level
@@ -372,12 +378,12 @@ var maxTreeBytes = 256 << 10
 // gigabyte; now the work is proportional to the answer, plus one counting
 // pass, and every loop stops when the call is cancelled.
 func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, error) {
-	maxDepth, maxNodes := treeBounds(in)
+	maxDepth, maxNodes, maxBytes := treeBounds(in)
 	_, root, err := headlessScene(ctx, call, newLoader(call), string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	b, err := boundTree(ctx, root, fileTree{lightweight: in.Lightweight}, maxDepth, maxNodes)
+	b, err := boundTree(ctx, root, fileTree{lightweight: in.Lightweight}, maxDepth, maxNodes, maxBytes)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -387,7 +393,7 @@ func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, e
 // getSceneTreeEditor reads the tree of the editor's active scene (the
 // named one, opened first) within the same bounds.
 func getSceneTreeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in treeIn) (sdk.Result, error) {
-	maxDepth, maxNodes := treeBounds(in)
+	maxDepth, maxNodes, maxBytes := treeBounds(in)
 	if err := editorScene(ctx, ed, in.Scene); err != nil {
 		return sdk.Result{}, err
 	}
@@ -399,22 +405,22 @@ func getSceneTreeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in tre
 	if !ok {
 		return sdk.Result{}, noActiveScene(true)
 	}
-	b, err := boundTree(ctx, root, editorTree{}, maxDepth, maxNodes)
+	b, err := boundTree(ctx, root, editorTree{}, maxDepth, maxNodes, maxBytes)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	return treeAnswer(b, maxDepth, maxNodes), nil
 }
 
-func treeBounds(in treeIn) (maxDepth, maxNodes int) {
-	maxDepth, maxNodes = defaultTreeDepth, in.MaxNodes
+func treeBounds(in treeIn) (maxDepth, maxNodes, maxBytes int) {
+	maxDepth, maxNodes, maxBytes = defaultTreeDepth, in.MaxNodes, maxTreeBytes
 	if in.MaxDepth != nil {
 		maxDepth = *in.MaxDepth
 	}
 	if maxNodes <= 0 {
-		maxNodes = defaultTreeNodes
+		maxNodes, maxBytes = defaultTreeNodes, min(maxTreeBytes, defaultTreeBytes)
 	}
-	return maxDepth, maxNodes
+	return maxDepth, maxNodes, maxBytes
 }
 
 func treeAnswer(b *treeBuild, maxDepth, maxNodes int) sdk.Result {
@@ -488,9 +494,9 @@ type treeBuild struct {
 }
 
 // boundTree builds the answer breadth first: every node within maxDepth
-// levels, until maxNodes nodes or maxTreeBytes bytes are in. A node whose
+// levels, until maxNodes nodes or maxBytes bytes are in. A node whose
 // children are left out says how many (children_omitted).
-func boundTree[T any](ctx context.Context, root T, src treeSource[T], maxDepth, maxNodes int) (*treeBuild, error) {
+func boundTree[T any](ctx context.Context, root T, src treeSource[T], maxDepth, maxNodes, maxBytes int) (*treeBuild, error) {
 	type item struct {
 		n     T
 		out   map[string]any
@@ -507,7 +513,7 @@ func boundTree[T any](ctx context.Context, root T, src treeSource[T], maxDepth, 
 		kids := src.children(it.n)
 		list := []any{}
 		for j, c := range kids {
-			if (maxDepth >= 0 && it.depth >= maxDepth) || b.nodes >= maxNodes || bytes >= maxTreeBytes {
+			if (maxDepth >= 0 && it.depth >= maxDepth) || b.nodes >= maxNodes || bytes >= maxBytes {
 				it.out["children_omitted"] = len(kids) - j
 				b.truncated = true
 				break
