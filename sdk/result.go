@@ -13,6 +13,10 @@ type Result struct {
 	// the same compact JSON as text, for clients that ignore structured
 	// content.
 	Structured any
+	// Summary, when Content is empty, is a line for a reader that the SDK
+	// puts before the structured content's JSON in the text: the text still
+	// carries the whole result, for clients that drop structured content.
+	Summary string
 	// IsError marks the result as a failure the caller should see. Returning
 	// an error from the handler is usually clearer: it sets IsError and a
 	// machine-readable code.
@@ -47,6 +51,12 @@ func (AudioContent) isContent() {}
 // Text returns a result holding one text, formatted like fmt.Sprintf.
 func Text(format string, args ...any) Result {
 	return Result{Content: []Content{TextContent{Text: fmt.Sprintf(format, args...)}}}
+}
+
+// Summarized returns a result whose structured content is v and whose text
+// is summary followed by the same JSON (see Result.Summary).
+func Summarized(summary string, v any) Result {
+	return Result{Summary: summary, Structured: v}
 }
 
 // JSON returns a result whose structured content is v. v must marshal to a

@@ -308,8 +308,14 @@ func resultToProto(ctx context.Context, t *Tool, res Result, err error, projectD
 		if len(res.Content) == 0 {
 			// The one encoding serves both: compact JSON reads as well
 			// as indented and costs no second pass over the value.
-			res.Content = []Content{TextContent{Text: string(b)}}
+			text := string(b)
+			if res.Summary != "" {
+				text = res.Summary + "\n" + text
+			}
+			res.Content = []Content{TextContent{Text: text}}
 		}
+	} else if len(res.Content) == 0 && res.Summary != "" {
+		res.Content = []Content{TextContent{Text: res.Summary}}
 	}
 	return resultToWire(res, structured, nil)
 }

@@ -98,11 +98,11 @@ func TestLargeSceneCallsStopWhenCancelled(t *testing.T) {
 		t.Fatalf("get_scene_tree: %s", text(res2))
 	}
 	decode(t, res2, &tree)
-	if !tree.Truncated || tree.Nodes != 200 || tree.TotalNodes != 1+4000+120_000 || tree.Tree.count() != tree.Nodes ||
+	if !tree.Truncated || tree.Nodes == 0 || tree.Nodes > 200 || tree.TotalNodes != 1+4000+120_000 || tree.Tree.count() != tree.Nodes ||
 		!strings.Contains(tree.Hint, "max_nodes") {
 		t.Errorf("get_scene_tree: truncated %v, %d of %d nodes (tree has %d), hint %q", tree.Truncated, tree.Nodes, tree.TotalNodes, tree.Tree.count(), tree.Hint)
 	}
-	if n := len(text(res2)); n > 40_000 {
+	if n := len(text(res2)); n > maxAnswerBytes {
 		t.Errorf("default get_scene_tree answer is %d bytes, want about 20 KB", n)
 	}
 	s.ok(t, "godot_batch_set_property", map[string]any{"scene": "res://huge.tscn", "node_paths": []string{"W1"}, "property": "visible", "value": false}, nil)

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -168,7 +167,7 @@ func searchClasses(db *classdb.DB, ver classVersion, in describeArgs) *mcp.CallT
 	if total == 0 && len(old) == 0 {
 		summary += "; try a shorter part of the name"
 	}
-	return plainResult(summary+".", out)
+	return jsonResult(summary+".", out)
 }
 
 func (s *Server) describeOne(db *classdb.DB, ver classVersion, in describeArgs) *mcp.CallToolResult {
@@ -247,7 +246,7 @@ func (s *Server) describeOne(db *classdb.DB, ver classVersion, in describeArgs) 
 	if !in.Inherited && in.Members != "none" {
 		lead = append(lead, "Own members only; inherited=true adds the ancestors'.")
 	}
-	return plainResult(strings.Join(lead, " "), out)
+	return jsonResult(strings.Join(lead, " "), out)
 }
 
 // classRename is db.ClassRename with case folded, so "kinematicbody2d"
@@ -461,22 +460,6 @@ func enumValues(e classdb.Enum) []string {
 		out[i] = fmt.Sprintf("%s=%d", v.Name, v.Value)
 	}
 	return out
-}
-
-// plainResult is compactResult without HTML escaping: signatures carry
-// "->", which json.Marshal would spell \u003e.
-func plainResult(summary string, v any) *mcp.CallToolResult {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return errorResult(asError(err, gate.Core), false)
-	}
-	raw := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: summary + "\n" + string(raw)}},
-		StructuredContent: json.RawMessage(raw),
-	}
 }
 
 // qualifiedEnum renders an enum under its qualified name ("Node.ProcessMode").

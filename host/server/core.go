@@ -370,7 +370,7 @@ func (s *Server) enableToolset(ctx context.Context, req *mcp.CallToolRequest, in
 	if len(ch.Changed) > 0 {
 		summary = fmt.Sprintf("Enabled %s. New tools: %s.", strings.Join(ch.Changed, ", "), strings.Join(toolNames, ", "))
 	}
-	return compactResult(summary, out)
+	return jsonResult(summary, out)
 }
 
 // fallbackTool is what the enable result says about a new tool: enough to
@@ -383,19 +383,6 @@ type fallbackTool struct {
 	Description string               `json:"description"`
 	InputSchema any                  `json:"inputSchema"`
 	Annotations *mcp.ToolAnnotations `json:"annotations,omitempty"`
-}
-
-// compactResult is jsonResult with compact JSON in the text: the enable
-// result lists whole input schemas, which indentation doubles.
-func compactResult(summary string, v any) *mcp.CallToolResult {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return errorResult(asError(err, gate.Core), false)
-	}
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: summary + "\n" + string(b)}},
-		StructuredContent: json.RawMessage(b),
-	}
 }
 
 func (s *Server) disableToolset(ctx context.Context, req *mcp.CallToolRequest, in disableArgs) *mcp.CallToolResult {

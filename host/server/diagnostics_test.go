@@ -88,7 +88,7 @@ func TestDiagnosticsFollowTheCallersPolicy(t *testing.T) {
 			}
 		}
 	}
-	if got := callText(t, cs, "godot_get_server_info"); strings.Contains(got, `"name": "runtime"`) {
+	if got := callText(t, cs, "godot_get_server_info"); strings.Contains(got, `"name":"runtime"`) {
 		t.Errorf("server info lists the withheld runtime toolset:\n%.3000s", got)
 	}
 	if got := callText(t, cs, "godot_health_check"); !strings.Contains(got, "1 installed toolset plugins were refused") {

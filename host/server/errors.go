@@ -104,21 +104,24 @@ func isJSONObject(b []byte) bool {
 
 // jsonResult renders a successful core-tool answer: v as structured content
 // and, for clients that read only text, a one-line summary followed by the
-// same value as indented JSON.
+// same value as compact JSON. Indentation would double an answer's size
+// (enable results list whole input schemas), and HTML escaping would spell
+// a signature's "->" as \u003e, so neither is used.
 func jsonResult(summary string, v any) *mcp.CallToolResult {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return errorResult(asError(err, gate.Core), false)
 	}
-	var ind bytes.Buffer
-	_ = json.Indent(&ind, b, "", "  ")
-	text := ind.String()
+	raw := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	text := string(raw)
 	if summary != "" {
 		text = summary + "\n" + text
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-		StructuredContent: json.RawMessage(b),
+		StructuredContent: json.RawMessage(raw),
 	}
 }
 

@@ -11,41 +11,9 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 )
 
-// Default and largest page sizes of the paged answers.
-const (
-	defaultLimit = 200
-	maxLimit     = 5000
-)
-
-// paging is the offset and limit every paged tool takes (as two fields of
-// its arguments: the schema tags of embedded structs are not read).
-type paging struct{ Offset, Limit int }
-
-// pageInfo is embedded in every paged result.
-type pageInfo struct {
-	Total      int  `json:"total" jsonschema:"number of items in all pages"`
-	Offset     int  `json:"offset"`
-	NextOffset int  `json:"next_offset,omitempty" jsonschema:"pass as offset for the next page; absent on the last page"`
-	Truncated  bool `json:"truncated" jsonschema:"more items follow this page"`
-}
-
-// page cuts one page out of items. The page is never nil, so an empty one
-// encodes as [] rather than null.
-func page[T any](items []T, p paging) ([]T, pageInfo) {
-	limit := p.Limit
-	if limit <= 0 {
-		limit = defaultLimit
-	}
-	info := pageInfo{Total: len(items), Offset: p.Offset}
-	if p.Offset >= len(items) {
-		return []T{}, info
-	}
-	end := min(len(items), p.Offset+limit)
-	if end < len(items) {
-		info.NextOffset, info.Truncated = end, true
-	}
-	return items[p.Offset:end], info
-}
+// defaultLimit is the most items of a page when the caller sets no limit
+// (the page also stops near sdk.PageBytes).
+const defaultLimit = 200
 
 // coverage is part of every result: the files the analysis did not read.
 type coverage struct {
@@ -60,13 +28,13 @@ func (c *coverage) cover(g *deps.Graph) *coverage {
 // covered is a result that embeds coverage.
 type covered interface{ cover(*deps.Graph) *coverage }
 
-// summary is a result whose text is a short summary for a reader and whose
-// structured content is out, both saying which files of g were skipped.
+// summary is a result whose text is a short summary for a reader followed
+// by out, both saying which files of g were skipped.
 func summary(g *deps.Graph, out covered, text string) sdk.Result {
 	for _, f := range out.cover(g).Skipped {
 		text += "\n" + f.Message
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}
+	return sdk.Summarized(text, out)
 }
 
 // graph brings the process-wide index of the call's project up to date.
@@ -116,7 +84,7 @@ type structureArgs struct {
 	Path   sdk.ResPath `json:"path,omitempty" jsonschema:"res:// directory to start at" default:"res://"`
 	Depth  int         `json:"depth,omitempty" jsonschema:"directory levels below path to list separately; deeper files count in their ancestor at this depth" default:"3" minimum:"1" maximum:"20"`
 	Offset int         `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int         `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Limit  int         `json:"limit,omitempty" jsonschema:"maximum number of items in this page; without it at most 200, cut near 20 KB" minimum:"1" maximum:"5000"`
 }
 
 type dirSummary struct {
@@ -132,7 +100,7 @@ type structureResult struct {
 	Dirs  []dirSummary `json:"dirs"`
 	Files int          `json:"files"`
 	Bytes int64        `json:"bytes"`
-	pageInfo
+	sdk.Page
 }
 
 func projectStructure(ctx context.Context, call *sdk.Call, in structureArgs) (sdk.Result, error) {
@@ -194,7 +162,7 @@ func projectStructure(ctx context.Context, call *sdk.Call, in structureArgs) (sd
 		list = append(list, *s)
 	}
 	sort.Slice(list, func(a, b int) bool { return list[a].Path < list[b].Path })
-	out.Dirs, out.pageInfo = page(list, paging{in.Offset, in.Limit})
+	out.Dirs, out.Page = sdk.Paginate(list, in.Offset, in.Limit, defaultLimit)
 	return summary(g, &out, fmt.Sprintf("%d files, %d bytes under %s in %d directories (page of %d)",
 		out.Files, out.Bytes, root, out.Total, len(out.Dirs))), nil
 }
@@ -301,7 +269,7 @@ type depsArgs struct {
 	Path     string `json:"path,omitempty" alias:"resource_path" jsonschema:"res:// path or uid:// of one file: its dependencies and dependents; empty for the whole graph"`
 	HardOnly bool   `json:"hard_only,omitempty" jsonschema:"only load-time references (ext_resource, Resource(), preload, extends, #include)"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page; without it at most 200, cut near 20 KB" minimum:"1" maximum:"5000"`
 }
 
 type depsResult struct {
@@ -311,7 +279,7 @@ type depsResult struct {
 	Dependents   []deps.Ref  `json:"dependents,omitempty" jsonschema:"what uses path (one file)"`
 	Edges        []deps.Edge `json:"edges,omitempty" jsonschema:"resolved references of the whole project (no path)"`
 	Unresolved   []deps.Ref  `json:"unresolved,omitempty" jsonschema:"references that name no file of the project (no path; first 100)"`
-	pageInfo
+	sdk.Page
 }
 
 func analyzeDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.Result, error) {
@@ -337,13 +305,13 @@ func analyzeDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.
 			}
 		}
 		all := len(out.Dependencies) + len(out.Dependents)
-		out.pageInfo = pageInfo{Total: all}
+		out.Page = sdk.Page{Total: all}
 		return summary(g, &out, fmt.Sprintf("%s: %d dependencies, %d dependents",
 			p, len(out.Dependencies), len(out.Dependents))), nil
 	}
 	out := depsResult{}
 	edges := g.Edges(in.HardOnly)
-	out.Edges, out.pageInfo = page(edges, paging{in.Offset, in.Limit})
+	out.Edges, out.Page = sdk.Paginate(edges, in.Offset, in.Limit, defaultLimit)
 	for i, p := range g.Paths() {
 		if err := sdk.Interrupted(ctx, i); err != nil {
 			return sdk.Result{}, err
@@ -392,12 +360,7 @@ func detectCycles(ctx context.Context, call *sdk.Call, in cyclesArgs) (sdk.Resul
 		out.Cycles = append(out.Cycles, append(c, c[0]))
 	}
 	out.Count = len(out.Cycles)
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d circular dependencies", out.Count)
-	for _, c := range out.Cycles {
-		b.WriteString("\n  " + strings.Join(c, " → "))
-	}
-	return summary(g, &out, b.String()), nil
+	return summary(g, &out, fmt.Sprintf("%d circular dependencies", out.Count)), nil
 }
 
 // --- find_unused_resources / find_orphaned_resources
@@ -405,7 +368,7 @@ func detectCycles(ctx context.Context, call *sdk.Call, in cyclesArgs) (sdk.Resul
 type unusedArgs struct {
 	Kind   string `json:"kind,omitempty" jsonschema:"only files of this kind: scene, resource, script, shader, asset or binary_resource"`
 	Offset int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page; without it at most 200, cut near 20 KB" minimum:"1" maximum:"5000"`
 }
 
 type unusedFile struct {
@@ -421,7 +384,7 @@ type unusedResult struct {
 	Files        []unusedFile `json:"files"`
 	Roots        []deps.Root  `json:"roots" jsonschema:"where reachability started, and why each is a root"`
 	Reachability string       `json:"reachability" jsonschema:"how used was decided"`
-	pageInfo
+	sdk.Page
 }
 
 const reachabilityText = "A file is used when it is reachable from a root by any chain of references: ext_resource " +
@@ -468,11 +431,8 @@ func unusedLike(ctx context.Context, call *sdk.Call, in unusedArgs, orphaned boo
 	if out.Roots == nil {
 		out.Roots = []deps.Root{}
 	}
-	out.Files, out.pageInfo = page(files, paging{in.Offset, in.Limit})
+	out.Files, out.Page = sdk.Paginate(files, in.Offset, in.Limit, defaultLimit)
 	text := fmt.Sprintf("%d %s resources from %d roots", out.Total, what, len(out.Roots))
-	for _, f := range out.Files {
-		text += "\n  " + f.Path
-	}
 	return summary(g, &out, text), nil
 }
 
@@ -499,7 +459,7 @@ type refsArgs struct {
 	Target string `json:"target" alias:"target_path" jsonschema:"what to look for: res://path or uid:// of a scene, script or resource; a node class (CharacterBody2D) or script class_name; or a signal name (body_entered)"`
 	Kind   string `json:"kind,omitempty" jsonschema:"how to read target: auto, path, type or signal; auto reads a res:// or uid:// as a path, a known class as a type, anything else as a signal" default:"auto"`
 	Offset int    `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of items in this page; without it at most 200, cut near 20 KB" minimum:"1" maximum:"5000"`
 }
 
 type refUse struct {
@@ -514,7 +474,7 @@ type refsResult struct {
 	Target string   `json:"target"`
 	Kind   string   `json:"kind"`
 	Uses   []refUse `json:"uses"`
-	pageInfo
+	sdk.Page
 }
 
 func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, error) {
@@ -600,11 +560,8 @@ func findRefs(ctx context.Context, call *sdk.Call, in refsArgs) (sdk.Result, err
 		return uses[a].Line < uses[b].Line
 	})
 	out := refsResult{Target: target, Kind: kind}
-	out.Uses, out.pageInfo = page(uses, paging{in.Offset, in.Limit})
+	out.Uses, out.Page = sdk.Paginate(uses, in.Offset, in.Limit, defaultLimit)
 	text := fmt.Sprintf("%d uses of %s %s", out.Total, kind, target)
-	for _, u := range out.Uses {
-		text += fmt.Sprintf("\n  %s:%d %s %s", u.File, u.Line, u.What, u.Detail)
-	}
 	return summary(g, &out, text), nil
 }
 
@@ -614,14 +571,14 @@ type signalArgs struct {
 	Scene  sdk.ScenePath `json:"scene,omitempty" jsonschema:"only this scene (res:// .tscn) and no scripts"`
 	Signal string        `json:"signal,omitempty" jsonschema:"only this signal"`
 	Offset int           `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit  int           `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Limit  int           `json:"limit,omitempty" jsonschema:"maximum number of items in this page; without it at most 200, cut near 20 KB" minimum:"1" maximum:"5000"`
 }
 
 type signalResult struct {
 	coverage
 	Connections []deps.Connection `json:"connections"`
 	PerSignal   map[string]int    `json:"per_signal" jsonschema:"connections per signal, over all pages"`
-	pageInfo
+	sdk.Page
 }
 
 func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result, error) {
@@ -642,15 +599,8 @@ func signalFlow(ctx context.Context, call *sdk.Call, in signalArgs) (sdk.Result,
 	for _, c := range conns {
 		out.PerSignal[c.Signal]++
 	}
-	out.Connections, out.pageInfo = page(conns, paging{in.Offset, in.Limit})
+	out.Connections, out.Page = sdk.Paginate(conns, in.Offset, in.Limit, defaultLimit)
 	text := fmt.Sprintf("%d connections", out.Total)
-	for _, c := range out.Connections {
-		if c.Code != "" {
-			text += fmt.Sprintf("\n  %s:%d %s (script) %s", c.File, c.Line, c.Signal, c.Code)
-		} else {
-			text += fmt.Sprintf("\n  %s:%d %s.%s → %s::%s", c.File, c.Line, c.From, c.Signal, c.To, c.Method)
-		}
-	}
 	return summary(g, &out, text), nil
 }
 
@@ -660,7 +610,7 @@ type integrityArgs struct {
 	Scene          sdk.ResPath `json:"scene,omitempty" alias:"scene_path" jsonschema:"check only this scene or resource (res://); empty checks every scene and resource"`
 	IncludeScripts bool        `json:"include_scripts,omitempty" jsonschema:"also check scripts' preload/load paths and project settings"`
 	Offset         int         `json:"offset,omitempty" jsonschema:"skip this many items (next_offset of the previous page)" minimum:"0"`
-	Limit          int         `json:"limit,omitempty" jsonschema:"maximum number of items in this page" default:"200" minimum:"1" maximum:"5000"`
+	Limit          int         `json:"limit,omitempty" jsonschema:"maximum number of items in this page; without it at most 200, cut near 20 KB" minimum:"1" maximum:"5000"`
 }
 
 type integrityResult struct {
@@ -669,7 +619,7 @@ type integrityResult struct {
 	Errors   int            `json:"errors"`
 	Warnings int            `json:"warnings"`
 	Checked  int            `json:"checked" jsonschema:"files checked"`
-	pageInfo
+	sdk.Page
 }
 
 func validateIntegrity(ctx context.Context, call *sdk.Call, in integrityArgs) (sdk.Result, error) {
@@ -707,10 +657,7 @@ func validateIntegrity(ctx context.Context, call *sdk.Call, in integrityArgs) (s
 			out.Warnings++
 		}
 	}
-	out.Findings, out.pageInfo = page(all, paging{in.Offset, in.Limit})
+	out.Findings, out.Page = sdk.Paginate(all, in.Offset, in.Limit, defaultLimit)
 	text := fmt.Sprintf("%d files checked: %d errors, %d warnings", out.Checked, out.Errors, out.Warnings)
-	for _, f := range out.Findings {
-		text += fmt.Sprintf("\n  %s:%d %s %s\n    Hint: %s", f.File, f.Line, f.Code, f.Message, f.Hint)
-	}
 	return summary(g, &out, text), nil
 }

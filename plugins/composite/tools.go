@@ -218,7 +218,7 @@ func composeAnswer(dryRun bool, out composeResult) sdk.Result {
 	if dryRun {
 		text = "dry run: would create " + out.NodePath
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}
+	return sdk.Summarized(text, out)
 }
 
 // --- batch_create_nodes
@@ -293,7 +293,7 @@ func batchCreateAnswer(dryRun bool, out batchCreateResult) sdk.Result {
 	if out.Created == nil {
 		out.Created = []string{}
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d nodes: %s", out.Count, strings.Join(out.Created, ", "))}}, Structured: out}
+	return sdk.Summarized(fmt.Sprintf("%d nodes: %s", out.Count, strings.Join(out.Created, ", ")), out)
 }
 
 // --- apply_node_edits
@@ -376,7 +376,7 @@ func applyAnswer(dryRun bool, out applyResult) sdk.Result {
 	if out.Skipped == nil {
 		out.Skipped = []applySkip{}
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: fmt.Sprintf("%d properties set on %d nodes, %d skipped", out.Count, len(out.Edited), len(out.Skipped))}}, Structured: out}
+	return sdk.Summarized(fmt.Sprintf("%d properties set on %d nodes, %d skipped", out.Count, len(out.Edited), len(out.Skipped)), out)
 }
 
 // --- run_commands
@@ -639,5 +639,5 @@ func runAnswer(dryRun bool, out runResult) sdk.Result {
 			text += fmt.Sprintf("\n  %d %s: %s %s", i, r.Command, r.Error, r.Hint)
 		}
 	}
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: text}}, Structured: out}
+	return sdk.Summarized(text, out)
 }

@@ -94,9 +94,14 @@ func TestHeadlessProjectAndScenes(t *testing.T) {
 		t.Errorf("project info: %v", info)
 	}
 	actions, _ := info["input_actions"].([]any)
+	if !slices.Contains(actions, any("move_left")) || !slices.Contains(actions, any("start_game")) || slices.Contains(actions, any("ui_accept")) {
+		t.Errorf("input_actions (the project's own): %v", actions)
+	}
+	info = plugintest.Call(t, h, "get_project_info", obj{"include_builtin_actions": true})
+	actions, _ = info["input_actions"].([]any)
 	for _, a := range []string{"move_left", "start_game", "ui_accept"} {
 		if !slices.Contains(actions, any(a)) {
-			t.Errorf("input_actions lacks %s: %v", a, actions)
+			t.Errorf("input_actions with the built-in ones lacks %s: %v", a, actions)
 		}
 	}
 

@@ -51,20 +51,23 @@ func Toolset() *sdk.Toolset {
 		Warm: classdb.Warm,
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_project_info",
-				"The project's name, Godot version, main scene, absolute project path, autoloads (name to \"*res://…\"), input action names, "+
+				"The project's name, Godot version, main scene, absolute project path, autoloads (name to \"*res://…\"), input action names "+
+					"(the project's own; include_builtin_actions adds the engine's ui_* ones), "+
 					"and whether C# is supported (csharp_supported: the attached editor is a .NET build; always false headless) and used (csharp_project).",
-				sdk.ReadOnly, getProjectInfo, onActiveScene("cmd_get_project_info", noScene, noParams), sdk.WithTitle("Project info")),
+				sdk.ReadOnly, getProjectInfo, sdk.EditorFunc(getProjectInfoEditor), sdk.WithTitle("Project info")),
 			sdk.NewTool("get_active_scene",
 				"The scene being edited: {is_open, path, name}. With the editor attached it is the editor's active tab; headless it is the scene "+
 					"godot_scene_edit_open_scene made active. Never fails: is_open is false when no scene is open.",
 				sdk.ReadOnly, getActiveScene, onActiveScene("cmd_get_active_scene", noScene, noParams), sdk.WithTitle("Active scene")),
 			sdk.NewTool("list_scenes",
-				"Every .tscn/.scn scene of the project (dot-directories skipped), sorted, each with is_main, is_open and is_active, and the main scene.",
-				sdk.ReadOnly, listScenes, onActiveScene("cmd_list_scenes", noScene, noParams), sdk.WithTitle("List scenes")),
+				"The .tscn/.scn scenes of the project (dot-directories skipped, and res://addons/ unless include_addons), sorted, each with is_main, "+
+					"is_open and is_active, and the main scene; a page at a time (offset, limit; by default about 20 KB): total counts every scene, "+
+					"and a cut page says next_offset, remaining and how to read on.",
+				sdk.ReadOnly, listScenes, sdk.EditorFunc(listScenesEditor), sdk.WithTitle("List scenes")),
 			sdk.NewTool("get_scene_tree",
 				"The node tree of a scene: each node's name, type, path (relative to the root, \".\" is the root), script, owner (set on nodes that an "+
 					"instanced sub-scene brings in: that scene's res:// path), editable_children and children. Breadth first, within max_depth levels "+
-					"(default 10; 0 = root only) and max_nodes nodes (default 200); lightweight leaves out scripts. A cut tree says truncated:true, "+
+					"(default 10; 0 = root only) and max_nodes nodes (default 200, and about 20 KB unless max_nodes is given); lightweight leaves out scripts. A cut tree says truncated:true, "+
 					"nodes, total_nodes and a hint, and each node whose children were left out has children_omitted. Headless, a node that instances an "+
 					"imported scene (.glb, .gltf, .fbx, .blend) has instance (its path) and children_unknown:true: only the nodes this scene names "+
 					"inside it are listed (their type is \"\" unless the scene sets it).",
@@ -74,7 +77,8 @@ func Toolset() *sdk.Toolset {
 				sdk.ReadOnly, getSelectedNode, sdk.EditorFunc(getSelectedNodeEditor), sdk.WithTitle("Selected node")),
 			sdk.NewTool("get_node_properties",
 				"A node's node_info: type, script, properties (its script variables), children (names), plus builtin (every stored engine property "+
-					"of its class with its current value; an embedded sub-resource is {type, id, path, properties} headless) and overridden (the builtin names whose value differs from the engine default; the others are defaults).",
+					"of its class with its current value; an embedded sub-resource is {type, id, path, properties} headless) and overridden (the builtin names whose value differs from the engine default; the others are defaults). "+
+					"A value over 2 KB as JSON (packed data such as tile_map_data) is left out, named in left_out, unless include_large.",
 				sdk.ReadOnly, getNodeProperties, sdk.EditorFunc(editorNodeProperties), sdk.WithTitle("Node properties")),
 			sdk.NewTool("get_node_property",
 				"One property of a node, built-in or script variable, encoded as JSON (Vector2 as {x,y}, Color as {r,g,b,a}, resource files as res:// paths; "+

@@ -21,7 +21,7 @@ type noArgs struct{}
 type treeIn struct {
 	Scene       sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
 	MaxDepth    *int          `json:"max_depth,omitempty" jsonschema:"levels below the root to include; 0 the root only, -1 unlimited (max_nodes still applies)" default:"10" minimum:"-1" maximum:"1000"`
-	MaxNodes    int           `json:"max_nodes,omitempty" jsonschema:"the most nodes to include, breadth first: the upper levels come whole before deeper ones" default:"200" minimum:"1" maximum:"5000"`
+	MaxNodes    int           `json:"max_nodes,omitempty" jsonschema:"the most nodes to include, breadth first: the upper levels come whole before deeper ones; without it at most 200, about 20 KB" minimum:"1" maximum:"5000"`
 	Lightweight bool          `json:"lightweight,omitempty" jsonschema:"leave out scripts, for a smaller answer"`
 }
 
@@ -45,7 +45,11 @@ type propIn struct {
 
 // ---- get_project_info
 
-func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
+type projectInfoIn struct {
+	IncludeBuiltinActions bool `json:"include_builtin_actions,omitempty" jsonschema:"also list the engine's built-in ui_* input actions the project does not redefine (about 90 names)"`
+}
+
+func getProjectInfo(ctx context.Context, call *sdk.Call, in projectInfoIn) (sdk.Result, error) {
 	ws := call.Workspace()
 	p, err := readProject(ctx, ws)
 	if err != nil {
@@ -64,8 +68,8 @@ func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 	// The editor's ProjectSettings hold the engine's built-in ui_* actions
 	// as well as the project's own.
 	actions := map[string]bool{}
-	for _, s := range db.Settings() {
-		if a, ok := strings.CutPrefix(s, "input/"); ok {
+	if in.IncludeBuiltinActions {
+		for a := range builtinActions() {
 			actions[a] = true
 		}
 	}
@@ -95,6 +99,47 @@ func getProjectInfo(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 		"csharp_supported": false,
 		"csharp_project":   csproj,
 	}), nil
+}
+
+// getProjectInfoEditor is the addon's answer, whose input_actions hold the
+// engine's built-in actions too: they are left out unless asked for, as
+// headless, keeping those the project's project.godot redefines.
+func getProjectInfoEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in projectInfoIn) (sdk.Result, error) {
+	out, err := forward(ctx, ed, "cmd_get_project_info", map[string]any{})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	list, ok := out["input_actions"].([]any)
+	if in.IncludeBuiltinActions || !ok {
+		return sdk.JSON(out), nil
+	}
+	own := map[string]bool{}
+	if p, err := readProject(ctx, call.Workspace()); err == nil {
+		for _, k := range p.Keys("input") {
+			own[k] = true
+		}
+	}
+	builtin := builtinActions()
+	kept := []any{}
+	for _, a := range list {
+		if name, _ := a.(string); !builtin[name] || own[name] {
+			kept = append(kept, a)
+		}
+	}
+	out["input_actions"] = kept
+	return sdk.JSON(out), nil
+}
+
+// builtinActions are the engine's own input actions (ui_accept, …), which
+// every project has.
+func builtinActions() map[string]bool {
+	out := map[string]bool{}
+	for _, s := range db.Settings() {
+		if a, ok := strings.CutPrefix(s, "input/"); ok {
+			out[a] = true
+		}
+	}
+	return out
 }
 
 // readProject reads and parses project.godot.
@@ -176,11 +221,24 @@ func getActiveScene(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, 
 
 // ---- list_scenes
 
-func listScenes(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) {
+type listScenesIn struct {
+	IncludeAddons bool `json:"include_addons,omitempty" jsonschema:"also list the scenes under res://addons/ (plugins' own scenes)"`
+	Offset        int  `json:"offset,omitempty" jsonschema:"skip this many scenes (next_offset of the previous page)" minimum:"0"`
+	Limit         int  `json:"limit,omitempty" jsonschema:"the most scenes in this page; without it at most 200, about 20 KB" minimum:"1" maximum:"5000"`
+}
+
+// defaultScenePage is the most scenes of a list_scenes page without a
+// limit (the page also stops near sdk.PageBytes).
+const defaultScenePage = 200
+
+func listScenes(ctx context.Context, call *sdk.Call, in listScenesIn) (sdk.Result, error) {
 	ws := call.Workspace()
 	scenes, err := sceneFiles(ctx, ws)
 	if err != nil {
 		return sdk.Result{}, err
+	}
+	if !in.IncludeAddons {
+		scenes = slices.DeleteFunc(scenes, inAddons)
 	}
 	st, err := ws.Scenes(ctx)
 	if err != nil {
@@ -205,8 +263,38 @@ func listScenes(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, erro
 		}
 		list = append(list, e)
 	}
-	return sdk.JSON(map[string]any{"scenes": list, "main_scene": main}), nil
+	return scenesPage(map[string]any{"main_scene": main}, list, in), nil
 }
+
+// listScenesEditor pages the addon's list, which holds every scene, as
+// headless does.
+func listScenesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in listScenesIn) (sdk.Result, error) {
+	out, err := forward(ctx, ed, "cmd_list_scenes", map[string]any{})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	list, _ := out["scenes"].([]any)
+	if !in.IncludeAddons {
+		list = slices.DeleteFunc(list, func(e any) bool {
+			m, _ := e.(map[string]any)
+			p, _ := m["path"].(string)
+			return inAddons(p)
+		})
+	}
+	return scenesPage(out, list, in), nil
+}
+
+// scenesPage answers one page of scenes in the shape of both modes.
+func scenesPage[T any](out map[string]any, list []T, in listScenesIn) sdk.Result {
+	page, p := sdk.Paginate(list, in.Offset, in.Limit, defaultScenePage)
+	out["scenes"] = page
+	p.AddTo(out)
+	return sdk.JSON(out)
+}
+
+// inAddons reports whether p is under res://addons/, where editor plugins
+// keep their own scenes.
+func inAddons(p string) bool { return strings.HasPrefix(p, "res://addons/") }
 
 // sceneFiles lists every .tscn/.scn under res://, skipping dot-directories
 // (.godot, .git, ...), sorted.
@@ -275,8 +363,14 @@ func headlessNode(ctx context.Context, call *sdk.Call, scene, nodePath string) (
 // ---- get_scene_tree
 
 // maxTreeBytes bounds a tree answer, as JSON, whatever max_nodes says:
-// an agent reads the answer in its context window.
-var maxTreeBytes = 256 << 10
+// an agent reads the answer in its context window. Without max_nodes the
+// answer stops sooner, at defaultTreeBytes, near sdk.PageBytes (the bound
+// is measured on names, types and paths, a lower bound of the JSON, so it
+// stays below the page size).
+var (
+	maxTreeBytes     = 256 << 10
+	defaultTreeBytes = sdk.PageBytes * 3 / 4
+)
 
 // getSceneTree answers breadth first within max_depth, max_nodes and
 // maxTreeBytes. It used to build the whole tree and then shrink it a level
@@ -284,12 +378,12 @@ var maxTreeBytes = 256 << 10
 // gigabyte; now the work is proportional to the answer, plus one counting
 // pass, and every loop stops when the call is cancelled.
 func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, error) {
-	maxDepth, maxNodes := treeBounds(in)
+	maxDepth, maxNodes, maxBytes := treeBounds(in)
 	_, root, err := headlessScene(ctx, call, newLoader(call), string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	b, err := boundTree(ctx, root, fileTree{lightweight: in.Lightweight}, maxDepth, maxNodes)
+	b, err := boundTree(ctx, root, fileTree{lightweight: in.Lightweight}, maxDepth, maxNodes, maxBytes)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -299,7 +393,7 @@ func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, e
 // getSceneTreeEditor reads the tree of the editor's active scene (the
 // named one, opened first) within the same bounds.
 func getSceneTreeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in treeIn) (sdk.Result, error) {
-	maxDepth, maxNodes := treeBounds(in)
+	maxDepth, maxNodes, maxBytes := treeBounds(in)
 	if err := editorScene(ctx, ed, in.Scene); err != nil {
 		return sdk.Result{}, err
 	}
@@ -311,22 +405,22 @@ func getSceneTreeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in tre
 	if !ok {
 		return sdk.Result{}, noActiveScene(true)
 	}
-	b, err := boundTree(ctx, root, editorTree{}, maxDepth, maxNodes)
+	b, err := boundTree(ctx, root, editorTree{}, maxDepth, maxNodes, maxBytes)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	return treeAnswer(b, maxDepth, maxNodes), nil
 }
 
-func treeBounds(in treeIn) (maxDepth, maxNodes int) {
-	maxDepth, maxNodes = defaultTreeDepth, in.MaxNodes
+func treeBounds(in treeIn) (maxDepth, maxNodes, maxBytes int) {
+	maxDepth, maxNodes, maxBytes = defaultTreeDepth, in.MaxNodes, maxTreeBytes
 	if in.MaxDepth != nil {
 		maxDepth = *in.MaxDepth
 	}
 	if maxNodes <= 0 {
-		maxNodes = defaultTreeNodes
+		maxNodes, maxBytes = defaultTreeNodes, min(maxTreeBytes, defaultTreeBytes)
 	}
-	return maxDepth, maxNodes
+	return maxDepth, maxNodes, maxBytes
 }
 
 func treeAnswer(b *treeBuild, maxDepth, maxNodes int) sdk.Result {
@@ -400,9 +494,9 @@ type treeBuild struct {
 }
 
 // boundTree builds the answer breadth first: every node within maxDepth
-// levels, until maxNodes nodes or maxTreeBytes bytes are in. A node whose
+// levels, until maxNodes nodes or maxBytes bytes are in. A node whose
 // children are left out says how many (children_omitted).
-func boundTree[T any](ctx context.Context, root T, src treeSource[T], maxDepth, maxNodes int) (*treeBuild, error) {
+func boundTree[T any](ctx context.Context, root T, src treeSource[T], maxDepth, maxNodes, maxBytes int) (*treeBuild, error) {
 	type item struct {
 		n     T
 		out   map[string]any
@@ -419,7 +513,7 @@ func boundTree[T any](ctx context.Context, root T, src treeSource[T], maxDepth, 
 		kids := src.children(it.n)
 		list := []any{}
 		for j, c := range kids {
-			if (maxDepth >= 0 && it.depth >= maxDepth) || b.nodes >= maxNodes || bytes >= maxTreeBytes {
+			if (maxDepth >= 0 && it.depth >= maxDepth) || b.nodes >= maxNodes || bytes >= maxBytes {
 				it.out["children_omitted"] = len(kids) - j
 				b.truncated = true
 				break
@@ -544,17 +638,54 @@ func getSelectedNode(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result,
 
 // ---- get_node_properties
 
-func getNodeProperties(ctx context.Context, call *sdk.Call, in nodeIn) (sdk.Result, error) {
+type nodePropsIn struct {
+	Scene        sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene; default the active scene"`
+	NodePath     string        `json:"node_path" jsonschema:"node path relative to the scene root: \".\" is the root, e.g. \"Player/Sprite2D\""`
+	IncludeLarge bool          `json:"include_large,omitempty" jsonschema:"also give values over 2 KB as JSON (packed data such as a TileMapLayer's tile_map_data), which are otherwise left out"`
+}
+
+// maxValueBytes is the largest value, as JSON, that get_node_properties
+// gives unless asked: a TileMapLayer's tile_map_data alone is 60 KB of
+// numbers no agent reads.
+const maxValueBytes = 2 << 10
+
+func getNodeProperties(ctx context.Context, call *sdk.Call, in nodePropsIn) (sdk.Result, error) {
 	n, err := headlessNode(ctx, call, string(in.Scene), in.NodePath)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	return sdk.JSON(nodeInfo(n)), nil
+	return sdk.JSON(leaveOutLarge(nodeInfo(n), in)), nil
+}
+
+// leaveOutLarge replaces each value of info's builtin and properties over
+// maxValueBytes with a note of its size, listed in left_out, unless the
+// call asks for them. overridden is computed before, from the real values.
+func leaveOutLarge(info map[string]any, in nodePropsIn) map[string]any {
+	if in.IncludeLarge {
+		return info
+	}
+	var out []string
+	for _, key := range []string{"builtin", "properties"} {
+		m, _ := info[key].(map[string]any)
+		for name, v := range m {
+			if n := size(v); n > maxValueBytes {
+				m[name] = fmt.Sprintf("(%d bytes of JSON, left out)", n)
+				out = append(out, name)
+			}
+		}
+	}
+	if len(out) > 0 {
+		sort.Strings(out)
+		info["left_out"] = out
+		info["hint"] = fmt.Sprintf("%s left out for size: read one with godot_inspection_get_node_property {\"node_path\": %q, \"property\": %q}, or call again with include_large: true",
+			strings.Join(out, ", "), in.NodePath, out[0])
+	}
+	return info
 }
 
 // editorNodeProperties is the addon's node_info plus builtin and
 // overridden, which the addon's cmd_get_node_properties does not report.
-func editorNodeProperties(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in nodeIn) (sdk.Result, error) {
+func editorNodeProperties(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in nodePropsIn) (sdk.Result, error) {
 	if err := editorScene(ctx, ed, in.Scene); err != nil {
 		return sdk.Result{}, err
 	}
@@ -570,14 +701,14 @@ func editorNodeProperties(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in n
 		// answers the contract's node_info.
 		info["builtin"], info["overridden"] = map[string]any{}, []string{}
 		info["note"] = "builtin is empty: " + e.Message + "; " + e.Hint
-		return sdk.JSON(info), nil
+		return sdk.JSON(leaveOutLarge(info, in)), nil
 	}
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	info["builtin"] = builtin
 	info["overridden"] = overridden(typ, builtin)
-	return sdk.JSON(info), nil
+	return sdk.JSON(leaveOutLarge(info, in)), nil
 }
 
 // editorBuiltin reads the values of the engine properties names of the

@@ -23,6 +23,12 @@ type layerArgs struct {
 	Layer *int `json:"layer,omitempty" jsonschema:"legacy TileMap layer index (default 0); ignored for a TileMapLayer"`
 }
 
+type usedCellsArgs struct {
+	layerArgs
+	Offset int `json:"offset,omitempty" jsonschema:"skip this many cells (next_offset of the previous page)" minimum:"0"`
+	Limit  int `json:"limit,omitempty" jsonschema:"the most cells in this page; without it at most 250, about 20 KB" minimum:"1" maximum:"100000"`
+}
+
 type cellArgs struct {
 	layerArgs
 	Coords []int `json:"coords" jsonschema:"cell coordinates [x, y]"`

@@ -92,7 +92,11 @@ func getCell(ctx context.Context, call *sdk.Call, in cellArgs) (sdk.Result, erro
 	return sdk.JSON(out), nil
 }
 
-func getUsedCells(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result, error) {
+// defaultCellPage is the most cells of a get_used_cells page without a
+// limit: about 20 KB (a cell is some 70 bytes of JSON).
+const defaultCellPage = 250
+
+func getUsedCells(ctx context.Context, call *sdk.Call, in usedCellsArgs) (sdk.Result, error) {
 	_, m, err := in.open(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
@@ -104,7 +108,35 @@ func getUsedCells(ctx context.Context, call *sdk.Call, in layerArgs) (sdk.Result
 		}
 		cells = append(cells, cellJSON(c))
 	}
-	return sdk.JSON(map[string]any{"node_path": in.NodePath, "layer": m.layerOut(), "count": len(cells), "cells": cells}), nil
+	return cellsPage(map[string]any{"node_path": in.NodePath, "layer": m.layerOut()}, cells, in), nil
+}
+
+// getUsedCellsEditor reads the cells from the editor and pages them as
+// headless does: the addon answers every cell at once.
+func getUsedCellsEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in usedCellsArgs) (sdk.Result, error) {
+	if err := ed.OpenScene(ctx, string(in.scene())); err != nil {
+		return sdk.Result{}, err
+	}
+	p, _ := layerParams(in.layerArgs)
+	var out map[string]any
+	if err := ed.Query(ctx, "cmd_tilemap_get_used_cells", p, &out); err != nil {
+		return sdk.Result{}, err
+	}
+	if out == nil {
+		out = map[string]any{}
+	}
+	cells, _ := out["cells"].([]any)
+	return cellsPage(out, cells, in), nil
+}
+
+// cellsPage answers one page of cells in the shape of both modes: the
+// answer's own fields, count (every cell), the page's cells and where the
+// page sits (sdk.Page).
+func cellsPage[T any](out map[string]any, cells []T, in usedCellsArgs) sdk.Result {
+	page, p := sdk.Paginate(cells, in.Offset, in.Limit, defaultCellPage)
+	out["count"], out["cells"] = len(cells), page
+	p.AddTo(out)
+	return sdk.JSON(out)
 }
 
 func (t tile) cell(x, y int) tiledata.Cell {

@@ -47,8 +47,9 @@ func Toolset() *sdk.Toolset {
 				"Read one cell of a TileMapLayer or TileMap layer: source_id, atlas_coords and alternative_tile; empty:true and source_id -1 when no tile is there.",
 				sdk.ReadOnly, getCell, onScene("cmd_tilemap_get_cell", getCellParams), sdk.WithTitle("Read a tile map cell")),
 			sdk.NewTool("get_used_cells",
-				"List every painted cell of a TileMapLayer or TileMap layer with its tile, in the order Godot stores them.",
-				sdk.ReadOnly, getUsedCells, onScene("cmd_tilemap_get_used_cells", layerParams), sdk.WithTitle("List painted tile map cells")),
+				"List the painted cells of a TileMapLayer or TileMap layer with their tiles, in the order Godot stores them, a page at a time: "+
+					"count is every cell, cells this page (offset, limit; by default about 20 KB), and a cut page says next_offset, remaining and how to read on.",
+				sdk.ReadOnly, getUsedCells, sdk.EditorFunc(getUsedCellsEditor), sdk.WithTitle("List painted tile map cells")),
 			sdk.NewTool("set_cell",
 				"Paint one cell with a tile (source_id, atlas_coords, alternative_tile), or erase it with source_id -1. "+
 					"A tile the tile map's TileSet does not have is refused, naming the sources, tiles or alternatives it has (with an editor attached, checked against the saved TileSet).",
