@@ -345,6 +345,7 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 		}
 		res.Done++
 		res.LastAction = a.name
+		w.noteSeenFiles(step)
 		w.forgetDeletedLocked(step)
 		touched = append(touched, step...)
 	}
