@@ -217,11 +217,15 @@ func (w *Workspace) ParseFile(ctx context.Context, f File) (*godot.File, error) 
 
 // Read returns a file's bytes and version. A missing file is NOT_FOUND.
 func (w *Workspace) Read(ctx context.Context, path string) (File, error) {
+	return w.read(ctx, path, false)
+}
+
+func (w *Workspace) read(ctx context.Context, path string, forAgent bool) (File, error) {
 	c, err := w.client()
 	if err != nil {
 		return File{}, err
 	}
-	resp, err := c.Read(ctx, &pb.WorkspaceReadRequest{Path: requestPath(path)})
+	resp, err := c.Read(ctx, &pb.WorkspaceReadRequest{Path: requestPath(path), ForAgent: forAgent})
 	if err != nil {
 		return File{}, rpcError(ctx, "read", err)
 	}
@@ -229,6 +233,15 @@ func (w *Workspace) Read(ctx context.Context, path string) (File, error) {
 		return File{}, e
 	}
 	return FileFromWire(resp), nil
+}
+
+// ReadForAgent is Read for a tool that shows the file's content to the
+// agent (as godot_scripts_read does): the host remembers this version as
+// the one the agent last saw, which a later [Tx.Overwrite] of the file is
+// checked against. Reads a tool makes for its own purposes (to edit, to
+// check, to index) use Read.
+func (w *Workspace) ReadForAgent(ctx context.Context, path string) (File, error) {
+	return w.read(ctx, path, true)
 }
 
 // Stat describes a path; a missing path is not an error (Exists is false).
@@ -353,6 +366,19 @@ func (tx *Tx) ExpectActiveScene(path string) *Tx {
 // created.
 func (tx *Tx) Write(path string, data []byte, base FileVersion) *Tx {
 	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: requestPath(path), Data: data, BaseVersion: string(base)})
+	return tx
+}
+
+// Overwrite replaces a file with a whole new content the agent composed
+// (godot_scripts_write): like Write, except that when the host knows the
+// version the agent last saw of the file (a [Workspace.ReadForAgent], or a
+// write, undo or redo through the host), the write is based on that
+// version instead of base. A file changed since the agent saw it (the
+// user's editor saved it meanwhile) is then a CONFLICT whose message shows
+// what changed, and is not overwritten. base applies to a file the agent
+// has not seen; pass the version just read (or "" to create).
+func (tx *Tx) Overwrite(path string, data []byte, base FileVersion) *Tx {
+	tx.ops = append(tx.ops, &pb.WorkspaceOp{Path: requestPath(path), Data: data, BaseVersion: string(base), BaseSeen: true})
 	return tx
 }
 

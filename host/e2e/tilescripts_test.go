@@ -60,3 +60,49 @@ func TestTilemapAndScriptsThroughTheHost(t *testing.T) {
 		t.Fatal("undo left troll.gd behind")
 	}
 }
+
+// TestScriptsKeepTheUsersEdits is issue 23's scenario through the real host:
+// the agent reads a script, the user edits it on disk, and the agent's
+// write is refused with the user's edit as a diff (forced, it is written);
+// an undo of the agent's line 1 keeps the user's line 10, and an undo that
+// would lose the user's line is refused, naming it.
+func TestScriptsKeepTheUsersEdits(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "project.godot"), "config_version=5\n\n[application]\n\nconfig/features=PackedStringArray(\"4.6\")\n")
+	text := func(first, tenth string) string {
+		return "extends Node\n" + first + "\n\n\n\n\n\n\n\n" + tenth + "\n"
+	}
+	writeFile(t, filepath.Join(dir, "a.gd"), text("var a = 1", "var j = 1"))
+	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_GODOT_BIN=" + filepath.Join(dir, "no-godot")},
+		"--plugins-dir", projectPluginsDir, "--project", dir)
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"scripts"}}, nil)
+
+	var r map[string]any
+	s.ok(t, "godot_scripts_read", map[string]any{"script_path": "res://a.gd"}, &r)
+	writeFile(t, filepath.Join(dir, "a.gd"), text("var a = 1", "var j = 2 # user"))
+	write := map[string]any{"script_path": "res://a.gd", "content": text("var a = 2 # agent", "var j = 1"), "confirm": true}
+	e := toolError(t, s.call(t, "godot_scripts_write", write))
+	if e.Code != "CONFLICT" || !strings.Contains(e.Message, "+var j = 2 # user") {
+		t.Fatalf("write over the user's edit: %+v", e)
+	}
+	// The agent re-applies its change to the new text, based on its version.
+	s.ok(t, "godot_scripts_read", map[string]any{"script_path": "res://a.gd"}, &r)
+	s.ok(t, "godot_scripts_write", map[string]any{"script_path": "res://a.gd", "content": text("var a = 2 # agent", "var j = 2 # user"),
+		"expected_version": r["version"], "confirm": true}, nil)
+	writeFile(t, filepath.Join(dir, "a.gd"), text("var a = 2 # agent", "var j = 3 # user again"))
+	s.ok(t, "godot_undo", nil, nil)
+	if now, _ := readFile(t, filepath.Join(dir, "a.gd")); now != text("var a = 1", "var j = 3 # user again") {
+		t.Fatalf("undo as revert: %q", now)
+	}
+	s.ok(t, "godot_redo", nil, nil)
+	writeFile(t, filepath.Join(dir, "a.gd"), text("var a = 3 # user", "var j = 3 # user again"))
+	e = toolError(t, s.call(t, "godot_undo", nil))
+	if e.Code != "CONFLICT" || !strings.Contains(e.Message, "both changed line 2") {
+		t.Fatalf("overlapping undo: %+v", e)
+	}
+	// Forced, the write replaces whatever is there.
+	s.ok(t, "godot_scripts_write", map[string]any{"script_path": "res://a.gd", "content": "extends Node\n", "force": true, "confirm": true}, nil)
+	if now, _ := readFile(t, filepath.Join(dir, "a.gd")); now != "extends Node\n" {
+		t.Fatalf("forced write: %q", now)
+	}
+}

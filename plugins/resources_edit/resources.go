@@ -39,8 +39,14 @@ func tresPath(p sdk.ResPath) (string, error) {
 	return "", sdk.Errorf(sdk.CodeInvalidArgument, "pass a .tres file; scenes are edited with the scene_edit toolset", "%s is not a .tres resource", p)
 }
 
-func readTres(ctx context.Context, call *sdk.Call, path string) (*godot.File, sdk.File, error) {
-	f, err := call.Workspace().Read(ctx, path)
+// readTres reads and parses a text resource; forAgent says the agent is
+// shown its content (sdk.Workspace.ReadForAgent).
+func readTres(ctx context.Context, call *sdk.Call, path string, forAgent bool) (*godot.File, sdk.File, error) {
+	read := call.Workspace().Read
+	if forAgent {
+		read = call.Workspace().ReadForAgent
+	}
+	f, err := read(ctx, path)
 	if err != nil {
 		if e, ok := errors.AsType[*sdk.Error](err); ok && e.Code == sdk.CodeNotFound {
 			e.Hint = "check the path with godot_project_search_files, or create it with godot_resources_edit_create_resource"
@@ -76,6 +82,7 @@ type subInfo struct {
 
 type readResult struct {
 	ResourcePath string            `json:"resource_path"`
+	Version      sdk.FileVersion   `json:"version" jsonschema:"the file's version: pass it as expected_version to an edit, which is then refused with CONFLICT if the file changed since"`
 	Type         string            `json:"type"`
 	Script       string            `json:"script,omitempty" jsonschema:"res:// path of its script, if any"`
 	ScriptClass  string            `json:"script_class,omitempty"`
@@ -106,11 +113,11 @@ func readResource(ctx context.Context, call *sdk.Call, in readArgs) (sdk.Result,
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	rf, _, err := readTres(ctx, call, path)
+	rf, f, err := readTres(ctx, call, path, true)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	out := readResult{ResourcePath: path, Type: rf.ResourceType(), ScriptClass: rf.ScriptClass(), UID: rf.UID(),
+	out := readResult{ResourcePath: path, Version: f.Version, Type: rf.ResourceType(), ScriptClass: rf.ScriptClass(), UID: rf.UID(),
 		Properties: map[string]any{}, Text: map[string]string{}, ExtResources: []extInfo{}, SubResources: []subInfo{}}
 	if main := rf.Resource(); main != nil {
 		out.Properties, out.Text = propsOf(main)
@@ -352,6 +359,8 @@ type setArgs struct {
 	Path     sdk.ResPath `json:"path" alias:"resource_path" jsonschema:"res:// path of a .tres file"`
 	Property string      `json:"property" jsonschema:"property name, e.g. \"bg_color\""`
 	Value    any         `json:"value" jsonschema:"new value, converted to the property's type; for a resource-typed property a res:// path, an inline resource {\"type\": ..., \"properties\": {...}} (a [sub_resource]) or {\"sub_resource\": \"<id>\"}; null removes it"`
+	// ExpectedVersion is headless only: the editor holds the resource.
+	ExpectedVersion sdk.FileVersion `json:"expected_version,omitempty" jsonschema:"the version read_resource_file returned; the edit is refused with CONFLICT (and a diff) if the file changed since"`
 }
 
 func checkProperty(in setArgs) error {
@@ -385,9 +394,12 @@ func setResourceProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.R
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	rf, f, err := readTres(ctx, call, path)
+	rf, f, err := readTres(ctx, call, path, false)
 	if err != nil {
 		return sdk.Result{}, err
+	}
+	if in.ExpectedVersion != "" {
+		f.Version = in.ExpectedVersion // the commit's compare-and-swap checks it
 	}
 	class := rf.ResourceType()
 	main := rf.Resource()

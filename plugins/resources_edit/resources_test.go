@@ -322,3 +322,29 @@ func _ready() -> void:
 	}
 	t.Fatalf("the engine saved nothing: %v", res.Lines)
 }
+
+// An edit that names the version it read is refused, with a diff, when the
+// file changed since.
+func TestSetResourcePropertyExpectedVersion(t *testing.T) {
+	dir := plugintest.Project(t, map[string]string{
+		"project.godot": "config_version=5\n",
+		"box.tres":      "[gd_resource type=\"StyleBoxFlat\" format=3]\n\n[resource]\nbg_color = Color(1, 0, 0, 1)\n",
+	})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	r := plugintest.Call(t, h, "read_resource_file", map[string]any{"path": "res://box.tres"})
+	v, _ := r["version"].(string)
+	if !strings.HasPrefix(v, "sha256:") {
+		t.Fatalf("read has no version: %v", r)
+	}
+	plugintest.WriteFile(t, dir, "box.tres", "[gd_resource type=\"StyleBoxFlat\" format=3]\n\n[resource]\nbg_color = Color(0, 1, 0, 1)\n")
+	set := map[string]any{"path": "res://box.tres", "property": "border_width_left", "value": 2, "expected_version": v}
+	res := plugintest.Refused(t, h, "set_resource_property", set, sdk.CodeConflict, "+bg_color = Color(0, 1, 0, 1)")
+	if !strings.Contains(res.Text(), "-bg_color = Color(1, 0, 0, 1)") {
+		t.Fatalf("conflict without the diff: %s", res.Text())
+	}
+	delete(set, "expected_version")
+	plugintest.Call(t, h, "set_resource_property", set)
+	if got, _ := os.ReadFile(filepath.Join(dir, "box.tres")); !strings.Contains(string(got), "Color(0, 1, 0, 1)") || !strings.Contains(string(got), "border_width_left = 2") {
+		t.Fatalf("edit without expected_version: %s", got)
+	}
+}

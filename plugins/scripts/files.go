@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -24,12 +25,17 @@ type pathArgs struct {
 type writeArgs struct {
 	ScriptPath sdk.ResPath `json:"script_path" jsonschema:"res:// path of the .gd or .cs script to create or overwrite" godot:"ext=.gd|.cs"`
 	Content    string      `json:"content" jsonschema:"the script's whole new text"`
+	// ExpectedVersion and Force decide what the write is based on; see
+	// write.
+	ExpectedVersion string `json:"expected_version,omitempty" jsonschema:"the version godot_scripts_read returned; the write is refused with CONFLICT (and a diff) if the file changed since"`
+	Force           bool   `json:"force,omitempty" jsonschema:"overwrite even if the file changed on disk since you last read or wrote it"`
 }
 
 type patchArgs struct {
-	ScriptPath sdk.ResPath `json:"script_path" jsonschema:"res:// path of a .gd or .cs script" godot:"ext=.gd|.cs"`
-	Find       string      `json:"find" jsonschema:"text to replace; every occurrence is replaced, and it must occur at least once"`
-	Replace    string      `json:"replace" jsonschema:"replacement text (may be empty)"`
+	ScriptPath      sdk.ResPath `json:"script_path" jsonschema:"res:// path of a .gd or .cs script" godot:"ext=.gd|.cs"`
+	Find            string      `json:"find" jsonschema:"text to replace; every occurrence is replaced, and it must occur at least once"`
+	Replace         string      `json:"replace" jsonschema:"replacement text (may be empty)"`
+	ExpectedVersion string      `json:"expected_version,omitempty" jsonschema:"the version godot_scripts_read returned; the patch is refused with CONFLICT (and a diff) if the file changed since"`
 }
 
 func invalid(hint, format string, a ...any) *sdk.Error {
@@ -121,11 +127,25 @@ func readCommand(in pathArgs) (any, error) {
 }
 
 func read(ctx context.Context, call *sdk.Call, in pathArgs) (sdk.Result, error) {
-	f, err := call.Workspace().Read(ctx, string(in.ScriptPath))
+	// The agent sees this version: a later write of the whole file is
+	// checked against it (Tx.Overwrite).
+	f, err := call.Workspace().ReadForAgent(ctx, string(in.ScriptPath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	return sdk.JSON(map[string]any{"script_path": f.Path, "content": string(f.Data)}), nil
+	return sdk.JSON(map[string]any{"script_path": f.Path, "content": string(f.Data), "version": f.Version}), nil
+}
+
+// conflictHint gives a workspace CONFLICT the fix in this toolset's terms.
+func conflictHint(err error, force bool) error {
+	var e *sdk.Error
+	if errors.As(err, &e) && e.Code == sdk.CodeConflict && e.Required == "" {
+		e.Hint = "read the script again with godot_scripts_read and re-apply your change to the new text (the diff shows what changed)"
+		if force {
+			e.Hint += ", or pass force=true to overwrite it anyway"
+		}
+	}
+	return err
 }
 
 // syntaxReport is the built-in checker's verdict on new text, compared with
@@ -219,16 +239,27 @@ func write(ctx context.Context, call *sdk.Call, in writeArgs) (sdk.Result, error
 		return sdk.Result{}, invalid("pass a file path", "%s is a directory", p)
 	}
 	var old *string
-	var base sdk.FileVersion
+	var cur sdk.FileVersion
 	if st.Exists {
 		f, err := ws.Read(ctx, p)
 		if err != nil {
 			return sdk.Result{}, err
 		}
 		s := string(f.Data)
-		old, base = &s, f.Version
+		old, cur = &s, f.Version
 	}
-	tx := ws.Begin("Write "+p).Write(p, []byte(in.Content), base)
+	// What the write is based on: the version the caller names; else, unless
+	// forced, the one the agent last read or wrote (the host knows it), so
+	// an edit made since in the user's editor is refused, not overwritten.
+	tx := ws.Begin("Write " + p)
+	switch {
+	case in.ExpectedVersion != "":
+		tx.Write(p, []byte(in.Content), sdk.FileVersion(in.ExpectedVersion))
+	case in.Force:
+		tx.Write(p, []byte(in.Content), cur)
+	default:
+		tx.Overwrite(p, []byte(in.Content), cur)
+	}
 	sidecar, err := newUIDSidecar(ctx, call, p)
 	if err != nil {
 		return sdk.Result{}, err
@@ -239,15 +270,27 @@ func write(ctx context.Context, call *sdk.Call, in writeArgs) (sdk.Result, error
 	}
 	res, err := tx.Commit(ctx)
 	if err != nil {
-		return sdk.Result{}, err
+		return sdk.Result{}, conflictHint(err, in.ExpectedVersion == "")
 	}
-	out := map[string]any{"script_path": p, "created": old == nil, "overwrote": old != nil,
+	out := map[string]any{"script_path": p, "created": old == nil, "overwrote": old != nil, "version": versionAfter(res, p, cur),
 		"previous_existed": old != nil, "dry_run": res.DryRun, "changes": res.Files}
 	if sidecar != "" {
 		out["uid"] = sidecar
 	}
 	addSyntax(out, syntax(p, old, in.Content))
 	return sdk.JSON(out), nil
+}
+
+// versionAfter is the script's version once the commit is done (in a dry
+// run, the version it would have): the one to pass as expected_version
+// next. A write of identical bytes changes nothing and keeps cur.
+func versionAfter(res sdk.CommitResult, p string, cur sdk.FileVersion) sdk.FileVersion {
+	for _, fc := range res.Files {
+		if fc.Path == p {
+			return fc.VersionAfter
+		}
+	}
+	return cur
 }
 
 // newUIDSidecar is the uid a new script gets in its .uid file, as the
@@ -341,11 +384,16 @@ func patch(ctx context.Context, call *sdk.Call, in patchArgs) (sdk.Result, error
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	res, err := call.Workspace().Begin("Patch "+p).Write(p, []byte(newText), f.Version).Commit(ctx)
-	if err != nil {
-		return sdk.Result{}, err
+	base := f.Version
+	if in.ExpectedVersion != "" {
+		base = sdk.FileVersion(in.ExpectedVersion)
 	}
-	out := map[string]any{"script_path": p, "replacements": n, "dry_run": res.DryRun, "changes": res.Files}
+	res, err := call.Workspace().Begin("Patch "+p).Write(p, []byte(newText), base).Commit(ctx)
+	if err != nil {
+		return sdk.Result{}, conflictHint(err, false)
+	}
+	out := map[string]any{"script_path": p, "replacements": n, "dry_run": res.DryRun, "changes": res.Files,
+		"version": versionAfter(res, p, f.Version)}
 	addSyntax(out, syntax(p, &text, newText))
 	return sdk.JSON(out), nil
 }

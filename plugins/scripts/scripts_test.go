@@ -394,3 +394,77 @@ func TestWriteConfirmsOnlyOverwrites(t *testing.T) {
 		t.Fatalf("confirmed overwrite: %q", got)
 	}
 }
+
+// No write loses an edit the agent did not see: the user edits a script
+// between the agent's read and its write; the write is refused with a diff
+// of the user's edit, unless forced or based on the version it names.
+func TestWriteRefusesAnEditTheAgentDidNotSee(t *testing.T) {
+	dir := t.TempDir()
+	plugintest.WriteFile(t, dir, "project.godot", "config_version=5\n")
+	plugintest.WriteFile(t, dir, "a.gd", "extends Node\n\nvar speed = 1\n")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	ctx := context.Background()
+
+	r := plugintest.Call(t, h, "read", map[string]any{"script_path": "res://a.gd"})
+	v1, _ := r["version"].(string)
+	if !strings.HasPrefix(v1, "sha256:") {
+		t.Fatalf("read has no version: %v", r)
+	}
+	plugintest.WriteFile(t, dir, "a.gd", "extends Node\n\nvar speed = 2 # the user's edit\n")
+
+	mine := map[string]any{"script_path": "res://a.gd", "content": "extends Node\n\nvar speed = 1\nvar health = 3\n"}
+	for _, args := range []map[string]any{mine, with(mine, "expected_version", v1)} {
+		res := h.Call(ctx, "write", args, sdktest.Confirm())
+		if res.ErrorCode != sdk.CodeConflict || !strings.Contains(res.Text(), "-var speed = 1\n+var speed = 2 # the user's edit") {
+			t.Fatalf("write over the user's edit (%v): %s", args["expected_version"] != nil, res.Text())
+		}
+		if testing.Verbose() {
+			t.Log(res.Text())
+		}
+	}
+	if res := h.Call(ctx, "write", mine, sdktest.Confirm(), sdktest.DryRun()); res.ErrorCode != sdk.CodeConflict {
+		t.Fatalf("dry run over the user's edit: %s", res.Text())
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "a.gd")); !strings.Contains(string(got), "the user's edit") {
+		t.Fatalf("a refused write changed the file: %q", got)
+	}
+	// The patch names the version it expects too; find/replace on the new
+	// text without one applies to what is there.
+	if res := h.Call(ctx, "patch", map[string]any{"script_path": "res://a.gd", "find": "extends", "replace": "extends", "expected_version": v1}); res.ErrorCode != sdk.CodeConflict {
+		t.Fatalf("patch on a stale version: %s", res.Text())
+	}
+
+	// Forced: written, and the result gives the new version.
+	w := plugintest.Call(t, h, "write", with(mine, "force", true), sdktest.Confirm())
+	v2, _ := w["version"].(string)
+	if w["overwrote"] != true || v2 == "" || v2 == v1 {
+		t.Fatalf("forced write = %v", w)
+	}
+	// The agent wrote it, so it has seen it: the next write goes through,
+	// and so does one naming the version the last write returned.
+	plugintest.Call(t, h, "write", with(mine, "content", "extends Node\n"), sdktest.Confirm())
+	r = plugintest.Call(t, h, "read", map[string]any{"script_path": "res://a.gd"})
+	plugintest.Call(t, h, "write", with(with(mine, "content", "extends Node2D\n"), "expected_version", r["version"]), sdktest.Confirm())
+
+	// After undo the agent has seen what undo restored.
+	if _, err := h.Workspace().Undo(ctx, 1, false); err != nil {
+		t.Fatal(err)
+	}
+	plugintest.Call(t, h, "write", with(mine, "content", "extends Node3D\n"), sdktest.Confirm())
+
+	// A file the agent never read is overwritten as before (confirm is the
+	// gate), and creating one needs neither.
+	plugintest.WriteFile(t, dir, "b.gd", "extends Node\n")
+	plugintest.Call(t, h, "write", map[string]any{"script_path": "res://b.gd", "content": "extends Node2D\n"}, sdktest.Confirm())
+	plugintest.Call(t, h, "write", map[string]any{"script_path": "res://c.gd", "content": "extends Node2D\n"})
+}
+
+func with(m map[string]any, k string, v any) map[string]any {
+	out := map[string]any{k: v}
+	for key, val := range m {
+		if key != k {
+			out[key] = val
+		}
+	}
+	return out
+}

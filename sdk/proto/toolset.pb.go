@@ -1412,7 +1412,11 @@ type WorkspaceReadRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// A res:// path ("res://scenes/main.tscn"); a bare relative path is taken
 	// as relative to the project root.
-	Path          string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// The content is shown to the agent (as scripts_read shows a script): the
+	// host remembers this version as the one the agent last saw, so that a
+	// later full-file write with base_seen is refused if the file changed since.
+	ForAgent      bool `protobuf:"varint,2,opt,name=for_agent,json=forAgent,proto3" json:"for_agent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1452,6 +1456,13 @@ func (x *WorkspaceReadRequest) GetPath() string {
 		return x.Path
 	}
 	return ""
+}
+
+func (x *WorkspaceReadRequest) GetForAgent() bool {
+	if x != nil {
+		return x.ForAgent
+	}
+	return false
 }
 
 type WorkspaceReadResponse struct {
@@ -1833,7 +1844,13 @@ type WorkspaceOp struct {
 	BaseVersion string `protobuf:"bytes,4,opt,name=base_version,json=baseVersion,proto3" json:"base_version,omitempty"`
 	// Permission bits for a new file (0 means 0644); an existing file keeps
 	// its mode.
-	Mode          uint32 `protobuf:"varint,5,opt,name=mode,proto3" json:"mode,omitempty"`
+	Mode uint32 `protobuf:"varint,5,opt,name=mode,proto3" json:"mode,omitempty"`
+	// A full-file write the agent composed from what it saw: when the host
+	// knows the version the agent last saw of this file (read with for_agent,
+	// or written, undone or redone by this host), the write is based on that
+	// version instead of base_version, so an edit the agent never saw is a
+	// CONFLICT rather than overwritten. Otherwise base_version applies.
+	BaseSeen      bool `protobuf:"varint,6,opt,name=base_seen,json=baseSeen,proto3" json:"base_seen,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1901,6 +1918,13 @@ func (x *WorkspaceOp) GetMode() uint32 {
 		return x.Mode
 	}
 	return 0
+}
+
+func (x *WorkspaceOp) GetBaseSeen() bool {
+	if x != nil {
+		return x.BaseSeen
+	}
+	return false
 }
 
 type WorkspaceCommitRequest struct {
@@ -2394,9 +2418,10 @@ const file_toolset_proto_rawDesc = "" +
 	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x1f\n" +
 	"\vresult_json\x18\x02 \x01(\fR\n" +
 	"resultJson\x124\n" +
-	"\x05error\x18\x03 \x01(\v2\x1e.godotmcp.toolset.v1.ToolErrorR\x05error\"*\n" +
+	"\x05error\x18\x03 \x01(\v2\x1e.godotmcp.toolset.v1.ToolErrorR\x05error\"G\n" +
 	"\x14WorkspaceReadRequest\x12\x12\n" +
-	"\x04path\x18\x01 \x01(\tR\x04path\"\x8f\x01\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x1b\n" +
+	"\tfor_agent\x18\x02 \x01(\bR\bforAgent\"\x8f\x01\n" +
 	"\x15WorkspaceReadResponse\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x12\n" +
 	"\x04data\x18\x02 \x01(\fR\x04data\x12\x18\n" +
@@ -2420,13 +2445,14 @@ const file_toolset_proto_rawDesc = "" +
 	"\x04size\x18\x03 \x01(\x03R\x04size\"\x8c\x01\n" +
 	"\x15WorkspaceListResponse\x12=\n" +
 	"\aentries\x18\x01 \x03(\v2#.godotmcp.toolset.v1.WorkspaceEntryR\aentries\x124\n" +
-	"\x05error\x18\x02 \x01(\v2\x1e.godotmcp.toolset.v1.ToolErrorR\x05error\"\x84\x01\n" +
+	"\x05error\x18\x02 \x01(\v2\x1e.godotmcp.toolset.v1.ToolErrorR\x05error\"\xa1\x01\n" +
 	"\vWorkspaceOp\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
 	"\x06delete\x18\x02 \x01(\bR\x06delete\x12\x12\n" +
 	"\x04data\x18\x03 \x01(\fR\x04data\x12!\n" +
 	"\fbase_version\x18\x04 \x01(\tR\vbaseVersion\x12\x12\n" +
-	"\x04mode\x18\x05 \x01(\rR\x04mode\"\xc2\x01\n" +
+	"\x04mode\x18\x05 \x01(\rR\x04mode\x12\x1b\n" +
+	"\tbase_seen\x18\x06 \x01(\bR\bbaseSeen\"\xc2\x01\n" +
 	"\x16WorkspaceCommitRequest\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x122\n" +

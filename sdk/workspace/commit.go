@@ -25,6 +25,11 @@ type Op struct {
 	// Mode is the permission bits of a new file (0: 0644). An existing file
 	// keeps its mode.
 	Mode fs.FileMode
+	// BaseSeen bases the write on the version the agent last saw of the
+	// file, when the workspace knows one (seen.go), instead of Base: for a
+	// whole file the agent composed, which must not overwrite an edit the
+	// agent never saw.
+	BaseSeen bool
 }
 
 // Change is one commit: the changes of (part of) one tool call.
@@ -143,7 +148,7 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 		return sdk.CommitResult{}, err
 	}
 	// Compare and swap: read every file and check its version.
-	var conflicts []string
+	var conflicts, diffs []string
 	changed := files[:0:0]
 	for i, f := range files {
 		cur, err := load(f.abs)
@@ -152,9 +157,18 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 		}
 		f.before = cur
 		op := ch.Ops[i]
+		base, seen := op.Base, false
+		if op.BaseSeen {
+			if v, ok := w.seenLocked(f.res); ok {
+				base, seen = v, true
+			}
+		}
 		got := cur.version()
-		if got != op.Base {
-			conflicts = append(conflicts, conflictLine(f.res, op.Base, got))
+		if got != base {
+			conflicts = append(conflicts, conflictLine(f.res, base, got, seen))
+			if d := w.conflictDiffLocked(f.res, base, cur); d != "" {
+				diffs = append(diffs, d)
+			}
 			continue
 		}
 		f.beforeVersion = got
@@ -171,7 +185,11 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 		changed = append(changed, f)
 	}
 	if len(conflicts) > 0 {
-		return sdk.CommitResult{}, conflictError(conflicts, "read it again and re-apply the edit")
+		e := conflictError(conflicts, "read it again and re-apply the edit")
+		if len(diffs) > 0 {
+			e.Message += "\nWhat changed since:\n" + strings.TrimSuffix(strings.Join(diffs, ""), "\n")
+		}
+		return sdk.CommitResult{}, e
 	}
 	if err := w.guardLocked(ctx, changed); err != nil {
 		return sdk.CommitResult{}, err
@@ -181,6 +199,9 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 		res.Files = append(res.Files, report(f, ch.DryRun))
 	}
 	if ch.DryRun || len(changed) == 0 {
+		if !ch.DryRun {
+			w.noteSeenFiles(files)
+		}
 		return res, nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -207,6 +228,7 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 	}
 	crashAt("applied")
 	w.version++
+	w.noteSeenFiles(files)
 	w.forgetDeletedLocked(changed)
 	var warns []string
 	res.ActionID, warns = w.journalLocked(name, ch, changed, at, prepared)
@@ -306,14 +328,24 @@ func (w *Workspace) forgetDeletedLocked(files []*file) {
 	}
 }
 
-func conflictLine(res string, base, got sdk.FileVersion) string {
+// conflictLine says why a write's base does not hold; seen says the base
+// is the version the agent last saw (Op.BaseSeen) rather than one the tool
+// read.
+func conflictLine(res string, base, got sdk.FileVersion, seen bool) string {
+	since, was := "it was read", "read "
+	if seen {
+		since, was = "the agent last read or wrote it", "saw "
+	}
 	switch {
 	case base == "" && got != "":
+		if seen {
+			return res + " was created since the agent last saw it absent"
+		}
 		return res + " already exists (the write expected to create it)"
 	case got == "":
-		return res + " was deleted since it was read"
+		return res + " was deleted since " + since
 	default:
-		return res + " changed on disk since it was read (read " + short(base) + ", now " + short(got) + ")"
+		return res + " changed on disk since " + since + " (" + was + short(base) + ", now " + short(got) + ")"
 	}
 }
 

@@ -45,7 +45,7 @@ import (
 
 // entry kinds of the crash-safe changes.
 const (
-	entryPrepare = iota + 5 // intent of a change: Op, Action (commit) or ID (undo/redo), Temps
+	entryPrepare = iota + 5 // intent of a change: Op, Action (commit, merged undo/redo step), ID (undo/redo), Temps
 	entryDone               // the prepared change happened (OK) or was undone
 )
 
@@ -125,6 +125,10 @@ func (w *Workspace) transitions(p *entry) ([]*file, bool) {
 	}
 	if a == nil {
 		return nil, false
+	}
+	if p.Action != nil {
+		// A merged undo or redo step (revert.go): its own transitions.
+		return fromRecord(p.Action).files, true
 	}
 	out := make([]*file, len(a.files))
 	for i, f := range a.files {

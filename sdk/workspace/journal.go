@@ -212,8 +212,10 @@ func validCount(count int) error {
 
 // Undo reverts the newest count actions (fewer if the journal holds
 // fewer; an empty journal is not an error). Every file of every action is
-// checked first: if one changed on disk since its action, nothing is undone
-// and the error is CONFLICT. A dry run checks the same and changes nothing.
+// checked first: one changed on disk since its action gets the action's
+// inverse merged into its current lines (revert.go); if the changes
+// overlap, nothing is undone and the error is CONFLICT, naming the lines.
+// A dry run checks the same and changes nothing.
 func (w *Workspace) Undo(ctx context.Context, count int, dryRun bool) (UndoResult, error) {
 	return w.walk(ctx, count, dryRun, false)
 }
@@ -262,8 +264,11 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 			res.WouldNext = (*from)[len(*from)-1].name
 		}
 	}
-	// Check every step against the disk as it will be by then.
+	// Check every step against the disk as it will be by then. A file
+	// changed since the action takes the step as a line merge (revert.go);
+	// merged[i] says step i needs one.
 	expect := map[string]content{}
+	merged := make([]bool, n)
 	var all []*file
 	for i, step := range steps {
 		a := (*from)[len(*from)-1-i]
@@ -287,15 +292,20 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 				cur = c
 			}
 			if cur.version() != f.before.version() {
-				conflicts = append(conflicts, f.res)
+				m, why := mergeStep(f, cur)
+				if why != "" {
+					conflicts = append(conflicts, f.res+" ("+why+")")
+					continue
+				}
+				f.before, f.after, merged[i] = cur, m, true
 			}
 			expect[f.abs] = f.after
 			all = append(all, f)
 		}
 		if len(conflicts) > 0 {
-			msg := fmt.Sprintf("cannot %s %q: %s changed on disk since that action; nothing was %s",
-				verb, a.name, strings.Join(conflicts, ", "), verb+"ne")
-			hint := "the newer content is kept; read the file again and make the change you want as a new edit"
+			msg := fmt.Sprintf("cannot %s %q: %s changed on disk since that action, where the action changed it too; nothing was %s",
+				verb, a.name, strings.Join(conflicts, "; "), verb+"ne")
+			hint := "the newer content is kept; read the file again and make the change you want as a new edit (edits on other lines would have been kept)"
 			if i > 0 {
 				hint = fmt.Sprintf("%s at most %d action(s) with count=%d; %s", verb, i, i, hint)
 			}
@@ -316,10 +326,16 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 	if redo {
 		op = opRedo
 	}
-	for _, step := range steps {
+	for i, step := range steps {
 		a := (*from)[len(*from)-1]
 		temps := w.planTemps(step)
-		prepared, _ := w.prepareLocked(entry{Kind: entryPrepare, Op: op, ID: a.id, Temps: temps})
+		intent := entry{Kind: entryPrepare, Op: op, ID: a.id, Temps: temps}
+		if merged[i] {
+			// The step writes merged contents the action does not hold:
+			// the intent carries them, so a kill is recovered whole.
+			intent.Action = toRecord(&action{id: a.id, name: a.name, files: step})
+		}
+		prepared, _ := w.prepareLocked(intent)
 		crashAt("prepared")
 		if err := apply(step, temps, w.opts.Sync); err != nil {
 			if prepared {
@@ -345,6 +361,7 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 		}
 		res.Done++
 		res.LastAction = a.name
+		w.noteSeenFiles(step)
 		w.forgetDeletedLocked(step)
 		touched = append(touched, step...)
 	}
@@ -360,4 +377,36 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 	_ = release() // a failure to save only loses cross-process history
 	w.reloadLocked(ctx, uniq)
 	return res, nil
+}
+
+// mergeStep applies an undo or redo step (f: from f.before to f.after) to a
+// file whose content cur is no longer f.before, as a line merge. It returns
+// the content to write, or why it cannot: a side is missing or binary, or
+// the changes overlap (naming the lines of cur).
+func mergeStep(f *file, cur content) (content, string) {
+	if !cur.exists || !f.before.exists || !f.after.exists {
+		if !cur.exists {
+			return content{}, "it was deleted"
+		}
+		return content{}, "the action created or deleted it"
+	}
+	base, err1 := f.before.bytes()
+	theirs, err2 := f.after.bytes()
+	if err1 != nil || err2 != nil {
+		return content{}, "the journal's copy is unreadable"
+	}
+	ours, err := cur.bytes()
+	if err != nil {
+		return content{}, "it cannot be read"
+	}
+	if isBinary(base) || isBinary(ours) || isBinary(theirs) {
+		return content{}, "binary content cannot be merged"
+	}
+	m, clash := revert(base, ours, theirs)
+	if clash != nil {
+		return content{}, "both changed " + overlapList(clash)
+	}
+	c := newContent(m, cur.mode)
+	c.ver = VersionOf(m)
+	return c, ""
 }

@@ -77,7 +77,11 @@ func (s *Service) Read(ctx context.Context, req *pb.WorkspaceReadRequest) (*pb.W
 	if err := s.ready(); err != nil {
 		return &pb.WorkspaceReadResponse{Error: sdk.ErrorToWire(err)}, nil
 	}
-	f, err := s.ws.Read(ctx, sdk.PathFromWire(req.GetPath()))
+	read := s.ws.Read
+	if req.GetForAgent() {
+		read = s.ws.ReadForAgent
+	}
+	f, err := read(ctx, sdk.PathFromWire(req.GetPath()))
 	if err != nil {
 		return &pb.WorkspaceReadResponse{Path: sdk.PathToWire(f.Path), Error: sdk.ErrorToWire(err)}, nil
 	}
@@ -129,7 +133,7 @@ func (s *Service) Commit(ctx context.Context, req *pb.WorkspaceCommitRequest) (*
 		ExpectActiveScene: sdk.PathFromWire(req.GetExpectActiveScene()), Ops: make([]Op, len(req.GetOps()))}
 	for i, op := range req.GetOps() {
 		ch.Ops[i] = Op{Path: sdk.PathFromWire(op.GetPath()), Delete: op.GetDelete(), Data: op.GetData(),
-			Base: sdk.FileVersion(op.GetBaseVersion()), Mode: fs.FileMode(op.GetMode()).Perm()}
+			Base: sdk.FileVersion(op.GetBaseVersion()), Mode: fs.FileMode(op.GetMode()).Perm(), BaseSeen: op.GetBaseSeen()}
 	}
 	res, err := s.ws.Commit(ctx, ch)
 	if err != nil {

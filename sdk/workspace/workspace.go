@@ -155,6 +155,13 @@ type Workspace struct {
 	// scenesDirty: open or active changed since they were last saved
 	// (with a journal directory, the scenes are shared like the journal).
 	scenesDirty bool
+
+	// What the agent last saw of each file (seen.go). Its own mutex:
+	// reads for the agent do not take the workspace lock.
+	seenMu    sync.Mutex
+	seen      map[string]*seenFile
+	seenBytes int64
+	seenSeq   uint64
 }
 
 // Open returns the workspace of the project at root.
