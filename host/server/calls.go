@@ -14,7 +14,15 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
-// callTool is the one path of a tools/call, from request to result, for
+// answer is a tools/call's result and, for a failure the host or the
+// plugin described, that *sdk.Error, so the metrics read its code without
+// parsing it back out of the text.
+type answer struct {
+	res *mcp.CallToolResult
+	err *sdk.Error
+}
+
+// answer runs the one path of a tools/call, from request to result, for
 // every tool the host serves; the go-sdk's own dispatch is never reached:
 //
 //  1. look the tool up in the registry (unknown: a JSON-RPC error, as the
@@ -30,23 +38,9 @@ import (
 //
 // Every refusal is an isError result (errorResult), never a protocol
 // error, so every client shows it to the agent.
-func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
-	a, err := s.answer(ctx, req)
-	if a.res == nil {
-		return nil, err
-	}
-	return a.res, err
-}
-
-// answer is a tools/call's result and, for a failure the host or the
-// plugin described, that *sdk.Error, so the metrics read its code without
-// parsing it back out of the text.
-type answer struct {
-	res *mcp.CallToolResult
-	err *sdk.Error
-}
-
-// answer runs callTool's path and says how it ended.
+//
+// It returns the result and, for a failure the host or the plugin
+// described, that *sdk.Error.
 func (s *Server) answer(ctx context.Context, req *mcp.CallToolRequest) (answer, error) {
 	if req.Params == nil {
 		return answer{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without params"}

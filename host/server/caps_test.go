@@ -12,9 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The server declares tools (and, for 2025-11-25 sessions, logging) and
-// serves exactly that: prompts, resources and completions, which it does
-// not declare, answer "method not found" instead of empty lists, and
+// The server declares tools, prompts, resources (and, for 2025-11-25
+// sessions, logging) and serves exactly that: completions and resource
+// subscriptions, which it does not declare, answer "method not found", and
 // stateless discovery (2026-07-28) does not declare logging, which only
 // reaches 2025-11-25 sessions.
 func TestCapabilitiesDeclaredAreServed(t *testing.T) {
@@ -23,7 +23,7 @@ func TestCapabilitiesDeclaredAreServed(t *testing.T) {
 	for _, v := range protocols {
 		c := e.connect(t, v)
 		caps := c.cs.InitializeResult().Capabilities
-		if caps.Tools == nil || caps.Prompts != nil || caps.Resources != nil || caps.Completions != nil {
+		if caps.Tools == nil || caps.Prompts == nil || caps.Resources == nil || caps.Resources.Subscribe || caps.Completions != nil {
 			t.Errorf("%s: capabilities %+v", v, caps)
 		}
 		if (caps.Logging != nil) != (v == legacy) {
@@ -71,11 +71,24 @@ func TestCapabilitiesDeclaredAreServed(t *testing.T) {
 	id := int64(2)
 	for _, params := range []string{`{}`, stateless} {
 		for _, m := range []string{"prompts/list", "resources/list", "resources/templates/list"} {
-			r := send(id, m, params)
+			if r := send(id, m, params); r.Error != nil {
+				t.Errorf("%s %s: %v", m, params, r.Error)
+			}
+			id++
+		}
+		for _, m := range []struct{ method, params string }{
+			{"completion/complete", `{"ref":{"type":"ref/prompt","name":"build_scene"},"argument":{"name":"scene_path","value":"res://"}}`},
+			{"resources/subscribe", `{"uri":"godot://project/info"}`},
+		} {
+			p := m.params
+			if params != `{}` {
+				p = params[:len(params)-1] + "," + m.params[1:]
+			}
+			r := send(id, m.method, p)
 			id++
 			var werr *jsonrpc.Error
 			if !errors.As(r.Error, &werr) || werr.Code != jsonrpc.CodeMethodNotFound {
-				t.Errorf("%s %s: %+v (result %s), want method not found", m, params, r.Error, r.Result)
+				t.Errorf("%s %s: %+v (result %s), want method not found", m.method, p, r.Error, r.Result)
 			}
 		}
 	}

@@ -202,6 +202,8 @@ var coreTitles = map[string]string{
 	"godot_list_history":               "List undo history",
 	"godot_undo":                       "Undo",
 	"godot_redo":                       "Redo",
+	"godot_read_resource":              "Read a godot:// resource",
+	"godot_debug_workflow":             "Run a scene and say what failed",
 }
 
 // refineCoreSchema adds what struct tags cannot say: toggles need at least

@@ -8,13 +8,14 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
-// The core tools are one list (coreDefs): ten tools of toolset core, the
-// two toggles and undo/redo mutating and the rest read-only, every one passing the bare
+// The core tools are one list (coreDefs): twelve tools of toolset core, the
+// two toggles and undo/redo mutating, godot_debug_workflow runtime (it runs
+// the game) and the rest read-only, every one passing the bare
 // classification layer, named as ExposedName composes them, with a schema
 // derived from its arguments type.
 func TestCoreTools(t *testing.T) {
 	core := CoreTools()
-	if len(core) != 10 {
+	if len(core) != 12 {
 		t.Fatalf("%d core tools", len(core))
 	}
 	for _, ct := range core {
@@ -23,7 +24,14 @@ func TestCoreTools(t *testing.T) {
 		}
 		mutating := ct.Name == "godot_enable_toolset" || ct.Name == "godot_disable_toolset" ||
 			ct.Name == "godot_undo" || ct.Name == "godot_redo"
-		if (ct.Class == manifest.Mutating) != mutating || ct.Toolset != exposure.CoreToolset {
+		want := manifest.ReadOnly
+		switch {
+		case mutating:
+			want = manifest.Mutating
+		case ct.Name == "godot_debug_workflow":
+			want = manifest.Runtime
+		}
+		if ct.Class != want || ct.Toolset != exposure.CoreToolset {
 			t.Errorf("core tool %+v", ct)
 		}
 		if exposure.ExposedName(exposure.CoreToolset, strings.TrimPrefix(ct.Name, "godot_")) != ct.Name {

@@ -29,7 +29,7 @@ var historyDefs = []coreDef{
 }
 
 // nonIdempotent core tools: calling them twice does twice the work.
-var nonIdempotent = map[string]bool{"godot_undo": true, "godot_redo": true}
+var nonIdempotent = map[string]bool{"godot_undo": true, "godot_redo": true, "godot_debug_workflow": true}
 
 type walkArgs struct {
 	Count  int  `json:"count,omitempty" default:"1" minimum:"1" maximum:"100" jsonschema:"How many steps to walk."`

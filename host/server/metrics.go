@@ -18,17 +18,27 @@ import (
 // metricsPath is where the HTTP listener serves Prometheus metrics.
 const metricsPath = "/metrics"
 
-// observedCall is callTool measured: every answered call of a known tool
+// observedCall is answer measured: every answered call of a known tool
 // counts toward its metrics (Options.Metrics). Unknown names are not
 // counted: a client could make up any number of them.
 func (s *Server) observedCall(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
+	a, err := s.observed(ctx, req)
+	if a.res == nil {
+		return nil, err
+	}
+	return a.res, err
+}
+
+// observed is answer, counted in the metrics: every tools/call, and every
+// call the host makes on a caller's behalf (a resource read, a workflow).
+func (s *Server) observed(ctx context.Context, req *mcp.CallToolRequest) (answer, error) {
 	m := s.opts.Metrics
 	if m == nil || req.Params == nil {
-		return s.callTool(ctx, req)
+		return s.answer(ctx, req)
 	}
 	e, known := s.reg.lookup(req.Params.Name)
 	if !known {
-		return s.callTool(ctx, req)
+		return s.answer(ctx, req)
 	}
 	t := m.Tool(e.ref.Toolset, e.ref.Name)
 	start := time.Now()
@@ -42,7 +52,7 @@ func (s *Server) observedCall(ctx context.Context, req *mcp.CallToolRequest) (mc
 		code = a.err.Code // the error itself, not its words
 	}
 	t.Observe(time.Since(start), code, len(req.Params.Arguments), out)
-	return res, err
+	return a, err
 }
 
 // resultStats reads an answer's error code ("" for success) and its size

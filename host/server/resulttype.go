@@ -8,7 +8,7 @@ import (
 
 // completeTemplate is a CallToolResult whose resultType is "complete". The
 // go-sdk keeps that field unexported and sets it only in its own tools/call
-// dispatch, which the host never reaches (callTool answers every call), so
+// dispatch, which the host never reaches (answer answers every call), so
 // its UnmarshalJSON is the one public way to set it.
 var completeTemplate = func() mcp.CallToolResult {
 	var r mcp.CallToolResult

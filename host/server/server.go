@@ -19,7 +19,7 @@
 //
 //   - tools/list: the SDK's list, narrowed to what the Policy shows this
 //     caller (the result differs per caller; its cacheScope is "private");
-//   - tools/call: answered entirely by the server (callTool): the registry,
+//   - tools/call: answered entirely by the server (answer, calls.go): the registry,
 //     the same Policy check (TOOL_NOT_EXPOSED naming the layer), the gate
 //     (a tool of a disabled toolset answers with the exact enable call),
 //     the arguments checked once against the tool's schema (resolved once,
@@ -170,6 +170,8 @@ func New(opts Options) (*Server, error) {
 		s.policy = exposure.Compose()
 	}
 	s.addCoreTools()
+	s.addPrompts()
+	s.addResources()
 	s.mcp.AddReceivingMiddleware(s.middleware)
 	return s, nil
 }
@@ -194,7 +196,7 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 }
 
 // mirrorOnly is the go-sdk handler of every tool: the middleware answers
-// every tools/call itself (callTool), so the SDK never dispatches one.
+// every tools/call itself (answer), so the SDK never dispatches one.
 func mirrorOnly(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return nil, errors.New("internal: the go-sdk dispatched a tools/call the server should have answered")
 }
@@ -254,13 +256,14 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				}
 			}
 			return res, err
-		case "prompts/list", "prompts/get", "resources/list", "resources/read", "resources/templates/list",
-			"resources/subscribe", "resources/unsubscribe", "completion/complete":
+		case "resources/list", "resources/templates/list":
+			return s.listResources(ctx, next, method, req)
+		case "resources/subscribe", "resources/unsubscribe", "completion/complete":
 			// Not declared, so not served: the go-sdk would answer these
-			// with empty lists, which a client (and the MCP conformance
+			// as if they were, which a client (and the MCP conformance
 			// suite) reads as a capability the server never declared.
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
-				Message: fmt.Sprintf("%s: godot-mcp serves tools only (no prompts, resources or completions)", method)}
+				Message: fmt.Sprintf("%s: godot-mcp serves no resource subscriptions or completions", method)}
 		case "subscriptions/listen":
 			s.tools.listeners.Add(1)
 			defer s.tools.listeners.Add(-1)

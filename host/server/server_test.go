@@ -307,9 +307,9 @@ func waitFor(t *testing.T, ch <-chan struct{}, what string) {
 }
 
 var coreNames = []string{
-	"godot_describe_class", "godot_disable_toolset", "godot_enable_toolset", "godot_get_server_info",
+	"godot_debug_workflow", "godot_describe_class", "godot_disable_toolset", "godot_enable_toolset", "godot_get_server_info",
 	"godot_health_check", "godot_list_history", "godot_list_tools_by_safety_class", "godot_list_toolsets",
-	"godot_redo", "godot_undo",
+	"godot_read_resource", "godot_redo", "godot_undo",
 }
 
 func TestDefaultSurfaceIsCoreAndInspection(t *testing.T) {

@@ -67,11 +67,13 @@ func NewTools(o ToolsOptions) *Tools {
 	t.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Godot MCP", Version: o.Version}, &mcp.ServerOptions{
 		Logger: slog.New(newSlogHandler(o.Logger.Named("mcp"))),
 		// Declared, not inferred: tools (with list_changed, which the gate
-		// relies on) and logging (the events sink). No prompts, resources or
-		// completions, because the server has none (the middleware refuses
-		// their methods).
+		// relies on), the fixed prompts and resources (prompts.go,
+		// resources.go; no list changes, no subscriptions) and logging (the
+		// events sink). No completions: the middleware refuses them.
 		Capabilities: &mcp.ServerCapabilities{
-			Tools: &mcp.ToolCapabilities{ListChanged: true},
+			Tools:     &mcp.ToolCapabilities{ListChanged: true},
+			Prompts:   &mcp.PromptCapabilities{},
+			Resources: &mcp.ResourceCapabilities{},
 			//lint:ignore SA1019 delivered to 2025-11-25 sessions by LoggingSink
 			Logging: &mcp.LoggingCapabilities{},
 		},

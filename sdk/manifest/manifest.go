@@ -425,8 +425,9 @@ func modesFromProto(ms []string) []Mode {
 // tool exposed under one of them is refused (sdktest checks it; the host
 // checks this list against its own).
 var CoreToolNames = []string{
-	"godot_describe_class", "godot_disable_toolset", "godot_enable_toolset", "godot_get_server_info", "godot_health_check",
-	"godot_list_history", "godot_list_tools_by_safety_class", "godot_list_toolsets", "godot_redo", "godot_undo",
+	"godot_debug_workflow", "godot_describe_class", "godot_disable_toolset", "godot_enable_toolset", "godot_get_server_info",
+	"godot_health_check", "godot_list_history", "godot_list_tools_by_safety_class", "godot_list_toolsets", "godot_read_resource",
+	"godot_redo", "godot_undo",
 }
 
 // semverRE is the pattern semver.org gives for a version:
