@@ -164,7 +164,7 @@ func (s *Server) debugWorkflow(ctx context.Context, req *mcp.CallToolRequest, in
 		"engine":           run.Engine,
 		"run_summary":      run.Summary,
 	}
-	return compactResult(strings.Join(lines, "\n"), out)
+	return jsonResult(strings.Join(lines, "\n"), out)
 }
 
 // entryLook says where an error or warning points and which call shows

@@ -100,7 +100,7 @@ func TestTreeLoopsStopWhenCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err := boundTree(ctx, root, fileTree{}, -1, 5000)
+	_, err := boundTree(ctx, root, fileTree{}, -1, 5000, maxTreeBytes)
 	var e *sdk.Error
 	if !errors.As(err, &e) || e.Code != sdk.CodeCancelled {
 		t.Errorf("boundTree: %v, want CANCELLED", err)
