@@ -79,11 +79,11 @@ func TestExplainCoreOnly(t *testing.T) {
 	}
 	for _, want := range []string{
 		`profile:    "ci" inheriting developer`,
-		"visible (6):",
+		"visible (7):",
 		"godot_get_server_info",
-		"withheld (4):",
+		"withheld (5):",
 		`godot_enable_toolset   core  mutating  by profile:  profile "ci" allows only "class:read_only"`,
-		`profile "ci" withheld 4 tools (6 remain)`,
+		`profile "ci" withheld 5 tools (7 remain)`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -94,7 +94,7 @@ func TestExplainCoreOnly(t *testing.T) {
 func TestExplainWithoutCatalog(t *testing.T) {
 	cfg := explainEnv(t, filepath.Join(t.TempDir(), "missing"))
 	code, out, errs := runExplain(t, "explain", "--config", cfg)
-	if code != 0 || !strings.Contains(errs, "no plugins catalog") || !strings.Contains(out, "visible (10):") {
+	if code != 0 || !strings.Contains(errs, "no plugins catalog") || !strings.Contains(out, "visible (12):") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 	// An explicit --plugins-dir that cannot be read is an error.
@@ -131,7 +131,7 @@ func TestExplainWithPlugins(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ex); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, out)
 	}
-	if ex.Principal != "ci-bot" || ex.Profile != "ci" || ex.Transport != "http_loopback" || ex.Candidates != 14 {
+	if ex.Principal != "ci-bot" || ex.Profile != "ci" || ex.Transport != "http_loopback" || ex.Candidates != 16 {
 		t.Errorf("header = %+v", ex)
 	}
 	layers := map[string]string{}
@@ -148,6 +148,7 @@ func TestExplainWithPlugins(t *testing.T) {
 		"godot_disable_toolset":         "profile",
 		"godot_undo":                    "profile",
 		"godot_redo":                    "profile",
+		"godot_debug_workflow":          "profile", // it runs the game
 		"godot_scene_edit_export":       "scope",
 	}
 	if len(layers) != len(want) {
@@ -158,14 +159,14 @@ func TestExplainWithPlugins(t *testing.T) {
 			t.Errorf("%s withheld by %q, want %q", n, layers[n], l)
 		}
 	}
-	if len(ex.Visible) != 7 || len(ex.Filtered) != 3 {
+	if len(ex.Visible) != 8 || len(ex.Filtered) != 3 {
 		t.Errorf("visible %d, filtered %+v", len(ex.Visible), ex.Filtered)
 	}
 
 	// A remote caller is capped to "ci" even with the developer profile.
 	code, out, _ = runExplain(t, "explain", "--config", cfg, "--profile", "developer", "--transport", "http_remote")
 	if code != 0 || !strings.Contains(out, `http_remote (capped to profile "ci")`) ||
-		!strings.Contains(out, `by transport:`) || !strings.Contains(out, `http_remote ceiling "ci" withheld 5 tools`) {
+		!strings.Contains(out, `by transport:`) || !strings.Contains(out, `http_remote ceiling "ci" withheld 6 tools`) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
