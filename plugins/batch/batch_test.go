@@ -11,6 +11,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
+	"github.com/godot-mcp/godot-mcp/internal/projfixture"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -354,5 +355,41 @@ func TestAnswerTextIsLinear(t *testing.T) {
 		if got := after.TotalAlloc - before.TotalAlloc; got > 20*uint64(len(text)) {
 			t.Errorf("%s: %d bytes allocated for a %d-byte text of %d lines", name, got, len(text), n)
 		}
+	}
+}
+
+// An edit of many nodes answers their count and the first maxListed of
+// them, with a hint: the answer is bounded whatever the scene's size.
+func TestSetPropertyAnswerIsBounded(t *testing.T) {
+	const n = 1000
+	var sb strings.Builder
+	sb.WriteString("[gd_scene format=3]\n\n[node name=\"Root\" type=\"Node2D\"]\n")
+	for i := range n {
+		fmt.Fprintf(&sb, "\n[node name=\"W%d\" type=\"Node2D\" parent=\".\"]\n", i)
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"project.godot": "config_version=5\n", "huge.tscn": sb.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.4"})
+	defer h.Close()
+	res := h.Call(t.Context(), "set_property", map[string]any{"scene": "res://huge.tscn", "node_type": "Node2D", "property": "visible", "value": false})
+	if res.IsError || res.Err != nil {
+		t.Fatal(res.Text(), res.Err)
+	}
+	var out setResult
+	if err := res.Structured(&out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Count != n+1 || out.Listed != maxListed || len(out.Applied) != maxListed || len(out.Changes) != maxListed || !strings.Contains(out.Hint, "first 200") {
+		t.Errorf("count %d, listed %d, %d applied and %d changes listed, hint %q", out.Count, out.Listed, len(out.Applied), len(out.Changes), out.Hint)
+	}
+	if got := strings.Count(string(projfixture.Read(t, dir, "huge.tscn")), "visible = false"); got != n+1 {
+		t.Errorf("%d nodes written, want every one of %d", got, n+1)
+	}
+	if len(res.Text()) > 40_000 {
+		t.Errorf("answer text of %d bytes", len(res.Text()))
 	}
 }

@@ -232,17 +232,41 @@ type change struct {
 }
 
 type setResult struct {
-	Property string           `json:"property"`
-	Applied  []string         `json:"applied"`
-	Skipped  []skipped        `json:"skipped"`
-	Count    int              `json:"count"`
-	DryRun   bool             `json:"dry_run"`
-	Undoable bool             `json:"undoable"`
-	Changes  []change         `json:"changes,omitempty"`
-	Files    []sdk.FileChange `json:"files,omitempty"`
-	Hint     string           `json:"hint,omitempty"`
+	Property string    `json:"property"`
+	Applied  []string  `json:"applied"`
+	Skipped  []skipped `json:"skipped"`
+	Count    int       `json:"count"`
+	// SkippedCount is the number of nodes skipped; Listed says applied,
+	// changes and skipped were cut to their first maxListed entries.
+	SkippedCount int              `json:"skipped_count,omitempty"`
+	Listed       int              `json:"listed,omitempty" jsonschema:"set when the lists were cut: how many entries each lists at most"`
+	DryRun       bool             `json:"dry_run"`
+	Undoable     bool             `json:"undoable"`
+	Changes      []change         `json:"changes,omitempty"`
+	Files        []sdk.FileChange `json:"files,omitempty"`
+	Hint         string           `json:"hint,omitempty"`
 	// Persistence is the editor's per-node persistence stamp (editor mode).
 	Persistence []map[string]any `json:"persistence,omitempty"`
+}
+
+// maxListed bounds the nodes an answer lists: an edit of every node of a
+// class in a 300,000-node scene answers the count and the first few
+// hundred, not a list the agent cannot read and the host must hold.
+const maxListed = 200
+
+// bound cuts the lists to maxListed entries each, keeping the counts, and
+// says how to see the rest.
+func (r *setResult) bound() {
+	r.SkippedCount = len(r.Skipped)
+	if len(r.Applied) <= maxListed && len(r.Skipped) <= maxListed && len(r.Changes) <= maxListed {
+		return
+	}
+	r.Listed = maxListed
+	r.Applied = r.Applied[:min(len(r.Applied), maxListed)]
+	r.Skipped = r.Skipped[:min(len(r.Skipped), maxListed)]
+	r.Changes = r.Changes[:min(len(r.Changes), maxListed)]
+	r.Hint = fmt.Sprintf("%d nodes changed and %d skipped; the first %d of each are listed (godot_batch_find_nodes_by_type lists the nodes page by page)",
+		r.Count, r.SkippedCount, maxListed)
 }
 
 // String lists every change, one line each, into one builder: appending
@@ -259,6 +283,9 @@ func (r setResult) String() string {
 	}
 	for _, k := range r.Skipped {
 		fmt.Fprintf(&b, "\n  skipped %s: %s", k.Path, k.Reason)
+	}
+	if r.Listed > 0 {
+		b.WriteString("\n" + r.Hint)
 	}
 	return b.String()
 }
@@ -391,6 +418,7 @@ func setProperty(ctx context.Context, call *sdk.Call, in setArgs) (sdk.Result, e
 	}
 	invalidate(call, res)
 	out.Count, out.DryRun, out.Changes, out.Files = len(out.Applied), call.DryRun, changes, res.Files
+	out.bound()
 	return result(out), nil
 }
 

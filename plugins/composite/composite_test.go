@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -345,4 +347,48 @@ func TestDryRunShapeSameInBothModes(t *testing.T) {
 			plugintest.DryRunIn(t, h, mode, c.tool, c.args)
 		}
 	}
+}
+
+// The addon's compose and batch-create builds drop a res:// path given
+// for a resource property; such values are set after the build with
+// cmd_set_node_property, which loads them. Other values stay in the build.
+func TestEditorResourcePathsSetAfterTheBuild(t *testing.T) {
+	dir := project(t)
+	ed := sdktest.NewEditor().
+		Result("cmd_compose_node", map[string]any{"node_path": "Coin", "created": true, "children": []any{"Sprite2D"}, "properties_set": []any{"visible"}}).
+		Result("cmd_batch_create_nodes", map[string]any{"created": []any{"A", "B"}, "count": 2}).
+		Result("cmd_set_node_property", map[string]any{"property": "texture", "persisted": true})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	defer h.Close()
+	out := plugintest.CallAs[composeResult](t, h, "compose_node", map[string]any{"node_type": "Area2D", "node_name": "Coin",
+		"properties": map[string]any{"visible": true},
+		"children":   []any{map[string]any{"node_type": "Sprite2D", "properties": map[string]any{"texture": "res://icon.png", "centered": false}}}})
+	plugintest.CallAs[batchCreateResult](t, h, "batch_create_nodes", map[string]any{"node_type": "Sprite2D", "names": []any{"A", "B"},
+		"properties": map[string]any{"texture": "uid://cicon", "centered": true}})
+	var got []string
+	for _, c := range ed.Calls() {
+		got = append(got, c.Command+" "+fmtJSON(t, c.Params))
+	}
+	want := []string{
+		`cmd_compose_node {"children":[{"name":"Sprite2D","node_type":"Sprite2D","properties":{"centered":false}}],"name":"Coin","node_type":"Area2D","parent_path":".","properties":{"visible":true}}`,
+		`cmd_set_node_property {"node_path":"Coin/Sprite2D","property":"texture","value":"res://icon.png"}`,
+		`cmd_batch_create_nodes {"names":["A","B"],"node_type":"Sprite2D","parent_path":".","properties":{"centered":true},"save":false}`,
+		`cmd_set_node_property {"node_path":"A","property":"texture","value":"uid://cicon"}`,
+		`cmd_set_node_property {"node_path":"B","property":"texture","value":"uid://cicon"}`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the editor got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if out.NodePath != "Coin" {
+		t.Errorf("compose answer %+v", out)
+	}
+}
+
+func fmtJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -198,10 +198,41 @@ func composeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in composeA
 	if err != nil {
 		return sdk.Result{}, err
 	}
+	// Resource paths are set after the build (editorpaths.go).
+	var later map[string]any
+	p.Properties, later = resourcePaths(p.NodeType, p.Properties)
+	kidsLater := make([]map[string]any, len(p.Children))
+	for i := range p.Children {
+		p.Children[i].Properties, kidsLater[i] = resourcePaths(p.Children[i].NodeType, p.Children[i].Properties)
+	}
 	var out composeResult
 	recorded, err := editorApply(ctx, ed, in.Scene, "cmd_compose_node", p, &out)
-	if err != nil || recorded {
-		return onlyPreview(), err
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	base := out.NodePath
+	if recorded { // the node does not exist: the path it would get
+		base = childPath(nodeedit.NormalizePath(p.ParentPath), p.Name)
+	}
+	held := []heldBack{}
+	if later != nil {
+		held = append(held, heldBack{base, later})
+	}
+	for i, c := range p.Children {
+		if kidsLater[i] != nil {
+			held = append(held, heldBack{childPath(base, c.Name), kidsLater[i]})
+		}
+	}
+	if err := setHeldBack(ctx, ed, held); err != nil {
+		return sdk.Result{}, err
+	}
+	if recorded {
+		return onlyPreview(), nil
+	}
+	for _, h := range held {
+		if h.node == out.NodePath {
+			out.PropertiesSet = append(out.PropertiesSet, sortedKeys(h.props)...)
+		}
 	}
 	return composeAnswer(false, out), nil
 }
@@ -279,11 +310,29 @@ func batchCreateEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in batc
 		return sdk.Result{}, err
 	}
 	p := in.params()
+	// Resource paths are set after the build (editorpaths.go).
+	props, later := resourcePaths(p.NodeType, p.Properties)
 	params := map[string]any{"parent_path": p.ParentPath, "node_type": p.NodeType, "names": p.Names,
-		"properties": p.Properties, "save": p.Save}
+		"properties": props, "save": p.Save}
 	var out batchCreateResult
 	if _, err := editorApply(ctx, ed, in.Scene, "cmd_batch_create_nodes", params, &out); err != nil {
 		return sdk.Result{}, err
+	}
+	if later != nil {
+		created := out.Created
+		if ed.DryRun() {
+			created = nil
+			for _, n := range p.Names {
+				created = append(created, childPath(nodeedit.NormalizePath(p.ParentPath), n))
+			}
+		}
+		held := make([]heldBack, len(created))
+		for i, n := range created {
+			held[i] = heldBack{n, later}
+		}
+		if err := setHeldBack(ctx, ed, held); err != nil {
+			return sdk.Result{}, err
+		}
 	}
 	return batchCreateAnswer(ed.DryRun(), out), nil
 }

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
+)
+
+// The addon builds the nodes of cmd_compose_node and cmd_batch_create_nodes
+// with a converter that leaves an Object property's value as it came
+// (handlers/composite.gd, _build_node, from_json), and Godot does not
+// assign a String to a Resource property: a res:// or uid:// path there
+// would be dropped without a word. cmd_set_node_property loads the path
+// (handlers/mutation.gd, object_from_json), so those values are held back
+// from the build and set one by one after it, in the same editor.
+
+// resourcePaths splits props of a node of class into what the build may
+// carry and the resource paths to set afterwards (nil when none).
+func resourcePaths(class string, props map[string]any) (keep, later map[string]any) {
+	db := nodeedit.DB()
+	for k, v := range props {
+		s, ok := v.(string)
+		if !ok || !(strings.HasPrefix(s, "res://") || strings.HasPrefix(s, "uid://")) {
+			continue
+		}
+		if t, ok := db.PropertyType(class, k); !ok || !db.Exists(t) {
+			continue // a String or NodePath property: the build sets it
+		}
+		if later == nil {
+			later, keep = map[string]any{}, map[string]any{}
+			for k2, v2 := range props {
+				keep[k2] = v2
+			}
+		}
+		later[k] = v
+		delete(keep, k)
+	}
+	if later == nil {
+		return props, nil
+	}
+	return keep, later
+}
+
+// heldBack is one node's resource paths to set after the build.
+type heldBack struct {
+	node  string // path relative to the scene root
+	props map[string]any
+}
+
+// setHeldBack sets the held-back paths with cmd_set_node_property, in a
+// stable order.
+func setHeldBack(ctx context.Context, ed *sdk.Editor, held []heldBack) error {
+	for _, h := range held {
+		for _, k := range sortedKeys(h.props) {
+			var out map[string]any
+			if err := ed.Apply(ctx, "cmd_set_node_property", map[string]any{"node_path": h.node, "property": k, "value": h.props[k]}, &out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// childPath joins a node path and a child's name as the addon reports paths.
+func childPath(parent, name string) string {
+	if parent == "" || parent == "." {
+		return name
+	}
+	return parent + "/" + name
+}
