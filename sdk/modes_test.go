@@ -305,6 +305,19 @@ func TestPathArgumentsAreCheckedOnce(t *testing.T) {
 			t.Errorf("%v: got %s %q, want %s containing %q", c.args, res.ErrorCode, res.Text(), c.code, c.want)
 		}
 	}
+	// A uid:// names the file that has it (here by its .uid sidecar); a
+	// new file has no uid yet.
+	if err := os.WriteFile(filepath.Join(dir, "player.gd.uid"), []byte("uid://bplayer1x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res := h.Call(ctx, "echo", map[string]any{"script_path": "uid://bplayer1x"}); res.IsError || got.Script != "res://player.gd" {
+		t.Errorf("uid://: %s, got %q", res.Text(), got.Script)
+	}
+	for arg, code := range map[string]string{"script_path": sdk.CodeNotFound, "new_path": sdk.CodeInvalidArgument} {
+		if res := h.Call(ctx, "echo", map[string]any{arg: "uid://bnobody"}); res.ErrorCode != code || res.Error.Required != arg {
+			t.Errorf("%s uid://bnobody: %s %s, want %s", arg, res.ErrorCode, res.Text(), code)
+		}
+	}
 	// A missing file's hint names the file beside it that was probably
 	// meant: another case, a typo, another extension; nothing when none is
 	// near.

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 	"github.com/godot-mcp/godot-mcp/sdk/suggest"
 )
 
@@ -14,7 +15,8 @@ import (
 // Godot does: "res://scenes/main.tscn". Use it (or [ScenePath]) for every
 // such argument, and the SDK checks it once, before the handler runs, the
 // same way for every tool: it must be a res:// path (a bare relative path
-// such as "scenes/main.tscn" gets res:// in front), stay inside the project
+// such as "scenes/main.tscn" gets res:// in front; a file's uid:// is
+// resolved to its path, see [ResolveUID]), stay inside the project
 // (no "..", no absolute path, no other scheme), and it reaches the handler
 // cleaned ("res://a//b/./c.gd" is "res://a/b/c.gd"). A failure is
 // INVALID_ARGUMENT naming the argument.
@@ -149,6 +151,18 @@ func checkPathValue(ctx context.Context, call *Call, pf pathField, fv reflect.Va
 	if raw == "" {
 		return nil // optional and omitted: the schema has already refused an empty required one where it must
 	}
+	if strings.HasPrefix(raw, "uid://") {
+		if pf.isNew {
+			return &Error{Code: CodeInvalidArgument, Required: pf.arg,
+				Message: fmt.Sprintf("%s %s is a uid://, and a new file has none yet", pf.arg, QuoteInput(raw)),
+				Hint:    "pass the new file's res:// path"}
+		}
+		p, err := ResolveUID(ctx, call, pf.arg, raw)
+		if err != nil {
+			return err
+		}
+		raw = p
+	}
 	clean, err := CleanResPath(pf.arg, raw, pf.exts...)
 	if err != nil {
 		return err
@@ -252,4 +266,30 @@ func nearPath(ctx context.Context, ws *Workspace, p string) string {
 		return byBase[b]
 	}
 	return ""
+}
+
+// ResolveUID returns the res:// path of the project file whose uid is id
+// ("uid://…"), as Godot resolves it: from the file's own header, its .uid
+// sidecar or its .import file (package deps keeps that index, shared by the
+// toolset's calls). A uid no file has is NOT_FOUND naming arg. Arguments of
+// type [ResPath] and [ScenePath] take a uid:// and are resolved for you.
+func ResolveUID(ctx context.Context, call *Call, arg, id string) (string, error) {
+	notFound := &Error{Code: CodeNotFound, Required: arg,
+		Message: fmt.Sprintf("%s %s is not the uid of a file of the project", arg, QuoteInput(id)),
+		Hint:    "pass the file's res:// path (godot_project_resolve_uid looks a uid up)"}
+	if call == nil || call.Env.ProjectDir == "" {
+		return "", notFound
+	}
+	g, err := deps.Shared(call.Env.ProjectDir).Graph(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", Interrupted(ctx, 0)
+		}
+		return "", notFound
+	}
+	p, ok := g.Resolve(id)
+	if !ok || !strings.HasPrefix(p, "res://") {
+		return "", notFound
+	}
+	return p, nil
 }

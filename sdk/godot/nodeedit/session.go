@@ -17,7 +17,6 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
-	"github.com/godot-mcp/godot-mcp/sdk/godot/deps"
 )
 
 // DB returns the embedded Godot class database.
@@ -194,20 +193,7 @@ func (s *Scene) resolveUID(id string) (string, error) { return ResolveUID(s.ctx,
 // ResolveUID finds the res:// file a uid:// names, from the project's
 // files; NOT_FOUND (Required "value") when none has it.
 func ResolveUID(ctx context.Context, call *sdk.Call, id string) (string, error) {
-	notFound := &sdk.Error{Code: sdk.CodeNotFound, Message: id + " is not the uid of a file of the project",
-		Hint: "pass the resource's res:// path", Required: "value"}
-	if call == nil || call.Env.ProjectDir == "" {
-		return "", notFound
-	}
-	g, err := deps.Shared(call.Env.ProjectDir).Graph(ctx)
-	if err != nil {
-		return "", notFound
-	}
-	p, ok := g.Resolve(id)
-	if !ok || !strings.HasPrefix(p, "res://") {
-		return "", notFound
-	}
-	return p, nil
+	return sdk.ResolveUID(ctx, call, "value", id)
 }
 
 func (s *Scene) inherited() bool {
