@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk/proctree"
-	"github.com/godot-mcp/godot-mcp/sdk/wire"
 )
 
 // TestHostGoneWithABrokenStderr: once the host is dead, the plugin's
@@ -34,15 +33,7 @@ func TestHostGoneWithABrokenStderr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(fixtureBin)
-	cmd.Env = append(os.Environ(),
-		wire.Handshake.MagicCookieKey+"="+wire.Handshake.MagicCookieValue,
-		"PLUGIN_PROTOCOL_VERSIONS=1",
-		"PLUGIN_UNIX_SOCKET_DIR="+t.TempDir(),
-		wire.LifelineFDEnv+"=3",
-		"FIXTURE_CHILD=1", "FIXTURE_STDERR_NOISE=1",
-	)
-	cmd.ExtraFiles = []*os.File{lifeR}
+	cmd := fixtureAsHostStartsIt(t, lifeR, "FIXTURE_CHILD=1", "FIXTURE_STDERR_NOISE=1")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // as the host starts it
 	cmd.Stderr = errW
 	stdout, err := cmd.StdoutPipe()

@@ -97,14 +97,7 @@ func TestHandshakeAndLifeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(fixtureBin)
-	cmd.Env = append(os.Environ(),
-		wire.Handshake.MagicCookieKey+"="+wire.Handshake.MagicCookieValue,
-		"PLUGIN_PROTOCOL_VERSIONS=1",
-		"PLUGIN_UNIX_SOCKET_DIR="+t.TempDir(),
-		wire.LifelineFDEnv+"=3",
-	)
-	cmd.ExtraFiles = []*os.File{lifeR} // fd 3 in the child
+	cmd := fixtureAsHostStartsIt(t, lifeR)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -137,4 +130,19 @@ func TestHandshakeAndLifeline(t *testing.T) {
 		<-exited
 		t.Fatal("plugin did not exit after its lifeline closed")
 	}
+}
+
+// fixtureAsHostStartsIt is the fixture plugin's command as the host starts
+// it: the handshake cookie, a socket directory of its own and lifeR as its
+// lifeline on fd 3; extra environment entries are added.
+func fixtureAsHostStartsIt(t *testing.T, lifeR *os.File, extra ...string) *exec.Cmd {
+	cmd := exec.Command(fixtureBin)
+	cmd.Env = append(append(os.Environ(),
+		wire.Handshake.MagicCookieKey+"="+wire.Handshake.MagicCookieValue,
+		"PLUGIN_PROTOCOL_VERSIONS=1",
+		"PLUGIN_UNIX_SOCKET_DIR="+t.TempDir(),
+		wire.LifelineFDEnv+"=3",
+	), extra...)
+	cmd.ExtraFiles = []*os.File{lifeR} // fd 3 in the child
+	return cmd
 }

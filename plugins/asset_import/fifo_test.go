@@ -3,53 +3,16 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"image/color"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/importfile"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
-
-// mkfifo makes a named pipe at p.
-func mkfifo(t *testing.T, p string) string {
-	t.Helper()
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// callWithin calls tool with a deadline, so that a call that blocks on
-// a named pipe fails the test instead of hanging it. On the deadline it
-// opens each pipe for writing once, which releases a reader stuck in its
-// open, so the harness can shut down.
-func callWithin(t *testing.T, h *sdktest.Host, fifos []string, tool string, args map[string]any) *sdktest.Result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	res := h.Call(ctx, tool, args)
-	if errors.Is(res.Err, context.DeadlineExceeded) || ctx.Err() != nil {
-		for _, p := range fifos {
-			if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-				_ = f.Close()
-			}
-		}
-		t.Fatalf("%s %v blocked on a named pipe", tool, args)
-	}
-	if res.Err != nil {
-		t.Fatalf("%s: %v", tool, res.Err)
-	}
-	return res
-}
 
 // A named pipe as import_asset's source is refused at once, naming what
 // it is: the source used to be opened before its type was checked, and
@@ -59,9 +22,9 @@ func TestImportAssetRefusesANamedPipe(t *testing.T) {
 	dir := plugintest.Project(t, map[string]string{"project.godot": projectGodot})
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 	t.Setenv(AllowEnv, allowed)
-	fifo := mkfifo(t, filepath.Join(allowed, "pipe.png"))
+	fifo := plugintest.Mkfifo(t, filepath.Join(allowed, "pipe.png"))
 
-	res := callWithin(t, h, []string{fifo}, "asset", map[string]any{"source": fifo, "target_path": "res://pipe.png"})
+	res := plugintest.CallWithin(t, h, []string{fifo}, "asset", map[string]any{"source": fifo, "target_path": "res://pipe.png"})
 	if res.ErrorCode != sdk.CodeInvalidArgument || !strings.Contains(res.Text(), "named pipe") || !strings.Contains(res.Text(), "Hint:") {
 		t.Fatalf("a named pipe as source: %s, want INVALID_ARGUMENT naming it, with a hint", res.Text())
 	}
@@ -84,13 +47,13 @@ func TestGetStatusSurvivesNamedPipes(t *testing.T) {
 		"c.png.import": string(importfile.Build("res://c.png", tex, "uid://c1234567")),
 	})
 	fifos := []string{
-		mkfifo(t, filepath.Join(dir, "a.png.import")),
-		mkfifo(t, filepath.Join(dir, "b.png")),
-		mkfifo(t, filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(importfile.MD5Path("res://c.png"), "res://")))),
+		plugintest.Mkfifo(t, filepath.Join(dir, "a.png.import")),
+		plugintest.Mkfifo(t, filepath.Join(dir, "b.png")),
+		plugintest.Mkfifo(t, filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(importfile.MD5Path("res://c.png"), "res://")))),
 	}
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 	for _, res := range []string{"res://a.png", "res://b.png", "res://c.png"} {
-		r := callWithin(t, h, fifos, "get_status", map[string]any{"target_path": res})
+		r := plugintest.CallWithin(t, h, fifos, "get_status", map[string]any{"target_path": res})
 		var out statusOut
 		if err := r.Structured(&out); err != nil {
 			t.Fatalf("%s: %v (%s)", res, err, r.Text())
@@ -99,5 +62,5 @@ func TestGetStatusSurvivesNamedPipes(t *testing.T) {
 			t.Fatalf("%s: %s, want it reported not imported", res, r.Text())
 		}
 	}
-	callWithin(t, h, fifos, "get_status", map[string]any{"include_ok": true})
+	plugintest.CallWithin(t, h, fifos, "get_status", map[string]any{"include_ok": true})
 }

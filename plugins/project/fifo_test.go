@@ -3,13 +3,10 @@
 package main
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -37,23 +34,7 @@ func TestUIDsSurviveNamedPipes(t *testing.T) {
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 	call := func(tool string, args map[string]any, opts ...sdktest.CallOption) *sdktest.Result {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-		defer cancel()
-		res := h.Call(ctx, tool, args, opts...)
-		if ctx.Err() != nil {
-			// Release a reader stuck opening a pipe, so the harness can
-			// shut down.
-			for _, p := range fifos {
-				if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-					_ = f.Close()
-				}
-			}
-			t.Fatalf("%s %v blocked on a named pipe", tool, args)
-		}
-		if res.Err != nil {
-			t.Fatalf("%s: %v", tool, res.Err)
-		}
-		return res
+		return plugintest.CallWithin(t, h, fifos, tool, args, opts...)
 	}
 	for _, res := range []string{"res://x.gd", "res://y.png", "res://z.tscn"} {
 		if r := call("path_to_uid", map[string]any{"path": res}); r.ErrorCode != sdk.CodeNotFound || !strings.Contains(r.Text(), "has no UID") {

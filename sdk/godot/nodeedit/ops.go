@@ -27,13 +27,23 @@ func (s *Scene) CreateNode(parent, name, typ string) (*godot.Node, error) {
 	if err := ValidName(name); err != nil {
 		return nil, err
 	}
+	return s.addUnder(tp,
+		func() (*godot.Node, error) { return s.Doc.AddNode(p.Path(), FreeName(s.Doc, p.Path(), name), typ) },
+		func() (*godot.Node, error) { return s.tr.AddNode(tp.Path(), FreeChildName(tp, name), typ) })
+}
+
+// addUnder adds a node with inFile when its parent is declared in the file
+// (tp nil), else with inTree under tp, a node of an instanced scene, which
+// may make the instance's children editable (MadeEditable says so).
+func (s *Scene) addUnder(tp *godot.TreeNode, inFile, inTree func() (*godot.Node, error)) (*godot.Node, error) {
 	s.MadeEditable = false
 	var n *godot.Node
+	var err error
 	if tp == nil {
-		n, err = s.Doc.AddNode(p.Path(), FreeName(s.Doc, p.Path(), name), typ)
+		n, err = inFile()
 	} else {
 		editable := len(s.Doc.EditablePaths())
-		n, err = s.tr.AddNode(tp.Path(), FreeChildName(tp, name), typ)
+		n, err = inTree()
 		s.MadeEditable = err == nil && len(s.Doc.EditablePaths()) > editable
 		s.tr = nil
 	}
@@ -198,19 +208,7 @@ func (s *Scene) Instance(parent, name, scenePath string) (*godot.Node, error) {
 	if err != nil {
 		return nil, EditError(err, "scene_path")
 	}
-	s.MadeEditable = false
-	var n *godot.Node
-	if tp == nil {
-		n, err = s.Doc.AddInstance(p.Path(), name, ref)
-	} else {
-		editable := len(s.Doc.EditablePaths())
-		n, err = s.tr.AddInstance(tp.Path(), name, ref)
-		s.MadeEditable = err == nil && len(s.Doc.EditablePaths()) > editable
-		s.tr = nil
-	}
-	if err != nil {
-		return nil, EditError(err, "node_path")
-	}
-	s.Edited = true
-	return n, nil
+	return s.addUnder(tp,
+		func() (*godot.Node, error) { return s.Doc.AddInstance(p.Path(), name, ref) },
+		func() (*godot.Node, error) { return s.tr.AddInstance(tp.Path(), name, ref) })
 }

@@ -56,6 +56,13 @@ func FileScript(ctx context.Context, call *sdk.Call, f *godot.File, n *godot.Nod
 	if !ok {
 		return nil
 	}
+	return readScript(ctx, call, f, v)
+}
+
+// readScript reads and scans the GDScript a script value v of file f names
+// (an ext_resource to a .gd); nil for anything else or a file that cannot
+// be read.
+func readScript(ctx context.Context, call *sdk.Call, f *godot.File, v godot.Value) *Script {
 	ext, ok := v.(godot.ExtResource)
 	if !ok {
 		return nil
@@ -91,19 +98,10 @@ func treeScript(ctx context.Context, call *sdk.Call, tn *godot.TreeNode) *Script
 		return nil
 	}
 	v, f, ok := tn.Get("script")
-	ext, isExt := v.(godot.ExtResource)
-	if !ok || !isExt {
+	if !ok {
 		return nil
 	}
-	d := f.ExtResource(ext.ID)
-	if d == nil || !strings.HasSuffix(d.Path(), ".gd") {
-		return nil
-	}
-	src, err := call.Workspace().Read(ctx, d.Path())
-	if err != nil {
-		return nil
-	}
-	return ParseScript(d.Path(), string(src.Data))
+	return readScript(ctx, call, f, v)
 }
 
 // classAndScript returns the class, script and path of a node lookup
