@@ -186,3 +186,29 @@ func TestProject(t *testing.T) {
 func itoa(n int) string {
 	return strconv.Itoa(n)
 }
+
+// ownFiles is a project with what real projects have and the check must
+// take without a word: an abstract class declared on one line.
+var ownFiles = map[string]string{
+	"project.godot": "config_version=5\n\n[application]\n\nconfig/name=\"own\"\nrun/main_scene=\"res://main.tscn\"\n",
+	"shape.gd":      "@abstract class_name Shape extends Node2D\n\n@abstract func area() -> float\n",
+	"square.gd":     "class_name Square extends Shape\n\nvar side := 2.0\n\nfunc area() -> float:\n\treturn side * side\n",
+	"main.tscn":     "[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://square.gd\" id=\"1\"]\n\n[node name=\"Main\" type=\"Node2D\"]\nscript = ExtResource(\"1\")\n",
+}
+
+// TestProjectOwnFiles checks a project folder whose files once drew false
+// reports; it must check clean.
+func TestProjectOwnFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range ownFiles {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := enginecheck.Project(t, dir)
+	for _, f := range rep.Files {
+		if !f.Loaded {
+			t.Errorf("%s did not load", f.File)
+		}
+	}
+}
