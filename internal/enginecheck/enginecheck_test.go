@@ -193,6 +193,7 @@ var ownFiles = map[string]string{
 	"project.godot": "config_version=5\n\n[application]\n\nconfig/name=\"own\"\nrun/main_scene=\"res://main.tscn\"\n",
 	"shape.gd":      "@abstract class_name Shape extends Node2D\n\n@abstract func area() -> float\n",
 	"square.gd":     "class_name Square extends Shape\n\nvar side := 2.0\n\nfunc area() -> float:\n\treturn side * side\n",
+	"override.cfg":  "[application]\n\nconfig/name=\"overridden\"\n\n[autoload]\n\nGone=\"*res://gone.gd\"\n",
 	"main.tscn":     "[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://square.gd\" id=\"1\"]\n\n[node name=\"Main\" type=\"Node2D\"]\nscript = ExtResource(\"1\")\n",
 }
 

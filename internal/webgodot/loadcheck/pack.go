@@ -1,6 +1,7 @@
 package loadcheck
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -168,8 +169,14 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 	stubs := map[string]string{} // imported path -> declared type
 	var classes []webgodot.GlobalClass
 	hasProject := false
+	var override []byte
 	for _, name := range names {
 		src := data(name)
+		if name == "override.cfg" {
+			// The project's own; merged with the checker's below.
+			override = webgodot.WithoutAutoloads(src)
+			continue
+		}
 		kind := KindOf(name)
 		switch kind {
 		case KindProject:
@@ -258,10 +265,20 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 
 	main := webgodot.CheckerScene(checkScript)
 	p.files = append(p.files, main...)
-	if hasProject {
-		p.files = append(p.files, webgodot.PackFile{Path: "override.cfg", Data: []byte(webgodot.MainSceneOverride())})
-	} else {
+	if !hasProject {
 		p.files = append(p.files, webgodot.PackFile{Path: "project.godot", Data: []byte(webgodot.MinimalProject())})
+	}
+	if hasProject || override != nil {
+		// The project's override.cfg keeps its settings (its autoloads
+		// commented out, as in project.godot); the checker's main scene
+		// comes after them, so it wins.
+		var ov bytes.Buffer
+		if override != nil {
+			ov.Write(override)
+			ov.WriteString("\n")
+		}
+		ov.WriteString(webgodot.MainSceneOverride())
+		p.files = append(p.files, webgodot.PackFile{Path: "override.cfg", Data: ov.Bytes()})
 	}
 	// Scripts first: a script checked after a scene loaded it would be a
 	// second copy of a cached resource.

@@ -44,10 +44,20 @@ script = ExtResource("2")
 		"shape.gd":     []byte("@abstract class_name Shape extends Node2D\n"),
 		"art/icon.png": []byte("\x89PNG..."),
 		"notes.json":   []byte("{}"),
+		"override.cfg": []byte("[display]\n\nwindow/size/viewport_width=640\n\n[autoload]\n\nB=\"*res://b.gd\"\n"),
 	}
 	p, err := plan(files, false)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := webgodot.BuildPCK(webgodot.RuntimeVersion, p.files); err != nil {
+		t.Fatalf("the pack does not build: %v", err)
+	}
+	// The project's override.cfg keeps its settings, without autoloads,
+	// and the checker's main scene comes last.
+	if ov := string(packFile(t, p.files, "override.cfg")); !strings.Contains(ov, "window/size/viewport_width=640") ||
+		!strings.Contains(ov, "; B=") || strings.Index(ov, "res://webgodot/main.tscn") < strings.Index(ov, "viewport_width") {
+		t.Errorf("override.cfg:\n%s", ov)
 	}
 	// Autoloads are commented out, keeping the line count.
 	proj := packFile(t, p.files, "project.godot")
