@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot/loadcheck"
 )
 
@@ -194,13 +195,25 @@ var ownFiles = map[string]string{
 	"shape.gd":      "@abstract class_name Shape extends Node2D\n\n@abstract func area() -> float\n",
 	"square.gd":     "class_name Square extends Shape\n\nvar side := 2.0\n\nfunc area() -> float:\n\treturn side * side\n",
 	"override.cfg":  "[application]\n\nconfig/name=\"overridden\"\n\n[autoload]\n\nGone=\"*res://gone.gd\"\n",
+	"nav.tscn":      "[gd_scene format=3]\n\n[ext_resource type=\"NavigationPolygon\" path=\"res://nav/poly.res\" id=\"1\"]\n\n[node name=\"Nav\" type=\"NavigationRegion2D\"]\nnavigation_polygon = ExtResource(\"1\")\n",
 	"main.tscn":     "[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://square.gd\" id=\"1\"]\n\n[node name=\"Main\" type=\"Node2D\"]\nscript = ExtResource(\"1\")\n",
 }
 
 // TestProjectOwnFiles checks a project folder whose files once drew false
 // reports; it must check clean.
 func TestProjectOwnFiles(t *testing.T) {
+	res := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", "2d-navigation", "navigation_polygon.res")
+	poly, err := os.ReadFile(res)
+	if err != nil {
+		testenv.Missing(t, "the shared project corpus ("+res+")", "check out the shared fixtures beside the repository")
+	}
 	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "nav"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "nav", "poly.res"), poly, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for name, data := range ownFiles {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
