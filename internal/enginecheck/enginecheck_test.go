@@ -28,7 +28,8 @@ Missing="*res://does_not_exist.gd"
 
 // goodFiles is a small project that loads cleanly: a scene with a
 // script using another script's class_name, an imported texture, an
-// instanced scene, a sub-resource and a .tres.
+// instanced scene, a sub-resource, a .tres, and a connection from inside
+// an imported model (which the check cannot see into).
 var goodFiles = map[string][]byte{
 	"project.godot": []byte(goodProject),
 	"main.tscn": []byte(`[gd_scene format=3]
@@ -37,6 +38,7 @@ var goodFiles = map[string][]byte{
 [ext_resource type="Texture2D" path="res://icon.svg" id="2"]
 [ext_resource type="PackedScene" path="res://enemy.tscn" id="3"]
 [ext_resource type="Shape2D" path="res://shape.tres" id="4"]
+[ext_resource type="PackedScene" path="res://model.glb" id="5"]
 
 [sub_resource type="RectangleShape2D" id="r1"]
 size = Vector2(8, 8)
@@ -61,8 +63,11 @@ shape = SubResource("r1")
 [node name="Other" type="CollisionShape2D" parent="Body"]
 shape = ExtResource("4")
 
+[node name="Model" parent="." instance=ExtResource("5")]
+
 [connection signal="hit" from="Enemy" to="." method="on_hit"]
 [connection signal="ready" from="Icon" to="." method="queue_free"]
+[connection signal="animation_finished" from="Model/AnimationPlayer" to="." method="on_hit"]
 `),
 	"main.gd":  []byte("extends Node2D\n\n@export var speed := 1.0\nvar enemy: Enemy\n\nfunc on_hit() -> void:\n\tpass\n"),
 	"enemy.gd": []byte("class_name Enemy\nextends Area2D\n\nsignal hit\n"),
@@ -101,6 +106,8 @@ shape = SubResource("old")
 [node name="Button" type="Button" parent="."]
 
 [connection signal="pressed" from="Button" to="." method="on_pressed"]
+[connection signal="pressed" from="Nowhere" to="." method="queue_free"]
+[connection signal="pressed" from="Button" to="Gone" method="queue_free"]
 `),
 	"garbage.tscn": []byte("[gd_scene format=3]\n\n[node name=\"R\" type=\"Node\"]\nfoo = Vector2(1,\n"),
 	"bad.gd":       []byte("extends Node\n\nfunc f(:\n\tpass\n"),
@@ -133,6 +140,8 @@ func TestGoodAndBroken(t *testing.T) {
 		{"broken.tscn:4", "unknown_property", "no property extents"},
 		{"broken.tscn:17", "unknown_type", "Sprite2d"},
 		{"broken.tscn:21", "bad_connection", "has no method on_pressed"},
+		{"broken.tscn:22", "bad_connection", "Nowhere"},
+		{"broken.tscn:23", "bad_connection", "Gone"},
 		{"garbage.tscn:5", "engine_error", "Parse Error"},
 		{"garbage.tscn", "load_failed", ""},
 		{"bad.gd:3", "engine_error", "Expected parameter name"},

@@ -11,7 +11,8 @@
 //   - a resource property the class does not have (a Godot 3 name such as
 //     RectangleShape2D's extents) is set aside;
 //   - a [connection] to a method the target does not have is made anyway
-//     and fails only when the signal is emitted.
+//     and fails only when the signal is emitted;
+//   - a [connection] from or to a node that does not exist is dropped.
 //
 // Many files are checked in one engine run (see internal/webgodot for the
 // runtime and its cost):
