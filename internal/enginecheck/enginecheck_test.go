@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot/loadcheck"
 )
 
@@ -27,7 +28,8 @@ Missing="*res://does_not_exist.gd"
 
 // goodFiles is a small project that loads cleanly: a scene with a
 // script using another script's class_name, an imported texture, an
-// instanced scene, a sub-resource and a .tres.
+// instanced scene, a sub-resource, a .tres, and a connection from inside
+// an imported model (which the check cannot see into).
 var goodFiles = map[string][]byte{
 	"project.godot": []byte(goodProject),
 	"main.tscn": []byte(`[gd_scene format=3]
@@ -36,6 +38,7 @@ var goodFiles = map[string][]byte{
 [ext_resource type="Texture2D" path="res://icon.svg" id="2"]
 [ext_resource type="PackedScene" path="res://enemy.tscn" id="3"]
 [ext_resource type="Shape2D" path="res://shape.tres" id="4"]
+[ext_resource type="PackedScene" path="res://model.glb" id="5"]
 
 [sub_resource type="RectangleShape2D" id="r1"]
 size = Vector2(8, 8)
@@ -60,8 +63,11 @@ shape = SubResource("r1")
 [node name="Other" type="CollisionShape2D" parent="Body"]
 shape = ExtResource("4")
 
+[node name="Model" parent="." instance=ExtResource("5")]
+
 [connection signal="hit" from="Enemy" to="." method="on_hit"]
 [connection signal="ready" from="Icon" to="." method="queue_free"]
+[connection signal="animation_finished" from="Model/AnimationPlayer" to="." method="on_hit"]
 `),
 	"main.gd":  []byte("extends Node2D\n\n@export var speed := 1.0\nvar enemy: Enemy\n\nfunc on_hit() -> void:\n\tpass\n"),
 	"enemy.gd": []byte("class_name Enemy\nextends Area2D\n\nsignal hit\n"),
@@ -100,6 +106,8 @@ shape = SubResource("old")
 [node name="Button" type="Button" parent="."]
 
 [connection signal="pressed" from="Button" to="." method="on_pressed"]
+[connection signal="pressed" from="Nowhere" to="." method="queue_free"]
+[connection signal="pressed" from="Button" to="Gone" method="queue_free"]
 `),
 	"garbage.tscn": []byte("[gd_scene format=3]\n\n[node name=\"R\" type=\"Node\"]\nfoo = Vector2(1,\n"),
 	"bad.gd":       []byte("extends Node\n\nfunc f(:\n\tpass\n"),
@@ -132,6 +140,8 @@ func TestGoodAndBroken(t *testing.T) {
 		{"broken.tscn:4", "unknown_property", "no property extents"},
 		{"broken.tscn:17", "unknown_type", "Sprite2d"},
 		{"broken.tscn:21", "bad_connection", "has no method on_pressed"},
+		{"broken.tscn:22", "bad_connection", "Nowhere"},
+		{"broken.tscn:23", "bad_connection", "Gone"},
 		{"garbage.tscn:5", "engine_error", "Parse Error"},
 		{"garbage.tscn", "load_failed", ""},
 		{"bad.gd:3", "engine_error", "Expected parameter name"},
@@ -185,4 +195,43 @@ func TestProject(t *testing.T) {
 
 func itoa(n int) string {
 	return strconv.Itoa(n)
+}
+
+// ownFiles is a project with what real projects have and the check must
+// take without a word: an abstract class declared on one line.
+var ownFiles = map[string]string{
+	"project.godot": "config_version=5\n\n[application]\n\nconfig/name=\"own\"\nrun/main_scene=\"res://main.tscn\"\n",
+	"shape.gd":      "@abstract class_name Shape extends Node2D\n\n@abstract func area() -> float\n",
+	"square.gd":     "class_name Square extends Shape\n\nvar side := 2.0\n\nfunc area() -> float:\n\treturn side * side\n",
+	"override.cfg":  "[application]\n\nconfig/name=\"overridden\"\n\n[autoload]\n\nGone=\"*res://gone.gd\"\n",
+	"nav.tscn":      "[gd_scene format=3]\n\n[ext_resource type=\"NavigationPolygon\" path=\"res://nav/poly.res\" id=\"1\"]\n\n[node name=\"Nav\" type=\"NavigationRegion2D\"]\nnavigation_polygon = ExtResource(\"1\")\n",
+	"main.tscn":     "[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://square.gd\" id=\"1\"]\n\n[node name=\"Main\" type=\"Node2D\"]\nscript = ExtResource(\"1\")\n",
+}
+
+// TestProjectOwnFiles checks a project folder whose files once drew false
+// reports; it must check clean.
+func TestProjectOwnFiles(t *testing.T) {
+	res := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", "2d-navigation", "navigation_polygon.res")
+	poly, err := os.ReadFile(res)
+	if err != nil {
+		testenv.Missing(t, "the shared project corpus ("+res+")", "check out the shared fixtures beside the repository")
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "nav"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "nav", "poly.res"), poly, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range ownFiles {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := enginecheck.Project(t, dir)
+	for _, f := range rep.Files {
+		if !f.Loaded {
+			t.Errorf("%s did not load", f.File)
+		}
+	}
 }

@@ -19,6 +19,10 @@ type pageEvents struct {
 	exit func(code string)
 	// fail receives the reason the page could not start the engine.
 	fail func(reason string)
+	// abort, when set, is called after line for an uncaught WebAssembly
+	// RuntimeError (a trap such as "unreachable", or an Emscripten abort):
+	// the engine is dead then and never prints its exit.
+	abort func(reason string)
 }
 
 // handle is a chromedp.Listen callback.
@@ -49,5 +53,8 @@ func (p pageEvents) handle(ev any) {
 			text += " " + d.Exception.Description
 		}
 		p.line(Page, "uncaught JavaScript exception: "+text)
+		if p.abort != nil && strings.Contains(text, "RuntimeError") {
+			p.abort(text)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -54,7 +53,7 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 	var total int64
 	var override []byte
 	hasClassCache := false
-	var classes bytes.Buffer
+	var classes []GlobalClass
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -111,7 +110,9 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 		case rel == ".godot/global_script_class_cache.cfg":
 			hasClassCache = true
 		case strings.HasSuffix(rel, ".gd"):
-			addClass(&classes, "res://"+rel, b)
+			if c, ok := ScriptClass("res://"+rel, b); ok {
+				classes = append(classes, c)
+			}
 		}
 		files = append(files, PackFile{Path: rel, Data: b})
 		return nil
@@ -124,7 +125,7 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 		return nil, &sdk.Error{Code: sdk.CodeToolError, Message: "cannot read the project for the game: " + err.Error(), Hint: "check the project folder's permissions"}
 	}
 	if !hasClassCache {
-		files = append(files, PackFile{Path: ".godot/global_script_class_cache.cfg", Data: []byte("list = [" + classes.String() + "]\n")})
+		files = append(files, PackFile{Path: ".godot/global_script_class_cache.cfg", Data: ClassCache(classes)})
 	}
 	// The user's own override.cfg keeps its settings; the probe's
 	// autoload is added after them.
@@ -151,26 +152,4 @@ func path1(rel string) string {
 		return ""
 	}
 	return parts[1]
-}
-
-var (
-	classNameRe = regexp.MustCompile(`(?m)^(?:@[a-z_]+\s+)*class_name\s+([A-Za-z_][A-Za-z0-9_]*)`)
-	extendsRe   = regexp.MustCompile(`(?m)^(?:@[a-z_]+\s+)*extends\s+([A-Za-z_][A-Za-z0-9_.]*)`)
-)
-
-// addClass appends a class cache entry for a script with a class_name, as
-// the editor would write it.
-func addClass(b *bytes.Buffer, path string, src []byte) {
-	m := classNameRe.FindSubmatch(src)
-	if m == nil {
-		return
-	}
-	base := "RefCounted"
-	if e := extendsRe.FindSubmatch(src); e != nil {
-		base = string(e[1])
-	}
-	if b.Len() > 0 {
-		b.WriteString(", ")
-	}
-	fmt.Fprintf(b, "{\n\"base\": &%q,\n\"class\": &%q,\n\"icon\": \"\",\n\"is_abstract\": false,\n\"is_tool\": false,\n\"language\": &\"GDScript\",\n\"path\": %q\n}", base, m[1], path)
 }

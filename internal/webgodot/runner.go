@@ -48,7 +48,11 @@ type Result struct {
 	// status then.
 	Exited   bool
 	ExitCode int
-	// Elapsed is the time from opening the page to the exit line (or the
+	// Aborted is true when the engine died of a WebAssembly trap or abort
+	// (the page saw an uncaught RuntimeError); Lines hold what it printed
+	// until then.
+	Aborted bool
+	// Elapsed is the time from opening the page to the exit line (or the abort, or the
 	// deadline).
 	Elapsed time.Duration
 }
@@ -335,6 +339,12 @@ func (r *Runner) RunPack(ctx context.Context, pck []byte) (*Result, error) {
 			add(Page, "the page could not start the engine: "+reason)
 			once.Do(func() { close(exited) })
 		},
+		abort: func(string) {
+			mu.Lock()
+			res.Aborted = true
+			mu.Unlock()
+			once.Do(func() { close(exited) })
+		},
 	}.handle)
 
 	start := time.Now()
@@ -382,7 +392,7 @@ func (r *Runner) RunPack(ctx context.Context, pck []byte) (*Result, error) {
 
 	mu.Lock()
 	defer mu.Unlock()
-	out := &Result{Lines: res.Lines, Exited: res.Exited, ExitCode: res.ExitCode, Elapsed: res.Elapsed}
+	out := &Result{Lines: res.Lines, Exited: res.Exited, ExitCode: res.ExitCode, Aborted: res.Aborted, Elapsed: res.Elapsed}
 	if runErr != nil {
 		if errors.Is(runErr, context.Canceled) {
 			return out, &sdk.Error{Code: sdk.CodeCancelled, Message: "the engine run was cancelled", Hint: "run it again when needed"}

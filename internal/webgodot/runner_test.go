@@ -120,6 +120,16 @@ func _ready():
 		}
 	}
 
+	// An engine that dies of a trap after starting never prints its exit:
+	// the run ends when the page sees the trap, with what was printed.
+	res, err = r.Run(ctx, ScriptProject("extends Node\nfunc _ready():\n\tprint(\"before\")\n\tawait get_tree().process_frame\n\tawait get_tree().process_frame\n\tOS.crash(\"boom\")\n"))
+	if err != nil {
+		t.Fatalf("aborted run: %v", err)
+	}
+	if !res.Aborted || res.Exited || !slices.Contains(res.Stdout(), "before") || res.Elapsed > 15*time.Second {
+		t.Errorf("aborted run: aborted %v exited %v after %s, stdout %q", res.Aborted, res.Exited, res.Elapsed, res.Stdout())
+	}
+
 	// Every process of the browser, found by parent pid while it runs.
 	pid := r.BrowserPID()
 	if pid == 0 {

@@ -262,23 +262,34 @@ func compare(st: SceneState, inst: Node, r: Dictionary) -> void:
 				r.problems.append(merge(pw, {"kind": "ignored_value",
 					"message": "%s.%s takes %s, the file gives %s %s; Godot ignored the value" % [path, name, type_string(want), type_string(have), var_to_str(value).left(60)]}))
 
-# check_connections reports [connection] entries whose target has no such
-# method: Godot connects them without a word and fails only when the
-# signal is emitted. A target whose script did not load is skipped.
+# check_connections reports [connection] entries from or to a node the
+# instantiated scene does not have (Godot drops the connection without a
+# word), and those whose target has no such method: Godot connects them
+# without a word and fails only when the signal is emitted. A target whose
+# script did not load is skipped. "node" names the node concerned, so that
+# nodes inside an instance the check cannot see into are left alone.
 func check_connections(st: SceneState, inst: Node, r: Dictionary) -> void:
 	for c in st.get_connection_count():
+		var sp := st.get_connection_source(c)
 		var tp := st.get_connection_target(c)
-		var target: Node = inst if String(tp) == "." else inst.get_node_or_null(tp)
+		var sig := String(st.get_connection_signal(c))
 		var method := String(st.get_connection_method(c))
+		var source: Node = inst if String(sp) == "." else inst.get_node_or_null(sp)
+		if source == null:
+			r.problems.append({"kind": "bad_connection", "connection": c, "node": String(sp).trim_prefix("./"),
+				"message": "connection of signal %s from %s to %s: the source node %s does not exist; Godot dropped the connection" % [sig, sp, method, sp]})
+			continue
+		var target: Node = inst if String(tp) == "." else inst.get_node_or_null(tp)
 		if target == null:
-			r.problems.append({"kind": "bad_connection", "connection": c,
-				"message": "connection of %s to %s: the target node %s does not exist" % [st.get_connection_signal(c), method, tp]})
+			r.problems.append({"kind": "bad_connection", "connection": c, "node": String(tp).trim_prefix("./"),
+				"message": "connection of signal %s to %s: the target node %s does not exist; Godot dropped the connection" % [sig, method, tp]})
 			continue
 		if target.get_script() == null and (allow_missing or st_node_has_script(st, tp)):
 			continue
 		if not target.has_method(method):
-			r.problems.append({"kind": "bad_connection", "connection": c,
-				"message": "connection of signal %s to %s.%s: %s has no method %s; the signal would fail when emitted" % [st.get_connection_signal(c), String(tp).trim_prefix("./"), method, target.get_class(), method]})
+			var tname := String(target.name) if target == inst else String(tp).trim_prefix("./")
+			r.problems.append({"kind": "bad_connection", "connection": c, "node": "" if target == inst else tname,
+				"message": "connection of signal %s to %s.%s: %s has no method %s; the signal would fail when emitted" % [sig, tname, method, target.get_class(), method]})
 
 # st_node_has_script reports whether the file gives the node at path a
 # script (which then failed to load; that error is reported already).

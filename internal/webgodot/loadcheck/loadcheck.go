@@ -11,7 +11,8 @@
 //   - a resource property the class does not have (a Godot 3 name such as
 //     RectangleShape2D's extents) is set aside;
 //   - a [connection] to a method the target does not have is made anyway
-//     and fails only when the signal is emitted.
+//     and fails only when the signal is emitted;
+//   - a [connection] from or to a node that does not exist is dropped.
 //
 // Many files are checked in one engine run (see internal/webgodot for the
 // runtime and its cost):
@@ -263,8 +264,12 @@ func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Optio
 		for _, l := range tail {
 			fmt.Fprintf(&b, "\n  [%s] %s", l.Stream, l.Text)
 		}
+		how := fmt.Sprintf("exit %v %d", res.Exited, res.ExitCode)
+		if res.Aborted {
+			how = "the engine aborted"
+		}
 		return rep, &sdk.Error{Code: sdk.CodeToolError,
-			Message: fmt.Sprintf("the engine stopped before checking every file (%d of %d done; exit %v %d); last lines:%s", len(results), len(p.checked), res.Exited, res.ExitCode, b.String()),
+			Message: fmt.Sprintf("the engine stopped before checking every file (%d of %d done; %s); last lines:%s", len(results), len(p.checked), how, b.String()),
 			Hint:    "a file made the engine crash or quit: check the files after the last one reported, one at a time"}
 	}
 	for _, m := range slices.Sorted(mapKeys(p.missing)) {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -139,11 +138,6 @@ type packPlan struct {
 	unverifiable map[string]bool
 }
 
-var (
-	classNameRe = regexp.MustCompile(`(?m)^class_name\s+([A-Za-z_][A-Za-z0-9_]*)`)
-	extendsRe   = regexp.MustCompile(`(?m)^extends\s+([A-Za-z_][A-Za-z0-9_.]*|"[^"]*")`)
-)
-
 // plan builds the pack for files (keys are paths relative to res://).
 func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 	p := &packPlan{missing: map[string]bool{}, opaque: map[string][]string{}, deps: map[string][]string{}, unverifiable: map[string]bool{}}
@@ -173,10 +167,16 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 	}
 
 	stubs := map[string]string{} // imported path -> declared type
-	var classes []map[string]any
+	var classes []webgodot.GlobalClass
 	hasProject := false
+	var override []byte
 	for _, name := range names {
 		src := data(name)
+		if name == "override.cfg" {
+			// The project's own; merged with the checker's below.
+			override = webgodot.WithoutAutoloads(src)
+			continue
+		}
 		kind := KindOf(name)
 		switch kind {
 		case KindProject:
@@ -229,15 +229,8 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 			p.checked = append(p.checked, mf)
 			continue
 		case KindScript:
-			if m := classNameRe.FindSubmatch(src); m != nil {
-				base := "RefCounted"
-				if e := extendsRe.FindSubmatch(src); e != nil {
-					base = strings.Trim(string(e[1]), `"`)
-				}
-				classes = append(classes, map[string]any{
-					"base": base, "class": string(m[1]), "icon": "", "is_abstract": false,
-					"is_tool": false, "language": "GDScript", "path": "res://" + name,
-				})
+			if c, ok := webgodot.ScriptClass("res://"+name, src); ok {
+				classes = append(classes, c)
 			}
 		}
 		if IsImportable(name) {
@@ -268,14 +261,24 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 	// The editor keeps the global class list in .godot; a checkout has
 	// none, so scripts using another script's class_name would not
 	// compile. Build it from the class_name lines.
-	p.files = append(p.files, webgodot.PackFile{Path: ".godot/global_script_class_cache.cfg", Data: classCache(classes)})
+	p.files = append(p.files, webgodot.PackFile{Path: ".godot/global_script_class_cache.cfg", Data: webgodot.ClassCache(classes)})
 
 	main := webgodot.CheckerScene(checkScript)
 	p.files = append(p.files, main...)
-	if hasProject {
-		p.files = append(p.files, webgodot.PackFile{Path: "override.cfg", Data: []byte(webgodot.MainSceneOverride())})
-	} else {
+	if !hasProject {
 		p.files = append(p.files, webgodot.PackFile{Path: "project.godot", Data: []byte(webgodot.MinimalProject())})
+	}
+	if hasProject || override != nil {
+		// The project's override.cfg keeps its settings (its autoloads
+		// commented out, as in project.godot); the checker's main scene
+		// comes after them, so it wins.
+		var ov bytes.Buffer
+		if override != nil {
+			ov.Write(override)
+			ov.WriteString("\n")
+		}
+		ov.WriteString(webgodot.MainSceneOverride())
+		p.files = append(p.files, webgodot.PackFile{Path: "override.cfg", Data: ov.Bytes()})
 	}
 	// Scripts first: a script checked after a scene loaded it would be a
 	// second copy of a cached resource.
@@ -287,21 +290,6 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 	}
 	p.files = append(p.files, webgodot.PackFile{Path: "webgodot/manifest.json", Data: m})
 	return p, nil
-}
-
-// classCache writes .godot/global_script_class_cache.cfg.
-func classCache(classes []map[string]any) []byte {
-	var b bytes.Buffer
-	b.WriteString("list = [")
-	for i, c := range classes {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "{\n\"base\": &%q,\n\"class\": &%q,\n\"icon\": \"\",\n\"is_abstract\": false,\n\"is_tool\": false,\n\"language\": &\"GDScript\",\n\"path\": %q\n}",
-			c["base"], c["class"], c["path"])
-	}
-	b.WriteString("]\n")
-	return b.Bytes()
 }
 
 // missingUnder returns the missing files name depends on, directly or

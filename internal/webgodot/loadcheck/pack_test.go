@@ -41,12 +41,23 @@ script = ExtResource("2")
 `),
 		"player.gd":    []byte("class_name Player\nextends CharacterBody2D\n"),
 		"plain.gd":     []byte("extends Node\n"),
+		"shape.gd":     []byte("@abstract class_name Shape extends Node2D\n"),
 		"art/icon.png": []byte("\x89PNG..."),
 		"notes.json":   []byte("{}"),
+		"override.cfg": []byte("[display]\n\nwindow/size/viewport_width=640\n\n[autoload]\n\nB=\"*res://b.gd\"\n"),
 	}
 	p, err := plan(files, false)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := webgodot.BuildPCK(webgodot.RuntimeVersion, p.files); err != nil {
+		t.Fatalf("the pack does not build: %v", err)
+	}
+	// The project's override.cfg keeps its settings, without autoloads,
+	// and the checker's main scene comes last.
+	if ov := string(packFile(t, p.files, "override.cfg")); !strings.Contains(ov, "window/size/viewport_width=640") ||
+		!strings.Contains(ov, "; B=") || strings.Index(ov, "res://webgodot/main.tscn") < strings.Index(ov, "viewport_width") {
+		t.Errorf("override.cfg:\n%s", ov)
 	}
 	// Autoloads are commented out, keeping the line count.
 	proj := packFile(t, p.files, "project.godot")
@@ -75,7 +86,8 @@ script = ExtResource("2")
 	}
 	// The class cache lists class_name scripts only.
 	cache := string(packFile(t, p.files, ".godot/global_script_class_cache.cfg"))
-	if !strings.Contains(cache, `"class": &"Player"`) || !strings.Contains(cache, `"base": &"CharacterBody2D"`) || strings.Contains(cache, "plain.gd") {
+	if !strings.Contains(cache, `"class": &"Player"`) || !strings.Contains(cache, `"base": &"CharacterBody2D"`) || strings.Contains(cache, "plain.gd") ||
+		!strings.Contains(cache, "{\n\"base\": &\"Node2D\",\n\"class\": &\"Shape\",\n\"icon\": \"\",\n\"is_abstract\": true,") {
 		t.Errorf("class cache:\n%s", cache)
 	}
 	// Missing files, opaque instances, and the manifest order.
@@ -93,12 +105,12 @@ script = ExtResource("2")
 	for _, f := range m.Files {
 		order = append(order, string(f.Kind)+":"+f.Path)
 	}
-	want := []string{"project:res://project.godot", "script:res://plain.gd", "script:res://player.gd", "scene:res://main.tscn"}
+	want := []string{"project:res://project.godot", "script:res://plain.gd", "script:res://player.gd", "script:res://shape.gd", "scene:res://main.tscn"}
 	if !slices.Equal(order, want) {
 		t.Errorf("manifest order %v, want %v", order, want)
 	}
-	if len(m.Files[3].Subs) != 1 || m.Files[3].Subs[0].ID != "s1" || !slices.Equal(m.Files[3].Subs[0].Props, []string{"size"}) {
-		t.Errorf("sub-resources %+v", m.Files[3].Subs)
+	if len(m.Files[4].Subs) != 1 || m.Files[4].Subs[0].ID != "s1" || !slices.Equal(m.Files[4].Subs[0].Props, []string{"size"}) {
+		t.Errorf("sub-resources %+v", m.Files[4].Subs)
 	}
 	if !p.mentionsMissing("Cannot open file 'res://gone.gd'.", files) || p.mentionsMissing("in res://main.tscn:3", files) ||
 		p.mentionsMissing("res://art/icon.png", files) {
