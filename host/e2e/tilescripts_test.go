@@ -39,8 +39,11 @@ func TestTilemapAndScriptsThroughTheHost(t *testing.T) {
 	if cell["empty"] != false {
 		t.Fatalf("get_cell after set_cell = %v", cell)
 	}
-	if e := toolError(t, s.call(t, "godot_tilemap_clear", map[string]any{"scene_path": "res://map.tscn", "node_path": "TileMapLayer"})); e.Required != "confirm" {
-		t.Fatalf("clear without confirm: %+v", e)
+	// clear is mutating, as the reference's: no confirm, one undo step.
+	s.ok(t, "godot_tilemap_clear", map[string]any{"scene_path": "res://map.tscn", "node_path": "TileMapLayer"}, nil)
+	s.ok(t, "godot_tilemap_get_cell", map[string]any{"scene_path": "res://map.tscn", "node_path": "TileMapLayer", "coords": []int{100, 100}}, &cell)
+	if cell["empty"] != true {
+		t.Fatalf("get_cell after clear = %v", cell)
 	}
 	var w map[string]any
 	s.ok(t, "godot_scripts_write", map[string]any{"script_path": "res://troll.gd", "content": "extends Node\nfunc f()\n\tpass\n", "confirm": true}, &w)
@@ -52,7 +55,7 @@ func TestTilemapAndScriptsThroughTheHost(t *testing.T) {
 	if pe["checker"] != "builtin-gdscript-syntax" || pe["files_with_errors"].(float64) != 1 {
 		t.Fatalf("get_parse_errors = %v", pe)
 	}
-	s.ok(t, "godot_undo", map[string]any{"count": 2}, nil)
+	s.ok(t, "godot_undo", map[string]any{"count": 3}, nil)
 	if now, _ := readFile(t, filepath.Join(dir, "map.tscn")); now != orig {
 		t.Fatal("undo did not restore map.tscn")
 	}

@@ -114,14 +114,17 @@ func (s *Server) readResource(ctx context.Context, session *mcp.ServerSession, e
 		return s.innerCall(ctx, session, extra, meta, tool, args)
 	}
 	res, se := call(tool, args)
-	if se != nil && tool == treeTool && se.Required == "active_scene" {
+	if tool == treeTool && (se == nil && nullTree(res) || se != nil && se.Required == "active_scene") {
 		// No scene is open (always so headless, until one is opened): the
 		// tree of the main scene is what an agent asking for "the scene"
-		// means.
+		// means. The tool answers tree null then (an older inspection
+		// toolset refused with Required active_scene).
 		if main := s.mainScene(call); main != "" {
 			args["scene"] = main
-			if res, se = call(tool, args); se == nil {
-				return withNote(res, "no scene is open; this is the tree of the main scene "+main), nil
+			if mres, mse := call(tool, args); mse == nil {
+				return withNote(mres, "no scene is open; this is the tree of the main scene "+main), nil
+			} else if se != nil {
+				se = mse
 			}
 		}
 	}
@@ -129,6 +132,18 @@ func (s *Server) readResource(ctx context.Context, session *mcp.ServerSession, e
 		return "", se
 	}
 	return resultJSON(res), nil
+}
+
+// nullTree tells whether a get_scene_tree answer has no tree (no scene is
+// open).
+func nullTree(res *mcp.CallToolResult) bool {
+	var out struct {
+		Tree json.RawMessage `json:"tree"`
+	}
+	if json.Unmarshal([]byte(resultJSON(res)), &out) != nil {
+		return false
+	}
+	return len(out.Tree) == 0 || string(out.Tree) == "null"
 }
 
 // mainScene reads the project's main scene through the project info

@@ -275,11 +275,11 @@ func runOne(ctx context.Context, s *nodeedit.Scene, command string, params map[s
 		}
 		g := str(params, "group")
 		if command == "cmd_add_to_group" {
-			n, added, err := s.AddToGroup(str(params, "node_path"), g)
+			_, added, err := s.AddToGroup(str(params, "node_path"), g)
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"node_path": n.Path(), "group": g, "added": added}, nil
+			return map[string]any{"node_path": nodeedit.NormalizePath(str(params, "node_path")), "group": g, "added": added}, nil
 		}
 		_, removed, err := s.RemoveFromGroup(str(params, "node_path"), g)
 		if err != nil {

@@ -137,15 +137,18 @@ func TestEditorRefusals(t *testing.T) {
 	// The active scene named explicitly is fine.
 	plugintest.Call(t, h, "get_scene_tree", obj{"scene": "res://main.tscn"})
 
-	// No scene open: the addon's null tree and its PRECONDITION_FAILED
-	// both become the same refusal as headless.
+	// No scene open: the addon's null tree is answered as the reference
+	// answers it (tree null, with a note on how to open one), as headless
+	// does; its PRECONDITION_FAILED stays the refusal headless gives.
 	ed.Result("cmd_get_scene_tree", obj{"tree": nil}).
 		Fail("cmd_get_node_groups", "PRECONDITION_FAILED", "No scene is open.", "active_scene")
-	for tool, args := range map[string]obj{"get_scene_tree": {}, "get_node_groups": {"node_path": "."}} {
-		e := fails(t, h, tool, args, sdk.CodePreconditionFailed)
-		if e.Required != "active_scene" || !strings.Contains(e.Hint, "godot_scene_edit_open_scene") {
-			t.Errorf("%s: %+v", tool, e)
-		}
+	if tr := plugintest.Call(t, h, "get_scene_tree", nil); tr["tree"] != nil || len(tr) != 2 ||
+		!strings.Contains(tr["note"].(string), `godot_scene_edit_open_scene {"scene_path"`) {
+		t.Errorf("no scene tree: %v", tr)
+	}
+	e = fails(t, h, "get_node_groups", obj{"node_path": "."}, sdk.CodePreconditionFailed)
+	if e.Required != "active_scene" || !strings.Contains(e.Hint, "godot_scene_edit_open_scene") {
+		t.Errorf("get_node_groups: %+v", e)
 	}
 	// No editor at all would be the host's job (it only sets editor mode
 	// with an editor attached); a lost editor mid-call is its error.

@@ -124,12 +124,17 @@ func TestHeadlessProjectAndScenes(t *testing.T) {
 		t.Errorf("list_scenes: %v", ls)
 	}
 
-	// get_active_scene never fails; the others need a scene.
+	// get_active_scene and get_scene_tree never fail; the others need a scene.
 	h2, _ := headless(t, "2d-dodge_the_creeps", "")
 	if act := plugintest.Call(t, h2, "get_active_scene", nil); act["is_open"] != false || act["path"] != nil {
 		t.Errorf("no active scene: %v", act)
 	}
-	for tool, args := range map[string]obj{"get_scene_tree": {}, "get_node_properties": {"node_path": "."},
+	// get_scene_tree answers a null tree, as the reference does.
+	if tr := plugintest.Call(t, h2, "get_scene_tree", nil); tr["tree"] != nil || len(tr) != 2 ||
+		!strings.Contains(tr["note"].(string), `godot_scene_edit_open_scene {"scene_path"`) {
+		t.Errorf("no scene tree: %v", tr)
+	}
+	for tool, args := range map[string]obj{"get_node_properties": {"node_path": "."},
 		"get_node_groups": {"node_path": "."}, "snapshot_subtree": {}, "get_node_property": {"node_path": ".", "property": "name"},
 		"get_node_property_list": {"node_path": "."}} {
 		e := fails(t, h2, tool, args, sdk.CodePreconditionFailed)

@@ -70,7 +70,7 @@ func Toolset() *sdk.Toolset {
 					"(default 10; 0 = root only) and max_nodes nodes (default 200, and about 20 KB unless max_nodes is given); lightweight leaves out scripts. A cut tree says truncated:true, "+
 					"nodes, total_nodes and a hint, and each node whose children were left out has children_omitted. Headless, a node that instances an "+
 					"imported scene (.glb, .gltf, .fbx, .blend) has instance (its path) and children_unknown:true: only the nodes this scene names "+
-					"inside it are listed (their type is \"\" unless the scene sets it).",
+					"inside it are listed (their type is \"\" unless the scene sets it). With no scene open and none named, tree is null and note says how to open one.",
 				sdk.ReadOnly, getSceneTree, sdk.EditorFunc(getSceneTreeEditor), sdk.WithTitle("Scene tree")),
 			sdk.NewTool("get_selected_node",
 				"The first node selected in the editor, as node_info, or null. Headless there is no selection: selected is null and note says so.",

@@ -379,7 +379,18 @@ var (
 // pass, and every loop stops when the call is cancelled.
 func getSceneTree(ctx context.Context, call *sdk.Call, in treeIn) (sdk.Result, error) {
 	maxDepth, maxNodes, maxBytes := treeBounds(in)
-	_, root, err := headlessScene(ctx, call, newLoader(call), string(in.Scene))
+	scene := string(in.Scene)
+	if scene == "" {
+		act, err := call.Workspace().ActiveScene(ctx)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if act == "" {
+			return noTree(), nil
+		}
+		scene = act
+	}
+	_, root, err := headlessScene(ctx, call, newLoader(call), scene)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -403,13 +414,22 @@ func getSceneTreeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in tre
 	}
 	root, ok := out["tree"].(map[string]any)
 	if !ok {
-		return sdk.Result{}, noActiveScene(true)
+		return noTree(), nil
 	}
 	b, err := boundTree(ctx, root, editorTree{}, maxDepth, maxNodes, maxBytes)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	return treeAnswer(b, maxDepth, maxNodes), nil
+}
+
+// noTree is get_scene_tree's answer when no scene is open and none is
+// named: tree is null, as the reference's get_scene_tree answers (the
+// addon's cmd_get_scene_tree returns ok {tree: null}), with a note on how
+// to open one.
+func noTree() sdk.Result {
+	return sdk.JSON(map[string]any{"tree": nil,
+		"note": "no scene is open; open one with godot_scene_edit_open_scene {\"scene_path\": \"res://…\"} (godot_inspection_list_scenes lists them), or pass scene"})
 }
 
 func treeBounds(in treeIn) (maxDepth, maxNodes, maxBytes int) {

@@ -212,14 +212,38 @@ func addToGroupEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in group
 		return sdk.Result{}, err
 	}
 	np := normalizeNodePath(in.NodePath)
-	return forward(ctx, ed, in.Scene, "cmd_add_to_group", map[string]any{"node_path": np, "group": in.Group},
+	res, err := forward(ctx, ed, in.Scene, "cmd_add_to_group", map[string]any{"node_path": np, "group": in.Group},
 		map[string]any{"node_path": np})
+	return groupAnswer(res, err, np, in.Group, "added", true)
 }
 
 func removeFromGroupEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in groupArgs) (sdk.Result, error) {
 	np := normalizeNodePath(in.NodePath)
-	return forward(ctx, ed, in.Scene, "cmd_remove_from_group", map[string]any{"node_path": np, "group": in.Group},
+	res, err := forward(ctx, ed, in.Scene, "cmd_remove_from_group", map[string]any{"node_path": np, "group": in.Group},
 		map[string]any{"node_path": np, "group": in.Group})
+	return groupAnswer(res, err, np, in.Group, "removed", false)
+}
+
+// groupAnswer gives the addon's {node_path, group, added|removed,
+// persisted…} the headless answer's shape, the reference server's
+// GroupResult (nodeedit.GroupResult): in_group is what the call leaves
+// (true after an add, false after a remove, as the reference says) and
+// changed is the addon's added or removed (false in a dry run, which
+// changes nothing). The addon's other fields (persisted, reason, hint)
+// are kept.
+func groupAnswer(res sdk.Result, err error, np, group, op string, inGroup bool) (sdk.Result, error) {
+	if err != nil {
+		return res, err
+	}
+	out, ok := res.Structured.(map[string]any)
+	if !ok {
+		return res, nil
+	}
+	changed, _ := out[op].(bool)
+	for k, v := range nodeedit.GroupResult(np, group, op, inGroup, changed) {
+		out[k] = v
+	}
+	return sdk.JSON(out), nil
 }
 
 func selectNodesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in selectArgs) (sdk.Result, error) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -90,7 +91,14 @@ func TestEditorForwarding(t *testing.T) {
 			ed := sdktest.NewEditor().Result(c.cmd, reply)
 			h := editorHost(t, ed)
 			out := plugintest.Call(t, h, c.tool, c.args)
-			if !reflect.DeepEqual(out, reply) {
+			want := maps.Clone(reply)
+			if op, ok := groupOps[c.tool]; ok {
+				// The reference's GroupResult, built on the addon's reply
+				// (TestEditorGroupResult).
+				want["node_path"], want["group"] = c.params["node_path"], c.params["group"]
+				want["in_group"], want["changed"], want[op] = c.tool == "add_to_group", false, false
+			}
+			if !reflect.DeepEqual(out, want) {
 				t.Fatalf("result not passed through: %v", out)
 			}
 			calls := ed.Calls()
@@ -104,6 +112,34 @@ func TestEditorForwarding(t *testing.T) {
 		if !seen[tool.Name()] {
 			t.Errorf("tool %s has no editor-mode case", tool.Name())
 		}
+	}
+}
+
+var groupOps = map[string]string{"add_to_group": "added", "remove_from_group": "removed"}
+
+// TestEditorGroupResult: add_to_group and remove_from_group answer the
+// reference server's GroupResult {node_path, group, in_group, changed, …}
+// built from the addon's {added|removed, persisted…}, as headless does.
+func TestEditorGroupResult(t *testing.T) {
+	ed := sdktest.NewEditor().
+		Result("cmd_add_to_group", map[string]any{"node_path": "Left", "group": "g", "added": true, "persisted": true}).
+		Result("cmd_remove_from_group", map[string]any{"node_path": "Left", "group": "g", "removed": false, "persisted": true})
+	h := editorHost(t, ed)
+	out := plugintest.Call(t, h, "add_to_group", map[string]any{"node_path": "/root/Left", "group": "g"})
+	want := map[string]any{"node_path": "Left", "group": "g", "in_group": true, "changed": true, "added": true, "persisted": true}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("add_to_group: %v", out)
+	}
+	out = plugintest.Call(t, h, "remove_from_group", map[string]any{"node_path": "Left", "group": "g"})
+	want = map[string]any{"node_path": "Left", "group": "g", "in_group": false, "changed": false, "removed": false, "persisted": true}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("remove_from_group: %v", out)
+	}
+	// A dry run changes nothing: the preview says so in the same shape.
+	ed.Result("cmd_node_persistence", map[string]any{"node_path": "Left", "persisted": true})
+	out = plugintest.Call(t, h, "add_to_group", map[string]any{"node_path": "Left", "group": "g"}, sdktest.DryRun())
+	if out["dry_run"] != true || out["in_group"] != true || out["changed"] != false || out["node_path"] != "Left" || out["group"] != "g" {
+		t.Errorf("dry run: %v", out)
 	}
 }
 

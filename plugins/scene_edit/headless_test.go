@@ -178,18 +178,21 @@ func TestConnectSignalIdempotent(t *testing.T) {
 	if !strings.Contains(text, "area_entered") {
 		t.Fatalf("unknown signal: %s", text)
 	}
-	out = plugintest.Call(t, h, "add_to_group", map[string]any{"node_path": "Left", "group": "paddles"})
-	if out["added"] != true {
-		t.Fatal(out)
+	// Group answers are the reference's GroupResult (in_group, changed),
+	// with added/removed kept.
+	group := func(tool, g string, inGroup, changed bool) {
+		t.Helper()
+		op := map[string]string{"add_to_group": "added", "remove_from_group": "removed"}[tool]
+		out := plugintest.Call(t, h, tool, map[string]any{"node_path": "/root/Left", "group": g})
+		if out["node_path"] != "Left" || out["group"] != g || out["in_group"] != inGroup || out["changed"] != changed || out[op] != changed {
+			t.Fatalf("%s %s: %v", tool, g, out)
+		}
 	}
-	out = plugintest.Call(t, h, "add_to_group", map[string]any{"node_path": "Left", "group": "paddles"})
-	if out["added"] != false {
-		t.Fatal(out)
-	}
-	out = plugintest.Call(t, h, "remove_from_group", map[string]any{"node_path": "Left", "group": "nope"})
-	if out["removed"] != false {
-		t.Fatal(out)
-	}
+	group("add_to_group", "paddles", true, true)
+	group("add_to_group", "paddles", true, false)
+	group("remove_from_group", "nope", false, false)
+	group("remove_from_group", "paddles", false, true)
+	group("add_to_group", "paddles", true, true)
 	out = plugintest.Call(t, h, "list_signal_connections", map[string]any{"node_path": "Left"})
 	if c, _ := out["connections"].([]any); len(c) != 1 {
 		t.Fatalf("connections of Left: %v", out)

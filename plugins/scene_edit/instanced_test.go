@@ -205,3 +205,34 @@ func engineLoadsCoins(t *testing.T, dir, body string, want []string, more ...str
 		}
 	}
 }
+
+// TestInstancedGroupResult: a group the instanced scene gives a node is
+// that scene's to remove, so remove_from_group changes nothing and says the
+// node is still in it; a group this scene added goes.
+func TestInstancedGroupResult(t *testing.T) {
+	dir := coinProject(t)
+	coin := filepath.Join(dir, "coin.tscn")
+	src, err := os.ReadFile(coin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugintest.WriteFile(t, dir, "res://coin.tscn", strings.Replace(string(src),
+		`parent="." unique_id=3333]`, `parent="." unique_id=3333 groups=["solid"]]`, 1))
+	h := headless(t, dir)
+	call := func(tool, group string) map[string]any {
+		t.Helper()
+		return plugintest.Call(t, h, tool, map[string]any{"scene": "res://main.tscn", "node_path": "Coin/Shape", "group": group})
+	}
+	if out := call("remove_from_group", "solid"); out["in_group"] != true || out["changed"] != false || out["removed"] != false {
+		t.Errorf("instanced group: %v", out)
+	}
+	if out := call("add_to_group", "solid"); out["in_group"] != true || out["changed"] != false {
+		t.Errorf("add of an instanced group: %v", out)
+	}
+	if out := call("add_to_group", "pickups"); out["in_group"] != true || out["changed"] != true {
+		t.Errorf("add: %v", out)
+	}
+	if out := call("remove_from_group", "pickups"); out["in_group"] != false || out["changed"] != true {
+		t.Errorf("remove: %v", out)
+	}
+}

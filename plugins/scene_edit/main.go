@@ -133,10 +133,12 @@ func tools() []sdk.Tool {
 			"List the signal connections going out of a node.",
 			sdk.ReadOnly, fresh(listSignalConnections), sdk.EditorFunc(listSignalConnectionsEditor), sdk.WithTitle("List signal connections")),
 		sdk.NewTool("add_to_group",
-			"Add a node to a group (saved with the scene). Already a member: added:false and nothing changes.",
+			"Add a node to a group (saved with the scene). Answers {node_path, group, in_group, changed, added}: in_group is true after the call; "+
+				"already a member, changed (and added) is false and nothing changes.",
 			sdk.Mutating, fresh(addToGroup), sdk.EditorFunc(addToGroupEditor), sdk.WithTitle("Add to group")),
 		sdk.NewTool("remove_from_group",
-			"Remove a node from a group. Not a member: removed:false and nothing changes.",
+			"Remove a node from a group. Answers {node_path, group, in_group, changed, removed}: not a member, changed (and removed) is false and nothing changes; "+
+				"a group the node's instanced scene gives it stays (in_group true, changed false: that scene's to remove).",
 			sdk.Mutating, fresh(removeFromGroup), sdk.EditorFunc(removeFromGroupEditor), sdk.WithTitle("Remove from group")),
 
 		// Editor state.

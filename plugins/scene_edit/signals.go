@@ -102,7 +102,7 @@ func addToGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Result, 
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	out := map[string]any{"node_path": np, "group": in.Group, "added": added}
+	out := nodeedit.GroupResult(np, in.Group, "added", true, added)
 	if !added {
 		return s.commit(ctx, call, "", out)
 	}
@@ -123,7 +123,8 @@ func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	out := map[string]any{"node_path": np, "group": in.Group, "removed": removed}
+	// A group an instanced scene gives the node stays: in_group says so.
+	out := nodeedit.GroupResult(np, in.Group, "removed", s.editor(ctx, call).InGroup(np, in.Group), removed)
 	if !removed {
 		return s.commit(ctx, call, "", out)
 	}

@@ -206,8 +206,10 @@ func addSyntax(out map[string]any, r *syntaxReport) {
 // writeEditor writes through the editor, so an open script tab follows.
 func writeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in writeArgs) (sdk.Result, error) {
 	p := string(in.ScriptPath)
-	// The old text, for "introduced": the editor reads it (it may hold
-	// unsaved changes); a missing file is a new one.
+	// The old text, for "introduced": the file the write replaces, as the
+	// addon reads it (from disk: cmd_read_script never answers the script
+	// editor's unsaved buffer, so "introduced" compares with the saved
+	// text); a missing file is a new one.
 	var old *string
 	if prev, err := query(ctx, ed, "cmd_read_script", map[string]any{"script_path": p}); err == nil {
 		if s, ok := prev["content"].(string); ok {
@@ -340,8 +342,10 @@ func replaced(p, text string, in patchArgs) (string, int, error) {
 	return strings.ReplaceAll(text, in.Find, in.Replace), n, nil
 }
 
-// patchEditor patches the editor's text of the script, which may hold
-// unsaved changes.
+// patchEditor patches the script through the editor. The text it counts
+// replacements in and checks is the file's, as cmd_read_script answers it
+// (from disk, not the script editor's unsaved buffer), the text the
+// addon's cmd_patch_script patches.
 func patchEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in patchArgs) (sdk.Result, error) {
 	if err := checkPatch(in); err != nil {
 		return sdk.Result{}, err

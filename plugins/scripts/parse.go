@@ -59,9 +59,11 @@ func getParseErrors(ctx context.Context, call *sdk.Call, in parseArgs) (sdk.Resu
 }
 
 // getParseErrorsEditor waits for the editor's file scan (files a tool just
-// wrote are invisible to it until then) and reads the scripts' text from
-// the editor, which may hold it unsaved; the check itself is the headless
-// one, on the files when a Godot 4 binary compiles them.
+// wrote are invisible to it until then); the check itself is the headless
+// one, on the files on disk. Those are what the editor would give too: the
+// addon's cmd_read_script answers the file's text
+// (FileAccess.get_file_as_string), never the script editor's unsaved
+// buffer, so reading each script through it only cost a round trip.
 func getParseErrorsEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseArgs) (sdk.Result, error) {
 	return parseErrors(ctx, call, ed, in)
 }
@@ -122,14 +124,14 @@ func parseErrors(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseAr
 			scripts = l
 		case []any: // the editor's answer
 			for _, v := range l {
-				if s, ok := v.(string); ok {
+				if s, ok := v.(string); ok && strings.EqualFold(path.Ext(s), ".gd") {
 					scripts = append(scripts, s)
 				}
 			}
 		}
 	}
 	for i, s := range scripts {
-		text, err := readText(ctx, call, ed, s)
+		text, err := readText(ctx, call, s)
 		if err != nil {
 			return sdk.Result{}, err
 		}
@@ -146,17 +148,9 @@ func parseErrors(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseAr
 	return sdk.JSON(res), nil
 }
 
-// readText reads a script headless, or from the editor when ed is not nil
-// (it may hold unsaved text).
-func readText(ctx context.Context, call *sdk.Call, ed *sdk.Editor, p string) (string, error) {
-	if ed != nil {
-		out, err := query(ctx, ed, "cmd_read_script", map[string]any{"script_path": p})
-		if err != nil {
-			return "", err
-		}
-		s, _ := out["content"].(string)
-		return s, nil
-	}
+// readText reads a script's file, in both modes (see
+// getParseErrorsEditor).
+func readText(ctx context.Context, call *sdk.Call, p string) (string, error) {
 	f, err := call.Workspace().Read(ctx, p)
 	if err != nil {
 		return "", err

@@ -201,7 +201,12 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 		Result("cmd_patch_script", map[string]any{"script_path": "res://a.gd", "replacements": 1}).
 		Result("cmd_get_script_for_node", map[string]any{"node_path": "Player", "script_path": "res://a.gd", "content": "extends Node\n"}).
 		Result("cmd_get_scan_state", map[string]any{"scanning": false})
-	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: t.TempDir(), GodotVersion: "4.6", Editor: ed.Serve})
+	dir := t.TempDir()
+	// On disk a.gd is saved broken; the addon's cmd_read_script answers the
+	// file too (never the script editor's buffer), so get_parse_errors
+	// reads it from disk rather than asking the editor (below).
+	plugintest.WriteFile(t, dir, "res://a.gd", "extends Node\nfunc f(\n")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve})
 	plugintest.Call(t, h, "list", map[string]any{"directory": "res://src", "language": "cs"})
 	plugintest.Call(t, h, "read", map[string]any{"script_path": "res://a.gd"})
 	w := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://a.gd", "content": "extends Node\nfunc f(\n"})
@@ -213,9 +218,13 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 		t.Fatalf("patch = %v", p)
 	}
 	plugintest.Call(t, h, "get_for_node", map[string]any{})
+	reads := len(ed.Calls("cmd_read_script"))
 	pe := plugintest.Call(t, h, "get_parse_errors", map[string]any{"script_path": "res://a.gd"})
-	if pe["checker"] != builtinChecker || pe["files_with_errors"].(float64) != 0 {
+	if pe["checker"] != builtinChecker || pe["files_with_errors"].(float64) != 1 {
 		t.Fatalf("get_parse_errors = %v", pe)
+	}
+	if n := len(ed.Calls("cmd_read_script")) - reads; n != 0 {
+		t.Errorf("get_parse_errors read the script through the editor %d times", n)
 	}
 	want := map[string][]string{
 		"cmd_list_scripts":        {`{"directory":"res://src","language":"cs"}`},

@@ -35,7 +35,7 @@ type cellArgs struct {
 }
 
 type paintArgs struct {
-	SourceID        *int  `json:"source_id,omitempty" jsonschema:"TileSet source id; -1 erases (default 0)"`
+	SourceID        *int  `json:"source_id,omitempty" jsonschema:"TileSet source id; -1 erases (the default, as in the reference server: pass it to paint)"`
 	AtlasCoords     []int `json:"atlas_coords,omitempty" jsonschema:"tile position in the atlas [x, y] (default [0, 0])"`
 	AlternativeTile int   `json:"alternative_tile,omitempty" jsonschema:"alternative tile id, transform flags included (default 0)"`
 }
@@ -132,8 +132,11 @@ type tile struct {
 	atlasSent [2]int // as forwarded
 }
 
+// tile validates a paint. Without source_id the cells are erased, as the
+// reference server's set_cell and fill_rect default source_id to -1 (it
+// used to be 0 here: the same call painted here and erased there).
 func (p paintArgs) tile() (tile, error) {
-	src := 0
+	src := -1
 	if p.SourceID != nil {
 		src = *p.SourceID
 	}

@@ -51,16 +51,16 @@ func Toolset() *sdk.Toolset {
 					"count is every cell, cells this page (offset, limit; by default about 20 KB), and a cut page says next_offset, remaining and how to read on.",
 				sdk.ReadOnly, getUsedCells, sdk.EditorFunc(getUsedCellsEditor), sdk.WithTitle("List painted tile map cells")),
 			sdk.NewTool("set_cell",
-				"Paint one cell with a tile (source_id, atlas_coords, alternative_tile), or erase it with source_id -1. "+
+				"Paint one cell with a tile (source_id, atlas_coords, alternative_tile), or erase it with source_id -1 (the default: without source_id the cell is erased). "+
 					"A tile the tile map's TileSet does not have is refused, naming the sources, tiles or alternatives it has (with an editor attached, checked against the saved TileSet).",
 				sdk.Mutating, setCell, paintOnScene("cmd_tilemap_set_cell", setCellParams, setCellTile), sdk.WithTitle("Paint a tile map cell")),
 			sdk.NewTool("fill_rect",
-				"Paint every cell of rect [x, y, w, h] (w and h > 0, w*h <= 16384) with one tile, or erase them with source_id -1, as one undoable action. "+
+				"Paint every cell of rect [x, y, w, h] (w and h > 0, w*h <= 16384) with one tile, or erase them with source_id -1 (the default), as one undoable action. "+
 					"A tile the TileSet does not have is refused, as for set_cell.",
 				sdk.Mutating, fillRect, paintOnScene("cmd_tilemap_fill_rect", fillRectParams, fillRectTile), sdk.WithTitle("Fill a rectangle of tiles")),
 			sdk.NewTool("clear",
 				"Erase every cell of a TileMapLayer or TileMap layer (at most 16384 cells).",
-				sdk.Destructive, clearLayer, onScene("cmd_tilemap_clear", layerParams), sdk.WithTitle("Clear a tile map layer")),
+				sdk.Mutating, clearLayer, onScene("cmd_tilemap_clear", layerParams), sdk.WithTitle("Clear a tile map layer")),
 			sdk.NewTool("create_tileset",
 				"Create a TileSet with tile_size: saved as save_path (.tres) and/or assigned to the tile map at node_path (embedded in the scene when there is no save_path).",
 				sdk.Mutating, createTileset, onScene("cmd_create_tileset", createTilesetParams), sdk.WithTitle("Create a TileSet")),

@@ -202,7 +202,7 @@ func TestHeadlessPreviewAndErrors(t *testing.T) {
 			t.Errorf("fill_rect %v: %s, want %q", c.args, got, c.want)
 		}
 	}
-	if got := plugintest.CallErr(t, h, "set_cell", map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "coords": []int{0, 0}, "atlas_coords": []int{40, 40}}); !strings.Contains(got, "tiles of this source: [0, 0]") {
+	if got := plugintest.CallErr(t, h, "set_cell", map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "coords": []int{0, 0}, "source_id": 0, "atlas_coords": []int{40, 40}}); !strings.Contains(got, "tiles of this source: [0, 0]") {
 		t.Errorf("refusal does not list the tiles: %s", got)
 	}
 	plugintest.Call(t, h, "set_cell", map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn", "coords": []int{0, 0}, "source_id": -1}, sdktest.DryRun())
@@ -273,7 +273,7 @@ func TestHeadlessLegacyTileMap(t *testing.T) {
 		t.Fatalf("cell (1,1) = %v", c)
 	}
 	plugintest.Call(t, h, "set_cell", with("layer", 1, "coords", []int{-2, 3}, "source_id", 0, "atlas_coords", []int{2, 1}))
-	if got := plugintest.CallErr(t, h, "set_cell", with("layer", 1, "coords", []int{0, 0}, "atlas_coords", []int{3, 1})); !strings.Contains(got, "tiles of this source: [0, 0], [1, 1], [2, 1]") {
+	if got := plugintest.CallErr(t, h, "set_cell", with("layer", 1, "coords", []int{0, 0}, "source_id", 0, "atlas_coords", []int{3, 1})); !strings.Contains(got, "tiles of this source: [0, 0], [1, 1], [2, 1]") {
 		t.Fatalf("missing tile: %s", got)
 	}
 	if got := plugintest.CallErr(t, h, "set_cell", with("layer", 2, "coords", []int{0, 0})); !strings.Contains(got, "layer 2 is out of range") {
@@ -365,8 +365,9 @@ func TestEditorModeForwardsExactParams(t *testing.T) {
 	}{
 		{"set_cell", "cmd_tilemap_set_cell", map[string]any{"node_path": "G", "coords": []int{1, -2}, "source_id": 1},
 			`{"alternative_tile":0,"atlas_coords":[0,0],"coords":[1,-2],"layer":0,"node_path":"G","source_id":1}`},
+		// Without source_id the rect is erased (-1), as the reference's default.
 		{"fill_rect", "cmd_tilemap_fill_rect", map[string]any{"node_path": "G", "rect": []int{0, 0, 2, 3}, "atlas_coords": []int{1, 2}, "layer": 1, "scene_path": "res://x.tscn"},
-			`{"alternative_tile":0,"atlas_coords":[1,2],"layer":1,"node_path":"G","rect":[0,0,2,3],"source_id":0}`},
+			`{"alternative_tile":0,"atlas_coords":[1,2],"layer":1,"node_path":"G","rect":[0,0,2,3],"source_id":-1}`},
 		{"get_cell", "cmd_tilemap_get_cell", map[string]any{"node_path": "G", "coords": []int{4, 5}}, `{"coords":[4,5],"layer":0,"node_path":"G"}`},
 		{"get_used_cells", "cmd_tilemap_get_used_cells", map[string]any{"node_path": "G"}, `{"layer":0,"node_path":"G"}`},
 		{"clear", "cmd_tilemap_clear", map[string]any{"node_path": "G", "layer": 2}, `{"layer":2,"node_path":"G"}`},
@@ -565,5 +566,51 @@ func TestEditorModeRefusesMissingTile(t *testing.T) {
 	plugintest.Call(t, h, "set_cell", with("coords", []int{0, 0}, "atlas_coords", []int{0, 0}, "alternative_tile", 3))
 	if n := len(ed.Calls("cmd_tilemap_set_cell")); n != 1 {
 		t.Fatalf("a valid tile was not forwarded (%d calls)", n)
+	}
+}
+
+// TestReferenceDefaults: the reference server's contract. set_cell and
+// fill_rect without source_id erase (its default is -1), and the tools'
+// safety classes are the reference's: clear is mutating (undoable, no
+// confirm), not destructive.
+func TestReferenceDefaults(t *testing.T) {
+	m, err := Toolset().Manifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]sdk.SafetyClass{
+		"add_tileset_atlas_source": sdk.Mutating, "clear": sdk.Mutating, "create_tile": sdk.Mutating, "create_tileset": sdk.Mutating,
+		"fill_rect": sdk.Mutating, "get_cell": sdk.ReadOnly, "get_used_cells": sdk.ReadOnly, "layers": sdk.ReadOnly, "set_cell": sdk.Mutating,
+	}
+	for _, tool := range m.Tools {
+		if c, ok := want[tool.Name]; ok && tool.SafetyClass != c {
+			t.Errorf("tool %s: class %q, want the reference's %q", tool.Name, tool.SafetyClass, c)
+		}
+	}
+
+	dir := project(t, "2d-hexagonal_map")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	at := func(args ...any) map[string]any {
+		m := map[string]any{"node_path": "TileMapLayer", "scene_path": "res://map.tscn"}
+		for i := 0; i < len(args); i += 2 {
+			m[args[i].(string)] = args[i+1]
+		}
+		return m
+	}
+	plugintest.Call(t, h, "fill_rect", at("rect", []int{0, 0, 2, 1}, "source_id", 0))
+	if c := plugintest.Call(t, h, "get_cell", at("coords", []int{0, 0})); c["empty"] != false {
+		t.Fatalf("painted cell: %v", c)
+	}
+	plugintest.Call(t, h, "set_cell", at("coords", []int{0, 0}))
+	if c := plugintest.Call(t, h, "get_cell", at("coords", []int{0, 0})); c["empty"] != true {
+		t.Errorf("set_cell without source_id did not erase: %v", c)
+	}
+	plugintest.Call(t, h, "fill_rect", at("rect", []int{1, 0, 1, 1}))
+	if c := plugintest.Call(t, h, "get_cell", at("coords", []int{1, 0})); c["empty"] != true {
+		t.Errorf("fill_rect without source_id did not erase: %v", c)
+	}
+	// clear runs without confirm.
+	if r := h.Call(context.Background(), "clear", at()); r.Err != nil || r.IsError {
+		t.Errorf("clear without confirm: %v %s", r.Err, r.Text())
 	}
 }

@@ -88,3 +88,30 @@ func (db *DB) ValidNodeTypeFor(name, project string) error {
 	}
 	return err
 }
+
+// MethodRename returns the rename when method is a Godot 3 method name
+// that class does not have and whose Godot 4 name it does have:
+// CanvasItem's update is queue_redraw, PackedScene's instance instantiate.
+func (db *DB) MethodRename(class, method string) (renames.Rename, bool) {
+	if _, ok := db.Method(class, method); ok {
+		return renames.Rename{}, false
+	}
+	r, ok := renames.Method(method)
+	if !ok {
+		return renames.Rename{}, false
+	}
+	if _, ok := db.Method(class, r.New); !ok {
+		return renames.Rename{}, false
+	}
+	return r, true
+}
+
+// MethodHint is PropertyHint for a refused method of class: the Godot 4
+// name of a Godot 3 method the class has under that name ("update is the
+// Godot 3 name; in Godot 4 it is queue_redraw"), else "".
+func (db *DB) MethodHint(class, method string) string {
+	if r, ok := db.MethodRename(class, method); ok {
+		return r.Message()
+	}
+	return ""
+}

@@ -84,3 +84,28 @@ func TestSignalHint(t *testing.T) {
 		}
 	}
 }
+
+func TestSignalAndMethodHints(t *testing.T) {
+	db := MustEmbedded()
+	for _, tt := range []struct{ class, signal, want string }{
+		{"LineEdit", "text_entered", "text_entered is the Godot 3 name; in Godot 4 it is text_submitted"},
+		{"AcceptDialog", "cancelled", "in Godot 4 it is canceled"},
+		{"Area2D", "body_entred", `did you mean "body_entered"?`},
+		{"Node2D", "text_entered", `did you mean "tree_entered"?`}, // the rename does not fit Node2D
+	} {
+		if got := db.SignalHint(tt.class, tt.signal); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("SignalHint(%q, %q) = %q, want %q", tt.class, tt.signal, got, tt.want)
+		}
+	}
+	for _, tt := range []struct{ class, method, want string }{
+		{"Node2D", "update", "update is the Godot 3 name; in Godot 4 it is queue_redraw"},
+		{"Node", "set_network_master", "in Godot 4 it is set_multiplayer_authority"},
+		{"RayCast2D", "get_cast_to", "in Godot 4 it is get_target_position"},
+		{"Node", "update", ""},         // Node has no queue_redraw
+		{"Node2D", "queue_redraw", ""}, // not refused
+	} {
+		if got := db.MethodHint(tt.class, tt.method); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("MethodHint(%q, %q) = %q, want %q", tt.class, tt.method, got, tt.want)
+		}
+	}
+}

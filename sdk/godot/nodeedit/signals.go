@@ -64,8 +64,10 @@ func (s *Scene) resolveConnection(from, signal, to, method string) (godot.Connec
 			names = names[:8]
 		}
 		hint := "available: " + strings.Join(names, ", ")
-		if sug := cdb.SuggestSignal(srcClass, signal); sug != "" {
-			hint = fmt.Sprintf("did you mean '%s'? %s", sug, hint)
+		// The Godot 4 name of a Godot 3 signal (text_entered is
+		// text_submitted), else the closest of the class's signals.
+		if h := cdb.SignalHint(srcClass, signal); h != "" {
+			hint = h + "; " + hint
 		}
 		return c, Invalid("signal_name", hint, "'%s' (%s) has no signal '%s'.", srcPath, srcClass, signal)
 	}
@@ -85,6 +87,11 @@ func (s *Scene) resolveConnection(from, signal, to, method string) (godot.Connec
 			}
 			slices.Sort(fs)
 			hint = fmt.Sprintf("add func %s() to %s, or use one of: %s", method, dstScript.Path, strings.Join(fs, ", "))
+		}
+		// A Godot 3 name of a method the class has under its Godot 4 name
+		// (update is queue_redraw) says so first.
+		if h := cdb.MethodHint(dstClass, method); h != "" {
+			hint = h + "; " + hint
 		}
 		return c, Invalid("method_name", hint, "'%s' has no method '%s'.", dstPath, method)
 	}
