@@ -19,6 +19,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/server"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	toolargs "github.com/godot-mcp/godot-mcp/sdk/args"
+	"github.com/godot-mcp/godot-mcp/sdk/suggest"
 )
 
 const callUsage = `Usage: godot-mcp call TOOL [--args JSON] [--confirm] [--dry-run] [--json] [flags]
@@ -175,7 +176,7 @@ func callOnce(ctx context.Context, h *host.Host, tool string, args map[string]an
 // last word), so a typo or a missing plugin is a one-step fix.
 func unknownToolMessage(tool string, names []string) string {
 	var near []string
-	if c := exposure.Closest(tool, names); c != "" {
+	if c := suggest.Closest(tool, names); c != "" {
 		near = append(near, c)
 	}
 	last := tool[strings.LastIndexByte(tool, '_')+1:]

@@ -47,7 +47,7 @@ func (c *Chain) ValidateNames(known Known) error {
 				}
 			case !set[e]:
 				hint := ""
-				if s := Closest(e, all); s != "" {
+				if s := suggest.Closest(e, all); s != "" {
 					hint = fmt.Sprintf("did you mean %q? ", s)
 				}
 				errs = append(errs, fmt.Errorf("%s: %q names no installed toolset or tool; %sfix the name, install the toolset, or remove the entry (installed toolsets: %s)",
@@ -77,7 +77,3 @@ func appendNew(dst []string, src ...string) []string {
 	}
 	return dst
 }
-
-// Closest returns the candidate nearest to s when it is close enough to be
-// a likely typo, else "" (see package suggest).
-func Closest(s string, candidates []string) string { return suggest.Closest(s, candidates) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"maps"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -29,10 +30,7 @@ func resourcePaths(class string, props map[string]any) (keep, later map[string]a
 			continue // a String or NodePath property: the build sets it
 		}
 		if later == nil {
-			later, keep = map[string]any{}, map[string]any{}
-			for k2, v2 := range props {
-				keep[k2] = v2
-			}
+			later, keep = map[string]any{}, maps.Clone(props)
 		}
 		later[k] = v
 		delete(keep, k)
@@ -61,12 +59,4 @@ func setHeldBack(ctx context.Context, ed *sdk.Editor, held []heldBack) error {
 		}
 	}
 	return nil
-}
-
-// childPath joins a node path and a child's name as the addon reports paths.
-func childPath(parent, name string) string {
-	if parent == "" || parent == "." {
-		return name
-	}
-	return parent + "/" + name
 }

@@ -212,7 +212,7 @@ func composeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in composeA
 	}
 	base := out.NodePath
 	if recorded { // the node does not exist: the path it would get
-		base = childPath(nodeedit.NormalizePath(p.ParentPath), p.Name)
+		base = godot.JoinNodePath(nodeedit.NormalizePath(p.ParentPath), p.Name)
 	}
 	held := []heldBack{}
 	if later != nil {
@@ -220,7 +220,7 @@ func composeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in composeA
 	}
 	for i, c := range p.Children {
 		if kidsLater[i] != nil {
-			held = append(held, heldBack{childPath(base, c.Name), kidsLater[i]})
+			held = append(held, heldBack{godot.JoinNodePath(base, c.Name), kidsLater[i]})
 		}
 	}
 	if err := setHeldBack(ctx, ed, held); err != nil {
@@ -229,10 +229,8 @@ func composeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in composeA
 	if recorded {
 		return onlyPreview(), nil
 	}
-	for _, h := range held {
-		if h.node == out.NodePath {
-			out.PropertiesSet = append(out.PropertiesSet, sortedKeys(h.props)...)
-		}
+	if later != nil { // the node's own held-back paths
+		out.PropertiesSet = append(out.PropertiesSet, sortedKeys(later)...)
 	}
 	return composeAnswer(false, out), nil
 }
@@ -323,7 +321,7 @@ func batchCreateEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in batc
 		if ed.DryRun() {
 			created = nil
 			for _, n := range p.Names {
-				created = append(created, childPath(nodeedit.NormalizePath(p.ParentPath), n))
+				created = append(created, godot.JoinNodePath(nodeedit.NormalizePath(p.ParentPath), n))
 			}
 		}
 		held := make([]heldBack, len(created))

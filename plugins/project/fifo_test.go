@@ -5,7 +5,7 @@ package main
 import (
 	"path/filepath"
 	"strings"
-	"syscall"
+
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
@@ -25,11 +25,7 @@ func TestUIDsSurviveNamedPipes(t *testing.T) {
 	})
 	var fifos []string
 	for _, name := range []string{"x.gd.uid", "y.png.import", "z.tscn"} {
-		p := filepath.Join(dir, name)
-		if err := syscall.Mkfifo(p, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		fifos = append(fifos, p)
+		fifos = append(fifos, plugintest.Mkfifo(t, filepath.Join(dir, name)))
 	}
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 	call := func(tool string, args map[string]any, opts ...sdktest.CallOption) *sdktest.Result {

@@ -112,7 +112,7 @@ func saveSceneEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in saveSc
 }
 
 func createNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in createNodeArgs) (sdk.Result, error) {
-	parent := orDot(in.ParentPath)
+	parent := nodeedit.OrDot(in.ParentPath)
 	params := map[string]any{"node_type": in.NodeType, "parent_path": parent}
 	if in.NodeName != "" {
 		params["name"] = in.NodeName
@@ -161,7 +161,7 @@ func moveNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in moveNod
 }
 
 func instanceSceneEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in instanceArgs) (sdk.Result, error) {
-	parent := orDot(in.ParentPath)
+	parent := nodeedit.OrDot(in.ParentPath)
 	params := map[string]any{"parent_path": parent, "scene_path": string(in.ScenePath)}
 	if in.Name != "" {
 		params["name"] = in.Name

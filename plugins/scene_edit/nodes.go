@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -130,11 +129,11 @@ func deleteNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, e
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	name := path.Base("/" + normalizeNodePath(in.NodePath))
+	np := normalizeNodePath(in.NodePath)
 	if err := s.editor(ctx, call).Delete(in.NodePath); err != nil {
 		return sdk.Result{}, err
 	}
-	return s.commit(ctx, call, "Delete "+name, map[string]any{"node_path": normalizeNodePath(in.NodePath), "deleted": true})
+	return s.commit(ctx, call, "Delete "+path.Base("/"+np), map[string]any{"node_path": np, "deleted": true})
 }
 
 func duplicateNode(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
@@ -251,11 +250,4 @@ func setEditableChildren(ctx context.Context, call *sdk.Call, in editableArgs) (
 		verb = "Disable"
 	}
 	return s.commit(ctx, call, verb+" editable children of "+name, map[string]any{"node_path": np, "editable": editable})
-}
-
-func orDot(p string) string {
-	if strings.TrimSpace(p) == "" {
-		return "."
-	}
-	return normalizeNodePath(p)
 }

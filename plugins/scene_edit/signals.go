@@ -119,12 +119,13 @@ func removeFromGroup(ctx context.Context, call *sdk.Call, in groupArgs) (sdk.Res
 		return sdk.Result{}, err
 	}
 	// Groups an instanced scene gives a node are that scene's to remove.
-	n, removed, err := s.editor(ctx, call).RemoveFromGroup(np, in.Group)
+	ed := s.editor(ctx, call)
+	n, removed, err := ed.RemoveFromGroup(np, in.Group)
 	if err != nil {
 		return sdk.Result{}, err
 	}
 	// A group an instanced scene gives the node stays: in_group says so.
-	out := nodeedit.GroupResult(np, in.Group, "removed", s.editor(ctx, call).InGroup(np, in.Group), removed)
+	out := nodeedit.GroupResult(np, in.Group, "removed", ed.InGroup(np, in.Group), removed)
 	if !removed {
 		return s.commit(ctx, call, "", out)
 	}

@@ -230,7 +230,7 @@ func (b *treeBuilder) expand(f *File, path string, stack []string) (*TreeNode, e
 			if parent == nil {
 				continue // Godot skips a node whose parent is missing
 			}
-			npath := joinPath(parent.path, fn.Name())
+			npath := JoinNodePath(parent.path, fn.Name())
 			switch {
 			case isInst:
 				sub, err := b.instance(f, inst, stack)
@@ -326,7 +326,7 @@ func (n *TreeNode) clone(parent *TreeNode, seen map[*TreeNode]*TreeNode) *TreeNo
 func (n *TreeNode) rebase(path string) {
 	n.path = path
 	for _, c := range n.children {
-		c.rebase(joinPath(path, c.name))
+		c.rebase(JoinNodePath(path, c.name))
 	}
 }
 
@@ -478,7 +478,7 @@ func (t *Tree) add(parent, name string, kind field) (*Node, error) {
 	if err := validNodeName(name); err != nil {
 		return nil, fmt.Errorf("add node: %w", err)
 	}
-	path := joinPath(p.path, name)
+	path := JoinNodePath(p.path, name)
 	if t.byPath[path] != nil || t.f.byPath[path] != nil {
 		return nil, fmt.Errorf("add node: %q already has a child named %q: %w", p.path, name, ErrExists)
 	}
@@ -556,7 +556,7 @@ func (f *File) FollowRename(path, newName string) bool {
 	if from == "." {
 		return false
 	}
-	to := joinPath(parentOf(from), newName)
+	to := JoinNodePath(parentOf(from), newName)
 	before := string(f.Bytes())
 	if n := f.byPath[from]; n != nil {
 		n.setField("name", String(newName), nodeOrder)

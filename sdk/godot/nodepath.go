@@ -17,8 +17,9 @@ func cleanPath(p string) string {
 	return p
 }
 
-// joinPath returns the path of a child called name under parent.
-func joinPath(parent, name string) string {
+// JoinNodePath returns the path of a child called name under parent
+// ("." or "" for the root).
+func JoinNodePath(parent, name string) string {
 	if parent == "" || parent == "." {
 		return name
 	}
@@ -44,7 +45,7 @@ func rebase(p, from, to string) string {
 		return to
 	}
 	if strings.HasPrefix(p, from+"/") {
-		return joinPath(to, p[len(from)+1:])
+		return JoinNodePath(to, p[len(from)+1:])
 	}
 	return p
 }
@@ -132,7 +133,7 @@ func remapNodePath(p, holder string, mapFn func(string) string) (string, bool) {
 		case "..":
 			cur = parentOf(cur)
 		default:
-			cur = joinPath(cur, c)
+			cur = JoinNodePath(cur, c)
 			np := mapFn(cur)
 			c = np[strings.LastIndexByte(np, '/')+1:]
 		}

@@ -138,7 +138,7 @@ func (f *File) reindex() {
 			if len(f.nodes) == 0 {
 				n.path = "."
 			} else {
-				n.path = joinPath(n.ParentPath(), n.Name())
+				n.path = JoinNodePath(n.ParentPath(), n.Name())
 			}
 			f.nodes = append(f.nodes, n)
 			if _, dup := f.byPath[n.path]; !dup {

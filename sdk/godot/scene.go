@@ -283,7 +283,7 @@ func (f *File) addNode(parent, name string, kind field) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		path = joinPath(p.path, name)
+		path = JoinNodePath(p.path, name)
 		if f.byPath[path] != nil {
 			return nil, fmt.Errorf("add node: %q already has a child named %q: %w", p.path, name, ErrExists)
 		}
@@ -418,7 +418,7 @@ func (f *File) RenameNode(path, newName string) error {
 		n.setField("name", String(newName), nodeOrder)
 		return nil
 	}
-	newPath := joinPath(parentOf(n.path), newName)
+	newPath := JoinNodePath(parentOf(n.path), newName)
 	if f.byPath[newPath] != nil {
 		return fmt.Errorf("rename node: %q already exists: %w", newPath, ErrExists)
 	}
@@ -453,7 +453,7 @@ func (f *File) MoveNode(path, newParent string) error {
 	if parentOf(n.path) == p.path {
 		return nil
 	}
-	newPath := joinPath(p.path, n.Name())
+	newPath := JoinNodePath(p.path, n.Name())
 	if f.byPath[newPath] != nil {
 		return fmt.Errorf("move node: %q already exists: %w", newPath, ErrExists)
 	}
@@ -486,9 +486,9 @@ func (f *File) MoveNode(path, newParent string) error {
 	return nil
 }
 
-// nextName returns the name the editor gives a duplicate: a trailing number
+// NextName returns the name the editor gives a duplicate: a trailing number
 // is incremented ("Enemy2" -> "Enemy3"), otherwise "2" is appended.
-func nextName(name string) string {
+func NextName(name string) string {
 	i := len(name)
 	for i > 0 && isDigit(name[i-1]) {
 		i--
@@ -520,15 +520,15 @@ func (f *File) DuplicateNode(path, newName string) (*Node, error) {
 	}
 	parent := parentOf(n.path)
 	if newName == "" {
-		newName = nextName(n.Name())
-		for f.byPath[joinPath(parent, newName)] != nil {
-			newName = nextName(newName)
+		newName = NextName(n.Name())
+		for f.byPath[JoinNodePath(parent, newName)] != nil {
+			newName = NextName(newName)
 		}
 	}
 	if err := validNodeName(newName); err != nil {
 		return nil, fmt.Errorf("duplicate node: %w", err)
 	}
-	newPath := joinPath(parent, newName)
+	newPath := JoinNodePath(parent, newName)
 	if f.byPath[newPath] != nil {
 		return nil, fmt.Errorf("duplicate node: %q already exists: %w", newPath, ErrExists)
 	}

@@ -1,7 +1,6 @@
 package nodeedit
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -18,13 +17,7 @@ func ValidName(name string) error {
 // FreeName returns name, or the editor's next free sibling name
 // ("Sprite2D2") when the parent already has a child called name.
 func FreeName(f *godot.File, parent, name string) string {
-	join := func(n string) string {
-		if parent == "." {
-			return n
-		}
-		return parent + "/" + n
-	}
-	for f.Node(join(name)) != nil {
+	for f.Node(godot.JoinNodePath(parent, name)) != nil {
 		name = NextName(name)
 	}
 	return name
@@ -43,16 +36,6 @@ func FreeChildName(p *godot.TreeNode, name string) string {
 	return name
 }
 
-// NextName increments a trailing number ("Box2" -> "Box3") or appends 2.
-func NextName(name string) string {
-	i := len(name)
-	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
-		i--
-	}
-	if i < len(name) {
-		var n int
-		fmt.Sscanf(name[i:], "%d", &n)
-		return fmt.Sprintf("%s%d", name[:i], n+1)
-	}
-	return name + "2"
-}
+// NextName increments a trailing number ("Box2" -> "Box3") or appends 2,
+// as the editor names a duplicate (godot.NextName).
+func NextName(name string) string { return godot.NextName(name) }

@@ -17,7 +17,7 @@ func (s *Scene) CreateNode(parent, name, typ string) (*godot.Node, error) {
 	if err := s.db.ValidNodeTypeFor(typ, s.ws.GodotVersion(s.ctx)); err != nil {
 		return nil, Invalid("node_type", "pick an instantiable Node class (the message names the closest)", "%v", err)
 	}
-	p, tp, err := s.Lookup(orDot(parent))
+	p, tp, err := s.Lookup(OrDot(parent))
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,8 @@ func (s *Scene) addUnder(tp *godot.TreeNode, inFile, inTree func() (*godot.Node,
 	return n, nil
 }
 
-func orDot(p string) string {
+// OrDot normalises a node path, an empty one naming the root (".").
+func OrDot(p string) string {
 	if strings.TrimSpace(p) == "" {
 		return "."
 	}
@@ -176,7 +177,7 @@ func (s *Scene) Instance(parent, name, scenePath string) (*godot.Node, error) {
 	if sp == s.Path {
 		return nil, Invalid("scene_path", "instance a different scene", "a scene cannot instance itself (%s)", sp)
 	}
-	p, tp, err := s.Lookup(orDot(parent))
+	p, tp, err := s.Lookup(OrDot(parent))
 	if err != nil {
 		return nil, err
 	}
