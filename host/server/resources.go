@@ -208,9 +208,10 @@ func resultText(res *mcp.CallToolResult) string {
 
 // withNote adds a note to an answer's JSON object.
 func withNote(res *mcp.CallToolResult, note string) string {
+	j := resultJSON(res)
 	var obj map[string]any
-	if err := json.Unmarshal([]byte(resultJSON(res)), &obj); err != nil {
-		return resultJSON(res)
+	if err := json.Unmarshal([]byte(j), &obj); err != nil {
+		return j
 	}
 	obj["note"] = note
 	b, _ := json.Marshal(obj)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/addonerr"
@@ -131,8 +132,9 @@ func getProjectInfoEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, i
 }
 
 // builtinActions are the engine's own input actions (ui_accept, …), which
-// every project has.
-func builtinActions() map[string]bool {
+// every project has: read once from the embedded class database, which
+// never changes. Callers only read the map.
+var builtinActions = sync.OnceValue(func() map[string]bool {
 	out := map[string]bool{}
 	for _, s := range db.Settings() {
 		if a, ok := strings.CutPrefix(s, "input/"); ok {
@@ -140,7 +142,7 @@ func builtinActions() map[string]bool {
 		}
 	}
 	return out
-}
+})
 
 // readProject reads and parses project.godot.
 func readProject(ctx context.Context, ws *sdk.Workspace) (*godot.Project, error) {

@@ -160,7 +160,7 @@ func scaffoldEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in scaf
 				Hint:    "leave " + arg + " out (type sets the renderer), or scaffold a new project without an editor"}
 		}
 	}
-	name := cmp.Or(in.MainScene, "main")
+	name, project := cmp.Or(in.MainScene, "main"), cmp.Or(in.ProjectName, in.Type)
 	var out struct {
 		Created   bool     `json:"created"`
 		Paths     []string `json:"paths_created"`
@@ -168,7 +168,7 @@ func scaffoldEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in scaf
 	}
 	// confirm: the host has already required it of the caller for this
 	// destructive tool; the addon asks for it again.
-	params := map[string]any{"type": in.Type, "project_name": cmp.Or(in.ProjectName, in.Type), "main_scene": name, "confirm": true}
+	params := map[string]any{"type": in.Type, "project_name": project, "main_scene": name, "confirm": true}
 	if err := ed.Apply(ctx, "cmd_scaffold_project", params, &out); err != nil {
 		return sdk.Result{}, err
 	}
@@ -177,7 +177,7 @@ func scaffoldEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in scaf
 		out.Paths = []string{}
 	}
 	return sdk.JSON(scaffoldResult{
-		ProjectName: cmp.Or(in.ProjectName, in.Type), GodotVersion: call.Workspace().GodotVersion(ctx),
+		ProjectName: project, GodotVersion: call.Workspace().GodotVersion(ctx),
 		Renderer: gameTypes[in.Type].renderer, Template: in.Type, MainScene: scene, Files: out.Paths,
 		Autoloads: out.Autoloads,
 		Next:      "the editor has the skeleton open: enable scene_edit to edit " + scene,

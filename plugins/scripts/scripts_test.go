@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -469,11 +470,10 @@ func TestWriteRefusesAnEditTheAgentDidNotSee(t *testing.T) {
 }
 
 func with(m map[string]any, k string, v any) map[string]any {
-	out := map[string]any{k: v}
-	for key, val := range m {
-		if key != k {
-			out[key] = val
-		}
+	out := maps.Clone(m)
+	if out == nil {
+		out = map[string]any{}
 	}
+	out[k] = v
 	return out
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"testing"
 
@@ -44,9 +45,7 @@ func readAllCells(t *testing.T, h *sdktest.Host, args map[string]any) []any {
 	var all []any
 	for off := 0; ; {
 		a := map[string]any{"offset": off, "limit": 100}
-		for k, v := range args {
-			a[k] = v
-		}
+		maps.Copy(a, args)
 		p := plugintest.Call(t, h, "get_used_cells", a)
 		all = append(all, p["cells"].([]any)...)
 		next, ok := p["next_offset"].(float64)

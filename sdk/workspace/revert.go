@@ -55,12 +55,15 @@ func revert(base, ours, theirs []byte) ([]byte, []overlap) {
 	if len(clash) > 0 {
 		return nil, clash
 	}
+	// Edits that do not overlap merge; should the library still refuse
+	// them, the whole file counts as the overlap.
 	merged, ok := udiff.Merge(x, y)
-	if !ok {
-		return nil, []overlap{{from: 1, to: strings.Count(o, "\n")}}
+	var out string
+	var err error
+	if ok {
+		out, err = udiff.Apply(b, merged)
 	}
-	out, err := udiff.Apply(b, merged)
-	if err != nil {
+	if !ok || err != nil {
 		return nil, []overlap{{from: 1, to: strings.Count(o, "\n")}}
 	}
 	return []byte(out), nil

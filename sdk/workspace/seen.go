@@ -65,11 +65,10 @@ func (w *Workspace) noteSeen(res string, c content) {
 		if oldest == "" {
 			return
 		}
+		w.seenBytes -= int64(len(w.seen[oldest].data))
 		if len(w.seen) > seenMaxFiles {
-			w.seenBytes -= int64(len(w.seen[oldest].data))
 			delete(w.seen, oldest)
 		} else {
-			w.seenBytes -= int64(len(w.seen[oldest].data))
 			w.seen[oldest].data = nil
 		}
 	}
