@@ -58,7 +58,7 @@ func section(t *testing.T, src []byte, header string) string {
 	if i < 0 {
 		t.Fatalf("no section %q in\n%s", header, s)
 	}
-	i = strings.LastIndex(s[:i], "\n[") + 1
+	i = strings.LastIndex(s[:i+1], "\n[") + 1
 	j := strings.Index(s[i+1:], "\n[")
 	if j < 0 {
 		return s[i:]
