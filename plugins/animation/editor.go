@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -86,7 +87,9 @@ func addTrackEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in addT
 	// Checked against the scene as saved: a wrong class or property is
 	// refused before the editor sees it; a node the file does not have
 	// yet (added in the editor, unsaved) is left to the addon.
-	if err := checkSavedTrack(ctx, call, in, typ); err != nil {
+	saved := in
+	saved.Scene = editorScene(ctx, ed, in.Scene)
+	if err := checkSavedTrack(ctx, call, saved, typ); err != nil {
 		return sdk.Result{}, err
 	}
 	return forward(ctx, ed, in.Scene, "cmd_add_animation_track",
@@ -94,7 +97,27 @@ func addTrackEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in addT
 		map[string]any{"node_path": in.NodePath, "animation": in.Animation})
 }
 
+// editorScene is scene, or else the scene of the editor's active tab
+// (cmd_get_active_scene; "" when it has none or it was never saved), the
+// file whose saved text the checks before sending read.
+func editorScene(ctx context.Context, ed *sdk.Editor, scene sdk.ScenePath) sdk.ScenePath {
+	if scene != "" {
+		return scene
+	}
+	var active struct {
+		IsOpen bool   `json:"is_open"`
+		Path   string `json:"path"`
+	}
+	if err := ed.Query(ctx, "cmd_get_active_scene", nil, &active); err != nil || !active.IsOpen || !strings.HasSuffix(active.Path, ".tscn") {
+		return ""
+	}
+	return sdk.ScenePath(active.Path)
+}
+
 func checkSavedTrack(ctx context.Context, call *sdk.Call, in addTrackArgs, typ string) error {
+	if in.Scene == "" {
+		return nil
+	}
 	e := newEdit(ctx, call)
 	if _, err := e.openScene(in.Scene); err != nil {
 		return nil
@@ -119,7 +142,8 @@ func insertKeyframeEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, i
 	if in.Track == nil {
 		return sdk.Result{}, invalid("track", "pass the track's index (godot_animation_get lists the tracks)", "track is required")
 	}
-	raw := in.Value
+	saved := in
+	saved.Scene = editorScene(ctx, ed, in.Scene)
 	easing := 1.0
 	if in.Easing != nil {
 		easing = *in.Easing
@@ -128,7 +152,7 @@ func insertKeyframeEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, i
 	}
 	return forward(ctx, ed, in.Scene, "cmd_insert_keyframe",
 		map[string]any{"node_path": in.NodePath, "animation": in.Animation, "track": *in.Track, "time": in.Time,
-			"value": editorValue(ctx, call, in, raw), "easing": easing},
+			"value": editorValue(ctx, call, saved, in.Value), "easing": easing},
 		map[string]any{"node_path": in.NodePath, "animation": in.Animation})
 }
 
@@ -142,6 +166,9 @@ func editorValue(ctx context.Context, call *sdk.Call, in insertKeyArgs, raw any)
 	switch raw.(type) {
 	case map[string]any, []any:
 	default:
+		return raw
+	}
+	if in.Scene == "" {
 		return raw
 	}
 	e := newEdit(ctx, call)
