@@ -219,6 +219,9 @@ func createTreeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in creat
 	if rootType == "" {
 		rootType = "AnimationNodeStateMachine"
 	}
+	if err := checkClass("root_type", rootType, "AnimationRootNode", "pass AnimationNodeStateMachine or AnimationNodeBlendTree"); err != nil {
+		return sdk.Result{}, err
+	}
 	name := in.Name
 	if name == "" {
 		name = "AnimationTree"
@@ -235,6 +238,9 @@ func addStateEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in stat
 	if in.Position != nil {
 		return addState(ctx, call, in)
 	}
+	if in.StateName == "" {
+		return sdk.Result{}, invalid("state_name", "pass the state's name, e.g. \"idle\"", "'state_name' must be a non-empty string.")
+	}
 	params := map[string]any{"tree_path": in.TreePath, "state_name": in.StateName}
 	if in.Animation != "" {
 		params["animation"] = in.Animation
@@ -245,6 +251,12 @@ func addStateEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in stat
 func setBlendTreeNodeEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in blendNodeArgs) (sdk.Result, error) {
 	if in.Animation != "" || len(in.Properties) > 0 || in.Position != nil || in.ConnectTo != "" {
 		return setBlendTreeNode(ctx, call, in)
+	}
+	if in.NodeName == "" {
+		return sdk.Result{}, invalid("node_name", "pass the node's name, e.g. \"walk\"", "'node_name' must be a non-empty string.")
+	}
+	if err := checkClass("node_type", in.NodeType, "AnimationNode", "pass an AnimationNode class such as AnimationNodeAnimation or AnimationNodeBlend2"); err != nil {
+		return sdk.Result{}, err
 	}
 	return forward(ctx, ed, in.Scene, "cmd_set_blend_tree_node",
 		map[string]any{"tree_path": in.TreePath, "node_name": in.NodeName, "node_type": in.NodeType},

@@ -77,14 +77,10 @@ func createTree(ctx context.Context, call *sdk.Call, in createTreeArgs) (sdk.Res
 	if rootType == "" {
 		rootType = "AnimationNodeStateMachine"
 	}
-	db := nodeedit.DB()
-	if !db.Instantiable(rootType) || !db.Inherits(rootType, "AnimationRootNode") {
-		hint := "pass AnimationNodeStateMachine or AnimationNodeBlendTree"
-		if s := db.Suggest(rootType); s != "" && s != rootType {
-			hint = fmt.Sprintf("did you mean %q? ", s) + hint
-		}
-		return sdk.Result{}, invalid("root_type", hint, "'%s' is not an AnimationRootNode.", rootType)
+	if err := checkClass("root_type", rootType, "AnimationRootNode", "pass AnimationNodeStateMachine or AnimationNodeBlendTree"); err != nil {
+		return sdk.Result{}, err
 	}
+	db := nodeedit.DB()
 	name := in.Name
 	if name == "" {
 		name = "AnimationTree"
@@ -123,6 +119,19 @@ func createTree(ctx context.Context, call *sdk.Call, in createTreeArgs) (sdk.Res
 		out["anim_player"] = in.AnimPlayer
 	}
 	return e.commit(fmt.Sprintf("Create AnimationTree %s", n.Path()), out)
+}
+
+// checkClass refuses a class that is not an instantiable base, as the
+// addon does ("'X' is not an AnimationNode."), with the closest name.
+func checkClass(arg, class, base, hint string) error {
+	db := nodeedit.DB()
+	if db.Instantiable(class) && db.Inherits(class, base) {
+		return nil
+	}
+	if s := db.Suggest(class); s != "" && s != class && db.Inherits(s, base) {
+		hint = fmt.Sprintf("did you mean %q? ", s) + hint
+	}
+	return invalid(arg, hint, "'%s' is not an %s.", class, base)
 }
 
 // tree is an AnimationTree node and its root graph.
@@ -433,14 +442,10 @@ func setBlendTreeNode(ctx context.Context, call *sdk.Call, in blendNodeArgs) (sd
 	if strings.ContainsAny(in.NodeName, "/") || in.NodeName == "output" {
 		return sdk.Result{}, invalid("node_name", "pick a name without '/' other than output (the blend tree's own)", "%q cannot name a blend tree node", in.NodeName)
 	}
-	db := nodeedit.DB()
-	if !db.Instantiable(in.NodeType) || !db.Inherits(in.NodeType, "AnimationNode") {
-		hint := "pass an AnimationNode class such as AnimationNodeAnimation or AnimationNodeBlend2"
-		if s := db.Suggest(in.NodeType); s != "" && s != in.NodeType {
-			hint = fmt.Sprintf("did you mean %q? ", s) + hint
-		}
-		return sdk.Result{}, invalid("node_type", hint, "'%s' is not an AnimationNode.", in.NodeType)
+	if err := checkClass("node_type", in.NodeType, "AnimationNode", "pass an AnimationNode class such as AnimationNodeAnimation or AnimationNodeBlend2"); err != nil {
+		return sdk.Result{}, err
 	}
+	db := nodeedit.DB()
 	e := newEdit(ctx, call)
 	if _, err := e.openScene(in.Scene); err != nil {
 		return sdk.Result{}, err
