@@ -22,7 +22,7 @@ func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }
 // copyProject copies a whole demo project of the shared corpus
 // (fixtures/projects, with its scripts and assets) to a temporary
 // directory.
-func copyProject(t *testing.T, name string) string {
+func copyProject(t testing.TB, name string) string {
 	t.Helper()
 	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", name)
 	if _, err := os.Stat(src); err != nil {
@@ -35,7 +35,7 @@ func copyProject(t *testing.T, name string) string {
 	return dst
 }
 
-func headless(t *testing.T, dir string) *sdktest.Host {
+func headless(t testing.TB, dir string) *sdktest.Host {
 	t.Helper()
 	return sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 }
