@@ -22,6 +22,10 @@ import (
 // dictionary, {&"walk": SubResource(...)}. Either link may instead be an
 // ExtResource: a library or an animation saved as a .tres of its own, and
 // an edit of the animation is then written there.
+//
+// Godot 4.6's runtime ignores the dictionary form (the engine check
+// reports the property as unknown), so in a 4.6 project a player whose
+// libraries change gets the 4.6 form.
 
 func newUID() string {
 	id, err := uid.Generate(rand.Reader)
@@ -253,8 +257,10 @@ func validAnimationName(what, name string) error {
 }
 
 // addLibrary adds an empty AnimationLibrary named name to the player, as
-// a sub-resource of the scene, in the form the file (or, for a player
-// with no library yet, the project's Godot version) uses.
+// a sub-resource of the scene. A project for Godot 4.6 or later gets the
+// libraries/<name> properties, also in place of a dictionary an older
+// editor saved (which the 4.6 runtime ignores); an older project keeps
+// (or gets) the dictionary, its keys spelled as the file spells them.
 func (p *player) addLibrary(name string) (*library, error) {
 	fd := p.e.files[0]
 	sub, err := fd.doc.AddSubResource("AnimationLibrary")
@@ -262,20 +268,31 @@ func (p *player) addLibrary(name string) (*library, error) {
 		return nil, err
 	}
 	ref := godot.SubResource{ID: sub.ID()}
-	names, refs := p.libraryRefs()
-	dict := p.dictForm
-	if len(names) == 0 && !p.dictForm {
-		dict = !godotAtLeast(p.e.call.Workspace().GodotVersion(p.e.ctx), 4, 6)
-	}
-	if dict {
-		d := godot.Dictionary{}
-		for _, n := range names {
-			d.Entries = append(d.Entries, godot.DictEntry{Key: godot.StringName(n), Value: refs[n]})
+	modern := godotAtLeast(p.e.call.Workspace().GodotVersion(p.e.ctx), 4, 6)
+	if modern {
+		names, refs := p.libraryRefs()
+		if p.dictForm {
+			// The new references first: clearing the dictionary first
+			// would drop the libraries as unused.
+			for _, n := range names {
+				p.node.SetOrdered("libraries/"+n, refs[n], libraryRank())
+			}
+			p.node.Clear("libraries")
+			p.dictForm = false
 		}
-		d.Entries = append(d.Entries, godot.DictEntry{Key: godot.StringName(name), Value: ref})
-		p.node.SetOrdered("libraries", d, libraryRank())
-	} else {
 		p.node.SetOrdered("libraries/"+name, ref, libraryRank())
+	} else {
+		v, _ := p.node.Get("libraries")
+		d, _ := v.(godot.Dictionary)
+		var key godot.Value = godot.StringName(name)
+		if len(d.Entries) > 0 {
+			if _, ok := d.Entries[0].Key.(godot.String); ok {
+				key = godot.String(name)
+			}
+		}
+		d.Entries = append(slices.Clone(d.Entries), godot.DictEntry{Key: key, Value: ref})
+		p.node.SetOrdered("libraries", d, libraryRank())
+		p.dictForm = true
 	}
 	return &library{name: name, fd: fd, sec: sub.Section}, nil
 }
