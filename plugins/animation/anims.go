@@ -178,25 +178,9 @@ func createAnimation(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Re
 		out["player_path"] = in.NodePath
 		out["scene_path"] = e.scene.Path
 	}
-	// The Animation resource: a sub-resource of the library's file, or a
-	// .tres of its own.
-	var sec *godot.Section
-	var ref godot.Value
-	if in.ResourcePath != "" {
-		fd, err := e.create(string(in.ResourcePath), "Animation")
-		if err != nil {
-			return sdk.Result{}, err
-		}
-		sec = fd.doc.Resource()
-		out["resource_path"] = fd.path
-		if p != nil {
-			x, err := e.files[0].doc.AddExtResource("Animation", fd.path, fd.doc.UID())
-			if err != nil {
-				return sdk.Result{}, err
-			}
-			ref = x
-		}
-	}
+	// The library (created when missing), then the Animation resource: a
+	// sub-resource of the library's file, or a .tres of its own that the
+	// library's file refers to.
 	if p != nil {
 		created := false
 		if l == nil {
@@ -205,17 +189,32 @@ func createAnimation(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Re
 			}
 			created = true
 		}
-		if sec == nil {
-			sub, err := l.fd.doc.AddSubResource("Animation")
+		out["library"] = lib
+		out["library_created"] = created
+	}
+	var sec *godot.Section
+	if in.ResourcePath != "" {
+		fd, err := e.create(string(in.ResourcePath), "Animation")
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		sec = fd.doc.Resource()
+		out["resource_path"] = fd.path
+		if l != nil {
+			x, err := l.fd.doc.AddExtResource("Animation", fd.path, fd.doc.UID())
 			if err != nil {
 				return sdk.Result{}, err
 			}
-			sec, ref = sub.Section, sub.Ref()
-			sec.Set("resource_name", godot.String(name))
+			l.add(name, x)
 		}
-		l.add(name, ref)
-		out["library"] = lib
-		out["library_created"] = created
+	} else {
+		sub, err := l.fd.doc.AddSubResource("Animation")
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		sec = sub.Section
+		sec.Set("resource_name", godot.String(name))
+		l.add(name, sub.Ref())
 	}
 	db := nodeedit.DB()
 	set := func(k string, v godot.Value) {

@@ -82,3 +82,65 @@ autoplay = "idle"
 		t.Fatalf("list_animations = %v", got)
 	}
 }
+
+// A library saved as its own .tres: the edits of its animations, and a
+// new animation, are written there, the scene untouched; one undo step
+// per call restores the file.
+func TestLibraryInItsOwnFile(t *testing.T) {
+	const lib = `[gd_resource type="AnimationLibrary" load_steps=2 format=3 uid="uid://c0anmlibtest1"]
+
+[sub_resource type="Animation" id="Animation_a"]
+resource_name = "idle"
+
+[resource]
+_data = {
+&"idle": SubResource("Animation_a")
+}
+`
+	const scene = `[gd_scene load_steps=2 format=3]
+
+[ext_resource type="AnimationLibrary" uid="uid://c0anmlibtest1" path="res://moves.tres" id="1_lib"]
+
+[node name="Root" type="Node2D"]
+
+[node name="Sprite2D" type="Sprite2D" parent="."]
+
+[node name="AnimationPlayer" type="AnimationPlayer" parent="."]
+libraries/ = ExtResource("1_lib")
+`
+	dir := plugintest.Project(t, map[string]string{"project.godot": engineProject, "main.tscn": scene, "moves.tres": lib})
+	h := headless(t, dir)
+	at := map[string]any{"scene": "res://main.tscn", "node_path": "AnimationPlayer"}
+	with := func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for k, v := range at {
+			m[k] = v
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	r := plugintest.Call(t, h, "add_track", with("animation", "idle", "track_path", "Sprite2D:modulate"))
+	if r["animation_file"] != "res://moves.tres" {
+		t.Fatalf("add_track = %v", r)
+	}
+	plugintest.Call(t, h, "insert_keyframe", with("animation", "idle", "track", 0, "time", 0.5, "value", "#ff000080"))
+	plugintest.Call(t, h, "create", with("name", "fade"))
+	got, _ := os.ReadFile(filepath.Join(dir, "moves.tres"))
+	for _, want := range []string{`"values": [Color(1, 0, 0, 0.5019608)]`, `&"fade": SubResource("Animation_`, "resource_name = \"fade\""} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("moves.tres lacks %q:\n%s", want, got)
+		}
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "main.tscn")); string(now) != scene {
+		t.Errorf("the scene changed:\n%s", now)
+	}
+	enginecheck.Files(t, map[string][]byte{"project.godot": []byte(engineProject), "main.tscn": []byte(scene), "moves.tres": got})
+	if _, err := h.Workspace().Undo(t.Context(), 3, false); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "moves.tres")); string(now) != lib {
+		t.Fatalf("undo did not restore moves.tres:\n%s", now)
+	}
+}
