@@ -18,10 +18,9 @@ import (
 
 // fileDoc is one parsed file of an edit.
 type fileDoc struct {
-	path    string
-	file    sdk.File
-	doc     *godot.File
-	created bool // a new file: no version to compare against
+	path string
+	file sdk.File // zero for a new file: no version to compare against
+	doc  *godot.File
 }
 
 // edit is the set of files of one call.
@@ -90,7 +89,7 @@ func (e *edit) create(path, typ string) (*fileDoc, error) {
 		return nil, err
 	}
 	doc.SetFloatStyle(e.call.Workspace().FloatStyle(e.ctx))
-	fd := &fileDoc{path: path, doc: doc, created: true}
+	fd := &fileDoc{path: path, doc: doc}
 	e.files = append(e.files, fd)
 	return fd, nil
 }
