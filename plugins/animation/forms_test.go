@@ -144,3 +144,38 @@ libraries/ = ExtResource("1_lib")
 		t.Fatalf("undo did not restore moves.tres:\n%s", now)
 	}
 }
+
+// An AnimationTree whose state machine is saved as a .tres: states and
+// transitions are written there.
+func TestTreeRootInItsOwnFile(t *testing.T) {
+	const machine = `[gd_resource type="AnimationNodeStateMachine" format=3 uid="uid://c0anmsmtest01"]
+
+[resource]
+`
+	const scene = `[gd_scene load_steps=2 format=3]
+
+[ext_resource type="AnimationNodeStateMachine" uid="uid://c0anmsmtest01" path="res://machine.tres" id="1_sm"]
+
+[node name="Root" type="Node2D"]
+
+[node name="AnimationTree" type="AnimationTree" parent="."]
+tree_root = ExtResource("1_sm")
+`
+	dir := plugintest.Project(t, map[string]string{"project.godot": engineProject, "main.tscn": scene, "machine.tres": machine})
+	h := headless(t, dir)
+	plugintest.Call(t, h, "add_state_machine_state", map[string]any{"scene": "res://main.tscn", "tree_path": "AnimationTree", "state_name": "idle", "animation": "idle"})
+	plugintest.Call(t, h, "add_state_machine_transition", map[string]any{"scene": "res://main.tscn", "tree_path": "AnimationTree", "from": "Start", "to": "idle"})
+	got, _ := os.ReadFile(filepath.Join(dir, "machine.tres"))
+	for _, want := range []string{"[sub_resource type=\"AnimationNodeAnimation\" id=\"AnimationNodeAnimation_", "animation = &\"idle\"",
+		"[resource]\nstates/idle/node = SubResource(\"AnimationNodeAnimation_", "states/idle/position = Vector2(200, 100)\ntransitions = [\"Start\", \"idle\", SubResource(\"AnimationNodeStateMachineTransition_"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("machine.tres lacks %q:\n%s", want, got)
+		}
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "main.tscn")); string(now) != scene {
+		t.Errorf("the scene changed:\n%s", now)
+	}
+	enginecheck.Files(t, map[string][]byte{"project.godot": []byte(engineProject), "main.tscn": []byte(scene), "machine.tres": got})
+	plugintest.Refused(t, h, "set_blend_tree_node", map[string]any{"scene": "res://main.tscn", "tree_path": "AnimationTree", "node_name": "a", "node_type": "AnimationNodeAnimation"},
+		"INVALID_ARGUMENT", "blend-tree root")
+}

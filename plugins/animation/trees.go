@@ -8,6 +8,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
@@ -138,6 +139,7 @@ func checkClass(arg, class, base, hint string) error {
 type tree struct {
 	node     *godot.Node
 	path     string
+	fd       *fileDoc // the file holding the root: the scene, or a .tres
 	root     *godot.Section
 	rootType string
 }
@@ -154,21 +156,29 @@ func (e *edit) openTree(treePath, want string) (*tree, error) {
 	if sec == nil || sec.Type() != "AnimationTree" || tn != nil && !tn.Declared() {
 		return nil, invalid("tree_path", "pass an AnimationTree of this scene (godot_animation_create_tree makes one)", "Node is not an AnimationTree with a %s root: %s", kindOf(want), np)
 	}
+	// The root is embedded (a sub-resource) or saved as a .tres of its
+	// own, which the edit then writes.
 	v, _ := sec.Get("tree_root")
-	ref, ok := v.(godot.SubResource)
-	if !ok {
-		return nil, invalid("tree_path", "give the tree an embedded root (godot_animation_create_tree makes one), or edit a root saved as a file in the Godot editor", "Node is not an AnimationTree with a %s root: %s has no embedded tree_root", kindOf(want), np)
-	}
-	sub := sec.Path()
-	root := e.scene.Doc.SubResource(ref.ID)
-	if root == nil || root.Type() != want {
-		t := "none"
-		if root != nil {
-			t = root.Type()
+	typ := "none"
+	switch r := v.(type) {
+	case godot.SubResource:
+		if d := e.scene.Doc.SubResource(r.ID); d != nil {
+			typ = d.Type()
 		}
-		return nil, invalid("tree_path", "use add_state_machine_state on a state machine root and set_blend_tree_node on a blend tree root", "Node is not an AnimationTree with a %s root: %s's tree_root is a %s", kindOf(want), sub, t)
+	case godot.ExtResource:
+		if d := e.scene.Doc.ExtResource(r.ID); d != nil {
+			typ = d.Type()
+		}
 	}
-	return &tree{node: sec, path: sec.Path(), root: root.Section, rootType: want}, nil
+	if typ != want {
+		return nil, invalid("tree_path", "use add_state_machine_state and add_state_machine_transition on a state machine root, set_blend_tree_node on a blend tree root (godot_animation_create_tree makes either)",
+			"Node is not an AnimationTree with a %s root: %s's tree_root is %s", kindOf(want), sec.Path(), typ)
+	}
+	fd, root, err := e.resolve(e.files[0], v, want)
+	if err != nil {
+		return nil, err
+	}
+	return &tree{node: sec, path: sec.Path(), fd: fd, root: root, rootType: want}, nil
 }
 
 func kindOf(class string) string {
@@ -286,7 +296,7 @@ func addState(ctx context.Context, call *sdk.Call, in stateArgs) (sdk.Result, er
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	node, err := e.scene.Doc.AddSubResource("AnimationNodeAnimation")
+	node, err := t.fd.doc.AddSubResource("AnimationNodeAnimation")
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -296,7 +306,6 @@ func addState(ctx context.Context, call *sdk.Call, in stateArgs) (sdk.Result, er
 	rank := graphRank("states/")
 	t.root.SetOrdered("states/"+in.StateName+"/node", node.Ref(), rank)
 	t.root.SetOrdered("states/"+in.StateName+"/position", pos, rank)
-	e.scene.Edited = true
 	out := map[string]any{"tree_path": in.TreePath, "state": in.StateName, "scene_path": e.scene.Path, "persisted": true,
 		"position": []float64{pos.X, pos.Y}}
 	if in.Animation != "" {
@@ -360,11 +369,11 @@ func addTransition(ctx context.Context, call *sdk.Call, in transitionArgs) (sdk.
 	if in.AdvanceCondition != "" {
 		props["advance_condition"] = in.AdvanceCondition
 	}
-	sub, err := e.scene.Doc.AddSubResource(class)
+	sub, err := t.fd.doc.AddSubResource(class)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if err := setProps(sub.Section, class, props, e.scene.Resources()); err != nil {
+	if err := setProps(sub.Section, class, props, e.resources(t.fd)); err != nil {
 		return sdk.Result{}, err
 	}
 	list.Items = append(slices.Clone(list.Items), godot.String(in.From), godot.String(in.To), sub.Ref())
@@ -375,7 +384,6 @@ func addTransition(ctx context.Context, call *sdk.Call, in transitionArgs) (sdk.
 			t.node.SetOrdered(k, godot.Bool(false), nodeedit.DB().PropertyRank("AnimationTree"))
 		}
 	}
-	e.scene.Edited = true
 	out := map[string]any{"tree_path": in.TreePath, "from": in.From, "to": in.To, "switch_mode": switchModes[sw], "advance_mode": advanceModes[adv],
 		"scene_path": e.scene.Path, "persisted": true}
 	if in.AdvanceCondition != "" {
@@ -386,7 +394,7 @@ func addTransition(ctx context.Context, call *sdk.Call, in transitionArgs) (sdk.
 
 // setProps sets props on sec, an object of class, converted to their
 // types, in the class's order, leaving defaults out.
-func setProps(sec *godot.Section, class string, props map[string]any, res *nodeedit.FileResources) error {
+func setProps(sec *godot.Section, class string, props map[string]any, res classdb.Resources) error {
 	db := nodeedit.DB()
 	for name := range props {
 		if p, ok := db.Property(class, name); !ok || !p.Saved() || strings.HasPrefix(name, "resource_") {
@@ -478,11 +486,11 @@ func setBlendTreeNode(ctx context.Context, call *sdk.Call, in blendNodeArgs) (sd
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	sub, err := e.scene.Doc.AddSubResource(in.NodeType)
+	sub, err := t.fd.doc.AddSubResource(in.NodeType)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if err := setProps(sub.Section, in.NodeType, props, e.scene.Resources()); err != nil {
+	if err := setProps(sub.Section, in.NodeType, props, e.resources(t.fd)); err != nil {
 		return sdk.Result{}, err
 	}
 	rank := graphRank("nodes/")
@@ -502,7 +510,6 @@ func setBlendTreeNode(ctx context.Context, call *sdk.Call, in blendNodeArgs) (sd
 			t.node.SetOrdered(k, p.Value, treeRank)
 		}
 	}
-	e.scene.Edited = true
 	return e.commit(fmt.Sprintf("Add blend tree node %s to %s", in.NodeName, t.path), out)
 }
 
