@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -148,9 +149,11 @@ func TestEditorBeyondTheAddon(t *testing.T) {
 			t.Errorf("the scene lacks %q:\n%s", want, src)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "bob.tres")); err != nil {
-		t.Error(err)
+	bob, err := os.ReadFile(filepath.Join(dir, "bob.tres"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	enginecheck.Files(t, map[string][]byte{"project.godot": []byte(engineProject), "anim.tscn": src, "bob.tres": bob})
 	for _, c := range ed.Calls() {
 		if c.Command != "cmd_open_scene" {
 			t.Errorf("sent %s %v", c.Command, c.Params)
