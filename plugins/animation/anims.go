@@ -50,7 +50,7 @@ type insertKeyArgs struct {
 	Animation  string   `json:"animation,omitempty" jsonschema:"the animation's name as the player names it; not needed with resource_path"`
 	Track      *int     `json:"track" jsonschema:"the track's index (add_track answers it; get lists them)"`
 	Time       float64  `json:"time" jsonschema:"the key's time in seconds"`
-	Value      any      `json:"value" jsonschema:"the key: for a value track a value of the property's type (Vector2 as [x, y] or {\"x\",\"y\"}, Color as \"#ff0000\", ...); position_3d and scale_3d a Vector3; rotation_3d a Quaternion [x, y, z, w]; method {\"method\": \"name\", \"args\": [...]}; bezier a number, or {\"value\", \"in_handle\": [x, y], \"out_handle\": [x, y]}; audio a res:// stream path or {\"stream\", \"start_offset\", \"end_offset\"}; animation the name of an animation of the animated AnimationPlayer"`
+	Value      any      `json:"value" jsonschema:"the key: for a value track a value of the property's type (Vector2 as [x, y] or {\"x\",\"y\"}, Color as \"#ff0000\", ...); position_3d and scale_3d a Vector3; rotation_3d a Quaternion [x, y, z, w]; method {\"method\": \"name\", \"args\": [...]}; bezier a number, or {\"value\", \"in_handle\": [x, y], \"out_handle\": [x, y]}; audio a res:// stream path or {\"stream\", \"start_offset\", \"end_offset\"}; animation the name of an animation of the animated AnimationPlayer" godot:"value"`
 	Easing     *float64 `json:"easing,omitempty" jsonschema:"the key's transition (easing curve exponent): 1 linear (default), below 1 ease out, above 1 ease in, negative in-out"`
 	Transition *float64 `json:"transition,omitempty" jsonschema:"another name for easing"`
 }
@@ -305,6 +305,13 @@ func insertKeyframe(ctx context.Context, call *sdk.Call, in insertKeyArgs) (sdk.
 		easing = *in.Transition
 	}
 	raw := in.Value
+	if str, ok := raw.(string); ok && strings.HasPrefix(strings.TrimSpace(str), "{") {
+		// A method, bezier or audio key sent as JSON text, by a client
+		// that sends value arguments as strings (their schema type).
+		if j, ok := godot.JSONText(str); ok {
+			raw = j
+		}
+	}
 	e := newEdit(ctx, call)
 	a, p, err := openAnimation(e, in.where, in.Animation)
 	if err != nil {
