@@ -198,19 +198,6 @@ type actionInfo struct {
 	Events   []eventInfo `json:"events"`
 }
 
-// getActionEventsEditor asks the editor for one action's events, which may
-// not be saved to project.godot yet; the list of every action has no addon
-// command, so it is read from the files.
-func getActionEventsEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in getArgs) (sdk.Result, error) {
-	if in.Action == "" {
-		return getActionEvents(ctx, call, in)
-	}
-	if err := checkName("action", in.Action); err != nil {
-		return sdk.Result{}, err
-	}
-	return ed.Forward(ctx, "cmd_get_input_action_events", map[string]any{"action": in.Action})
-}
-
 func getActionEvents(ctx context.Context, call *sdk.Call, in getArgs) (sdk.Result, error) {
 	if in.Action != "" {
 		if err := checkName("action", in.Action); err != nil {
