@@ -304,7 +304,6 @@ func TestProjectEditorMode(t *testing.T) {
 			map[string]any{"name": "fonts", "path": "res://gui/fonts", "type": "directory", "children": []any{
 				map[string]any{"name": "a.ttf", "path": "res://gui/fonts/a.ttf", "type": "file"}}},
 		}}}).
-		Result("cmd_search_files", map[string]any{"matches": []any{"res://gui/theme.tres", "res://level/tileset.tres"}, "truncated": false}).
 		Result("cmd_get_setting", map[string]any{"name": "application/config/name", "value": "Platformer", "exists": true}).
 		Result("cmd_set_setting", map[string]any{"name": "application/config/name", "value": "X", "set": true}).
 		Result("cmd_uid_to_path", map[string]any{"uid": "uid://jvkyhlshk5ey", "path": "res://level/props/wind_sway.tres"}).
@@ -324,10 +323,18 @@ func TestProjectEditorMode(t *testing.T) {
 	if err := plugintest.Must(t, h, "search_files", map[string]any{"pattern": "gui/**/*.tres", "content": "Theme", "limit": 10}).Structured(&search); err != nil {
 		t.Fatal(err)
 	}
-	if len(search.Matches) != 1 || search.Matches[0].Path != "res://gui/theme.tres" {
+	if len(search.Matches) != 1 || search.Matches[0].Path != "res://gui/theme.tres" || search.Matches[0].Line == 0 {
 		t.Errorf("search: %+v", search)
 	}
-	plugintest.Must(t, h, "search_files", map[string]any{"name_contains": "coin", "path": "level"})
+	// search_files reads the files in both modes (the addon's search reads
+	// them from disk too, with fewer options): the same answer as headless,
+	// and nothing sent.
+	headless := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	for _, args := range []map[string]any{{"name_contains": "COIN", "path": "level"}, {"content": "theme", "ignore_case": true, "include_hidden": true}} {
+		if got, want := plugintest.Must(t, h, "search_files", args).Text(), plugintest.Must(t, headless, "search_files", args).Text(); got != want {
+			t.Errorf("search_files %v:\neditor   %s\nheadless %s", args, got, want)
+		}
+	}
 	plugintest.Must(t, h, "get_setting", map[string]any{"name": "application/config/name"})
 	plugintest.Must(t, h, "set_setting", map[string]any{"name": "application/config/name", "value": "X"})
 	plugintest.Refused(t, h, "set_setting", map[string]any{"name": "application/config/nmae", "value": "X"}, sdk.CodeInvalidArgument, "did you mean")
@@ -342,8 +349,6 @@ func TestProjectEditorMode(t *testing.T) {
 
 	want := []sdktest.EditorCall{
 		{Command: "cmd_get_filesystem_tree", Params: map[string]any{"directory": "res://gui", "max_depth": 2.0}},
-		{Command: "cmd_search_files", Params: map[string]any{"directory": "res://", "name_glob": "*.tres", "content": "Theme", "max_results": 10.0}},
-		{Command: "cmd_search_files", Params: map[string]any{"directory": "res://level", "name_glob": "*coin*", "content": "", "max_results": 100.0}},
 		{Command: "cmd_get_setting", Params: map[string]any{"name": "application/config/name"}},
 		{Command: "cmd_set_setting", Params: map[string]any{"name": "application/config/name", "value": "X"}},
 		{Command: "cmd_uid_to_path", Params: map[string]any{"uid": "uid://jvkyhlshk5ey"}},

@@ -50,19 +50,6 @@ type searchResult struct {
 	Truncated    bool          `json:"truncated" jsonschema:"limit was reached; narrow the search or raise limit"`
 }
 
-// searchFilesEditor searches the editor's file system, after the same
-// argument checks as headless.
-func searchFilesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in searchArgs) (sdk.Result, error) {
-	limit, err := checkSearch(in)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if in.IgnoreCase {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "leave ignore_case unset: the editor's content search matches case exactly", "ignore_case is not available with an editor attached")
-	}
-	return forwardSearch(ctx, ed, in, limit)
-}
-
 // checkSearch checks search_files' arguments and answers its limit.
 func checkSearch(in searchArgs) (int, error) {
 	if in.Pattern == "" && in.NameContains == "" && in.Content == "" {
