@@ -177,6 +177,8 @@ func clearActionEvents(ctx context.Context, call *sdk.Call, in clearArgs) (sdk.R
 
 type getArgs struct {
 	Action string `json:"action,omitempty" jsonschema:"action name; empty lists every action"`
+	Offset int    `json:"offset,omitempty" jsonschema:"listing every action: skip this many (next_offset of the previous page)" minimum:"0"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"listing every action: at most this many in this page; without it at most 100, cut near 20 KB" minimum:"1" maximum:"1000"`
 }
 
 type eventInfo struct {
@@ -213,12 +215,15 @@ func getActionEvents(ctx context.Context, call *sdk.Call, in getArgs) (sdk.Resul
 		return sdk.Result{}, err
 	}
 	if in.Action == "" {
-		out := struct {
-			Actions []actionInfo `json:"actions"`
-		}{Actions: []actionInfo{}}
+		var all []actionInfo
 		for _, a := range p.InputActions() {
-			out.Actions = append(out.Actions, describeAction(d, a))
+			all = append(all, describeAction(d, a))
 		}
+		var out struct {
+			Actions []actionInfo `json:"actions"`
+			sdk.Page
+		}
+		out.Actions, out.Page = sdk.Paginate(all, in.Offset, in.Limit, 100)
 		return sdk.JSON(out), nil
 	}
 	a, ok := p.InputAction(in.Action)

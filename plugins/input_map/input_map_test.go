@@ -410,3 +410,43 @@ func TestGetActionEventsSameInBothModes(t *testing.T) {
 		t.Errorf("get_action_events sent %v to the editor", calls)
 	}
 }
+
+// Listing every action pages with offset and limit.
+func TestGetActionEventsPages(t *testing.T) {
+	dir := projfixture.Copy(t, "loading-autoload")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	for _, n := range []string{"a_one", "a_two", "a_three"} {
+		plugintest.Must(t, h, "add_action", map[string]any{"name": n})
+	}
+	type page struct {
+		Actions []struct {
+			Action string `json:"action"`
+		} `json:"actions"`
+		Total      int  `json:"total"`
+		Truncated  bool `json:"truncated"`
+		NextOffset int  `json:"next_offset"`
+	}
+	all := plugintest.CallAs[page](t, h, "get_action_events", map[string]any{})
+	if all.Total < 3 || len(all.Actions) != all.Total || all.Truncated {
+		t.Fatalf("every action: %+v", all)
+	}
+	var names []string
+	for offset := 0; ; {
+		p := plugintest.CallAs[page](t, h, "get_action_events", map[string]any{"limit": 2, "offset": offset})
+		for _, a := range p.Actions {
+			names = append(names, a.Action)
+		}
+		if !p.Truncated {
+			break
+		}
+		offset = p.NextOffset
+	}
+	if len(names) != all.Total {
+		t.Fatalf("pages of two hold %v, want %d actions", names, all.Total)
+	}
+	for i, a := range all.Actions {
+		if names[i] != a.Action {
+			t.Fatalf("page order %v differs from %+v", names, all.Actions)
+		}
+	}
+}

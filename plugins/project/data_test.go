@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -417,4 +418,83 @@ func TestNewSettingsGoWhereTheEditorSavesThem(t *testing.T) {
 		}
 	}
 	projfixture.Roundtrip(t, dir, "project.godot")
+}
+
+// search_files pages: next_offset walks the matches, the pages together
+// are the whole list in order, and a truncated page says how to go on.
+func TestSearchFilesPages(t *testing.T) {
+	dir := projfixture.Copy(t, "2d-platformer")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	var all searchResult
+	if err := plugintest.Must(t, h, "search_files", map[string]any{"pattern": "*.tscn", "limit": 2000}).Structured(&all); err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Matches) < 5 || all.Truncated {
+		t.Fatalf("the whole list: %+v", all)
+	}
+	var paged []searchMatch
+	for offset, pages := 0, 0; ; pages++ {
+		var page searchResult
+		res := plugintest.Must(t, h, "search_files", map[string]any{"pattern": "*.tscn", "limit": 2, "offset": offset})
+		if err := res.Structured(&page); err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, page.Matches...)
+		if !page.Truncated {
+			break
+		}
+		if page.NextOffset != offset+2 || !strings.Contains(res.Text(), fmt.Sprintf("offset %d", page.NextOffset)) {
+			t.Fatalf("page at %d: %+v\n%s", offset, page, res.Text())
+		}
+		offset = page.NextOffset
+		if pages > 100 {
+			t.Fatal("paging does not end")
+		}
+	}
+	if len(paged) != len(all.Matches) {
+		t.Fatalf("pages hold %d matches, the list %d", len(paged), len(all.Matches))
+	}
+	for i := range paged {
+		if paged[i].Path != all.Matches[i].Path {
+			t.Fatalf("match %d: page %s, list %s", i, paged[i].Path, all.Matches[i].Path)
+		}
+	}
+}
+
+// get_filesystem_tree pages the same way, in both modes: the pages of a
+// listing are the listing, and a truncated page says how to go on.
+func TestFilesystemTreePages(t *testing.T) {
+	dir := projfixture.Copy(t, "2d-platformer")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	var all treeResult
+	if err := plugintest.Must(t, h, "get_filesystem_tree", map[string]any{"depth": 20, "limit": 10000}).Structured(&all); err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Entries) < 6 || all.Truncated {
+		t.Fatalf("the whole tree: %+v", all)
+	}
+	var paged []treeEntry
+	for offset := 0; ; {
+		var page treeResult
+		res := plugintest.Must(t, h, "get_filesystem_tree", map[string]any{"depth": 20, "limit": 3, "offset": offset})
+		if err := res.Structured(&page); err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, page.Entries...)
+		if !page.Truncated {
+			break
+		}
+		if page.NextOffset != offset+3 || !strings.Contains(res.Text(), fmt.Sprintf("offset %d", page.NextOffset)) {
+			t.Fatalf("page at %d: %+v", offset, page)
+		}
+		offset = page.NextOffset
+	}
+	if len(paged) != len(all.Entries) {
+		t.Fatalf("pages hold %d entries, the tree %d", len(paged), len(all.Entries))
+	}
+	for i := range paged {
+		if paged[i] != all.Entries[i] {
+			t.Fatalf("entry %d: page %+v, tree %+v", i, paged[i], all.Entries[i])
+		}
+	}
 }

@@ -43,7 +43,8 @@ func forwardTree(ctx context.Context, ed *sdk.Editor, in treeArgs, depth, limit 
 	if root == "" {
 		root = editorDir(string(in.Path))
 	}
-	out := treeResult{Root: strings.TrimSuffix(root, "/"), Entries: []treeEntry{}}
+	out := treeResult{Root: strings.TrimSuffix(root, "/"), Entries: []treeEntry{}, Offset: max(in.Offset, 0)}
+	skip := out.Offset
 	if out.Root == "res:" {
 		out.Root = "res://"
 	}
@@ -57,8 +58,15 @@ func forwardTree(ctx context.Context, ed *sdk.Editor, in treeArgs, depth, limit 
 					continue
 				}
 				if len(out.Entries) == limit {
-					out.Truncated = true
+					out.pageFull(limit)
 					return false
+				}
+				if skip > 0 { // on an earlier page
+					skip--
+					if isDir && !walk(c, d+1) {
+						return false
+					}
+					continue
 				}
 				e := treeEntry{Path: strings.TrimSuffix(c.Path, "/"), Type: "file", Depth: d}
 				if isDir {
