@@ -1,8 +1,10 @@
 // Command testing is the first-party "testing" toolset: it runs the
-// project's GUT unit tests (github.com/bitwes/Gut) headless with a real
-// Godot binary and reports the summary and every failing test. It is a
-// toolset of its own so the tool is exposed as godot_testing_run_tests.
-// See docs/runtime.md.
+// project's GUT (github.com/bitwes/Gut) and gdUnit4 test suites headless,
+// with a native Godot binary or the embedded Godot 4.6 web runtime, and
+// reports every test as res://file:line; it compares screenshots, runs a
+// scene under load and reports frame times and memory, and plays scripted
+// scenarios (input, waits, property asserts, screenshots) against the
+// running game. See docs/toolsets/testing.md.
 //
 // Install it as godot-mcp-toolset-testing in the plugins directory.
 package main
@@ -29,13 +31,16 @@ func Toolset() *sdk.Toolset {
 	return &sdk.Toolset{
 		Name:        "testing",
 		Version:     "0.1.0",
-		Description: "Run the project's GUT unit tests headless with a real Godot binary (3.2+ or 4.x) and read which failed, where.",
+		Description: "Run the project's GUT and gdUnit4 tests headless (a Godot binary, or the embedded Godot 4.6 web runtime) and read each test's result as res://file:line; " +
+			"compare screenshots; stress a scene and read frame times and memory; play scripted scenarios and assert node state in the running game.",
 		Godot:       ">= 3.0, < 5.0",
 		Tools: []sdk.Tool{
 			sdk.NewTool("run_tests",
-				"Run the project's GUT tests (addons/gut) headless and return the totals, every failing test with its message "+
-					"and line, and the script errors Godot printed. Uses .gutconfig.json when the project has one.",
-				sdk.Runtime, runTests, sdk.WithTitle("Run GUT tests"), sdk.WithOutputSchema[testResult](),
+				"Run the project's GUT (addons/gut) or gdUnit4 (addons/gdUnit4) tests headless, with a native Godot binary or, for a Godot 4 project "+
+					"without one, the embedded Godot 4.6 web runtime, and return every test (suite, name, passed/failed/skipped/error, message, "+
+					"location res://file:line), the totals, and the script errors the engine printed. GUT uses .gutconfig.json when there is one. "+
+					"Next: fix the failing tests at their location, or read the errors when nothing ran.",
+				sdk.Runtime, runTests, sdk.WithTitle("Run GUT or gdUnit4 tests"), sdk.WithOutputSchema[testResult](),
 				// It runs its own headless Godot on the project files, editor or not.
 				sdk.AnyMode()),
 		},
