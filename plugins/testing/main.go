@@ -29,11 +29,11 @@ const (
 // Toolset returns the testing toolset.
 func Toolset() *sdk.Toolset {
 	return &sdk.Toolset{
-		Name:        "testing",
-		Version:     "0.1.0",
+		Name:    "testing",
+		Version: "0.1.0",
 		Description: "Run the project's GUT and gdUnit4 tests headless (a Godot binary, or the embedded Godot 4.6 web runtime) and read each test's result as res://file:line; " +
 			"compare screenshots; stress a scene and read frame times and memory; play scripted scenarios and assert node state in the running game.",
-		Godot:       ">= 3.0, < 5.0",
+		Godot: ">= 3.0, < 5.0",
 		Tools: []sdk.Tool{
 			sdk.NewTool("run_tests",
 				"Run the project's GUT (addons/gut) or gdUnit4 (addons/gdUnit4) tests headless, with a native Godot binary or, for a Godot 4 project "+
@@ -43,6 +43,11 @@ func Toolset() *sdk.Toolset {
 				sdk.Runtime, runTests, sdk.WithTitle("Run GUT or gdUnit4 tests"), sdk.WithOutputSchema[testResult](),
 				// It runs its own headless Godot on the project files, editor or not.
 				sdk.AnyMode()),
+			sdk.NewTool("compare_screenshots",
+				"Compare two images pixel by pixel (res:// PNG paths, screenshot files godot_runtime_capture_game_screenshot saved, or base64 PNG data) "+
+					"and return the difference score (diff_pixels, diff_ratio, mean_abs_diff, the box holding the differences), match against "+
+					"max_diff_ratio, and a difference image (differing pixels red). Both images must have the same size. Works without an engine.",
+				sdk.ReadOnly, compareScreenshots, sdk.AnyMode(), sdk.WithTitle("Compare screenshots"), sdk.WithOutputSchema[compareResult]()),
 		},
 	}
 }
