@@ -208,3 +208,5 @@ wait:
 	out.Errors, out.Warnings, _ = godotlog.Parse(out.Output)
 	return out, nil
 }
+
+func asSDK(err error, target **sdk.Error) bool { return errors.As(err, target) }
