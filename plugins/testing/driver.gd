@@ -13,6 +13,7 @@ const PLAN_PATH := "res://.godot/godot-mcp/test_plan.json"
 var _plan: Dictionary = {}
 var _rng := RandomNumberGenerator.new()
 var _frame := 0
+var _tick := 0
 var _last_us := 0
 var _frame_us: Array = []
 var _process_ms: Array = []
@@ -31,6 +32,7 @@ var _done := false
 func _ready() -> void:
 	process_mode = Node.PROCESS_MODE_ALWAYS
 	process_priority = -1000000
+	process_physics_priority = -1000000
 	var text := FileAccess.get_file_as_string(PLAN_PATH)
 	var parsed = JSON.parse_string(text)
 	if typeof(parsed) != TYPE_DICTIONARY:
@@ -62,20 +64,33 @@ func _process(_delta: float) -> void:
 	while _fuzz_at.size() > 0 and _fuzz_at[0] <= _frame:
 		_fuzz_at.pop_front()
 		_random_event()
-	if _busy:
-		return
 	var steps: Array = _plan.get("steps", [])
+	if steps.is_empty() and _frame >= int(_plan.get("frames", 0)) + 1:
+		_finish()
+
+
+# Steps run on physics ticks, before the game's own _physics_process (the
+# driver's priority is the lowest): a tick is a fixed step of game time,
+# so the same steps give the same game state every run, however fast the
+# frames are drawn.
+func _physics_process(_delta: float) -> void:
+	if _done or _busy:
+		return
+	_tick += 1
+	var steps: Array = _plan.get("steps", [])
+	if steps.is_empty():
+		return
 	if _step < steps.size():
 		_run_steps(steps)
-		return
-	if _frame >= int(_plan.get("frames", 0)) + 1:
+	if _step >= steps.size() and not _busy and _wait_frames == 0 and _wait_until_ms == 0:
 		_finish()
 
 
 func _run_steps(steps: Array) -> void:
 	if _wait_frames > 0:
 		_wait_frames -= 1
-		return
+		if _wait_frames > 0:
+			return
 	if _wait_until_ms > 0:
 		if Time.get_ticks_msec() < _wait_until_ms:
 			return
@@ -90,7 +105,7 @@ func _run_steps(steps: Array) -> void:
 			var ms := int(s.get("ms", 0))
 			if ms > 0:
 				_wait_until_ms = Time.get_ticks_msec() + ms
-			_emit({"index": i, "type": kind, "ok": true, "frame": _frame})
+			_emit({"index": i, "type": kind, "ok": true, "frame": _tick})
 			if _wait_frames > 0 or _wait_until_ms > 0:
 				return
 		elif kind == "screenshot":
@@ -101,7 +116,7 @@ func _run_steps(steps: Array) -> void:
 			_emit(_read(i, s))
 		else:
 			var err := _input(s)
-			_emit({"index": i, "type": kind, "ok": err == "", "error": err, "frame": _frame})
+			_emit({"index": i, "type": kind, "ok": err == "", "error": err, "frame": _tick})
 
 
 func _emit(r: Dictionary) -> void:
@@ -113,6 +128,7 @@ func _finish() -> void:
 	var scene := get_tree().current_scene
 	var out := {
 		"frames": _frame,
+		"ticks": _tick,
 		"frame_us": _frame_us,
 		"process_ms": _process_ms,
 		"physics_ms": _physics_ms,
@@ -184,7 +200,7 @@ func _resolve(path: String) -> Node:
 func _read(i: int, s: Dictionary) -> Dictionary:
 	var path := str(s.get("node_path", ""))
 	var prop := str(s.get("property", ""))
-	var out := {"index": i, "type": "assert", "node_path": path, "property": prop, "frame": _frame, "ok": true, "error": ""}
+	var out := {"index": i, "type": "assert", "node_path": path, "property": prop, "frame": _tick, "ok": true, "error": ""}
 	var n := _resolve(path)
 	if n == null:
 		out["ok"] = false
@@ -204,9 +220,9 @@ func _screenshot(i: int, s: Dictionary) -> void:
 	var tex := get_viewport().get_texture()
 	var img: Image = tex.get_image() if tex else null
 	if img == null or img.is_empty():
-		_emit({"index": i, "type": "screenshot", "ok": false, "error": "the game's viewport has no rendered frame", "frame": _frame})
+		_emit({"index": i, "type": "screenshot", "ok": false, "error": "the game's viewport has no rendered frame", "frame": _tick})
 	else:
-		_emit({"index": i, "type": "screenshot", "ok": true, "frame": _frame, "width": img.get_width(), "height": img.get_height(),
+		_emit({"index": i, "type": "screenshot", "ok": true, "frame": _tick, "width": img.get_width(), "height": img.get_height(),
 			"base64": Marshalls.raw_to_base64(img.save_png_to_buffer())})
 	_busy = false
 
@@ -257,6 +273,9 @@ func _input(s: Dictionary) -> String:
 			Input.parse_input_event(ev)
 		_:
 			return "unknown step type '%s'" % kind
+	# Handled now, not at the next drawn frame: the input lands on this
+	# physics tick whatever the frame rate.
+	Input.flush_buffered_events()
 	_events_sent += 1
 	return ""
 

@@ -48,16 +48,16 @@ type plan struct {
 // addon's input events.
 type Step struct {
 	Type         string   `json:"type" enum:"wait,key,action,mouse,motion,assert,screenshot" jsonschema:"wait: frames or ms; key/action/mouse/motion: one input event; assert: a property against expected; screenshot: capture (and compare with baseline)"`
-	Frames       int      `json:"frames,omitempty" minimum:"0" maximum:"100000" jsonschema:"wait: process frames to wait"`
+	Frames       int      `json:"frames,omitempty" minimum:"0" maximum:"100000" jsonschema:"wait: physics ticks to wait (the game's fixed steps: 60 a second by default)"`
 	Ms           int      `json:"ms,omitempty" minimum:"0" maximum:"600000" jsonschema:"wait: milliseconds to wait"`
 	Key          string   `json:"key,omitempty" jsonschema:"key: the key's name as Godot spells it (A, Space, Right, Escape, F1)"`
 	Action       string   `json:"action,omitempty" jsonschema:"action: an input map action"`
 	Strength     *float64 `json:"strength,omitempty" minimum:"0" maximum:"1" jsonschema:"action: strength when pressed (default 1)"`
 	Pressed      *bool    `json:"pressed,omitempty" jsonschema:"key/action/mouse: pressed (default true) or released"`
-	Shift        bool     `json:"shift,omitempty"`
-	Ctrl         bool     `json:"ctrl,omitempty"`
-	Alt          bool     `json:"alt,omitempty"`
-	Meta         bool     `json:"meta,omitempty"`
+	Shift        bool     `json:"shift,omitempty" jsonschema:"key: hold Shift"`
+	Ctrl         bool     `json:"ctrl,omitempty" jsonschema:"key: hold Ctrl"`
+	Alt          bool     `json:"alt,omitempty" jsonschema:"key: hold Alt"`
+	Meta         bool     `json:"meta,omitempty" jsonschema:"key: hold Meta"`
 	Button       string   `json:"button,omitempty" enum:"left,right,middle,wheel_up,wheel_down" jsonschema:"mouse: the button (default left)"`
 	X            float64  `json:"x,omitempty" jsonschema:"mouse/motion: game viewport x"`
 	Y            float64  `json:"y,omitempty" jsonschema:"mouse/motion: game viewport y"`
@@ -73,31 +73,31 @@ type Step struct {
 
 // driverStep is one GODOT_MCP_STEP line.
 type driverStep struct {
-	Index    int     `json:"index"`
-	Type     string  `json:"type"`
-	OK       bool    `json:"ok"`
-	Error    string  `json:"error"`
-	Frame    int     `json:"frame"`
-	Actual   any     `json:"actual"`
-	Width    int     `json:"width"`
-	Height   int     `json:"height"`
-	Base64   string  `json:"base64"`
-	NodePath string  `json:"node_path"`
-	Property string  `json:"property"`
+	Index    int    `json:"index"`
+	Type     string `json:"type"`
+	OK       bool   `json:"ok"`
+	Error    string `json:"error"`
+	Frame    int    `json:"frame"`
+	Actual   any    `json:"actual"`
+	Width    int    `json:"width"`
+	Height   int    `json:"height"`
+	Base64   string `json:"base64"`
+	NodePath string `json:"node_path"`
+	Property string `json:"property"`
 }
 
 // driverDone is the GODOT_MCP_DONE line.
 type driverDone struct {
-	Frames      int                `json:"frames"`
-	FrameUS     []float64          `json:"frame_us"`
-	ProcessMS   []float64          `json:"process_ms"`
-	PhysicsMS   []float64          `json:"physics_ms"`
-	Peak        map[string]float64 `json:"peak"`
-	Final       map[string]float64 `json:"final"`
-	Spawned     int                `json:"spawned"`
-	EventsSent  int                `json:"events_sent"`
-	Scene       string             `json:"scene"`
-	PhysicsTPS  int                `json:"physics_ticks_per_second"`
+	Frames     int                `json:"frames"`
+	FrameUS    []float64          `json:"frame_us"`
+	ProcessMS  []float64          `json:"process_ms"`
+	PhysicsMS  []float64          `json:"physics_ms"`
+	Peak       map[string]float64 `json:"peak"`
+	Final      map[string]float64 `json:"final"`
+	Spawned    int                `json:"spawned"`
+	EventsSent int                `json:"events_sent"`
+	Scene      string             `json:"scene"`
+	PhysicsTPS int                `json:"physics_ticks_per_second"`
 }
 
 // driven is the outcome of a driven run.

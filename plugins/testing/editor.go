@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/godotrun"
@@ -121,4 +125,25 @@ func stressEditor(ctx context.Context, ed editor, in stressArgs) (sdk.Result, er
 		res.Text = "the game stopped during " + itoa(n) + " random input events: read its output with godot_runtime_get_game_output"
 	}
 	return sdk.JSON(res), nil
+}
+
+func requestID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// withJSONText is a result whose text is summary and the JSON of v,
+// followed by images.
+func withJSONText(v any, summary string, images []sdk.Content) sdk.Result {
+	b, _ := json.Marshal(v)
+	return sdk.Result{Structured: v, Content: append([]sdk.Content{sdk.TextContent{Text: summary + ": " + string(b)}}, images...)}
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }

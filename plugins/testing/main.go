@@ -55,6 +55,19 @@ func Toolset() *sdk.Toolset {
 					"whether the game survived. With an editor, sends the random events to the game playing there and reports whether it survived. "+
 					"Next: profile the slow frames, or fix the errors listed.",
 				sdk.Runtime, runStress, sdk.EditorFunc(runStressEditor), sdk.WithTitle("Stress-test a scene"), sdk.WithOutputSchema[stressResult]()),
+			sdk.NewTool("run_test_scenario",
+				"Play a scripted test of the game: steps in order (wait N frames or ms; key, action, mouse, motion input events; assert a node's "+
+					"property; screenshot, optionally compared with a res:// baseline), or the addon server's events + settle_ms + assertions, "+
+					"with a result per step and passed overall. Without an editor the scene runs in the embedded Godot 4.6 web runtime and every "+
+					"step happens at an exact frame (the same scenario gives the same result every run); with an editor it plays the scene there. "+
+					"Next: fix what the first failing step names, or add assertions.",
+				sdk.Runtime, runScenario, sdk.EditorFunc(runScenarioEditor), sdk.WithTitle("Run a test scenario"), sdk.WithOutputSchema[scenarioResult]()),
+			sdk.NewTool("assert_node_state",
+				"Check a node's property in the running game against an expected value (==, !=, <, <=, >, >=, contains, approx; vectors per "+
+					"component), plus more assertions in also. With an editor: the game playing there (start it with godot_runtime_play_scene). "+
+					"Without one: the scene runs in the embedded Godot 4.6 web runtime for frames frames, then the values are read. "+
+					"Next: run_test_scenario for input before the check.",
+				sdk.ReadOnly, assertNodeState, sdk.EditorFunc(assertNodeStateEditor), sdk.WithTitle("Assert node state"), sdk.WithOutputSchema[assertResult]()),
 		},
 	}
 }
