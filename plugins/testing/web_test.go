@@ -39,7 +39,7 @@ func isFile(p string) bool {
 
 // addonDir is a test framework from the shared fixtures
 // (../shared/fixtures/addons beside the checkout).
-func addonDir(t *testing.T, name string) string {
+func addonDir(t testing.TB, name string) string {
 	t.Helper()
 	d := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "addons", name)
 	if st, err := os.Stat(d); err != nil || !st.IsDir() {
@@ -50,7 +50,7 @@ func addonDir(t *testing.T, name string) string {
 
 // godot4Project writes a Godot 4.6 project with files into a temporary
 // directory, with the named addons copied in from the fixtures.
-func godot4Project(t *testing.T, files map[string]string, addons ...string) string {
+func godot4Project(t testing.TB, files map[string]string, addons ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	all := map[string]string{"project.godot": "config_version=5\n\n[application]\n\nconfig/name=\"tests\"\nconfig/features=PackedStringArray(\"4.6\")\n"}
