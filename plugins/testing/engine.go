@@ -82,9 +82,11 @@ func chooseEngine(ctx context.Context, call *sdk.Call, want string) (*target, er
 
 func (t *target) useWeb() (*target, error) {
 	if t.settings.Major != 4 {
-		return nil, sdk.Errorf(sdk.CodePreconditionFailed,
+		e := sdk.Errorf(sdk.CodePreconditionFailed,
 			"use engine \"native\" with a Godot 3 binary (GODOT_MCP_GODOT_BIN or godot3 on PATH)",
 			"the web runtime is Godot %s and cannot run a Godot %d project", webgodot.RuntimeEngine, t.settings.Major)
+		e.Required = godotrun.RequiredBin
+		return nil, e
 	}
 	setup, err := webgodot.Locate()
 	if err != nil {
