@@ -49,7 +49,8 @@ func Toolset() *sdk.Toolset {
 					"max_diff_ratio, and a difference image (differing pixels red). Both images must have the same size. Works without an engine.",
 				sdk.ReadOnly, compareScreenshots, sdk.AnyMode(), sdk.WithTitle("Compare screenshots"), sdk.WithOutputSchema[compareResult]()),
 			sdk.NewTool("run_stress_test",
-				"Run a scene under load and measure it: without an editor, a run in the embedded Godot 4.6 web runtime that adds instances copies "+
+				"Run a scene under load and measure it: without an editor, one run (a Godot 4 project in the embedded Godot 4.6 web runtime, "+
+					"a Godot 3 project with a native Godot 3 binary) that adds instances copies "+
 					"of spawn_scene, runs frames frames (sending iterations seeded random input events from actions) and returns frame time "+
 					"(avg/p50/p95/max), the engine's process and physics time, memory and object/node counts from its Performance monitors, and "+
 					"whether the game survived. With an editor, sends the random events to the game playing there and reports whether it survived. "+

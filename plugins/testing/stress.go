@@ -2,12 +2,17 @@ package main
 
 import (
 	"context"
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/godotlog"
+	"github.com/godot-mcp/godot-mcp/internal/godotrun"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -48,7 +53,20 @@ type stressResult struct {
 }
 
 func runStress(ctx context.Context, call *sdk.Call, in stressArgs) (sdk.Result, error) {
-	t, err := headlessTarget(ctx, call)
+	p, err := call.Project()
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	settings, err := godotrun.ReadProject(p.Root())
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	var t *target
+	if settings.Major == 3 {
+		t, err = chooseEngine(ctx, call, engineNative)
+	} else {
+		t, err = headlessTarget(ctx, call)
+	}
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -60,9 +78,14 @@ func runStress(ctx context.Context, call *sdk.Call, in stressArgs) (sdk.Result, 
 	if in.Iterations > 0 && len(actions) == 0 {
 		actions = defaultFuzzActions
 	}
-	p := plan{SpawnScene: string(in.SpawnScene), Instances: in.Instances, Seed: in.Seed, Frames: frames,
+	pl := plan{SpawnScene: string(in.SpawnScene), Instances: in.Instances, Seed: in.Seed, Frames: frames,
 		RandomEvents: in.Iterations, Actions: actions, Steps: []Step{}}
-	d, err := drive(ctx, call, t, string(in.Scene), p, timeoutOf(in.TimeoutSeconds), "stress test")
+	var d *driven
+	if t.bin != nil {
+		d, err = driveGodot3(ctx, call, t, string(in.Scene), pl, timeoutOf(in.TimeoutSeconds))
+	} else {
+		d, err = drive(ctx, call, t, string(in.Scene), pl, timeoutOf(in.TimeoutSeconds), "stress test")
+	}
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -94,11 +117,17 @@ func runStress(ctx context.Context, call *sdk.Call, in stressArgs) (sdk.Result, 
 		res.FPS = float64(int(10000/ft.Avg)) / 10
 	}
 	res.Monitors, res.Peak = done.Final, done.Peak
+	if res.Peak == nil {
+		res.Peak = map[string]float64{}
+	}
+	for k, v := range res.Monitors {
+		res.Peak[k] = max(res.Peak[k], v)
+	}
 	memory := "memory not tracked"
 	if done.Final["memory_static"] > 0 {
 		memory = fmt.Sprintf("memory %.1f MB (peak %.1f MB)", done.Final["memory_static"]/(1<<20), done.Peak["memory_static"]/(1<<20))
 	} else {
-		res.Notes = append(res.Notes, "the web runtime is a release build, where the engine does not track memory: memory_static reads 0; "+
+		res.Notes = append(res.Notes, "the engine does not track memory in a release build (the web runtime is one): memory_static reads 0; "+
 			"object, node and resource counts are exact")
 	}
 	res.Text = fmt.Sprintf("%d frames of %s", res.Frames, orMain(done.Scene))
@@ -162,3 +191,78 @@ func entryText(e godotlog.Entry) string {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
+
+//go:embed stress3.gd
+var stress3Script []byte
+
+// driveGodot3 runs the stress plan with a native Godot 3 binary: the
+// driver is the main loop (-s, from a temporary folder outside the
+// project) and changes to the scene itself.
+func driveGodot3(ctx context.Context, call *sdk.Call, t *target, scene string, pl plan, timeout time.Duration) (*driven, error) {
+	if scene != "" {
+		abs, err := t.project.Resolve(scene)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, sdk.Errorf(sdk.CodeNotFound, "pass the res:// path of an existing scene", "no scene at %s", scene)
+		}
+		scene = t.project.ResPath(filepath.Clean(abs))
+	} else if t.settings.MainScene == "" {
+		e := sdk.Errorf(sdk.CodePreconditionFailed, "pass scene (a res:// .tscn path), or set application/run/main_scene in project.godot",
+			"the project has no main scene and no scene was given")
+		e.Required = "main_scene"
+		return nil, e
+	}
+	if pl.SpawnScene != "" {
+		abs, err := t.project.Resolve(pl.SpawnScene)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, sdk.Errorf(sdk.CodeNotFound, "pass the res:// path of an existing scene to spawn", "no scene at %s", pl.SpawnScene)
+		}
+		pl.SpawnScene = t.project.ResPath(filepath.Clean(abs))
+	}
+	tmp, err := os.MkdirTemp("", "godot-mcp-stress-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	b, err := json.Marshal(struct {
+		plan
+		Scene string `json:"scene"`
+	}{pl, scene})
+	if err != nil {
+		return nil, err
+	}
+	script, planFile := filepath.Join(tmp, "stress.gd"), filepath.Join(tmp, "plan.json")
+	if err := os.WriteFile(script, stress3Script, 0o600); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(planFile, b, 0o600); err != nil {
+		return nil, err
+	}
+	root := t.project.Root()
+	o, err := godotrun.Run(ctx, godotrun.Spec{Bin: t.bin, Args: []string{"--path", root, "-s", script, "--godot-mcp-plan=" + planFile},
+		Dir: root, Timeout: timeout, MaxOutput: 4 << 20,
+		Tick: func(elapsed time.Duration, lines int) {
+			call.Progress(elapsed.Seconds(), timeout.Seconds(), fmt.Sprintf("stress test running: %ds", int(elapsed.Seconds())))
+		}})
+	if err != nil {
+		return nil, err
+	}
+	if o.Cancelled {
+		return nil, sdk.Errorf(sdk.CodeCancelled, "", "the run was cancelled; Godot was killed")
+	}
+	d := &driven{run: &webRun{Output: o.Output, ExitCode: o.ExitCode, TimedOut: o.TimedOut, Duration: o.Duration, Errors: o.Errors, Warnings: o.Warnings, Command: o.Command}}
+	for line := range strings.Lines(o.Output) {
+		if rest, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), donePrefix); ok {
+			var done driverDone
+			if json.Unmarshal([]byte(rest), &done) == nil {
+				d.done = &done
+			}
+		}
+	}
+	return d, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/godotrun/godottest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -81,6 +82,35 @@ func TestStressWeb(t *testing.T) {
 	}
 	if out.EventsSent < 20 || out.Engine == nil || out.Engine.Kind != engineWeb {
 		t.Errorf("%s", res.Text())
+	}
+	t.Logf("%s", out.Text)
+}
+
+// TestStressGodot3 runs the stress test with godot3-server (a debug-enabled
+// build, so memory is tracked): 100 coins spawned, 60 frames, the main
+// scene's script counting the key events it gets.
+func TestStressGodot3(t *testing.T) {
+	godottest.RequireGodot3(t)
+	dir := godottest.Godot3Project(t, "extends Node\n\nvar keys = 0\n\nfunc _input(event):\n\tif event is InputEventKey:\n\t\tkeys += 1\n", map[string]string{
+		"coin.tscn": "[gd_scene format=2]\n\n[node name=\"Coin\" type=\"Node2D\"]\n\n[node name=\"Dot\" type=\"Node2D\" parent=\".\"]\n",
+	})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "3"})
+	res := h.Call(context.Background(), "run_stress_test", map[string]any{"spawn_scene": "res://coin.tscn", "instances": 100, "frames": 60,
+		"iterations": 10, "actions": []string{"Space"}, "seed": 1})
+	var out stressResult
+	if err := res.Structured(&out); err != nil {
+		t.Fatalf("%v: %s", err, res.Text())
+	}
+	if !out.Survived || out.Spawned != 100 || out.Frames != 60 || out.FrameTimeMS == nil || out.FrameTimeMS.N != 60 ||
+		out.EventsSent != 10 || out.Engine == nil || out.Engine.Kind != engineNative {
+		t.Fatalf("%s", res.Text())
+	}
+	// 100 coins of 2 nodes, Main and the root.
+	if n := out.Monitors["object_node_count"]; n != 202 {
+		t.Errorf("node count %v", n)
+	}
+	if out.Monitors["memory_static"] <= 0 || out.Peak["memory_static"] < out.Monitors["memory_static"] || len(out.Notes) != 0 {
+		t.Errorf("monitors %v notes %q", out.Monitors, out.Notes)
 	}
 	t.Logf("%s", out.Text)
 }
