@@ -38,7 +38,7 @@ type Failure struct {
 
 var (
 	ansi       = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
-	totalRE    = regexp.MustCompile(`^\s*\x1f?(Scripts|Tests|Passing [Tt]ests|Failing [Tt]ests|Risky [Tt]ests|Pending [Tt]ests|Pending|Asserts):?\s+(\d+)(?:\s+of\s+(\d+)\s+passed)?\s*$`)
+	totalRE    = regexp.MustCompile(`^\s*\x1f?(Scripts|Tests|Passing [Tt]ests|Failing [Tt]ests|Risky [Tt]ests|Pending [Tt]ests|Risky/Pending|Pending|Asserts):?\s+(\d+)(?:\s+of\s+(\d+)\s+passed|/(\d+))?\s*$`)
 	scriptRE   = regexp.MustCompile(`^(res://\S+\.gd)(\.\S+)?\s*$`)
 	testRE     = regexp.MustCompile(`^\s*- (\S+)\s*$`)
 	failedRE   = regexp.MustCompile(`^\s*\[Failed\]:\s*(.*)$`)
@@ -78,11 +78,12 @@ func ParseGUT(out string) Summary {
 				s.Failing = n
 			case "risky tests":
 				s.Risky = n
-			case "pending tests", "pending":
+			case "pending tests", "pending", "risky/pending":
 				s.Pending = n
 			case "asserts":
+				// "n of m passed" (GUT 7, 9.0) or "n/m" (GUT 9.6).
 				s.AssertsOK = n
-				s.AssertsTotal, _ = strconv.Atoi(m[3])
+				s.AssertsTotal, _ = strconv.Atoi(m[3] + m[4])
 			}
 			continue
 		}

@@ -119,10 +119,11 @@ func TestRunTestsGUTWeb(t *testing.T) {
 			t.Errorf("test %d: got %+v, want %+v", i, out.Tests[i], want[i])
 		}
 	}
-	if out.Totals != (Totals{Tests: 3, Passed: 1, Failed: 1, Skipped: 1}) || !out.Summary.Found || out.Summary.Failing != 1 {
+	if out.Totals != (Totals{Tests: 3, Passed: 1, Failed: 1, Skipped: 1}) || !out.Summary.Found || out.Summary.Failing != 1 ||
+		out.Summary.Tests != 3 || out.Summary.Pending != 1 || out.Summary.AssertsOK != 1 || out.Summary.AssertsTotal != 2 {
 		t.Errorf("totals %+v summary %+v", out.Totals, out.Summary)
 	}
-	if !strings.Contains(out.Text, "first failure: res://test/test_math.gd test_sub at res://test/test_math.gd:7") {
+	if !strings.Contains(out.Text, "asserts 1 of 2 passed; first failure: res://test/test_math.gd test_sub at res://test/test_math.gd:7") {
 		t.Errorf("text %q", out.Text)
 	}
 }
