@@ -2,19 +2,25 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
+	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 )
 
 func solidPNG(t *testing.T, w, h int, c color.NRGBA) []byte {
@@ -116,5 +122,88 @@ func TestTestingScenarioEditorMode(t *testing.T) {
 	sc, _ := res.StructuredContent.(map[string]any)
 	if images != 1 || sc["diff_pixels"] != 48.0 || sc["match"] != false {
 		t.Errorf("%d images, %v", images, sc)
+	}
+}
+
+// The testing toolset headless through the real host: the plugin process
+// runs a GUT 9.6 suite in the embedded web runtime and reports each test
+// as res://file:line, then plays a scenario on the same project at exact
+// physics ticks.
+func TestTestingWebRuntimeThroughTheHost(t *testing.T) {
+	if _, err := webgodot.Locate(); err != nil {
+		testenv.Missing(t, "the Godot web runtime (Chromium and the npm package "+webgodot.RuntimePackage+")", err.Error())
+	}
+	gut := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "addons", "gut")
+	if _, err := os.Stat(gut); err != nil {
+		testenv.Missing(t, "the GUT fixture "+gut, "check out the shared fixtures beside the repository")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"project.godot":       "config_version=5\n\n[application]\n\nconfig/name=\"game\"\nrun/main_scene=\"res://main.tscn\"\nconfig/features=PackedStringArray(\"4.6\")\n",
+		"main.tscn":           "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"Script\" path=\"res://player.gd\" id=\"1\"]\n\n[node name=\"Main\" type=\"Node2D\"]\n\n[node name=\"Player\" type=\"Node2D\" parent=\".\"]\nposition = Vector2(10, 20)\nscript = ExtResource(\"1\")\n",
+		"player.gd":           "extends Node2D\n\nfunc _physics_process(_delta: float) -> void:\n\tif Input.is_action_pressed(\"ui_down\"):\n\t\tposition.y += 1.0\n",
+		"test/test_player.gd": "extends GutTest\n\nfunc test_fine():\n\tassert_true(true)\n\nfunc test_broken():\n\tassert_eq(\"a\", \"b\")\n",
+	}
+	for rel, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "addons"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", "-r", gut, filepath.Join(dir, "addons", "gut")).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	s := stdioHost(t, legacy, "--project", dir, "--plugins-dir", projectPluginsDir, "--log-level", "warn")
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"testing"}}, nil)
+	long := func(name string, args map[string]any, out any) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", name, err, res)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var tests struct {
+		Passed bool `json:"passed"`
+		Tests  []struct {
+			Name     string `json:"name"`
+			Status   string `json:"status"`
+			Location string `json:"location"`
+		} `json:"tests"`
+		Engine struct {
+			Kind string `json:"kind"`
+		} `json:"engine"`
+	}
+	long("godot_testing_run_tests", map[string]any{"engine": "web"}, &tests)
+	if tests.Passed || tests.Engine.Kind != "web" || len(tests.Tests) != 2 ||
+		tests.Tests[1].Name != "test_broken" || tests.Tests[1].Status != "failed" || tests.Tests[1].Location != "res://test/test_player.gd:6" ||
+		tests.Tests[0].Status != "passed" {
+		t.Fatalf("%+v", tests)
+	}
+	var sc struct {
+		Passed bool `json:"passed"`
+		Steps  []struct {
+			OK    bool `json:"ok"`
+			Frame int  `json:"frame"`
+		} `json:"steps"`
+	}
+	long("godot_testing_run_test_scenario", map[string]any{"steps": []map[string]any{
+		{"type": "action", "action": "ui_down"},
+		{"type": "wait", "frames": 12},
+		{"type": "assert", "node_path": "Player", "property": "position:y", "expected": 32},
+	}}, &sc)
+	if !sc.Passed || len(sc.Steps) != 3 || sc.Steps[2].Frame != 13 {
+		t.Fatalf("%+v", sc)
 	}
 }
