@@ -226,7 +226,7 @@ func runTests(ctx context.Context, call *sdk.Call, in testArgs) (sdk.Result, err
 				return sdk.Result{}, err
 			}
 			defer os.RemoveAll(reportDir)
-			args = append(args, "-s", "-d", "res://"+gdunitRunner, "--ignoreHeadlessMode", "-rd", reportDir)
+			args = append(args, "-d", "-s", "res://"+gdunitRunner, "--ignoreHeadlessMode", "-rd", reportDir)
 		}
 		args = append(args, runnerArgs...)
 		o, err := godotrun.Run(ctx, godotrun.Spec{Bin: t.bin, Args: args, Dir: root, Timeout: timeout, MaxOutput: 256 << 10,
