@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk/args"
 )
 
 // Value arguments: a tool argument that holds a Godot value whose type
@@ -27,44 +29,65 @@ const valueTag = "value"
 // may send, whatever the author wrote about the target's types.
 const valueNote = "Any JSON value is accepted (a number, a bool, a list, an object, null); as a string, a Godot text form such as \"Vector2(1, 2)\" or \"#ff0000\", or JSON text such as \"[16, 32]\"."
 
-// valueArgs names the top-level fields of t tagged `godot:"value"`; each
-// must be of type any (it holds whatever JSON the caller sent).
+// valueArgs names the fields of t tagged `godot:"value"` by their paths:
+// "value" at the top level, "steps[].expected" in the objects of a list
+// argument. Each must be of type any (it holds whatever JSON the caller
+// sent).
 func valueArgs(t reflect.Type) ([]string, error) {
-	if t.Kind() != reflect.Struct {
+	return valueArgsUnder(t, "", map[reflect.Type]bool{})
+}
+
+func valueArgsUnder(t reflect.Type, prefix string, seen map[reflect.Type]bool) ([]string, error) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
 		return nil, nil
 	}
+	seen[t] = true
+	defer delete(seen, t)
 	var out []string
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if f.Tag.Get("godot") != valueTag {
+		if !f.IsExported() {
 			continue
 		}
-		if f.Type.Kind() != reflect.Interface || f.Type.NumMethod() != 0 {
-			return nil, fmt.Errorf("field %s: godot:\"value\" needs type any, not %s", f.Name, f.Type)
+		if f.Tag.Get("godot") == valueTag {
+			if f.Type.Kind() != reflect.Interface || f.Type.NumMethod() != 0 {
+				return nil, fmt.Errorf("field %s: godot:\"value\" needs type any, not %s", f.Name, f.Type)
+			}
+			out = append(out, prefix+jsonName(f))
+			continue
 		}
-		out = append(out, jsonName(f))
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Slice {
+			inner, err := valueArgsUnder(ft.Elem(), prefix+jsonName(f)+"[].", seen)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, inner...)
+		}
 	}
 	return out, nil
 }
 
 // typeValueArgs declares each value argument {"type": "string"} in the
 // input schema and appends valueNote to its description.
-func typeValueArgs(schema json.RawMessage, names []string) (json.RawMessage, error) {
-	if len(names) == 0 {
+func typeValueArgs(schema json.RawMessage, paths []string) (json.RawMessage, error) {
+	if len(paths) == 0 {
 		return schema, nil
 	}
-	var s map[string]json.RawMessage
+	var s map[string]any
 	if err := json.Unmarshal(schema, &s); err != nil {
 		return nil, err
 	}
-	var props map[string]map[string]any
-	if err := json.Unmarshal(s["properties"], &props); err != nil {
-		return nil, err
-	}
-	for _, n := range names {
-		p := props[n]
-		if p == nil {
-			return nil, fmt.Errorf("value argument %q is not in the input schema", n)
+	for _, path := range paths {
+		p, err := args.ValueArgProperty(s, path)
+		if err != nil {
+			return nil, err
 		}
 		p["type"] = "string"
 		desc, _ := p["description"].(string)
@@ -78,10 +101,5 @@ func typeValueArgs(schema json.RawMessage, names []string) (json.RawMessage, err
 		}
 		p["description"] = desc + valueNote
 	}
-	raw, err := json.Marshal(props)
-	if err != nil {
-		return nil, err
-	}
-	s["properties"] = raw
 	return json.Marshal(s)
 }

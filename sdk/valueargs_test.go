@@ -90,3 +90,38 @@ func TestValueTagNeedsAny(t *testing.T) {
 		t.Fatalf("a value tag on a string field: %v", err)
 	}
 }
+
+type stepArgs struct {
+	Steps []struct {
+		Property string `json:"property" jsonschema:"the property"`
+		Expected any    `json:"expected,omitempty" jsonschema:"the value" godot:"value"`
+	} `json:"steps" jsonschema:"the steps"`
+}
+
+// A value field in the objects of a list argument is named by its path,
+// typed a string in the items' schema, and takes any JSON value.
+func TestValueArgumentsInLists(t *testing.T) {
+	check := func(ctx context.Context, call *sdk.Call, in stepArgs) (sdk.Result, error) {
+		return sdk.JSON(map[string]any{"got": in.Steps[0].Expected}), nil
+	}
+	ts := &sdk.Toolset{Name: "steps", Version: "1.0.0", Description: "Steps.",
+		Tools: []sdk.Tool{sdk.NewTool("check", "Check steps.", sdk.ReadOnly, check)}}
+	m, err := ts.Manifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Tools[0].ValueArgs; !slices.Equal(got, []string{"steps[].expected"}) {
+		t.Fatalf("value_args %v", got)
+	}
+	if !strings.Contains(string(m.Tools[0].InputSchema), `"expected":{"description":"the value. Any JSON value is accepted`) ||
+		!strings.Contains(string(m.Tools[0].InputSchema), `"type":"string"`) {
+		t.Fatalf("schema: %s", m.Tools[0].InputSchema)
+	}
+	h := sdktest.New(t, ts, sdktest.Options{})
+	for _, v := range []string{`[1, 2]`, `3`, `"text"`} {
+		r := h.Call(context.Background(), "check", json.RawMessage(`{"steps": [{"property": "p", "expected": `+v+`}]}`))
+		if r.Err != nil || r.IsError {
+			t.Errorf("expected %s refused: %v %s", v, r.Err, r.Text())
+		}
+	}
+}

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -29,7 +29,7 @@ type createArgs struct {
 	NodePath     string        `json:"node_path,omitempty" jsonschema:"path of the AnimationPlayer, relative to the scene root (\".\" is the root)"`
 	Name         string        `json:"name" jsonschema:"the animation's name, e.g. \"walk\" (no '/', ':', ',' or '[')"`
 	Length       *float64      `json:"length,omitempty" jsonschema:"length in seconds (default 1.0)"`
-	LoopMode     any           `json:"loop_mode,omitempty" jsonschema:"none (default), linear or pingpong (or 0, 1, 2)"`
+	LoopMode     string        `json:"loop_mode,omitempty" jsonschema:"none (default), linear or pingpong (or \"0\", \"1\", \"2\")"`
 	Step         *float64      `json:"step,omitempty" jsonschema:"the editor's snapping step in seconds (default 1/30)"`
 	Library      string        `json:"library,omitempty" jsonschema:"the AnimationPlayer's library to add it to; default \"\", the default library (created when missing); a named one is created when missing too, and the animation is then called library/name"`
 	Scene        sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
@@ -41,8 +41,8 @@ type addTrackArgs struct {
 	Animation  string `json:"animation,omitempty" jsonschema:"the animation's name as the player names it (\"walk\", \"library/walk\"); not needed with resource_path"`
 	TrackPath  string `json:"track_path" jsonschema:"the animated node, relative to the player's root_node (the player's parent by default), and for value and bezier tracks its property: \"Sprite2D:position\", \"Sprite2D:modulate:a\", \".:visible\"; 3D transform, method, audio and animation tracks name the node alone"`
 	TrackType  string `json:"track_type,omitempty" jsonschema:"value (default), position_3d, rotation_3d, scale_3d, method, bezier, audio or animation"`
-	Interp     any    `json:"interp,omitempty" jsonschema:"interpolation: nearest, linear (default), cubic, linear_angle or cubic_angle (or 0-4)"`
-	UpdateMode any    `json:"update_mode,omitempty" jsonschema:"value tracks: continuous (default), discrete or capture (or 0-2)"`
+	Interp     string `json:"interp,omitempty" jsonschema:"interpolation: nearest, linear (default), cubic, linear_angle or cubic_angle (or its index \"0\"-\"4\")"`
+	UpdateMode string `json:"update_mode,omitempty" jsonschema:"value tracks: continuous (default), discrete or capture (or its index \"0\"-\"2\")"`
 }
 
 type insertKeyArgs struct {
@@ -65,26 +65,20 @@ type listArgs struct {
 	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to read; default: the active scene"`
 }
 
-// enumArg reads an enum argument given by name or number.
-func enumArg(arg string, v any, names []string, def int) (int, error) {
-	switch x := v.(type) {
-	case nil:
+// enumArg reads an enum argument given by name or by its index as text
+// ("1"); empty is the default.
+func enumArg(arg string, v string, names []string, def int) (int, error) {
+	x := strings.ToLower(strings.TrimSpace(v))
+	if x == "" {
 		return def, nil
-	case string:
-		if i := slices.Index(names, strings.ToLower(x)); i >= 0 {
-			return i, nil
-		}
-	case float64:
-		if i := int(x); float64(i) == x && i >= 0 && i < len(names) {
-			return i, nil
-		}
-	case json.Number:
-		var i int
-		if _, err := fmt.Sscanf(x.String(), "%d", &i); err == nil && i >= 0 && i < len(names) {
-			return i, nil
-		}
 	}
-	return 0, invalid(arg, "pass one of "+quoteList(names)+" (or its index)", "%s %v is not one of %s", arg, v, strings.Join(names, ", "))
+	if i := slices.Index(names, x); i >= 0 {
+		return i, nil
+	}
+	if i, err := strconv.Atoi(x); err == nil && i >= 0 && i < len(names) {
+		return i, nil
+	}
+	return 0, invalid(arg, "pass one of "+quoteList(names)+" (or its index)", "%s %q is not one of %s", arg, v, strings.Join(names, ", "))
 }
 
 // openAnimation opens the animation w and name name; p is nil for a

@@ -52,7 +52,7 @@ func forward(ctx context.Context, ed *sdk.Editor, scene sdk.ScenePath, cmd strin
 }
 
 func createEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in createArgs) (sdk.Result, error) {
-	if in.ResourcePath != "" || in.Library != "" || in.LoopMode != nil || in.Step != nil || containsSlash(in.Name) {
+	if in.ResourcePath != "" || in.Library != "" || in.LoopMode != "" || in.Step != nil || containsSlash(in.Name) {
 		return createAnimation(ctx, call, in)
 	}
 	if err := validAnimationName("name", in.Name); err != nil {
@@ -77,7 +77,7 @@ func containsSlash(s string) bool {
 }
 
 func addTrackEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in addTrackArgs) (sdk.Result, error) {
-	if in.ResourcePath != "" || in.Interp != nil || in.UpdateMode != nil {
+	if in.ResourcePath != "" || in.Interp != "" || in.UpdateMode != "" {
 		return addTrack(ctx, call, in)
 	}
 	typ := in.TrackType

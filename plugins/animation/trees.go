@@ -46,8 +46,8 @@ type transitionArgs struct {
 	TreePath         string         `json:"tree_path" jsonschema:"the AnimationTree (its tree_root a state machine), relative to the scene root"`
 	From             string         `json:"from" jsonschema:"the state the transition leaves, or \"Start\""`
 	To               string         `json:"to" jsonschema:"the state it enters, or \"End\""`
-	SwitchMode       any            `json:"switch_mode,omitempty" jsonschema:"immediate (default), sync or at_end (or 0-2)"`
-	AdvanceMode      any            `json:"advance_mode,omitempty" jsonschema:"disabled, enabled (default; travel() may take it) or auto (taken by itself, when advance_condition holds); from Start the default is auto"`
+	SwitchMode       string         `json:"switch_mode,omitempty" jsonschema:"immediate (default), sync or at_end (or its index \"0\"-\"2\")"`
+	AdvanceMode      string         `json:"advance_mode,omitempty" jsonschema:"disabled, enabled (default; travel() may take it) or auto (taken by itself, when advance_condition holds); from Start the default is auto"`
 	AdvanceCondition string         `json:"advance_condition,omitempty" jsonschema:"a boolean parameter: the transition is taken when parameters/conditions/<name> is true (added to the tree, false)"`
 	XfadeTime        *float64       `json:"xfade_time,omitempty" jsonschema:"cross-fade time in seconds"`
 	Properties       map[string]any `json:"properties,omitempty" jsonschema:"other AnimationNodeStateMachineTransition properties: priority, reset, break_loop_at_end, advance_expression"`

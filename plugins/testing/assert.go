@@ -6,18 +6,20 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/godotrun"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
 
 // Assertion is one expectation on a property of the running game.
 type Assertion struct {
 	NodePath string   `json:"node_path" jsonschema:"the node, relative to the running scene's root (or /root/...)"`
 	Property string   `json:"property" jsonschema:"the property (a sub-property as position:x)"`
-	Expected any      `json:"expected" jsonschema:"the expected value (vectors as {x,y} or [x,y], colours as {r,g,b,a})"`
+	Expected any      `json:"expected" jsonschema:"the expected value (vectors as {x,y} or [x,y], colours as {r,g,b,a})" godot:"value"`
 	Op       string   `json:"op,omitempty" enum:"==,!=,<,<=,>,>=,contains,approx" jsonschema:"comparison (default ==)"`
 	Epsilon  *float64 `json:"epsilon,omitempty" minimum:"0" jsonschema:"approx: tolerance per component (default 1e-6)"`
 }
@@ -40,6 +42,28 @@ var ops = map[string]bool{"==": true, "!=": true, "<": true, "<=": true, ">": tr
 // == and != allow float32 rounding (Godot stores floats in 32 bits in
 // vectors); vectors and colours compare per component; expected arrays
 // are read as the components of actual's vector or colour.
+// fromText reads an expected value sent as text (its schema type is a
+// string, for the clients that need one plain type) as the JSON value it
+// spells when the actual value is not a string: "[1, 2]", "3", "true".
+func fromText(expected, actual any) any {
+	s, ok := expected.(string)
+	if _, actualText := actual.(string); !ok || actualText {
+		return expected
+	}
+	if j, ok := godot.JSONText(s); ok {
+		return j
+	}
+	switch t := strings.TrimSpace(s); t {
+	case "true", "false":
+		return t == "true"
+	default:
+		if f, err := strconv.ParseFloat(t, 64); err == nil {
+			return f
+		}
+	}
+	return expected
+}
+
 func evaluate(actual, expected any, op string, eps *float64) (bool, string) {
 	if op == "" {
 		op = "=="
@@ -47,7 +71,7 @@ func evaluate(actual, expected any, op string, eps *float64) (bool, string) {
 	if !ops[op] {
 		return false, fmt.Sprintf("unknown op %q: use ==, !=, <, <=, >, >=, contains or approx", op)
 	}
-	expected = normalize(expected, actual)
+	expected = normalize(fromText(expected, actual), actual)
 	actual = normalize(actual, nil)
 	switch op {
 	case "==", "!=":
@@ -195,7 +219,7 @@ func typeName(v any) string {
 type assertArgs struct {
 	NodePath       string        `json:"node_path" jsonschema:"the node, relative to the running scene's root (or /root/...)"`
 	Property       string        `json:"property" jsonschema:"the property (a sub-property as position:x)"`
-	Expected       any           `json:"expected" jsonschema:"the expected value (vectors as {x,y} or [x,y], colours as {r,g,b,a})"`
+	Expected       any           `json:"expected" jsonschema:"the expected value (vectors as {x,y} or [x,y], colours as {r,g,b,a})" godot:"value"`
 	Op             string        `json:"op,omitempty" enum:"==,!=,<,<=,>,>=,contains,approx" jsonschema:"comparison (default ==)"`
 	Epsilon        *float64      `json:"epsilon,omitempty" minimum:"0" jsonschema:"approx: tolerance per component (default 1e-6)"`
 	Also           []Assertion   `json:"also,omitempty" jsonschema:"more assertions checked at the same moment"`

@@ -63,7 +63,7 @@ type Step struct {
 	Y            float64  `json:"y,omitempty" jsonschema:"mouse/motion: game viewport y"`
 	NodePath     string   `json:"node_path,omitempty" jsonschema:"assert: the node, relative to the running scene's root (or /root/...)"`
 	Property     string   `json:"property,omitempty" jsonschema:"assert: the property (a sub-property as position:x)"`
-	Expected     any      `json:"expected,omitempty" jsonschema:"assert: the expected value (vectors as {x,y} or [x,y])"`
+	Expected     any      `json:"expected,omitempty" jsonschema:"assert: the expected value (vectors as {x,y} or [x,y])" godot:"value"`
 	Op           string   `json:"op,omitempty" enum:"==,!=,<,<=,>,>=,contains,approx" jsonschema:"assert: comparison (default ==)"`
 	Epsilon      *float64 `json:"epsilon,omitempty" minimum:"0" jsonschema:"assert: approx tolerance per component (default 1e-6)"`
 	Baseline     string   `json:"baseline,omitempty" jsonschema:"screenshot: a res:// PNG to compare the capture with"`

@@ -3,6 +3,7 @@ package args
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // CheckingSchema is the schema a call's arguments are checked against,
@@ -15,29 +16,53 @@ import (
 // require; a client that sends a number, a list, an object or null (as
 // the description allows) must not be refused for it. The plugin converts
 // whatever arrives to the target's type and refuses what does not fit.
+//
+// A value argument is named by its path: "value" at the top level, or
+// "steps[].expected" for a field of the objects of list argument steps.
 func CheckingSchema(schema json.RawMessage, valueArgs []string) (json.RawMessage, error) {
 	if len(valueArgs) == 0 {
 		return schema, nil
 	}
-	var s map[string]json.RawMessage
+	var s map[string]any
 	if err := json.Unmarshal(schema, &s); err != nil {
 		return nil, err
 	}
-	var props map[string]map[string]json.RawMessage
-	if err := json.Unmarshal(s["properties"], &props); err != nil {
-		return nil, fmt.Errorf("properties: %v", err)
-	}
-	for _, name := range valueArgs {
-		p, ok := props[name]
-		if !ok {
-			return nil, fmt.Errorf("value argument %q is not a property of the schema", name)
+	for _, path := range valueArgs {
+		p, err := ValueArgProperty(s, path)
+		if err != nil {
+			return nil, err
 		}
 		delete(p, "type")
 	}
-	raw, err := json.Marshal(props)
-	if err != nil {
-		return nil, err
-	}
-	s["properties"] = raw
 	return json.Marshal(s)
+}
+
+// ValueArgProperty finds the property schema a value argument's path
+// names in a decoded input schema.
+func ValueArgProperty(schema map[string]any, path string) (map[string]any, error) {
+	cur := schema
+	segs := strings.Split(path, ".")
+	for i, seg := range segs {
+		name, list := strings.CutSuffix(seg, "[]")
+		props, _ := cur["properties"].(map[string]any)
+		p, ok := props[name].(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("value argument %q: %q is not a property of the schema", path, strings.Join(segs[:i+1], "."))
+		}
+		if list {
+			items, ok := p["items"].(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("value argument %q: %q is not a list of objects", path, name)
+			}
+			p = items
+		}
+		if i == len(segs)-1 {
+			if list {
+				return nil, fmt.Errorf("value argument %q ends in a list, not a property", path)
+			}
+			return p, nil
+		}
+		cur = p
+	}
+	return nil, fmt.Errorf("value argument %q is empty", path)
 }

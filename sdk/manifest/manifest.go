@@ -18,6 +18,8 @@ import (
 
 	"github.com/hashicorp/go-version"
 
+	"github.com/godot-mcp/godot-mcp/sdk/args"
+
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 )
 
@@ -113,8 +115,8 @@ type Tool struct {
 	// mutating tool creates or replaces. Creating is not destructive,
 	// replacing is: the host asks for confirm=true when the file exists.
 	ConfirmOverwrite string `json:"confirm_overwrite,omitempty"`
-	// ValueArgs name the top-level arguments that hold a Godot value whose
-	// type the target decides. Each is declared {"type": "string"} (one
+	// ValueArgs name the arguments that hold a Godot value whose type the
+	// target decides, by path ("value", "steps[].expected"). Each is declared {"type": "string"} (one
 	// plain type, for the clients that need one) and the host accepts any
 	// JSON value there too: see docs/clients.md, Tool schemas.
 	ValueArgs []string `json:"value_args,omitempty"`
@@ -285,12 +287,11 @@ func (m *Manifest) Validate() error {
 			}
 		}
 		for _, a := range t.ValueArgs {
-			var p struct {
-				Type string `json:"type"`
-			}
-			if raw, ok := schemaProperties(t.InputSchema)[a]; !ok {
-				add("%s: value_args names argument %q, which the input schema does not declare", where, a)
-			} else if json.Unmarshal(raw, &p) != nil || p.Type != "string" {
+			var schema map[string]any
+			_ = json.Unmarshal(t.InputSchema, &schema)
+			if p, err := args.ValueArgProperty(schema, a); err != nil {
+				add("%s: value_args: %v, which the input schema does not declare", where, err)
+			} else if p["type"] != "string" {
 				add("%s: value argument %q must be declared {\"type\": \"string\"} (its text form; the host accepts any JSON value there)", where, a)
 			}
 		}

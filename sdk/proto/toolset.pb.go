@@ -321,8 +321,10 @@ type ToolSpec struct {
 	// the host requires confirm=true (as for a destructive tool) when the
 	// file already exists. Empty: no such argument.
 	ConfirmOverwrite string `protobuf:"bytes,12,opt,name=confirm_overwrite,json=confirmOverwrite,proto3" json:"confirm_overwrite,omitempty"`
-	// Top-level arguments that hold a Godot value whose type the target
-	// decides (a property, a setting, a shader uniform). Each is declared
+	// Arguments that hold a Godot value whose type the target decides (a
+	// property, a setting, a shader uniform, an assertion's expected value),
+	// by path: "value" at the top level, "steps[].expected" for a field of
+	// the objects of list argument steps. Each is declared
 	// {"type": "string"} in the input schema, so that clients which need one
 	// plain type per argument (Gemini's function declarations, MCP Inspector's
 	// CLI) can send it as JSON or Godot text; the host accepts any JSON value
