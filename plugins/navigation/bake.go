@@ -57,8 +57,8 @@ type navResource struct {
 	prop    string
 	sec     *godot.Section // the resource's properties
 	typ     string
-	where   string        // "res://scene.tscn::id" or the .tres path
-	file    *godot.File   // the .tres when external, else nil
+	where   string      // "res://scene.tscn::id" or the .tres path
+	file    *godot.File // the .tres when external, else nil
 	version sdk.FileVersion
 }
 

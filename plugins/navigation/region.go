@@ -278,7 +278,7 @@ func setLayers(ctx context.Context, call *sdk.Call, in setLayersArgs) (sdk.Resul
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if _, err := s.Set(n, "navigation_layers", m); err != nil {
+	if _, err := s.Set(n, "navigation_layers", float64(m)); err != nil {
 		return sdk.Result{}, err
 	}
 	return commit(s, "Set navigation layers on "+n.Name(), map[string]any{"node_path": np, "navigation_layers": m})

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
-	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
@@ -123,7 +122,7 @@ func setupCollisionEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, i
 			return sdk.Result{}, err
 		}
 		for k, v := range f.props {
-			props[k] = godot.ToJSON(mustShapeValue(in.ShapeType, k, v))
+			props[k] = v
 		}
 	}
 	for k, v := range in.Properties {
@@ -136,14 +135,4 @@ func setupCollisionEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, i
 		"node_path": nodeedit.OrDot(in.NodePath), "shape_type": in.ShapeType, "collision_node_type": in.CollisionNodeType,
 		"properties": props, "name": in.Name,
 	})
-}
-
-// mustShapeValue converts a computed shape property for the addon (the
-// values fit computes always convert).
-func mustShapeValue(shape, prop string, v any) godot.Value {
-	gv, err := nodeedit.Coerce(shape, prop, v, nil)
-	if err != nil {
-		return godot.Nil{}
-	}
-	return gv
 }

@@ -9,6 +9,7 @@ import (
 	_ "image/png"
 	"math"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -68,6 +69,13 @@ func fitScene(ctx context.Context, call *sdk.Call, s *nodeedit.Scene, target, sh
 		"fit_to '%s' is a %s; only a Sprite2D or MeshInstance3D can size a shape", tp, class)
 }
 
+// r32 is x as the engine holds it (a 32-bit float) in its shortest
+// spelling: 23.1, not 23.099999999999998 or 23.100000381469727.
+func r32(x float64) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', -1, 32), 64)
+	return f
+}
+
 func vec2(v godot.Value, def godot.Vector2) godot.Vector2 {
 	if x, ok := v.(godot.Vector2); ok {
 		return x
@@ -113,12 +121,12 @@ func fitSprite(ctx context.Context, call *sdk.Call, s *nodeedit.Scene, tp string
 	props := map[string]any{}
 	switch shape {
 	case "RectangleShape2D":
-		props["size"] = []any{w, h}
+		props["size"] = []any{r32(w), r32(h)}
 	case "CircleShape2D":
-		props["radius"] = math.Max(w, h) / 2
+		props["radius"] = r32(math.Max(w, h) / 2)
 	case "CapsuleShape2D":
-		props["radius"] = w / 2
-		props["height"] = math.Max(h, w)
+		props["radius"] = r32(w / 2)
+		props["height"] = r32(math.Max(h, w))
 	default:
 		return fit{}, nodeedit.Invalid("shape_type", "fit_to sizes RectangleShape2D, CircleShape2D or CapsuleShape2D; give other shapes their properties",
 			"fit_to cannot size a %s", shape)
@@ -133,7 +141,7 @@ func fitSprite(ctx context.Context, call *sdk.Call, s *nodeedit.Scene, tp string
 	}
 	centre.X += o.X * scale.X
 	centre.Y += o.Y * scale.Y
-	return fit{props: props, at: map[string]any{"position": []any{centre.X, centre.Y}}}, nil
+	return fit{props: props, at: map[string]any{"position": []any{r32(centre.X), r32(centre.Y)}}}, nil
 }
 
 // textureSize reads the pixel size of a Sprite2D's texture: an image
@@ -208,15 +216,15 @@ func fitMesh(ctx context.Context, call *sdk.Call, s *nodeedit.Scene, tp string, 
 	props := map[string]any{}
 	switch shape {
 	case "BoxShape3D":
-		props["size"] = []any{x, y, z}
+		props["size"] = []any{r32(x), r32(y), r32(z)}
 	case "SphereShape3D":
-		props["radius"] = math.Max(x, math.Max(y, z)) / 2
+		props["radius"] = r32(math.Max(x, math.Max(y, z)) / 2)
 	case "CapsuleShape3D":
-		props["radius"] = math.Max(x, z) / 2
-		props["height"] = math.Max(y, math.Max(x, z))
+		props["radius"] = r32(math.Max(x, z) / 2)
+		props["height"] = r32(math.Max(y, math.Max(x, z)))
 	case "CylinderShape3D":
-		props["radius"] = math.Max(x, z) / 2
-		props["height"] = y
+		props["radius"] = r32(math.Max(x, z) / 2)
+		props["height"] = r32(y)
 	default:
 		return fit{}, nodeedit.Invalid("shape_type", "fit_to sizes BoxShape3D, SphereShape3D, CapsuleShape3D or CylinderShape3D; give other shapes their properties",
 			"fit_to cannot size a %s", shape)
@@ -224,9 +232,9 @@ func fitMesh(ctx context.Context, call *sdk.Call, s *nodeedit.Scene, tp string, 
 	c := godot.Vector3{X: box.Position.X + box.Size.X/2, Y: box.Position.Y + box.Size.Y/2, Z: box.Position.Z + box.Size.Z/2}
 	r := t.Basis.Rows
 	centre := []any{
-		t.Origin.X + r[0].X*c.X + r[0].Y*c.Y + r[0].Z*c.Z,
-		t.Origin.Y + r[1].X*c.X + r[1].Y*c.Y + r[1].Z*c.Z,
-		t.Origin.Z + r[2].X*c.X + r[2].Y*c.Y + r[2].Z*c.Z,
+		r32(t.Origin.X + r[0].X*c.X + r[0].Y*c.Y + r[0].Z*c.Z),
+		r32(t.Origin.Y + r[1].X*c.X + r[1].Y*c.Y + r[1].Z*c.Z),
+		r32(t.Origin.Z + r[2].X*c.X + r[2].Y*c.Y + r[2].Z*c.Z),
 	}
 	return fit{props: props, at: map[string]any{"position": centre}}, nil
 }

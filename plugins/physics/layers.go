@@ -105,12 +105,12 @@ func setLayers(ctx context.Context, call *sdk.Call, in setLayersArgs) (sdk.Resul
 		return sdk.Result{}, err
 	}
 	if layer != nil {
-		if _, err := s.Set(n, "collision_layer", *layer); err != nil {
+		if _, err := s.Set(n, "collision_layer", float64(*layer)); err != nil {
 			return sdk.Result{}, err
 		}
 	}
 	if mask != nil {
-		if _, err := s.Set(n, "collision_mask", *mask); err != nil {
+		if _, err := s.Set(n, "collision_mask", float64(*mask)); err != nil {
 			return sdk.Result{}, err
 		}
 	}
