@@ -11,8 +11,6 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
-const sceneDesc = "res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene). In the editor it is opened first"
-
 type setupRegionArgs struct {
 	ParentPath     string         `json:"parent_path" jsonschema:"path of the parent node from the scene root (\".\" is the root)"`
 	RegionType     string         `json:"region_type,omitempty" jsonschema:"NavigationRegion2D or NavigationRegion3D; default NavigationRegion2D, or NavigationRegion3D when the parent is a Node3D"`

@@ -13,8 +13,6 @@ import (
 
 func db() *classdb.DB { return classdb.MustEmbedded() }
 
-const sceneDesc = "res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene). In the editor it is opened first"
-
 // openScene reads the scene a headless tool edits: scene when given, else
 // the workspace's active scene.
 func openScene(ctx context.Context, call *sdk.Call, scene sdk.ScenePath) (*nodeedit.Scene, error) {
