@@ -4,7 +4,8 @@ extends Node
 # game's code runs), adds it to the tree, bakes the navigation region at
 # the node path given with the engine's own baker, saves the result with
 # ResourceSaver and prints it as one "@@bake {json}" line; with "from" and
-# "to" it also asks the NavigationServer for a path over the baked mesh.
+# "to" it also asks the NavigationServer for a path over the baked mesh
+# (on the region's navigation layers).
 
 
 func _strip(n: Node) -> void:
@@ -72,12 +73,14 @@ func _ready() -> void:
 		var t: Array = cfg["to"]
 		var path: Array = []
 		if region is NavigationRegion2D:
-			var map2: RID = (region as NavigationRegion2D).get_world_2d().navigation_map
-			for p: Vector2 in NavigationServer2D.map_get_path(map2, Vector2(f[0], f[1]), Vector2(t[0], t[1]), true):
+			var r2p: NavigationRegion2D = region as NavigationRegion2D
+			var map2: RID = r2p.get_world_2d().navigation_map
+			for p: Vector2 in NavigationServer2D.map_get_path(map2, Vector2(f[0], f[1]), Vector2(t[0], t[1]), true, r2p.navigation_layers):
 				path.append([p.x, p.y])
 		else:
-			var map3: RID = (region as NavigationRegion3D).get_world_3d().navigation_map
-			for p: Vector3 in NavigationServer3D.map_get_path(map3, Vector3(f[0], f[1], f[2]), Vector3(t[0], t[1], t[2]), true):
+			var r3p: NavigationRegion3D = region as NavigationRegion3D
+			var map3: RID = r3p.get_world_3d().navigation_map
+			for p: Vector3 in NavigationServer3D.map_get_path(map3, Vector3(f[0], f[1], f[2]), Vector3(t[0], t[1], t[2]), true, r3p.navigation_layers):
 				path.append([p.x, p.y, p.z])
 		out["path"] = path
 	_done(out)

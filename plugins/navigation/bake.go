@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -252,6 +253,7 @@ func runBake(ctx context.Context, call *sdk.Call, scene, np string, in bakeArgs)
 		}
 		kept = append(kept, f)
 	}
+	kept = placeholders(kept)
 	cfg := map[string]any{"scene": scene, "node": np}
 	if in.PathFrom != nil {
 		cfg["from"], cfg["to"] = in.PathFrom, in.PathTo
@@ -290,12 +292,83 @@ func runBake(ctx context.Context, call *sdk.Call, scene, np string, in bakeArgs)
 	}
 	var errs []string
 	for _, l := range result.Lines {
-		if l.Stream == webgodot.Stderr && len(errs) < 8 {
+		if len(errs) < 80 {
 			errs = append(errs, l.Text)
 		}
 	}
 	return nil, &sdk.Error{Code: sdk.CodeToolError, Message: "the engine ended without a bake: " + strings.Join(errs, " | "),
 		Hint: "check that the scene loads in Godot 4.6 (godot_analysis_validate_scene_integrity), or bake in the Godot editor"}
+}
+
+// placeholders stands in for imported files whose imported data the
+// project lacks (a project never opened in the editor, or one whose
+// .godot folder is not kept): the engine would fail to load the scenes
+// using them. Each .import whose target is missing is remapped to a
+// placeholder resource of its type (textures keep no pixels, meshes no
+// surfaces: neither is navigation source geometry the bake needs).
+func placeholders(files []webgodot.PackFile) []webgodot.PackFile {
+	have := map[string]bool{}
+	for _, f := range files {
+		have["res://"+f.Path] = true
+	}
+	out := files[:0:0]
+	var extra []webgodot.PackFile
+	for _, f := range files {
+		src, ok := strings.CutSuffix(f.Path, ".import")
+		if !ok {
+			out = append(out, f)
+			continue
+		}
+		cfg, err := godot.ParseConfig(f.Path, f.Data)
+		if err != nil {
+			out = append(out, f)
+			continue
+		}
+		target, _ := cfg.Get("remap", "path")
+		typ, _ := cfg.Get("remap", "type")
+		if t, ok := target.(godot.String); !ok || have[string(t)] {
+			out = append(out, f)
+			continue
+		}
+		stub := ".godot/godot-mcp/stub/" + strings.NewReplacer("/", "_", ".", "_").Replace(src) + ".tres"
+		t, _ := typ.(godot.String)
+		extra = append(extra,
+			webgodot.PackFile{Path: stub, Data: []byte(placeholder(string(t), src))},
+			webgodot.PackFile{Path: f.Path, Data: fmt.Appendf(nil, "[remap]\n\nimporter=\"godot_mcp_placeholder\"\ntype=%q\npath=%q\n", placeholderType(string(t), src), "res://"+stub)})
+	}
+	return append(out, extra...)
+}
+
+// placeholderType is the class of the placeholder for an imported file of
+// type typ.
+func placeholderType(typ, src string) string {
+	switch {
+	case strings.Contains(typ, "Texture") && strings.Contains(typ, "3D"):
+		return "PlaceholderTexture3D"
+	case strings.Contains(typ, "Texture"), typ == "":
+		return "PlaceholderTexture2D"
+	case strings.Contains(typ, "Mesh"):
+		return "PlaceholderMesh"
+	case typ == "PackedScene":
+		return "PackedScene"
+	case strings.HasPrefix(typ, "AudioStream"):
+		return "AudioStreamWAV"
+	case strings.Contains(typ, "Font"):
+		return "FontFile"
+	}
+	return typ
+}
+
+func placeholder(typ, src string) string {
+	pt := placeholderType(typ, src)
+	if pt == "PackedScene" {
+		name := strings.TrimSuffix(path.Base(src), path.Ext(src))
+		return fmt.Sprintf("[gd_scene format=3]\n\n[node name=%q type=\"Node3D\"]\n", name)
+	}
+	if !db().Instantiable(pt) {
+		pt = "Resource"
+	}
+	return fmt.Sprintf("[gd_resource type=%q format=3]\n\n[resource]\n", pt)
 }
 
 // runner returns the process's engine runner, started on first use; a
