@@ -264,6 +264,8 @@ var overrides = map[string]map[string]any{
 	"godot_asset_import_create_material_from_textures": {"albedo": "res://wall.png"},
 	"godot_asset_import_create_placeholder_image":      {"path": "res://art/placeholder.png"},
 	"godot_asset_import_create_placeholder_texture":    {"path": "res://art/placeholder.tres"},
+	"godot_physics_setup_collision":                    {"shape_type": "RectangleShape2D"},
+	"godot_navigation_set_layers":                      {"layers": []any{1}},
 }
 
 // argsFor builds arguments for a tool from its input schema: every required
