@@ -100,10 +100,14 @@ func TestPhysicsNavigationEditorMode(t *testing.T) {
 	dir := demoProject(t, "2d-navigation")
 	url := bridgeURL(t)
 	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_BRIDGE_URL=" + url}, "--project", dir, "--plugins-dir", projectPluginsDir, "--log-level", "warn")
-	echo := func(p map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"node_path": p["node_path"], "created": true}) }
+	echo := func(p map[string]any) fakeaddon.Reply {
+		return fakeaddon.OK(map[string]any{"node_path": p["node_path"], "created": true})
+	}
 	ed := attachAddon(t, s, fakeaddon.Options{URL: url, ProjectPath: dir + "/", GodotVersion: "4.6.1-stable",
 		Handlers: map[string]fakeaddon.Handler{
-			"cmd_open_scene":              func(p map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"scene_path": p["scene_path"]}) },
+			"cmd_open_scene": func(p map[string]any) fakeaddon.Reply {
+				return fakeaddon.OK(map[string]any{"scene_path": p["scene_path"]})
+			},
 			"cmd_setup_physics_body":      echo,
 			"cmd_setup_collision":         echo,
 			"cmd_set_physics_layers":      echo,
