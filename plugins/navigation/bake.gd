@@ -4,8 +4,7 @@ extends Node
 # game's code runs), adds it to the tree, bakes the navigation region at
 # the node path given with the engine's own baker, saves the result with
 # ResourceSaver and prints it as one "@@bake {json}" line; with "from" and
-# "to" it also asks the NavigationServer for a path over the baked mesh
-# (on the region's navigation layers).
+# "to" it also asks the NavigationServer for a path over the baked mesh.
 
 
 func _strip(n: Node) -> void:
@@ -67,20 +66,36 @@ func _ready() -> void:
 		return
 	out["text"] = FileAccess.get_file_as_string(tmp)
 	if cfg.has("from") and cfg.has("to"):
-		await get_tree().physics_frame
-		await get_tree().physics_frame
+		# The path is asked of a map of its own holding only the baked
+		# region, synced at once: waiting for the scene's maps to sync on
+		# a physics frame crashes this web build on some scenes.
 		var f: Array = cfg["from"]
 		var t: Array = cfg["to"]
 		var path: Array = []
 		if region is NavigationRegion2D:
 			var r2p: NavigationRegion2D = region as NavigationRegion2D
-			var map2: RID = r2p.get_world_2d().navigation_map
-			for p: Vector2 in NavigationServer2D.map_get_path(map2, Vector2(f[0], f[1]), Vector2(t[0], t[1]), true, r2p.navigation_layers):
+			var map2: RID = NavigationServer2D.map_create()
+			NavigationServer2D.map_set_cell_size(map2, r2p.navigation_polygon.cell_size)
+			NavigationServer2D.map_set_active(map2, true)
+			var reg2: RID = NavigationServer2D.region_create()
+			NavigationServer2D.region_set_map(reg2, map2)
+			NavigationServer2D.region_set_transform(reg2, r2p.global_transform)
+			NavigationServer2D.region_set_navigation_polygon(reg2, r2p.navigation_polygon)
+			NavigationServer2D.map_force_update(map2)
+			for p: Vector2 in NavigationServer2D.map_get_path(map2, Vector2(f[0], f[1]), Vector2(t[0], t[1]), true):
 				path.append([p.x, p.y])
 		else:
 			var r3p: NavigationRegion3D = region as NavigationRegion3D
-			var map3: RID = r3p.get_world_3d().navigation_map
-			for p: Vector3 in NavigationServer3D.map_get_path(map3, Vector3(f[0], f[1], f[2]), Vector3(t[0], t[1], t[2]), true, r3p.navigation_layers):
+			var map3: RID = NavigationServer3D.map_create()
+			NavigationServer3D.map_set_cell_size(map3, r3p.navigation_mesh.cell_size)
+			NavigationServer3D.map_set_cell_height(map3, r3p.navigation_mesh.cell_height)
+			NavigationServer3D.map_set_active(map3, true)
+			var reg3: RID = NavigationServer3D.region_create()
+			NavigationServer3D.region_set_map(reg3, map3)
+			NavigationServer3D.region_set_transform(reg3, r3p.global_transform)
+			NavigationServer3D.region_set_navigation_mesh(reg3, r3p.navigation_mesh)
+			NavigationServer3D.map_force_update(map3)
+			for p: Vector3 in NavigationServer3D.map_get_path(map3, Vector3(f[0], f[1], f[2]), Vector3(t[0], t[1], t[2]), true):
 				path.append([p.x, p.y, p.z])
 		out["path"] = path
 	_done(out)
