@@ -264,6 +264,12 @@ var overrides = map[string]map[string]any{
 	"godot_asset_import_create_material_from_textures": {"albedo": "res://wall.png"},
 	"godot_asset_import_create_placeholder_image":      {"path": "res://art/placeholder.png"},
 	"godot_asset_import_create_placeholder_texture":    {"path": "res://art/placeholder.tres"},
+	"godot_animation_add_track":                        {"animation": "walk", "track_path": "ColorRect:color"},
+	"godot_animation_insert_keyframe":                  {"animation": "walk", "track": 0, "time": 0.5},
+	"godot_animation_create_tree":                      {"root_type": "AnimationNodeStateMachine"},
+	"godot_animation_add_state_machine_state":          {"tree_path": "AnimationTree", "state_name": "idle"},
+	"godot_animation_add_state_machine_transition":     {"tree_path": "AnimationTree", "from": "Start", "to": "idle"},
+	"godot_animation_set_blend_tree_node":              {"tree_path": "AnimationTree", "node_name": "mix", "node_type": "AnimationNodeBlend2"},
 	"godot_physics_setup_collision":                    {"shape_type": "RectangleShape2D"},
 	"godot_navigation_set_layers":                      {"layers": []any{1}},
 }
