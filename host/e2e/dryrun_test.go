@@ -270,6 +270,8 @@ var overrides = map[string]map[string]any{
 	"godot_animation_add_state_machine_state":          {"tree_path": "AnimationTree", "state_name": "idle"},
 	"godot_animation_add_state_machine_transition":     {"tree_path": "AnimationTree", "from": "Start", "to": "idle"},
 	"godot_animation_set_blend_tree_node":              {"tree_path": "AnimationTree", "node_name": "mix", "node_type": "AnimationNodeBlend2"},
+	"godot_physics_setup_collision":                    {"shape_type": "RectangleShape2D"},
+	"godot_navigation_set_layers":                      {"layers": []any{1}},
 }
 
 // argsFor builds arguments for a tool from its input schema: every required

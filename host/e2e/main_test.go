@@ -68,6 +68,7 @@ var firstParty = []string{
 	"input_map", "resources_edit", "analysis", "batch", "composite",
 	"tilemap", "scripts", "project_scaffold", "shader", "visual_shader",
 	"asset_import", "animation",
+	"physics", "navigation",
 }
 
 func firstPartyModules() []string {

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"sort"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
+)
+
+func db() *classdb.DB { return classdb.MustEmbedded() }
+
+// openScene reads the scene a headless tool edits: scene when given, else
+// the workspace's active scene.
+func openScene(ctx context.Context, call *sdk.Call, scene sdk.ScenePath) (*nodeedit.Scene, error) {
+	p, err := nodeedit.ScenePath(ctx, call, string(scene))
+	if err != nil {
+		return nil, err
+	}
+	return nodeedit.Open(ctx, call, p)
+}
+
+// node resolves a node path to the section that sets its properties and
+// its class.
+func node(ctx context.Context, call *sdk.Call, s *nodeedit.Scene, path string) (*godot.Node, string, error) {
+	n, tn, err := s.Override(nodeedit.OrDot(path))
+	if err != nil {
+		return nil, "", err
+	}
+	class := n.Type()
+	if tn != nil && tn.Class() != "" {
+		class = tn.Class()
+	}
+	if class == "" {
+		class = nodeedit.NodeClass(ctx, call, s.Doc, n)
+	}
+	return n, class, nil
+}
+
+// is3D reports whether the node at path of the scene is a Node3D; false
+// when it cannot be read.
+func is3D(ctx context.Context, call *sdk.Call, s *nodeedit.Scene, path string) bool {
+	sec, tn, err := s.Lookup(nodeedit.OrDot(path))
+	if err != nil {
+		return false
+	}
+	class := ""
+	if sec != nil {
+		class = sec.Type()
+	}
+	if tn != nil && tn.Class() != "" {
+		class = tn.Class()
+	}
+	if class == "" && sec != nil {
+		class = nodeedit.NodeClass(ctx, call, s.Doc, sec)
+	}
+	return db().Inherits(class, "Node3D")
+}
+
+// setProps sets properties on n in key order and returns the values the
+// node has afterwards, as JSON.
+func setProps(s *nodeedit.Scene, n *godot.Node, props map[string]any) (map[string]any, error) {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := map[string]any{}
+	for _, k := range keys {
+		a, err := s.Set(n, k, props[k])
+		if err != nil {
+			return nil, err
+		}
+		out[k] = nodeedit.ValueJSON(s.Doc, s.Path, a.Now(), 2)
+	}
+	return out, nil
+}
+
+// checkClass checks a class the caller names for a new node: it must be
+// one of want (a Godot 3 name gets its Godot 4 spelling as the hint).
+func checkClass(arg, class string, want ...string) error {
+	for _, w := range want {
+		if class == w {
+			return nil
+		}
+	}
+	hint := "pass " + want[0] + " or " + want[1]
+	if r, ok := db().ClassRename(class); ok {
+		hint = r.Message() + "; " + hint
+	}
+	return nodeedit.Invalid(arg, hint, "%s must be %s or %s; got '%s'.", arg, want[0], want[1], class)
+}
+
+// commit writes the scene as one undoable action and returns out.
+func commit(s *nodeedit.Scene, name string, out map[string]any) (sdk.Result, error) {
+	if _, err := s.Commit(name); err != nil {
+		return sdk.Result{}, err
+	}
+	out["scene_path"] = s.Path
+	return sdk.JSON(out), nil
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// savedClass reads the class of the node at path from the saved scene, for
+// an editor path that needs it; "" when it cannot be read.
+func savedClass(ctx context.Context, call *sdk.Call, scene sdk.ScenePath, path string) string {
+	if scene == "" {
+		return ""
+	}
+	s, err := openScene(ctx, call, scene)
+	if err != nil {
+		return ""
+	}
+	sec, tn, err := s.Lookup(nodeedit.OrDot(path))
+	if err != nil {
+		return ""
+	}
+	if tn != nil && tn.Class() != "" {
+		return tn.Class()
+	}
+	if sec != nil {
+		return sec.Type()
+	}
+	return ""
+}

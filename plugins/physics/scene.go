@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
+)
+
+func db() *classdb.DB { return classdb.MustEmbedded() }
+
+// openScene reads the scene a headless tool edits: scene when given, else
+// the workspace's active scene.
+func openScene(ctx context.Context, call *sdk.Call, scene sdk.ScenePath) (*nodeedit.Scene, error) {
+	p, err := nodeedit.ScenePath(ctx, call, string(scene))
+	if err != nil {
+		return nil, err
+	}
+	return nodeedit.Open(ctx, call, p)
+}
+
+// node resolves a node path to the section that sets its properties and
+// its class.
+func node(ctx context.Context, call *sdk.Call, s *nodeedit.Scene, path string) (*godot.Node, string, error) {
+	n, tn, err := s.Override(nodeedit.OrDot(path))
+	if err != nil {
+		return nil, "", err
+	}
+	class := n.Type()
+	if tn != nil && tn.Class() != "" {
+		class = tn.Class()
+	}
+	if class == "" {
+		class = nodeedit.NodeClass(ctx, call, s.Doc, n)
+	}
+	return n, class, nil
+}
+
+// dimension is "2D" or "3D" for a class of either world, else "".
+func dimension(class string) string {
+	switch {
+	case db().Inherits(class, "Node2D"), db().Inherits(class, "Shape2D"):
+		return "2D"
+	case db().Inherits(class, "Node3D"), db().Inherits(class, "Shape3D"):
+		return "3D"
+	}
+	return ""
+}
+
+func isCollisionObject(class string) bool {
+	return db().Inherits(class, "CollisionObject2D") || db().Inherits(class, "CollisionObject3D")
+}
+
+// notBody is the refusal of a node that is no body or area.
+func notBody(path, class string) error {
+	return nodeedit.Invalid("node_path", "point node_path at a StaticBody, RigidBody, CharacterBody, AnimatableBody or Area (2D or 3D); "+
+		"godot_physics_setup_body with body_type creates one",
+		"Node '%s' is a %s, not a physics body/area (CollisionObject2D/3D).", path, class)
+}
+
+// setProps sets properties on n in key order (as the editor applies a
+// dictionary, the result does not depend on it) and returns the values
+// the node has afterwards, as JSON.
+func setProps(s *nodeedit.Scene, n *godot.Node, props map[string]any) (map[string]any, error) {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := map[string]any{}
+	for _, k := range keys {
+		a, err := s.Set(n, k, props[k])
+		if err != nil {
+			return nil, err
+		}
+		out[k] = nodeedit.ValueJSON(s.Doc, s.Path, a.Now(), 2)
+	}
+	return out, nil
+}
+
+// checkClass checks a class the caller names for a new node: it must be
+// one of want (a Godot 3 name gets its Godot 4 spelling as the hint).
+func checkClass(arg, class string, want ...string) error {
+	for _, w := range want {
+		if class == w {
+			return nil
+		}
+	}
+	hint := fmt.Sprintf("pass one of %v", want)
+	if r, ok := db().ClassRename(class); ok {
+		hint = r.Message() + "; " + hint
+	}
+	return nodeedit.Invalid(arg, hint, "'%s' is not a valid %s.", class, arg)
+}
+
+// commit writes the scene as one undoable action and returns out.
+func commit(s *nodeedit.Scene, name string, out map[string]any) (sdk.Result, error) {
+	if _, err := s.Commit(name); err != nil {
+		return sdk.Result{}, err
+	}
+	out["scene_path"] = s.Path
+	return sdk.JSON(out), nil
+}
+
+// refuseInline refuses, in editor mode, a properties object holding an
+// inline resource: the addon takes resources as paths only.
+func refuseInline(arg string, props map[string]any) error {
+	if nodeedit.HasInline(props) {
+		return nodeedit.EditorInline(arg)
+	}
+	return nil
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
