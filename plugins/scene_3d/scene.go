@@ -58,6 +58,10 @@ func sortedKeys(class string, props map[string]any) []string {
 // setProps sets props on the node n (of class), each checked against the
 // class database and converted as the editor saves it.
 func setProps(s *nodeedit.Scene, n *godot.Node, class string, props map[string]any) error {
+	props, err := withTransform(class, props)
+	if err != nil {
+		return err
+	}
 	for _, k := range sortedKeys(class, props) {
 		if _, err := s.Set(n, k, props[k]); err != nil {
 			return err
