@@ -264,6 +264,10 @@ var overrides = map[string]map[string]any{
 	"godot_asset_import_create_material_from_textures": {"albedo": "res://wall.png"},
 	"godot_asset_import_create_placeholder_image":      {"path": "res://art/placeholder.png"},
 	"godot_asset_import_create_placeholder_texture":    {"path": "res://art/placeholder.tres"},
+	"godot_scene_3d_gridmap_set_cell":                  {"position": []any{0, 0, 0}, "item": 0},
+	"godot_scene_3d_add_mesh_library_item":             {"mesh_type": "BoxMesh"},
+	"godot_particles_set_color_gradient":               {"colors": []any{"#ffffff", "#000000"}},
+	"godot_particles_apply_preset":                     {"preset": "fire"},
 }
 
 // argsFor builds arguments for a tool from its input schema: every required
