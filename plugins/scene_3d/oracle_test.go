@@ -128,3 +128,33 @@ func TestHeadlessWritesWhatTheEngineWrites(t *testing.T) {
 		t.Errorf("undo did not restore the scene byte for byte:\n%s", now)
 	}
 }
+
+// A lit scene built with the tools renders in the engine: a red box in
+// front of the camera, lit by a sun, on a blue background.
+func TestRenderLitScene(t *testing.T) {
+	dir := plugintest.Project(t, map[string]string{
+		"project.godot": project46 + "\n[display]\n\nwindow/size/viewport_width=320\nwindow/size/viewport_height=240\n",
+		"main.tscn":     "[gd_scene format=3]\n\n[node name=\"Root\" type=\"Node3D\"]\n",
+	})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	sp := "res://main.tscn"
+	plugintest.Call(t, h, "add_mesh_instance", map[string]any{"scene_path": sp, "parent_path": ".", "name": "Box",
+		"properties": map[string]any{"size": []any{1.5, 1.5, 1.5}}, "material": map[string]any{"albedo_color": "#ff2020"},
+		"node_properties": map[string]any{"rotation_degrees": []any{20, 35, 0}}})
+	plugintest.Call(t, h, "setup_lighting", map[string]any{"scene_path": sp, "parent_path": ".", "shadows": true, "properties": map[string]any{"rotation_degrees": []any{-50, 30, 0}}})
+	plugintest.Call(t, h, "setup_camera", map[string]any{"scene_path": sp, "parent_path": ".", "properties": map[string]any{"position": []any{0, 0, 4}}})
+	plugintest.Call(t, h, "setup_environment", map[string]any{"scene_path": sp, "parent_path": ".",
+		"properties": map[string]any{"background_mode": "BG_COLOR", "background_color": "#2040c0", "ambient_light_source": "AMBIENT_SOURCE_COLOR", "ambient_light_color": "#404040"}})
+	engineLoads(t, dir)
+	img := render(t, dir, sp, 160)
+	b := img.Bounds()
+	cr, cg, cb := rgb(img, b.Dx()/2, b.Dy()/2)
+	kr, kg, kb := rgb(img, 2, 2)
+	t.Logf("centre %d,%d,%d corner %d,%d,%d", cr, cg, cb, kr, kg, kb)
+	if cr < 100 || cr < 2*cb || cr < 2*cg {
+		t.Errorf("the centre is not the red box: %d,%d,%d", cr, cg, cb)
+	}
+	if kb < 100 || kb < 2*kr {
+		t.Errorf("the corner is not the blue background: %d,%d,%d", kr, kg, kb)
+	}
+}
