@@ -85,3 +85,36 @@ func TestHeadlessEdits3DParticles(t *testing.T) {
 		t.Error("undo did not restore the scene byte for byte")
 	}
 }
+
+// A particle scene built with the tools renders in the engine: the fire
+// preset, bigger particles, preprocessed so the first frame has them.
+func TestRenderParticleScene(t *testing.T) {
+	dir := plugintest.Project(t, map[string]string{
+		"project.godot": project46 + "\n[display]\n\nwindow/size/viewport_width=320\nwindow/size/viewport_height=240\n\n[rendering]\n\nenvironment/defaults/default_clear_color=Color(0, 0, 0, 1)\n",
+		"main.tscn":     "[gd_scene format=3]\n\n[node name=\"Root\" type=\"Node2D\"]\n",
+	})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	sp := "res://main.tscn"
+	plugintest.Call(t, h, "create", map[string]any{"scene_path": sp, "parent_path": ".", "name": "Fire", "properties": map[string]any{"position": []any{160, 180}, "preprocess": 1.0}})
+	plugintest.Call(t, h, "apply_preset", map[string]any{"scene_path": sp, "node_path": "Fire", "preset": "fire"})
+	plugintest.Call(t, h, "set_material", map[string]any{"scene_path": sp, "node_path": "Fire", "properties": map[string]any{"scale_min": 8, "scale_max": 12}})
+	engineLoads(t, dir)
+	img := render(t, dir, sp, 320)
+	lit, warm := 0, 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl := rgb(img, x, y)
+			if r+g+bl > 60 {
+				lit++
+				if r > bl+40 {
+					warm++
+				}
+			}
+		}
+	}
+	t.Logf("%d lit pixels, %d warm", lit, warm)
+	if lit < 200 || warm < lit/2 {
+		t.Errorf("the fire did not render: %d lit pixels, %d of them warm", lit, warm)
+	}
+}
