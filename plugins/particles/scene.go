@@ -10,10 +10,6 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
-// scene_path is ours: the addon works on the editor's active tab, so in
-// editor mode scene_path is opened first and never forwarded.
-const scenePathDoc = "the res:// scene to edit (in the editor it becomes the active tab); default the active scene"
-
 // openScene opens scene_path, else the workspace's active scene.
 func openScene(ctx context.Context, call *sdk.Call, scene sdk.ScenePath) (*nodeedit.Scene, error) {
 	p, err := nodeedit.ScenePath(ctx, call, string(scene))
@@ -70,16 +66,6 @@ func setProps(s *nodeedit.Scene, n *godot.Node, class string, props map[string]a
 	return nil
 }
 
-// addNode creates a node of typ named name (default def) under parent and
-// sets props on it.
-func addNode(s *nodeedit.Scene, parent, name, typ string, props map[string]any) (*godot.Node, error) {
-	n, err := s.CreateNode(parent, name, typ)
-	if err != nil {
-		return nil, err
-	}
-	return n, setProps(s, n, typ, props)
-}
-
 // inline is the converter's spelling of a new resource of class with
 // props: {"type": class, "properties": props}.
 func inline(class string, props map[string]any) map[string]any {
@@ -87,17 +73,6 @@ func inline(class string, props map[string]any) map[string]any {
 		props = map[string]any{}
 	}
 	return map[string]any{"type": class, "properties": props}
-}
-
-// isInline reports whether m is already an inline resource
-// ({"type": ..., "properties": ...}).
-func isInline(m map[string]any) bool {
-	t, ok := m["type"].(string)
-	if !ok || t == "" {
-		return false
-	}
-	_, hasProps := m["properties"]
-	return len(m) == 1 || len(m) == 2 && hasProps
 }
 
 // checkProps refuses properties class does not have (with the closest

@@ -10,10 +10,6 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
-// scene_path is ours: the addon works on the editor's active tab, so in
-// editor mode scene_path is opened first and never forwarded.
-const scenePathDoc = "the res:// scene to edit (in the editor it becomes the active tab); default the active scene"
-
 // openScene opens scene_path, else the workspace's active scene.
 func openScene(ctx context.Context, call *sdk.Call, scene sdk.ScenePath) (*nodeedit.Scene, error) {
 	p, err := nodeedit.ScenePath(ctx, call, string(scene))
