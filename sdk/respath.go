@@ -86,7 +86,7 @@ func pathFields(t reflect.Type) ([]pathField, error) {
 			ft, slice = ft.Elem(), true
 		}
 		if ft != resPathType && ft != scenePathType {
-			if f.Tag.Get("godot") != "" {
+			if tag := f.Tag.Get("godot"); tag != "" && tag != valueTag {
 				return nil, fmt.Errorf("field %s: a godot tag needs type sdk.ResPath or sdk.ScenePath", f.Name)
 			}
 			continue

@@ -163,6 +163,14 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 	if err != nil && fieldErr == nil {
 		errs = append(errs, fmt.Errorf("input schema: %w", err))
 	}
+	if vargs, err := valueArgs(reflect.TypeFor[In]()); err != nil {
+		errs = append(errs, fmt.Errorf("arguments: %w", err))
+	} else if inJSON != nil {
+		if inJSON, err = typeValueArgs(inJSON, vargs); err != nil {
+			errs = append(errs, fmt.Errorf("input schema: %w", err))
+		}
+		t.spec.ValueArgs = vargs
+	}
 	t.spec.InputSchema = inJSON
 	if o.output != nil {
 		infer := o.output

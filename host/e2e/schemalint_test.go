@@ -12,30 +12,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// anyValue lists the arguments that take any JSON value, the one
-// deliberate exception to "every property has a type" (docs/clients.md,
-// Tool schemas): each sets a Godot value whose type the target declares,
-// given as a number, a bool, a string, a list ([x, y]), an object
-// ({"x": …}, an inline resource) or null (remove it). No single type
-// describes that, and the schemas that could (a type list, anyOf) are
-// outside the client subset; the description says what to send. Nothing
-// else belongs here: a colour is a string, a coordinate an object or a
-// list of integers.
-var anyValue = map[string]bool{
-	"godot_batch_cross_scene_set_property.value":       true,
-	"godot_batch_set_property.value":                   true,
-	"godot_project_set_setting.value":                  true,
-	"godot_resources_edit_set_resource_property.value": true,
-	"godot_scene_edit_set_node_property.value":         true,
-	// A Godot value of the type the target declares: a sub-resource's
-	// property, a shader uniform, a custom data layer, a visual shader
-	// node's property.
-	"godot_resources_edit_set_sub_resource_property.value": true,
-	"godot_shader_set_param.value":                         true,
-	"godot_tilemap_set_tile_custom_data.value":             true,
-	"godot_visual_shader_set_node_param.value":             true,
-}
-
 // TestToolSchemasSuitEveryClient checks every schema of every core and
 // first-party tool, as the real host lists them, twice:
 //
@@ -53,8 +29,9 @@ var anyValue = map[string]bool{
 //     optional by omission (Inspector's CLI sends a type list's value as a
 //     string, Gemini refuses the schema);
 //     - no "null" type;
-//     - every property and every array's items have a type (except the
-//     anyValue arguments), and every array has items;
+//     - every property and every array's items have a type (a value
+//     argument, which takes any JSON value, is declared a string:
+//     manifest.Tool.ValueArgs), and every array has items;
 //     - every object declares additionalProperties (false, or the schema
 //     of a map's values);
 //     - no $ref, $defs, definitions, $anchor or $dynamicRef (clients do not
@@ -89,7 +66,7 @@ func TestToolSchemasSuitEveryClient(t *testing.T) {
 			if err := json.Unmarshal(tl.InputSchema, &in); err != nil {
 				t.Fatalf("%s: %v", tl.Name, err)
 			}
-			for _, p := range clientSubset(tl.Name, in) {
+			for _, p := range clientSubset(in) {
 				t.Errorf("%s: input schema outside the client subset: %s", tl.Name, p)
 			}
 		}
@@ -117,7 +94,7 @@ func metaValid(raw json.RawMessage) error {
 
 // clientSubset returns every violation of the client subset (see
 // TestToolSchemasSuitEveryClient) in an input schema.
-func clientSubset(tool string, root map[string]any) []string {
+func clientSubset(root map[string]any) []string {
 	var out []string
 	bad := func(path, format string, a ...any) {
 		if path == "" {
@@ -139,9 +116,7 @@ func clientSubset(tool string, root map[string]any) []string {
 		typ, typed := s["type"].(string)
 		switch t := s["type"].(type) {
 		case nil:
-			if !anyValue[tool+path] {
-				bad(path, "no type")
-			}
+			bad(path, "no type")
 		case []any:
 			bad(path, "type list %v; give one type, optional by omission", t)
 		}

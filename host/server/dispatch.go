@@ -8,6 +8,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/exposure"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/editorcmd"
 	"github.com/godot-mcp/godot-mcp/sdk/manifest"
 )
 
@@ -113,7 +114,7 @@ func (s *Server) checkPerforms(caller exposure.Caller, e, doer *toolEntry, a *ca
 
 // resolveInner finds the tool an operation names, as the composite toolset
 // reads names: an exposed tool name (godot_scene_edit_delete_node), the
-// addon's command (cmd_delete_node) or the bare action (delete_node), also
+// addon's command (cmd_delete_node, cmd_read_script) or the bare action (delete_node), also
 // with a toolset prefix (batch_set_property). A name that reaches no
 // plugin tool, or more than one, is refused: the host cannot check what
 // it cannot name.
@@ -142,6 +143,20 @@ func (s *Server) resolveInner(e *toolEntry, i int, name string) (*toolEntry, *re
 	}
 	if t, ok := s.reg.lookup(n); ok {
 		return found(t)
+	}
+	if strings.HasPrefix(n, "cmd_") {
+		// The addon's own name for a tool's work: its names are not
+		// always "cmd_" + the tool's (cmd_read_script is
+		// godot_scripts_read), so editorcmd's map comes first.
+		var hits []*toolEntry
+		for _, name := range editorcmd.CommandTools(n) {
+			if t, ok := s.reg.lookup(name); ok {
+				hits = append(hits, t)
+			}
+		}
+		if len(hits) == 1 {
+			return found(hits[0])
+		}
 	}
 	bare := strings.TrimPrefix(strings.TrimPrefix(n, "cmd_"), "godot_")
 	if t, ok := s.reg.lookup("godot_" + bare); ok {

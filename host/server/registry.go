@@ -96,7 +96,12 @@ func (r *registry) addToolset(m *manifest.Manifest) []error {
 		schema, err := augmentSchema(t.InputSchema, t.SafetyClass, dispatches, t.ConfirmOverwrite)
 		var input *jsonschema.Resolved
 		if err == nil {
-			input, err = resolveSchema(schema)
+			// Value arguments are shown as strings but take any JSON
+			// value: the check runs against a schema without their type.
+			var checking json.RawMessage
+			if checking, err = args.CheckingSchema(schema, t.ValueArgs); err == nil {
+				input, err = resolveSchema(checking)
+			}
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("tool %q of toolset %q: input schema: %v; the tool is not exposed", t.Name, m.Name, err))

@@ -45,6 +45,9 @@ type GameOptions struct {
 	// the probe: for one-shot runs that only read the output, and for
 	// games that may quit before their first frame.
 	NoProbe bool
+	// Args are engine arguments added after "--main-pack main.pck" (and
+	// before the user arguments): a test runner's options, for example.
+	Args []string
 }
 
 // maxSessionLines bounds what a session keeps of its output: the oldest
@@ -96,6 +99,9 @@ func (r *Runner) StartGame(ctx context.Context, pck []byte, opts GameOptions) (*
 	chromedp.Listen(tabCtx, s.listen)
 
 	q := url.Values{"run": {id}}
+	if len(opts.Args) > 0 {
+		q["arg"] = opts.Args
+	}
 	if err := chromedp.Do(tabCtx, chromedp.Navigate(r.base+"/game.html?"+q.Encode())); err != nil {
 		s.Stop()
 		return nil, &sdk.Error{Code: sdk.CodeToolError, Message: fmt.Sprintf("Chromium could not open the game page: %v", err),

@@ -62,9 +62,24 @@ func TestCyclesUnusedRefs(t *testing.T) {
 	if !reflect.DeepEqual(cyc.Cycles, want) {
 		t.Errorf("cycles %v, want %v", cyc.Cycles, want)
 	}
-	lim := call[cyclesResult](t, h, "detect_circular_dependencies", map[string]any{"limit": 1})
-	if lim.Count != 1 || !lim.Truncated {
-		t.Errorf("limit 1: %+v", lim)
+	// Paged: one cycle per page, and the pages together are the list.
+	var paged [][]string
+	for offset := 0; ; {
+		lim := call[cyclesResult](t, h, "detect_circular_dependencies", map[string]any{"limit": 1, "offset": offset})
+		if lim.Count != 3 || len(lim.Cycles) != 1 || lim.Total != 3 {
+			t.Fatalf("limit 1 offset %d: %+v", offset, lim)
+		}
+		paged = append(paged, lim.Cycles...)
+		if !lim.Truncated {
+			break
+		}
+		if !strings.Contains(lim.Hint, "offset") {
+			t.Errorf("a page without a hint to the next: %+v", lim)
+		}
+		offset = lim.NextOffset
+	}
+	if !reflect.DeepEqual(paged, want) {
+		t.Errorf("cycles page by page %v, want %v", paged, want)
 	}
 
 	unused := call[unusedResult](t, h, "find_unused_resources", map[string]any{})

@@ -330,37 +330,40 @@ func analyzeDependencies(ctx context.Context, call *sdk.Call, in depsArgs) (sdk.
 
 type cyclesArgs struct {
 	IncludeRuntime bool `json:"include_runtime,omitempty" jsonschema:"also follow load() calls, res:// strings and class_name uses (cycles there do not break loading)"`
-	Limit          int  `json:"limit,omitempty" jsonschema:"maximum number of cycles to report" default:"100" minimum:"1" maximum:"10000"`
+	Offset         int  `json:"offset,omitempty" jsonschema:"skip this many cycles (next_offset of the previous page)" minimum:"0"`
+	Limit          int  `json:"limit,omitempty" jsonschema:"maximum number of cycles in this page; without it at most 200, cut near 20 KB" minimum:"1" maximum:"10000"`
 }
 
 type cyclesResult struct {
 	coverage
-	Cycles    [][]string `json:"cycles" jsonschema:"each cycle as files, the first repeated at the end"`
-	Count     int        `json:"count"`
-	Truncated bool       `json:"truncated" jsonschema:"more cycles exist than limit"`
-	Scope     string     `json:"scope" jsonschema:"which references were followed"`
+	Cycles [][]string `json:"cycles" jsonschema:"this page's cycles, each as files, the first repeated at the end"`
+	Count  int        `json:"count" jsonschema:"cycles found (all pages)"`
+	sdk.Page
+	SearchCapped bool   `json:"search_capped,omitempty" jsonschema:"the search stopped after 10000 cycles: there may be more"`
+	Scope        string `json:"scope" jsonschema:"which references were followed"`
 }
+
+// maxCycles bounds the search for cycles: a densely linked project has
+// more cycles than anyone reads, and enumerating them all could take long.
+const maxCycles = 10000
 
 func detectCycles(ctx context.Context, call *sdk.Call, in cyclesArgs) (sdk.Result, error) {
 	g, err := graph(ctx, call)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	limit := in.Limit
-	if limit <= 0 {
-		limit = 100
+	cycles, capped := g.Cycles(!in.IncludeRuntime, maxCycles)
+	all := make([][]string, 0, len(cycles))
+	for _, c := range cycles {
+		all = append(all, append(c, c[0]))
 	}
-	cycles, trunc := g.Cycles(!in.IncludeRuntime, limit)
-	out := cyclesResult{Cycles: make([][]string, 0, len(cycles)), Truncated: trunc,
+	out := cyclesResult{Count: len(all), SearchCapped: capped,
 		Scope: "load-time references: ext_resource, Resource(), preload, extends, #include"}
 	if in.IncludeRuntime {
 		out.Scope = "every reference: load-time, load(), res:// strings and class_name uses"
 	}
-	for _, c := range cycles {
-		out.Cycles = append(out.Cycles, append(c, c[0]))
-	}
-	out.Count = len(out.Cycles)
-	return summary(g, &out, fmt.Sprintf("%d circular dependencies", out.Count)), nil
+	out.Cycles, out.Page = sdk.Paginate(all, in.Offset, in.Limit, defaultLimit)
+	return summary(g, &out, fmt.Sprintf("%d circular dependencies (page of %d)", out.Count, len(out.Cycles))), nil
 }
 
 // --- find_unused_resources / find_orphaned_resources

@@ -213,7 +213,7 @@ func result(v fmt.Stringer) sdk.Result {
 type setArgs struct {
 	Scene     sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// .tscn to edit; empty: the edited (active) scene. With an editor attached the scene is opened (made the active tab) and edited there"`
 	Property  string        `json:"property" jsonschema:"property name, such as modulate or position"`
-	Value     any           `json:"value" jsonschema:"the value: JSON number/bool/string, [x, y] or {\"x\":…} for vectors and colours, a Godot literal string such as \"Vector2(1, 2)\"; for resources a res:// path, an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth) made a [sub_resource] of the scene, or {\"sub_resource\": \"<id>\"} for one the scene has (the nodes share one)"`
+	Value     any           `json:"value" jsonschema:"the value: JSON number/bool/string, [x, y] or {\"x\":…} for vectors and colours, a Godot literal string such as \"Vector2(1, 2)\"; for resources a res:// path, an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth) made a [sub_resource] of the scene, or {\"sub_resource\": \"<id>\"} for one the scene has (the nodes share one)" godot:"value"`
 	NodePaths []string      `json:"node_paths,omitempty" jsonschema:"the nodes to change (wins over type)"`
 	Type      string        `json:"node_type,omitempty" alias:"type" jsonschema:"change every node of this class (and subclasses) instead"`
 }
@@ -440,7 +440,7 @@ type crossArgs struct {
 	Scenes   []sdk.ScenePath `json:"scenes" jsonschema:"res:// .tscn files to edit"`
 	Type     string          `json:"node_type" alias:"type" jsonschema:"set the property on every node of this class (and subclasses)"`
 	Property string          `json:"property" jsonschema:"property name"`
-	Value    any             `json:"value" jsonschema:"the value, as for set_property"`
+	Value    any             `json:"value" jsonschema:"the value, as for set_property" godot:"value"`
 }
 
 type sceneResult struct {

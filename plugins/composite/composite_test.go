@@ -208,25 +208,39 @@ func TestEditorForwarding(t *testing.T) {
 	}
 }
 
-// TestResolveExposedNames: the host forwards every command under the
-// exposed name of the tool it checked, so an exposed name must reach the
-// addon as the bare action would.
-func TestResolveExposedNames(t *testing.T) {
-	for _, p := range toolPrefixes {
-		for _, bare := range []string{"create_node", "get_setting", "play"} {
-			if got, want := resolveCommand("godot_"+p+bare), resolveCommand(bare); got != want {
-				t.Errorf("resolveCommand(%q) = %q, want %q as for %q", "godot_"+p+bare, got, want, bare)
-			}
+// TestResolveCommandNames: an operation reaches the addon under the
+// command the addon registers, whatever name it was given: the host hands
+// every operation under its tool's exposed name, and the addon's names
+// are not "cmd_" + the tool's (godot_scripts_read is cmd_read_script).
+func TestResolveCommandNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"godot_scripts_read":                      "cmd_read_script",
+		"godot_project_resolve_uid":               "cmd_uid_to_path",
+		"godot_tilemap_create_tileset":            "cmd_create_tileset",
+		"godot_tilemap_set_cell":                  "cmd_tilemap_set_cell",
+		"godot_input_map_add_action":              "cmd_add_input_action",
+		"godot_resources_edit_read_resource_file": "cmd_read_resource",
+		"godot_batch_set_property":                "cmd_batch_set_property",
+		"godot_composite_batch_create_nodes":      "cmd_batch_create_nodes",
+		"godot_project_get_setting":               "cmd_get_setting",
+		"scene_edit_create_node":                  "cmd_create_node",
+		"create_node":                             "cmd_create_node",
+		"set_property":                            "cmd_batch_set_property",
+		"read_resource_file":                      "cmd_read_resource",
+		"cmd_frobnicate":                          "cmd_frobnicate", // the addon's own name passes as is
+	} {
+		if got, err := resolveCommand(name); err != nil || got != want {
+			t.Errorf("resolveCommand(%q) = %q, %v; want %q", name, got, err, want)
 		}
 	}
 	for name, want := range map[string]string{
-		"godot_batch_set_property":           "cmd_batch_set_property",
-		"godot_composite_batch_create_nodes": "cmd_batch_create_nodes",
-		"godot_project_get_setting":          "cmd_get_setting",
-		"godot_input_map_add_action":         "cmd_add_action",
+		"godot_runtime_run_and_capture": "call godot_runtime_run_and_capture directly",
+		"set_layers":                    "godot_navigation_set_layers, godot_physics_set_layers",
+		"frobnicate":                    "no single editor command",
 	} {
-		if got := resolveCommand(name); got != want {
-			t.Errorf("resolveCommand(%q) = %q, want %q", name, got, want)
+		_, err := resolveCommand(name)
+		if err == nil || err.Code != sdk.CodeInvalidArgument || !strings.Contains(err.Message+err.Hint, want) {
+			t.Errorf("resolveCommand(%q): %v, want INVALID_ARGUMENT saying %q", name, err, want)
 		}
 	}
 }

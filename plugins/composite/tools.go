@@ -459,34 +459,49 @@ type runResult struct {
 	Files        []sdk.FileChange `json:"files,omitempty"`
 }
 
-// toolPrefixes are the first-party toolsets, whose tool godot_<toolset>_<x>
-// forwards to the addon's cmd_<x>. The host hands run_commands every
-// command under the exposed name of the tool it checked, so every toolset
-// a command may resolve to must be here, or its command would reach the
-// addon under a name it does not know.
-var toolPrefixes = []string{"scene_edit_", "composite_", "batch_", "inspection_", "scripts_", "resources_edit_",
-	"project_", "input_map_", "runtime_", "tilemap_", "analysis_", "export_", "testing_"}
-
-// resolveCommand turns a command, bare action or tool name into the
-// addon's cmd_* name, as the reference server's command map does.
-func resolveCommand(name string) string {
+// resolveCommand turns an operation's name into the addon command that
+// does its work: the command itself (cmd_create_node), a tool's exposed
+// name (the host hands run_commands every operation under the exposed name
+// of the tool it checked), or, called without a host, a bare action with
+// or without its toolset (create_node, scene_edit_create_node). The addon
+// registers its own names (cmd_read_script for godot_scripts_read), so the
+// map is editorcmd's, never "cmd_" + the tool's name. A tool with no
+// single addon command (a headless run, a check, an export) is refused
+// with the advice to call it directly.
+func resolveCommand(name string) (string, *sdk.Error) {
 	n := strings.TrimSpace(name)
 	if strings.HasPrefix(n, "cmd_") {
-		return n
+		return n, nil
 	}
-	n = strings.TrimPrefix(n, "godot_")
-	if n == "batch_set_property" || n == "set_property" {
-		return "cmd_batch_set_property"
+	bare := strings.TrimPrefix(n, "godot_")
+	if c, ok := editorcmd.ToolCommand("godot_" + bare); ok {
+		return c, nil
 	}
-	for _, p := range toolPrefixes {
-		if rest, ok := strings.CutPrefix(n, p); ok {
-			if p == "batch_" && rest == "set_property" {
-				return "cmd_batch_set_property"
-			}
-			return "cmd_" + rest
+	if bare == "set_property" { // the reference's short name for batch_set_property
+		return "cmd_batch_set_property", nil
+	}
+	var hits []string
+	for _, tool := range editorcmd.Tools() {
+		if strings.HasSuffix(tool, "_"+bare) {
+			hits = append(hits, tool)
 		}
 	}
-	return "cmd_" + n
+	switch len(hits) {
+	case 1:
+		c, _ := editorcmd.ToolCommand(hits[0])
+		return c, nil
+	case 0:
+		if editorcmd.Known("cmd_" + bare) { // an addon query no tool exposes: node_exists
+			return "cmd_" + bare, nil
+		}
+		return "", &sdk.Error{Code: sdk.CodeInvalidArgument,
+			Message: fmt.Sprintf("%q has no single editor command", name),
+			Hint:    "call " + n + " directly: only tools that do one editor command's work can be listed (create_node, set_node_property, ...), by their tool name or the addon's cmd_* name"}
+	default:
+		return "", &sdk.Error{Code: sdk.CodeInvalidArgument,
+			Message: fmt.Sprintf("%q could be any of %s", name, strings.Join(hits, ", ")),
+			Hint:    "name the tool in full, such as " + hits[0]}
+	}
 }
 
 // mapParams renames node_name to name for create/compose, as the reference
@@ -538,7 +553,11 @@ func (in runArgs) commandList() ([]map[string]any, bool, error) {
 	}
 	cmds := make([]map[string]any, len(in.Commands))
 	for i, c := range in.Commands {
-		name := resolveCommand(c.Command)
+		name, err := resolveCommand(c.Command)
+		if err != nil {
+			err.Message = fmt.Sprintf("command %d: %s", i, err.Message)
+			return nil, stop, err
+		}
 		if name == "cmd_run_commands" {
 			return nil, stop, sdk.Errorf(sdk.CodeInvalidArgument, "flatten the list: run_commands cannot nest", "command %d is run_commands", i)
 		}

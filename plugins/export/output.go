@@ -130,6 +130,9 @@ type exportManifest struct {
 
 func folder(root string) string { return filepath.Join(root, exportDir) }
 
+// maxManifestBytes bounds what is read of the export folder's manifest.
+const maxManifestBytes = 16 << 20
+
 // readManifest reads the export folder's manifest; a missing one is empty.
 func readManifest(root string) (*exportManifest, error) {
 	p := filepath.Join(folder(root), manifestName)
@@ -137,7 +140,9 @@ func readManifest(root string) (*exportManifest, error) {
 		return nil, sdk.Errorf(sdk.CodePreconditionFailed, "remove res://"+exportDir+"/"+manifestName+" (it is recreated)",
 			"res://%s/%s is not a regular file", exportDir, manifestName)
 	}
-	data, err := os.ReadFile(p)
+	// Read through ReadRegular all the same: the path can be swapped for
+	// a named pipe between the Lstat and the open.
+	data, err := sdk.ReadRegular(p, maxManifestBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &exportManifest{}, nil
 	}

@@ -48,15 +48,27 @@ type infoResult struct {
 
 const presetsFile = "export_presets.cfg"
 
+// maxPresetsBytes bounds what is read of export_presets.cfg: the editor
+// writes a few kilobytes per preset.
+const maxPresetsBytes = 8 << 20
+
 // readPresets parses export_presets.cfg; a missing file is no presets.
+// Only a regular file is read: a named pipe planted under that name would
+// otherwise block the call until something writes to it.
 func readPresets(root string) (*godot.ConfigFile, []preset, error) {
 	path := filepath.Join(root, presetsFile)
-	data, err := os.ReadFile(path)
+	data, err := sdk.ReadRegular(path, maxPresetsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
+	var notRegular *sdk.NotRegularError
+	if errors.As(err, &notRegular) {
+		return nil, nil, sdk.Errorf(sdk.CodePreconditionFailed, "remove it, and recreate the presets in the editor's Export dialog",
+			"res://%s %s", presetsFile, notRegular.Error())
+	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, sdk.Errorf(sdk.CodePreconditionFailed, "fix or remove export_presets.cfg, then retry",
+			"export_presets.cfg cannot be read: %v", err)
 	}
 	c, err := godot.ParseConfig(path, data)
 	if err != nil {

@@ -177,6 +177,8 @@ func clearActionEvents(ctx context.Context, call *sdk.Call, in clearArgs) (sdk.R
 
 type getArgs struct {
 	Action string `json:"action,omitempty" jsonschema:"action name; empty lists every action"`
+	Offset int    `json:"offset,omitempty" jsonschema:"listing every action: skip this many (next_offset of the previous page)" minimum:"0"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"listing every action: at most this many in this page; without it at most 100, cut near 20 KB" minimum:"1" maximum:"1000"`
 }
 
 type eventInfo struct {
@@ -198,19 +200,6 @@ type actionInfo struct {
 	Events   []eventInfo `json:"events"`
 }
 
-// getActionEventsEditor asks the editor for one action's events, which may
-// not be saved to project.godot yet; the list of every action has no addon
-// command, so it is read from the files.
-func getActionEventsEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in getArgs) (sdk.Result, error) {
-	if in.Action == "" {
-		return getActionEvents(ctx, call, in)
-	}
-	if err := checkName("action", in.Action); err != nil {
-		return sdk.Result{}, err
-	}
-	return ed.Forward(ctx, "cmd_get_input_action_events", map[string]any{"action": in.Action})
-}
-
 func getActionEvents(ctx context.Context, call *sdk.Call, in getArgs) (sdk.Result, error) {
 	if in.Action != "" {
 		if err := checkName("action", in.Action); err != nil {
@@ -226,12 +215,15 @@ func getActionEvents(ctx context.Context, call *sdk.Call, in getArgs) (sdk.Resul
 		return sdk.Result{}, err
 	}
 	if in.Action == "" {
-		out := struct {
-			Actions []actionInfo `json:"actions"`
-		}{Actions: []actionInfo{}}
+		var all []actionInfo
 		for _, a := range p.InputActions() {
-			out.Actions = append(out.Actions, describeAction(d, a))
+			all = append(all, describeAction(d, a))
 		}
+		var out struct {
+			Actions []actionInfo `json:"actions"`
+			sdk.Page
+		}
+		out.Actions, out.Page = sdk.Paginate(all, in.Offset, in.Limit, 100)
 		return sdk.JSON(out), nil
 	}
 	a, ok := p.InputAction(in.Action)

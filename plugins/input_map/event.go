@@ -204,8 +204,18 @@ func addEventCommand(in addEventArgs) (any, error) {
 	if _, err := buildEvent(d, in); err != nil {
 		return nil, err
 	}
+	if b := strings.ToLower(in.Button); in.Type == "mouse" && !addonMouseButtons[b] {
+		return nil, sdk.Errorf(sdk.CodePreconditionFailed,
+			"bind "+in.Button+" in the editor's Project Settings > Input Map, or close the editor (or detach the godot-mcp addon) and call again: without an editor, every button is written to project.godot",
+			"the editor addon binds only the left, right, middle, wheel_up and wheel_down mouse buttons, not %s", in.Button)
+	}
 	return editorParams(in), nil
 }
+
+// addonMouseButtons are the buttons the addon's cmd_add_input_event
+// knows; it refuses the others ("Unknown mouse button"), which headless
+// mode writes.
+var addonMouseButtons = map[string]bool{"left": true, "right": true, "middle": true, "wheel_up": true, "wheel_down": true}
 
 func addEvent(ctx context.Context, call *sdk.Call, in addEventArgs) (sdk.Result, error) {
 	if err := in.normalize(); err != nil {

@@ -311,11 +311,16 @@ func TestEditorMode(t *testing.T) {
 	plugintest.Must(t, h, "add_event", map[string]any{"action": "jump", "type": "mouse", "button": "Left"})
 	plugintest.Must(t, h, "add_event", map[string]any{"action": "jump", "type": "joypad_motion", "axis": 1, "axis_value": -1})
 	plugintest.Must(t, h, "clear_action_events", map[string]any{"action": "jump"})
-	plugintest.Must(t, h, "get_action_events", map[string]any{"action": "jump"})
 	plugintest.Must(t, h, "remove_action", map[string]any{"name": "jump"})
 	res := call(t, h, "add_event", map[string]any{"action": "jump", "type": "key", "key": "Nope"})
 	if res.ErrorCode != sdk.CodeInvalidArgument {
 		t.Errorf("a bad key reached the editor: %s", res.Text())
+	}
+	// The addon refuses mouse buttons past wheel_down ("Unknown mouse
+	// button"); the tool says so before sending, with what works.
+	res = call(t, h, "add_event", map[string]any{"action": "jump", "type": "mouse", "button": "xbutton1"})
+	if res.ErrorCode != sdk.CodePreconditionFailed || !strings.Contains(res.Text(), "Input Map") || !strings.Contains(res.Text(), "without an editor") {
+		t.Errorf("xbutton1 in editor mode: %s, want PRECONDITION_FAILED saying where it can be bound", res.Text())
 	}
 
 	base := map[string]any{"action": "jump", "keycode": "", "physical_keycode": "", "shift": false, "ctrl": false, "alt": false, "meta": false,
@@ -336,7 +341,6 @@ func TestEditorMode(t *testing.T) {
 		{Command: "cmd_add_input_event", Params: with("event_type", "mouse", "button", "left", "device", -1.0)},
 		{Command: "cmd_add_input_event", Params: with("event_type", "joypad_motion", "axis", 1.0, "axis_value", -1.0, "device", -1.0)},
 		{Command: "cmd_clear_input_action_events", Params: map[string]any{"action": "jump", "confirm": true}},
-		{Command: "cmd_get_input_action_events", Params: map[string]any{"action": "jump"}},
 		{Command: "cmd_remove_input_action", Params: map[string]any{"name": "jump", "confirm": true}},
 	}
 	got := ed.Calls()
@@ -382,3 +386,67 @@ func TestEditorDryRunsSendNothing(t *testing.T) {
 }
 
 func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }
+
+// get_action_events answers the same in both modes: with an editor
+// attached it reads project.godot too (the addon saves the settings after
+// each input-map command) and sends nothing, where it used to pass on the
+// addon's reply, which has another shape.
+func TestGetActionEventsSameInBothModes(t *testing.T) {
+	dir := projfixture.Copy(t, "loading-autoload")
+	headless := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	plugintest.Must(t, headless, "add_action", map[string]any{"name": "fire"})
+	plugintest.Must(t, headless, "add_event", map[string]any{"action": "fire", "type": "key", "key": "Space", "shift": true})
+
+	ed := sdktest.NewEditor()
+	attached := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	for _, args := range []map[string]any{{"action": "fire"}, {}} {
+		want := plugintest.Must(t, headless, "get_action_events", args).Text()
+		got := plugintest.Must(t, attached, "get_action_events", args).Text()
+		if got != want || !strings.Contains(got, "Space") {
+			t.Errorf("get_action_events %v:\neditor   %s\nheadless %s", args, got, want)
+		}
+	}
+	if calls := ed.Calls(); len(calls) != 0 {
+		t.Errorf("get_action_events sent %v to the editor", calls)
+	}
+}
+
+// Listing every action pages with offset and limit.
+func TestGetActionEventsPages(t *testing.T) {
+	dir := projfixture.Copy(t, "loading-autoload")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	for _, n := range []string{"a_one", "a_two", "a_three"} {
+		plugintest.Must(t, h, "add_action", map[string]any{"name": n})
+	}
+	type page struct {
+		Actions []struct {
+			Action string `json:"action"`
+		} `json:"actions"`
+		Total      int  `json:"total"`
+		Truncated  bool `json:"truncated"`
+		NextOffset int  `json:"next_offset"`
+	}
+	all := plugintest.CallAs[page](t, h, "get_action_events", map[string]any{})
+	if all.Total < 3 || len(all.Actions) != all.Total || all.Truncated {
+		t.Fatalf("every action: %+v", all)
+	}
+	var names []string
+	for offset := 0; ; {
+		p := plugintest.CallAs[page](t, h, "get_action_events", map[string]any{"limit": 2, "offset": offset})
+		for _, a := range p.Actions {
+			names = append(names, a.Action)
+		}
+		if !p.Truncated {
+			break
+		}
+		offset = p.NextOffset
+	}
+	if len(names) != all.Total {
+		t.Fatalf("pages of two hold %v, want %d actions", names, all.Total)
+	}
+	for i, a := range all.Actions {
+		if names[i] != a.Action {
+			t.Fatalf("page order %v differs from %+v", names, all.Actions)
+		}
+	}
+}

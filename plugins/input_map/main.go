@@ -52,10 +52,15 @@ func Toolset() *sdk.Toolset {
 				"Remove every event of an input action, keeping the action.",
 				sdk.Destructive, clearActionEvents, sdk.EditorCommand("cmd_clear_input_action_events", clearActionEventsCommand),
 				sdk.WithTitle("Clear input action events")),
+			// Read from project.godot in both modes: the addon saves the
+			// project settings after each of its input-map commands (and
+			// the editor's Input Map dialog saves as it edits), so the file
+			// is current, and the addon's cmd_get_input_action_events
+			// answers in another shape than this tool's.
 			sdk.NewTool("get_action_events",
 				"List an input action's deadzone and events, each described (key name, modifiers, button, axis) and as written in project.godot. "+
 					"Without action, lists every action of the project.",
-				sdk.ReadOnly, getActionEvents, sdk.EditorFunc(getActionEventsEditor), sdk.WithTitle("Get input action events")),
+				sdk.ReadOnly, getActionEvents, sdk.AnyMode(), sdk.WithTitle("Get input action events")),
 		},
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -304,7 +305,6 @@ func TestProjectEditorMode(t *testing.T) {
 			map[string]any{"name": "fonts", "path": "res://gui/fonts", "type": "directory", "children": []any{
 				map[string]any{"name": "a.ttf", "path": "res://gui/fonts/a.ttf", "type": "file"}}},
 		}}}).
-		Result("cmd_search_files", map[string]any{"matches": []any{"res://gui/theme.tres", "res://level/tileset.tres"}, "truncated": false}).
 		Result("cmd_get_setting", map[string]any{"name": "application/config/name", "value": "Platformer", "exists": true}).
 		Result("cmd_set_setting", map[string]any{"name": "application/config/name", "value": "X", "set": true}).
 		Result("cmd_uid_to_path", map[string]any{"uid": "uid://jvkyhlshk5ey", "path": "res://level/props/wind_sway.tres"}).
@@ -324,10 +324,18 @@ func TestProjectEditorMode(t *testing.T) {
 	if err := plugintest.Must(t, h, "search_files", map[string]any{"pattern": "gui/**/*.tres", "content": "Theme", "limit": 10}).Structured(&search); err != nil {
 		t.Fatal(err)
 	}
-	if len(search.Matches) != 1 || search.Matches[0].Path != "res://gui/theme.tres" {
+	if len(search.Matches) != 1 || search.Matches[0].Path != "res://gui/theme.tres" || search.Matches[0].Line == 0 {
 		t.Errorf("search: %+v", search)
 	}
-	plugintest.Must(t, h, "search_files", map[string]any{"name_contains": "coin", "path": "level"})
+	// search_files reads the files in both modes (the addon's search reads
+	// them from disk too, with fewer options): the same answer as headless,
+	// and nothing sent.
+	headless := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	for _, args := range []map[string]any{{"name_contains": "COIN", "path": "level"}, {"content": "theme", "ignore_case": true, "include_hidden": true}} {
+		if got, want := plugintest.Must(t, h, "search_files", args).Text(), plugintest.Must(t, headless, "search_files", args).Text(); got != want {
+			t.Errorf("search_files %v:\neditor   %s\nheadless %s", args, got, want)
+		}
+	}
 	plugintest.Must(t, h, "get_setting", map[string]any{"name": "application/config/name"})
 	plugintest.Must(t, h, "set_setting", map[string]any{"name": "application/config/name", "value": "X"})
 	plugintest.Refused(t, h, "set_setting", map[string]any{"name": "application/config/nmae", "value": "X"}, sdk.CodeInvalidArgument, "did you mean")
@@ -342,8 +350,6 @@ func TestProjectEditorMode(t *testing.T) {
 
 	want := []sdktest.EditorCall{
 		{Command: "cmd_get_filesystem_tree", Params: map[string]any{"directory": "res://gui", "max_depth": 2.0}},
-		{Command: "cmd_search_files", Params: map[string]any{"directory": "res://", "name_glob": "*.tres", "content": "Theme", "max_results": 10.0}},
-		{Command: "cmd_search_files", Params: map[string]any{"directory": "res://level", "name_glob": "*coin*", "content": "", "max_results": 100.0}},
 		{Command: "cmd_get_setting", Params: map[string]any{"name": "application/config/name"}},
 		{Command: "cmd_set_setting", Params: map[string]any{"name": "application/config/name", "value": "X"}},
 		{Command: "cmd_uid_to_path", Params: map[string]any{"uid": "uid://jvkyhlshk5ey"}},
@@ -412,4 +418,83 @@ func TestNewSettingsGoWhereTheEditorSavesThem(t *testing.T) {
 		}
 	}
 	projfixture.Roundtrip(t, dir, "project.godot")
+}
+
+// search_files pages: next_offset walks the matches, the pages together
+// are the whole list in order, and a truncated page says how to go on.
+func TestSearchFilesPages(t *testing.T) {
+	dir := projfixture.Copy(t, "2d-platformer")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	var all searchResult
+	if err := plugintest.Must(t, h, "search_files", map[string]any{"pattern": "*.tscn", "limit": 2000}).Structured(&all); err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Matches) < 5 || all.Truncated {
+		t.Fatalf("the whole list: %+v", all)
+	}
+	var paged []searchMatch
+	for offset, pages := 0, 0; ; pages++ {
+		var page searchResult
+		res := plugintest.Must(t, h, "search_files", map[string]any{"pattern": "*.tscn", "limit": 2, "offset": offset})
+		if err := res.Structured(&page); err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, page.Matches...)
+		if !page.Truncated {
+			break
+		}
+		if page.NextOffset != offset+2 || !strings.Contains(res.Text(), fmt.Sprintf("offset %d", page.NextOffset)) {
+			t.Fatalf("page at %d: %+v\n%s", offset, page, res.Text())
+		}
+		offset = page.NextOffset
+		if pages > 100 {
+			t.Fatal("paging does not end")
+		}
+	}
+	if len(paged) != len(all.Matches) {
+		t.Fatalf("pages hold %d matches, the list %d", len(paged), len(all.Matches))
+	}
+	for i := range paged {
+		if paged[i].Path != all.Matches[i].Path {
+			t.Fatalf("match %d: page %s, list %s", i, paged[i].Path, all.Matches[i].Path)
+		}
+	}
+}
+
+// get_filesystem_tree pages the same way, in both modes: the pages of a
+// listing are the listing, and a truncated page says how to go on.
+func TestFilesystemTreePages(t *testing.T) {
+	dir := projfixture.Copy(t, "2d-platformer")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	var all treeResult
+	if err := plugintest.Must(t, h, "get_filesystem_tree", map[string]any{"depth": 20, "limit": 10000}).Structured(&all); err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Entries) < 6 || all.Truncated {
+		t.Fatalf("the whole tree: %+v", all)
+	}
+	var paged []treeEntry
+	for offset := 0; ; {
+		var page treeResult
+		res := plugintest.Must(t, h, "get_filesystem_tree", map[string]any{"depth": 20, "limit": 3, "offset": offset})
+		if err := res.Structured(&page); err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, page.Entries...)
+		if !page.Truncated {
+			break
+		}
+		if page.NextOffset != offset+3 || !strings.Contains(res.Text(), fmt.Sprintf("offset %d", page.NextOffset)) {
+			t.Fatalf("page at %d: %+v", offset, page)
+		}
+		offset = page.NextOffset
+	}
+	if len(paged) != len(all.Entries) {
+		t.Fatalf("pages hold %d entries, the tree %d", len(paged), len(all.Entries))
+	}
+	for i := range paged {
+		if paged[i] != all.Entries[i] {
+			t.Fatalf("entry %d: page %+v, tree %+v", i, paged[i], all.Entries[i])
+		}
+	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"path"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -44,7 +43,8 @@ func forwardTree(ctx context.Context, ed *sdk.Editor, in treeArgs, depth, limit 
 	if root == "" {
 		root = editorDir(string(in.Path))
 	}
-	out := treeResult{Root: strings.TrimSuffix(root, "/"), Entries: []treeEntry{}}
+	out := treeResult{Root: strings.TrimSuffix(root, "/"), Entries: []treeEntry{}, Offset: max(in.Offset, 0)}
+	skip := out.Offset
 	if out.Root == "res:" {
 		out.Root = "res://"
 	}
@@ -58,8 +58,15 @@ func forwardTree(ctx context.Context, ed *sdk.Editor, in treeArgs, depth, limit 
 					continue
 				}
 				if len(out.Entries) == limit {
-					out.Truncated = true
+					out.pageFull(limit)
 					return false
+				}
+				if skip > 0 { // on an earlier page
+					skip--
+					if isDir && !walk(c, d+1) {
+						return false
+					}
+					continue
 				}
 				e := treeEntry{Path: strings.TrimSuffix(c.Path, "/"), Type: "file", Depth: d}
 				if isDir {
@@ -78,37 +85,5 @@ func forwardTree(ctx context.Context, ed *sdk.Editor, in treeArgs, depth, limit 
 		return true
 	}
 	walk(reply.Tree, 1)
-	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: out.render()}}, Structured: out}, nil
-}
-
-func forwardSearch(ctx context.Context, ed *sdk.Editor, in searchArgs, limit int) (sdk.Result, error) {
-	glob := strings.TrimPrefix(in.Pattern, "res://")
-	if strings.Contains(glob, "/") {
-		// The addon matches file names only: ask for the last segment and
-		// filter the paths here.
-		glob = path.Base(glob)
-	}
-	if glob == "" && in.NameContains != "" {
-		glob = "*" + in.NameContains + "*"
-	}
-	var reply struct {
-		Matches   []string `json:"matches"`
-		Truncated bool     `json:"truncated"`
-	}
-	params := map[string]any{"directory": editorDir(string(in.Path)), "name_glob": glob, "content": in.Content, "max_results": limit}
-	if err := ed.Query(ctx, "cmd_search_files", params, &reply); err != nil {
-		return sdk.Result{}, err
-	}
-	pattern := strings.TrimPrefix(in.Pattern, "res://")
-	nameSub := strings.ToLower(in.NameContains)
-	out := searchResult{Matches: []searchMatch{}, Truncated: reply.Truncated}
-	for _, m := range reply.Matches {
-		rel := strings.TrimPrefix(m, "res://")
-		if !nameMatches(pattern, nameSub, rel, path.Base(rel)) {
-			continue
-		}
-		out.Matches = append(out.Matches, searchMatch{Path: m})
-	}
-	out.FilesScanned = len(reply.Matches)
 	return sdk.Result{Content: []sdk.Content{sdk.TextContent{Text: out.render()}}, Structured: out}, nil
 }

@@ -44,7 +44,10 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("search_files",
 				"Find project files by glob pattern (\"*.tscn\", \"scenes/**/*.gd\"), by a substring of the file name, "+
 					"and/or by text they contain. Returns res:// paths.",
-				sdk.ReadOnly, searchFiles, sdk.EditorFunc(searchFilesEditor),
+				// On the files in both modes: the addon's search reads files
+				// from disk too, but with fewer options (no case-insensitive
+				// name match, size limit or hidden entries) and no lines.
+				sdk.ReadOnly, searchFiles, sdk.AnyMode(),
 				sdk.WithTitle("Search project files"),
 				sdk.WithOutputSchema[searchResult]()),
 			sdk.NewTool("get_setting",

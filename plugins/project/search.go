@@ -33,6 +33,7 @@ type searchArgs struct {
 	MaxFileSize   int64       `json:"max_file_size,omitempty" jsonschema:"content search skips files larger than this many bytes" default:"1048576" minimum:"1" maximum:"16777216"`
 	Path          sdk.ResPath `json:"path,omitempty" alias:"directory" jsonschema:"res:// directory to search under" default:"res://"`
 	Limit         int         `json:"limit,omitempty" alias:"max_results" jsonschema:"maximum number of matches" default:"100" minimum:"1" maximum:"2000"`
+	Offset        int         `json:"offset,omitempty" jsonschema:"skip this many matches (next_offset of the previous page)" minimum:"0"`
 	IncludeHidden bool        `json:"include_hidden,omitempty" jsonschema:"also search entries whose name starts with a dot; .godot/ is never searched"`
 }
 
@@ -47,20 +48,10 @@ type searchResult struct {
 	Matches      []searchMatch `json:"matches"`
 	FilesScanned int           `json:"files_scanned"`
 	SkippedLarge int           `json:"skipped_large,omitempty" jsonschema:"files not searched for content because they exceed max_file_size"`
-	Truncated    bool          `json:"truncated" jsonschema:"limit was reached; narrow the search or raise limit"`
-}
-
-// searchFilesEditor searches the editor's file system, after the same
-// argument checks as headless.
-func searchFilesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in searchArgs) (sdk.Result, error) {
-	limit, err := checkSearch(in)
-	if err != nil {
-		return sdk.Result{}, err
-	}
-	if in.IgnoreCase {
-		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "leave ignore_case unset: the editor's content search matches case exactly", "ignore_case is not available with an editor attached")
-	}
-	return forwardSearch(ctx, ed, in, limit)
+	Truncated    bool          `json:"truncated" jsonschema:"limit was reached; more matches may follow"`
+	Offset       int           `json:"offset,omitempty" jsonschema:"matches skipped before this page"`
+	NextOffset   int           `json:"next_offset,omitempty" jsonschema:"pass as offset for the next page; absent on the last page"`
+	Hint         string        `json:"hint,omitempty" jsonschema:"how to read the next page"`
 }
 
 // checkSearch checks search_files' arguments and answers its limit.
@@ -108,7 +99,8 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 		needle = bytes.ToLower(needle)
 	}
 	nameSub := strings.ToLower(in.NameContains)
-	out := searchResult{Matches: []searchMatch{}}
+	out := searchResult{Matches: []searchMatch{}, Offset: max(in.Offset, 0)}
+	skip := out.Offset
 	err = filepath.WalkDir(start, func(abs string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if abs == start {
@@ -157,7 +149,13 @@ func searchFiles(ctx context.Context, call *sdk.Call, in searchArgs) (sdk.Result
 		}
 		if len(out.Matches) == limit {
 			out.Truncated = true
+			out.NextOffset = out.Offset + limit
+			out.Hint = fmt.Sprintf("more matches follow: call again with offset %d, or narrow the search", out.NextOffset)
 			return errLimit
+		}
+		if skip > 0 { // on an earlier page
+			skip--
+			return nil
 		}
 		out.Matches = append(out.Matches, m)
 		return nil
@@ -327,7 +325,7 @@ func (r searchResult) render() string {
 		fmt.Fprintf(&b, "(%d files larger than max_file_size were not searched for content)\n", r.SkippedLarge)
 	}
 	if r.Truncated {
-		b.WriteString("(truncated: narrow the search or raise limit)\n")
+		b.WriteString("(" + r.Hint + ")\n")
 	}
 	return b.String()
 }

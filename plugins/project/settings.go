@@ -133,7 +133,7 @@ func getSetting(ctx context.Context, call *sdk.Call, in getSettingArgs) (sdk.Res
 
 type setSettingArgs struct {
 	Name  string `json:"name" jsonschema:"setting name, e.g. \"display/window/size/viewport_width\"; keys under engine sections must be real engine settings, other sections are the project's own"`
-	Value any    `json:"value" jsonschema:"new value, converted to the setting's type: numbers, booleans, strings, {\"x\":…,\"y\":…} vectors, \"#rrggbb\" colours, lists, or a Godot text form such as \"Vector2i(640, 480)\""`
+	Value any    `json:"value" jsonschema:"new value, converted to the setting's type: numbers, booleans, strings, {\"x\":…,\"y\":…} vectors, \"#rrggbb\" colours, lists, or a Godot text form such as \"Vector2i(640, 480)\"" godot:"value"`
 }
 
 type setSettingResult struct {

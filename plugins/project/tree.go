@@ -15,14 +15,15 @@ import (
 const (
 	defaultTreeDepth = 3
 	maxTreeDepth     = 20
-	defaultTreeLimit = 500
+	defaultTreeLimit = 250
 	maxTreeLimit     = 10000
 )
 
 type treeArgs struct {
 	Path          sdk.ResPath `json:"path,omitempty" alias:"directory" jsonschema:"res:// directory to start at" default:"res://"`
 	Depth         int         `json:"depth,omitempty" alias:"max_depth" jsonschema:"how many directory levels to list" default:"3" minimum:"1" maximum:"20"`
-	Limit         int         `json:"limit,omitempty" jsonschema:"maximum number of entries" default:"500" minimum:"1" maximum:"10000"`
+	Limit         int         `json:"limit,omitempty" jsonschema:"maximum number of entries in this page" default:"250" minimum:"1" maximum:"10000"`
+	Offset        int         `json:"offset,omitempty" jsonschema:"skip this many entries (next_offset of the previous page)" minimum:"0"`
 	IncludeHidden bool        `json:"include_hidden,omitempty" jsonschema:"also list entries whose name starts with a dot; .godot/ is never listed"`
 }
 
@@ -41,7 +42,19 @@ type treeResult struct {
 	Dirs      int         `json:"dirs"`
 	Files     int         `json:"files"`
 	TotalSize int64       `json:"total_size" jsonschema:"sum of the listed files' sizes in bytes"`
-	Truncated bool        `json:"truncated" jsonschema:"limit was reached: narrow path or depth, or raise limit"`
+	Truncated bool        `json:"truncated" jsonschema:"limit was reached: more entries follow"`
+	Offset    int         `json:"offset,omitempty" jsonschema:"entries skipped before this page"`
+	// NextOffset and Hint say how to read on when Truncated.
+	NextOffset int    `json:"next_offset,omitempty" jsonschema:"pass as offset for the next page; absent on the last page"`
+	Hint       string `json:"hint,omitempty" jsonschema:"how to read the next page"`
+}
+
+// pageFull marks r truncated after a page of limit entries, saying how to
+// read on.
+func (r *treeResult) pageFull(limit int) {
+	r.Truncated = true
+	r.NextOffset = r.Offset + limit
+	r.Hint = fmt.Sprintf("more entries follow: call again with offset %d, or narrow path or depth", r.NextOffset)
 }
 
 // getFilesystemTreeEditor lists the editor's file system, which has the
@@ -79,8 +92,8 @@ func getFilesystemTree(ctx context.Context, call *sdk.Call, in treeArgs) (sdk.Re
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "pass a directory, or use search_files to find a file",
 			"path %q is not a directory", in.Path)
 	}
-	w := &treeWalker{p: p, call: call, maxDepth: depth, limit: limit, hidden: in.IncludeHidden,
-		out: treeResult{Root: p.ResPath(start), Entries: []treeEntry{}}}
+	w := &treeWalker{p: p, call: call, maxDepth: depth, limit: limit, hidden: in.IncludeHidden, skip: max(in.Offset, 0),
+		out: treeResult{Root: p.ResPath(start), Entries: []treeEntry{}, Offset: max(in.Offset, 0)}}
 	if err := w.dir(ctx, start, 1); err != nil && !errors.Is(err, errLimit) {
 		if ctx.Err() != nil {
 			return sdk.Result{}, ctx.Err()
@@ -99,6 +112,7 @@ type treeWalker struct {
 	maxDepth int
 	limit    int
 	hidden   bool
+	skip     int // entries of earlier pages still to pass
 	out      treeResult
 }
 
@@ -128,8 +142,17 @@ func (w *treeWalker) dir(ctx context.Context, abs string, depth int) error {
 			continue
 		}
 		if len(w.out.Entries) == w.limit {
-			w.out.Truncated = true
+			w.out.pageFull(w.limit)
 			return errLimit
+		}
+		if w.skip > 0 { // on an earlier page
+			w.skip--
+			if kind == kindDir && depth < w.maxDepth {
+				if err := w.dir(ctx, child, depth+1); err != nil {
+					return err
+				}
+			}
+			continue
 		}
 		e := treeEntry{Path: w.p.ResPath(child), Depth: depth}
 		switch kind {
@@ -180,7 +203,7 @@ func (r treeResult) render() string {
 		b.WriteByte('\n')
 	}
 	if r.Truncated {
-		b.WriteString("(truncated: narrow path or depth, or raise limit)\n")
+		b.WriteString("(" + r.Hint + ")\n")
 	}
 	return b.String()
 }

@@ -358,7 +358,7 @@ func createResource(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Res
 type setArgs struct {
 	Path     sdk.ResPath `json:"path" alias:"resource_path" jsonschema:"res:// path of a .tres file"`
 	Property string      `json:"property" jsonschema:"property name, e.g. \"bg_color\""`
-	Value    any         `json:"value" jsonschema:"new value, converted to the property's type; for a resource-typed property a res:// path, an inline resource {\"type\": ..., \"properties\": {...}} (a [sub_resource]) or {\"sub_resource\": \"<id>\"}; null removes it"`
+	Value    any         `json:"value" jsonschema:"new value, converted to the property's type; for a resource-typed property a res:// path, an inline resource {\"type\": ..., \"properties\": {...}} (a [sub_resource]) or {\"sub_resource\": \"<id>\"}; null removes it" godot:"value"`
 	// ExpectedVersion is headless only: the editor holds the resource.
 	ExpectedVersion sdk.FileVersion `json:"expected_version,omitempty" jsonschema:"the version read_resource_file returned; the edit is refused with CONFLICT (and a diff) if the file changed since"`
 }

@@ -112,7 +112,7 @@ type setSubArgs struct {
 	Path     sdk.ResPath `json:"path" jsonschema:"res:// path of a .tscn scene or .tres resource" godot:"ext=.tscn|.tres,exists"`
 	ID       string      `json:"id" jsonschema:"the sub-resource's id (list_sub_resources shows them)"`
 	Property string      `json:"property" jsonschema:"property of the sub-resource's class, e.g. \"size\""`
-	Value    any         `json:"value" jsonschema:"new value, converted to the property's type; for a resource-typed property a res:// path, an inline resource {\"type\": ..., \"properties\": {...}} or {\"sub_resource\": id}; null or the class default removes it"`
+	Value    any         `json:"value" jsonschema:"new value, converted to the property's type; for a resource-typed property a res:// path, an inline resource {\"type\": ..., \"properties\": {...}} or {\"sub_resource\": id}; null or the class default removes it" godot:"value"`
 }
 
 func setSubResourceProperty(ctx context.Context, call *sdk.Call, in setSubArgs) (sdk.Result, error) {

@@ -68,6 +68,14 @@ func Toolset() *sdk.Toolset {
 					"Runs in the embedded Godot 4.6 web runtime (Compatibility renderer) with or without an editor; it reads the saved files.",
 				sdk.ReadOnly, renderScene, sdk.AnyMode(),
 				sdk.WithTitle("Render a scene")),
+			sdk.NewTool("check_project",
+				"Load every scene, resource, script and project.godot of the project in the real Godot 4.6 engine and list what it refuses "+
+					"or drops silently (scripts that do not compile, unknown properties and types, nodes whose parent is missing, "+
+					"connections to missing nodes, broken references) as res:// file:line, a page at a time. "+
+					"The same check as `godot-mcp check --engine`; it reads the saved files, so it runs with or without an editor.",
+				sdk.ReadOnly, checkProject, sdk.AnyMode(),
+				sdk.WithTitle("Check the project in the engine"),
+				sdk.WithOutputSchema[checkResult]()),
 		}, editorTools()...),
 	}
 }

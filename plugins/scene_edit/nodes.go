@@ -59,7 +59,7 @@ func renameNode(ctx context.Context, call *sdk.Call, in renameNodeArgs) (sdk.Res
 type setPropertyArgs struct {
 	NodePath string        `json:"node_path" jsonschema:"path of the node relative to the scene root"`
 	Property string        `json:"property" jsonschema:"property name, e.g. position (see godot_inspection_get_node_property_list)"`
-	Value    any           `json:"value" jsonschema:"the value as JSON, coerced to the property's type; for a resource: a res:// path, an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth) made a [sub_resource] of the scene, or {\"sub_resource\": \"<id>\"} for one the scene has, or null to clear it"`
+	Value    any           `json:"value" jsonschema:"the value as JSON, coerced to the property's type; for a resource: a res:// path, an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth) made a [sub_resource] of the scene, or {\"sub_resource\": \"<id>\"} for one the scene has, or null to clear it" godot:"value"`
 	Scene    sdk.ScenePath `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene)"`
 }
 

@@ -293,7 +293,7 @@ type paramArgs struct {
 
 type setParamArgs struct {
 	paramArgs
-	Value     any    `json:"value" jsonschema:"the value, converted to the uniform's declared type; a res:// path for a sampler; null removes it"`
+	Value     any    `json:"value" jsonschema:"the value, converted to the uniform's declared type; a res:// path for a sampler; null removes it" godot:"value"`
 	ParamType string `json:"param_type,omitempty" jsonschema:"float, int, bool, vector2, vector3, vector4 or color: checked against the declared type (optional; the declared type decides)"`
 }
 

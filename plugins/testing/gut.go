@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -35,7 +38,7 @@ type Failure struct {
 
 var (
 	ansi       = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
-	totalRE    = regexp.MustCompile(`^\s*\x1f?(Scripts|Tests|Passing [Tt]ests|Failing [Tt]ests|Risky [Tt]ests|Pending [Tt]ests|Pending|Asserts):?\s+(\d+)(?:\s+of\s+(\d+)\s+passed)?\s*$`)
+	totalRE    = regexp.MustCompile(`^\s*\x1f?(Scripts|Tests|Passing [Tt]ests|Failing [Tt]ests|Risky [Tt]ests|Pending [Tt]ests|Risky/Pending|Pending|Asserts):?\s+(\d+)(?:\s+of\s+(\d+)\s+passed|/(\d+))?\s*$`)
 	scriptRE   = regexp.MustCompile(`^(res://\S+\.gd)(\.\S+)?\s*$`)
 	testRE     = regexp.MustCompile(`^\s*- (\S+)\s*$`)
 	failedRE   = regexp.MustCompile(`^\s*\[Failed\]:\s*(.*)$`)
@@ -75,11 +78,12 @@ func ParseGUT(out string) Summary {
 				s.Failing = n
 			case "risky tests":
 				s.Risky = n
-			case "pending tests", "pending":
+			case "pending tests", "pending", "risky/pending":
 				s.Pending = n
 			case "asserts":
+				// "n of m passed" (GUT 7, 9.0) or "n/m" (GUT 9.6).
 				s.AssertsOK = n
-				s.AssertsTotal, _ = strconv.Atoi(m[3])
+				s.AssertsTotal, _ = strconv.Atoi(m[3] + m[4])
 			}
 			continue
 		}
@@ -104,4 +108,135 @@ func ParseGUT(out string) Summary {
 		}
 	}
 	return s
+}
+
+var (
+	gutTestRE   = regexp.MustCompile(`^\s*\* (\S+)\s*$`)
+	gutStatusRE = regexp.MustCompile(`^\s*\[(Failed|Pending|Risky|Error)\]:\s*(.*)$`)
+	maxTests    = 5000
+)
+
+// ParseGUTTests reads GUT's per-test lines, before its run summary: each
+// script (a res:// line), its tests ("* test_name"), and under a test the
+// "[Failed]:", "[Pending]:", "[Risky]:" or "[Error]:" lines with the
+// "at line N" GUT adds when the engine gave it one (a debug build).
+func ParseGUTTests(out string) []TestCase {
+	tests := []TestCase{}
+	var script string
+	var cur *TestCase
+	for line := range strings.Lines(out) {
+		if strings.IndexByte(line, 0x1b) >= 0 {
+			line = ansi.ReplaceAllString(line, "")
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if strings.HasPrefix(line, "= Run Summary") {
+			break
+		}
+		switch {
+		case strings.HasPrefix(line, "res://") && scriptRE.MatchString(line):
+			script, cur = strings.TrimSpace(line), nil
+		case script != "" && gutTestRE.MatchString(line):
+			if len(tests) >= maxTests {
+				cur = nil
+				continue
+			}
+			tests = append(tests, TestCase{Suite: script, Name: gutTestRE.FindStringSubmatch(line)[1], Status: "passed"})
+			cur = &tests[len(tests)-1]
+		case cur != nil && gutStatusRE.MatchString(line):
+			m := gutStatusRE.FindStringSubmatch(line)
+			msg := strings.TrimSpace(m[2])
+			status := map[string]string{"Failed": "failed", "Pending": "skipped", "Risky": "passed", "Error": "error"}[m[1]]
+			// A failure outranks a pending or risky note of the same test.
+			if cur.Status == "passed" || status == "failed" || status == "error" {
+				if cur.Status != "failed" && cur.Status != "error" {
+					cur.Status = status
+					cur.Message = msg
+				} else if status == "failed" || status == "error" {
+					cur.Message += "; " + msg
+				}
+			}
+			if status == "failed" || status == "error" {
+				if n := atLine(line); n > 0 && cur.LineOf == "" {
+					cur.Location, cur.LineOf = fmt.Sprintf("%s:%d", scriptFile(script), n), "assert"
+				}
+			}
+		case cur != nil && (cur.Status == "failed" || cur.Status == "error") && cur.LineOf == "":
+			if n := atLine(line); n > 0 {
+				cur.Location, cur.LineOf = fmt.Sprintf("%s:%d", scriptFile(script), n), "assert"
+			}
+		}
+	}
+	return tests
+}
+
+// atLine is N of "at line N", 0 when absent or not positive (GUT prints
+// "at line -1" when the engine gave no stack: a release build).
+func atLine(s string) int {
+	m := atLineRE.FindStringSubmatch(s)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// scriptFile drops GUT's ".InnerClass" from a script name.
+func scriptFile(script string) string {
+	if i := strings.Index(script, ".gd"); i >= 0 {
+		return script[:i+3]
+	}
+	return script
+}
+
+// locateTests fills in the location of tests that have none from the
+// test function's line in the script (inner class aware).
+func locateTests(root string, tests []TestCase) {
+	sources := map[string][]string{}
+	for i := range tests {
+		tc := &tests[i]
+		if tc.LineOf != "" {
+			continue
+		}
+		file := scriptFile(tc.Suite)
+		if !strings.HasPrefix(file, "res://") {
+			continue
+		}
+		lines, ok := sources[file]
+		if !ok {
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(file, "res://"))))
+			if err == nil {
+				lines = strings.Split(string(b), "\n")
+			}
+			sources[file] = lines
+		}
+		inner := ""
+		if rest := strings.TrimPrefix(strings.TrimPrefix(tc.Suite, file), "."); rest != "" {
+			inner = rest
+		}
+		if n := funcLine(lines, inner, tc.Name); n > 0 {
+			tc.Location, tc.LineOf = fmt.Sprintf("%s:%d", file, n), "function"
+		}
+	}
+}
+
+var funcRE = regexp.MustCompile(`^\s*(?:static\s+)?func\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+var classRE = regexp.MustCompile(`^class\s+([A-Za-z_][A-Za-z0-9_]*)`)
+
+// funcLine is the 1-based line of "func name(" in the script, inside the
+// inner class when inner is not "".
+func funcLine(lines []string, inner, name string) int {
+	in := inner == ""
+	for i, l := range lines {
+		if m := classRE.FindStringSubmatch(l); m != nil {
+			in = m[1] == inner
+			continue
+		}
+		if !in {
+			continue
+		}
+		if m := funcRE.FindStringSubmatch(l); m != nil && m[1] == name {
+			return i + 1
+		}
+	}
+	return 0
 }

@@ -78,3 +78,26 @@ func TestRunTestsWithoutGUT(t *testing.T) {
 		t.Fatalf("%+v", res.Error)
 	}
 }
+
+// On a Godot 3 project: gdUnit4 is refused with what runs there, and the
+// driven tools (web runtime only without an editor) say what would work.
+func TestGodot3Refusals(t *testing.T) {
+	godottest.RequireGodot3(t)
+	dir := godottest.Godot3Project(t, "extends Node\n", map[string]string{
+		"addons/gdUnit4/bin/GdUnitCmdTool.gd": "extends SceneTree\n",
+		"test/test_a.gd":                      "extends Node\n",
+	})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "3"})
+	res := h.Call(context.Background(), "run_tests", map[string]any{})
+	if res.ErrorCode != sdk.CodePreconditionFailed || !strings.Contains(res.Text(), "gdUnit4 runs on Godot 4 only") {
+		t.Errorf("%s", res.Text())
+	}
+	res = h.Call(context.Background(), "run_test_scenario", map[string]any{"steps": []map[string]any{{"type": "wait", "frames": 1}}})
+	if res.ErrorCode != sdk.CodePreconditionFailed || res.Error.Required != "godot_bin" || !strings.Contains(res.Text(), "Godot editor with the godot-mcp addon") {
+		t.Errorf("%s", res.Text())
+	}
+	res = h.Call(context.Background(), "run_test_scenario", map[string]any{"steps": []map[string]any{{"type": "jump"}}})
+	if res.ErrorCode != sdk.CodeInvalidArgument || !strings.Contains(res.Text(), `unknown type "jump"`) {
+		t.Errorf("%s", res.Text())
+	}
+}

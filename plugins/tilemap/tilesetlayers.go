@@ -472,7 +472,7 @@ func setTileTerrain(ctx context.Context, call *sdk.Call, in tileTerrainArgs) (sd
 type tileCustomDataArgs struct {
 	tileRef
 	Layer string `json:"layer" jsonschema:"name of the custom data layer"`
-	Value any    `json:"value" jsonschema:"the value, of the layer's type (a number, string, [x, y] for a Vector2, \"#rrggbb\" for a Color, ...); null resets it to the default"`
+	Value any    `json:"value" jsonschema:"the value, of the layer's type (a number, string, [x, y] for a Vector2, \"#rrggbb\" for a Color, ...); null resets it to the default" godot:"value"`
 }
 
 func setTileCustomData(ctx context.Context, call *sdk.Call, in tileCustomDataArgs) (sdk.Result, error) {

@@ -366,7 +366,7 @@ type setArgs struct {
 	graphArgs
 	NodeID   int    `json:"node_id" jsonschema:"the node's id in the graph"`
 	Property string `json:"property" jsonschema:"a property of the node's class, e.g. constant, parameter_name, operator"`
-	Value    any    `json:"value" jsonschema:"converted to the property's type; null or the class default removes it"`
+	Value    any    `json:"value" jsonschema:"converted to the property's type; null or the class default removes it" godot:"value"`
 	Function string `json:"function,omitempty" jsonschema:"the shader function; default fragment, process for particles (headless only)"`
 }
 

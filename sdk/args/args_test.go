@@ -146,3 +146,36 @@ func hasDup(dec *json.Decoder) bool {
 		}
 	}
 }
+
+// A value argument is shown as a string but checked as any JSON value;
+// the other arguments keep their types.
+func TestCheckingSchemaAcceptsAnyJSONForValueArguments(t *testing.T) {
+	shown := json.RawMessage(`{"type":"object","properties":{"value":{"type":"string","description":"the value"},"property":{"type":"string"}},"required":["property","value"],"additionalProperties":false}`)
+	checking, err := args.CheckingSchema(shown, []string{"value"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(checking, &s); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := args.Compile(r)
+	for _, v := range []any{"Vector2(1, 2)", 5.0, true, []any{1.0, 2.0}, map[string]any{"type": "BoxMesh"}, nil} {
+		if err := c.Check(map[string]any{"property": "p", "value": v}); err != nil {
+			t.Errorf("value %#v refused: %v", v, err)
+		}
+	}
+	if err := c.Check(map[string]any{"property": 5.0, "value": 1.0}); err == nil {
+		t.Error("a number for the string argument property passed")
+	}
+	if err := c.Check(map[string]any{"property": "p"}); err == nil {
+		t.Error("a missing value passed: it is still required")
+	}
+	if _, err := args.CheckingSchema(shown, []string{"nope"}); err == nil {
+		t.Error("an undeclared value argument was accepted")
+	}
+}

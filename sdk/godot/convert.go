@@ -105,6 +105,9 @@ func FromJSON(v any, typ string) (Value, error) {
 		if val, ok, err := fromText(s, typ); ok {
 			return val, err
 		}
+		if j, ok := JSONText(s); ok {
+			return FromJSON(j, typ)
+		}
 	}
 	switch typ {
 	case "", "Variant":
@@ -311,7 +314,7 @@ func fromText(s, typ string) (Value, bool, error) {
 	t := strings.TrimSpace(s)
 	switch typ {
 	case "Color":
-		if !strings.Contains(t, "(") {
+		if !strings.Contains(t, "(") && !strings.HasPrefix(t, "[") && !strings.HasPrefix(t, "{") {
 			c, err := htmlColor(t)
 			if err != nil {
 				return nil, true, refuse(s, typ, err.Error())
@@ -371,6 +374,24 @@ func fromText(s, typ string) (Value, bool, error) {
 		return nil, true, refuse(s, typ, "it is a "+pv.Kind().String())
 	}
 	return pv, true, nil
+}
+
+// JSONText decodes s when it is the JSON text of a list or an object
+// ("[16, 32]", `{"x": 1, "y": 2}`): a client that must send a value
+// argument as a string (its schema type) sends lists and objects so.
+// Numbers stay float64, as in decoded arguments. Only lists and objects
+// are decoded: "42", "true" and quoted text are Godot text already, and a
+// String target keeps whatever text it is given.
+func JSONText(s string) (any, bool) {
+	t := strings.TrimSpace(s)
+	if t == "" || (t[0] != '[' && t[0] != '{') || !json.Valid([]byte(t)) {
+		return nil, false
+	}
+	var v any
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return nil, false
+	}
+	return v, true
 }
 
 // looksLikeLiteral reports whether s starts like a Godot constructor,

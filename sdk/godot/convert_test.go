@@ -304,3 +304,32 @@ func TestNormalizeNodePath(t *testing.T) {
 		}
 	}
 }
+
+// A value argument sent as a string (its schema type) may be the JSON text
+// of a list or an object: it converts as the JSON value would, except
+// into String types, which keep the text.
+func TestFromJSONTextOfListsAndObjects(t *testing.T) {
+	for _, c := range []struct {
+		in   any
+		typ  string
+		want string
+	}{
+		{"[16, 32]", "Vector2", "Vector2(16, 32)"},
+		{` {"x": 1, "y": 2} `, "Vector2i", "Vector2i(1, 2)"},
+		{"[1, 0, 0, 1]", "Color", "Color(1, 0, 0, 1)"},
+		{"[1, 2]", "String", `"[1, 2]"`},
+		{"42", "int", "42"},
+	} {
+		v, err := godot.FromJSON(c.in, c.typ)
+		if err != nil {
+			t.Errorf("FromJSON(%q, %s): %v", c.in, c.typ, err)
+			continue
+		}
+		if got := godot.FormatValue(v); got != c.want {
+			t.Errorf("FromJSON(%q, %s) = %s, want %s", c.in, c.typ, got, c.want)
+		}
+	}
+	if _, err := godot.FromJSON("[1, 2, 3]", "Vector2"); err == nil {
+		t.Error("the JSON text of three numbers became a Vector2")
+	}
+}

@@ -113,6 +113,11 @@ type Tool struct {
 	// mutating tool creates or replaces. Creating is not destructive,
 	// replacing is: the host asks for confirm=true when the file exists.
 	ConfirmOverwrite string `json:"confirm_overwrite,omitempty"`
+	// ValueArgs name the top-level arguments that hold a Godot value whose
+	// type the target decides. Each is declared {"type": "string"} (one
+	// plain type, for the clients that need one) and the host accepts any
+	// JSON value there too: see docs/clients.md, Tool schemas.
+	ValueArgs []string `json:"value_args,omitempty"`
 }
 
 // Mode is how a call reaches Godot.
@@ -279,6 +284,16 @@ func (m *Manifest) Validate() error {
 				add("%s: confirm_overwrite names argument %q, which the input schema does not declare", where, t.ConfirmOverwrite)
 			}
 		}
+		for _, a := range t.ValueArgs {
+			var p struct {
+				Type string `json:"type"`
+			}
+			if raw, ok := schemaProperties(t.InputSchema)[a]; !ok {
+				add("%s: value_args names argument %q, which the input schema does not declare", where, a)
+			} else if json.Unmarshal(raw, &p) != nil || p.Type != "string" {
+				add("%s: value argument %q must be declared {\"type\": \"string\"} (its text form; the host accepts any JSON value there)", where, a)
+			}
+		}
 		for _, p := range t.Performs {
 			if !exposedNameRE.MatchString(p) {
 				add("%s: performs %q is not an exposed tool name such as \"godot_scene_edit_set_node_property\"", where, p)
@@ -349,6 +364,7 @@ func (m *Manifest) ToProto() *pb.Manifest {
 			Dispatch:         t.Dispatch,
 			Performs:         t.Performs,
 			ConfirmOverwrite: t.ConfirmOverwrite,
+			ValueArgs:        t.ValueArgs,
 		})
 	}
 	return out
@@ -394,6 +410,7 @@ func FromProto(p *pb.Manifest) *Manifest {
 			Dispatch:         t.GetDispatch(),
 			Performs:         t.GetPerforms(),
 			ConfirmOverwrite: t.GetConfirmOverwrite(),
+			ValueArgs:        t.GetValueArgs(),
 		})
 	}
 	return m

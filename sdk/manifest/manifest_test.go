@@ -83,6 +83,10 @@ func TestProtoRoundTrip(t *testing.T) {
 		Name: "run", Description: "Run commands.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"commands":{"type":"array"}}}`),
 		SafetyClass: Mutating, Dispatch: "commands[*].command", Performs: []string{"godot_scene_edit_add_node"},
+	}, Tool{
+		Name: "set", Description: "Set a value.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"value":{"type":"string"}}}`),
+		SafetyClass: Mutating, ValueArgs: []string{"value"},
 	})
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
@@ -94,6 +98,7 @@ func TestProtoRoundTrip(t *testing.T) {
 	// FromProto fills the default scope in; compare with that applied.
 	m.Tools[0].Scope = AgentScope
 	m.Tools[2].Scope = AgentScope
+	m.Tools[3].Scope = AgentScope
 	a, _ := json.Marshal(m)
 	b, _ := json.Marshal(got)
 	if string(a) != string(b) {
@@ -148,6 +153,24 @@ func TestValidateReportsEveryProblemTogether(t *testing.T) {
 	for _, want := range []string{`version "1.0"`, `godot constraint "^4.2"`, `"harmless"`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate() = %v, want it to contain %q", err, want)
+		}
+	}
+}
+
+// A value argument must be a declared string property: the host shows it
+// as a string and accepts any JSON value there.
+func TestValidateValueArgs(t *testing.T) {
+	for _, c := range []struct{ schema, want string }{
+		{`{"type":"object","properties":{"value":{"type":"string"}}}`, ""},
+		{`{"type":"object","properties":{"other":{"type":"string"}}}`, "which the input schema does not declare"},
+		{`{"type":"object","properties":{"value":{}}}`, `must be declared {"type": "string"}`},
+	} {
+		m := valid()
+		m.Tools[0].InputSchema = json.RawMessage(c.schema)
+		m.Tools[0].ValueArgs = []string{"value"}
+		err := m.Validate()
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: %v, want %q", c.schema, err, c.want)
 		}
 	}
 }

@@ -321,8 +321,17 @@ type ToolSpec struct {
 	// the host requires confirm=true (as for a destructive tool) when the
 	// file already exists. Empty: no such argument.
 	ConfirmOverwrite string `protobuf:"bytes,12,opt,name=confirm_overwrite,json=confirmOverwrite,proto3" json:"confirm_overwrite,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Top-level arguments that hold a Godot value whose type the target
+	// decides (a property, a setting, a shader uniform). Each is declared
+	// {"type": "string"} in the input schema, so that clients which need one
+	// plain type per argument (Gemini's function declarations, MCP Inspector's
+	// CLI) can send it as JSON or Godot text; the host accepts any JSON value
+	// there as well (a number, a list, an object, null) and the plugin
+	// converts it to the target's type. Each name must be a string property
+	// of the input schema.
+	ValueArgs     []string `protobuf:"bytes,13,rep,name=value_args,json=valueArgs,proto3" json:"value_args,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ToolSpec) Reset() {
@@ -437,6 +446,13 @@ func (x *ToolSpec) GetConfirmOverwrite() string {
 		return x.ConfirmOverwrite
 	}
 	return ""
+}
+
+func (x *ToolSpec) GetValueArgs() []string {
+	if x != nil {
+		return x.ValueArgs
+	}
+	return nil
 }
 
 type ConfigureRequest struct {
@@ -2341,7 +2357,7 @@ const file_toolset_proto_rawDesc = "" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x12)\n" +
 	"\x10godot_constraint\x18\x04 \x01(\tR\x0fgodotConstraint\x123\n" +
 	"\x05tools\x18\x05 \x03(\v2\x1d.godotmcp.toolset.v1.ToolSpecR\x05tools\x12\x10\n" +
-	"\x03sdk\x18\x06 \x01(\tR\x03sdk\"\xc3\x03\n" +
+	"\x03sdk\x18\x06 \x01(\tR\x03sdk\"\xe2\x03\n" +
 	"\bToolSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2356,7 +2372,9 @@ const file_toolset_proto_rawDesc = "" +
 	"\bdispatch\x18\n" +
 	" \x01(\tR\bdispatch\x12\x1a\n" +
 	"\bperforms\x18\v \x03(\tR\bperforms\x12+\n" +
-	"\x11confirm_overwrite\x18\f \x01(\tR\x10confirmOverwrite\"\xb2\x01\n" +
+	"\x11confirm_overwrite\x18\f \x01(\tR\x10confirmOverwrite\x12\x1d\n" +
+	"\n" +
+	"value_args\x18\r \x03(\tR\tvalueArgs\"\xb2\x01\n" +
 	"\x10ConfigureRequest\x12!\n" +
 	"\fhost_version\x18\x01 \x01(\tR\vhostVersion\x12\x1f\n" +
 	"\vproject_dir\x18\x02 \x01(\tR\n" +

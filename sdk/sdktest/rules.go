@@ -89,6 +89,9 @@ func hostRules(m *manifest.Manifest, godot string) (map[string]*toolRules, error
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: input schema: %v", t.Name, err)
 		}
+		if schema, err = args.CheckingSchema(schema, t.ValueArgs); err != nil {
+			return nil, fmt.Errorf("tool %q: input schema: %v", t.Name, err)
+		}
 		check, err := compile(schema)
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: input schema: %v", t.Name, err)

@@ -315,6 +315,13 @@ func (s *Scene) objectValue(prop, typ string, raw any) (godot.Value, error) {
 		return nil, nil
 	}
 	p, ok := raw.(string)
+	if ok && strings.HasPrefix(strings.TrimSpace(p), "{") {
+		// An inline resource sent as JSON text, by a client that sends
+		// value arguments as strings (their schema type).
+		if j, isJSON := godot.JSONText(p); isJSON {
+			raw, p, ok = j, "", false
+		}
+	}
 	if _, isMap := raw.(map[string]any); isMap || ok && strings.Contains(p, "::") {
 		return s.inlineValue(prop, typ, raw)
 	}
