@@ -272,6 +272,10 @@ var overrides = map[string]map[string]any{
 	"godot_animation_set_blend_tree_node":              {"tree_path": "AnimationTree", "node_name": "mix", "node_type": "AnimationNodeBlend2"},
 	"godot_physics_setup_collision":                    {"shape_type": "RectangleShape2D"},
 	"godot_navigation_set_layers":                      {"layers": []any{1}},
+	"godot_scene_3d_gridmap_set_cell":                  {"position": []any{0, 0, 0}, "item": 0},
+	"godot_scene_3d_add_mesh_library_item":             {"mesh_type": "BoxMesh"},
+	"godot_particles_set_color_gradient":               {"colors": []any{"#ffffff", "#000000"}},
+	"godot_particles_apply_preset":                     {"preset": "fire"},
 }
 
 // argsFor builds arguments for a tool from its input schema: every required
