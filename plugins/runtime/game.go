@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/internal/gamesession"
 	"github.com/godot-mcp/godot-mcp/internal/godotlog"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -34,6 +36,10 @@ type game struct {
 	scene  string
 	engine engineInfo
 	timer  *time.Timer
+	// pub makes the session reachable by other toolsets (input,
+	// profiling, testing) through internal/gamesession; nil when it could
+	// not be published.
+	pub *gamesession.Publication
 	// deadlineHit is set when the session's deadline stopped it.
 	deadlineHit atomic.Bool
 }
@@ -80,7 +86,37 @@ func (g *game) stop() {
 	if g.timer != nil {
 		g.timer.Stop()
 	}
+	if g.pub != nil {
+		g.pub.Close()
+	}
 	g.sess.Stop()
+}
+
+// publish makes the session reachable by the other toolsets of the
+// project until it ends. A failure only costs them the session, so it is
+// logged, not returned.
+func (g *game) publish(call *sdk.Call, root string, fixedFPS int) {
+	sess := g.sess
+	pub, err := gamesession.Publish(gamesession.Info{Project: root, Scene: g.scene, Engine: g.engine.Version, FixedFPS: fixedFPS, Started: time.Now()},
+		func(ctx context.Context, cmd string, params json.RawMessage) (json.RawMessage, error) {
+			var out json.RawMessage
+			if err := sess.Call(ctx, cmd, params, &out); err != nil {
+				if !sess.Running() {
+					return nil, g.endedError()
+				}
+				return nil, err
+			}
+			return out, nil
+		})
+	if err != nil {
+		call.Logger().Warn("the game session is not reachable by other toolsets", "error", err)
+		return
+	}
+	g.pub = pub
+	go func() {
+		<-sess.Done()
+		pub.Close()
+	}()
 }
 
 // noSession is the addon's refusal when nothing plays.
@@ -162,6 +198,7 @@ func playHeadless(ctx context.Context, call *sdk.Call, in headlessPlayArgs) (sdk
 		g.deadlineHit.Store(true)
 		sess.Stop()
 	})
+	g.publish(call, t.project.Root(), 0)
 	games.replace(t.project.Root(), g)
 	return sdk.JSON(map[string]any{
 		"playing": true, "scene": scene, "engine": t.engine,
