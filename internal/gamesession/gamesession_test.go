@@ -121,7 +121,9 @@ func TestNewerPublicationKeepsItsEntry(t *testing.T) {
 	setDir(t)
 	root := t.TempDir()
 	echo := func(string) CallFunc {
-		return func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{}`), nil }
+		return func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+			return json.RawMessage(`{}`), nil
+		}
 	}
 	old, err := Publish(Info{Project: root, Scene: "res://a.tscn"}, echo("a"))
 	if err != nil {
