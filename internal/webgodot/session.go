@@ -45,6 +45,10 @@ type GameOptions struct {
 	// the probe: for one-shot runs that only read the output, and for
 	// games that may quit before their first frame.
 	NoProbe bool
+	// FixedFPS runs the engine with --fixed-fps: each frame advances game
+	// time by exactly 1/FixedFPS seconds, however long it took, which
+	// makes runs repeat exactly. 0 runs in real time.
+	FixedFPS int
 }
 
 // maxSessionLines bounds what a session keeps of its output: the oldest
@@ -96,6 +100,9 @@ func (r *Runner) StartGame(ctx context.Context, pck []byte, opts GameOptions) (*
 	chromedp.Listen(tabCtx, s.listen)
 
 	q := url.Values{"run": {id}}
+	if opts.FixedFPS > 0 {
+		q.Set("fixed_fps", strconv.Itoa(opts.FixedFPS))
+	}
 	if err := chromedp.Do(tabCtx, chromedp.Navigate(r.base+"/game.html?"+q.Encode())); err != nil {
 		s.Stop()
 		return nil, &sdk.Error{Code: sdk.CodeToolError, Message: fmt.Sprintf("Chromium could not open the game page: %v", err),

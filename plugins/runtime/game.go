@@ -161,6 +161,7 @@ func (g *game) endedError() *sdk.Error {
 type headlessPlayArgs struct {
 	Scene          sdk.ScenePath `json:"scene,omitempty" alias:"scene_path" jsonschema:"res:// path of the .tscn/.scn scene to play; default: the main scene"`
 	TimeoutSeconds int           `json:"timeout_seconds,omitempty" default:"600" minimum:"1" maximum:"3600" jsonschema:"without an editor only: the game is stopped after this many seconds (default 600, at most 3600); the editor's game plays until stopped"`
+	FixedFPS       int           `json:"fixed_fps,omitempty" minimum:"0" maximum:"1000" jsonschema:"without an editor only: run the engine with --fixed-fps N, so every frame advances game time by exactly 1/N s however long it took; with the input toolset's pause and step_frames the same inputs then give the same positions every run (0 or absent: real time)"`
 }
 
 // playHeadless starts the project's game in the web runtime and returns
@@ -188,7 +189,7 @@ func playHeadless(ctx context.Context, call *sdk.Call, in headlessPlayArgs) (sdk
 	call.Progress(0, 1, "starting the game in the web runtime")
 	sctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	sess, err := r.StartGame(sctx, pck, webgodot.GameOptions{})
+	sess, err := r.StartGame(sctx, pck, webgodot.GameOptions{FixedFPS: in.FixedFPS})
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -198,11 +199,11 @@ func playHeadless(ctx context.Context, call *sdk.Call, in headlessPlayArgs) (sdk
 		g.deadlineHit.Store(true)
 		sess.Stop()
 	})
-	g.publish(call, t.project.Root(), 0)
+	g.publish(call, t.project.Root(), in.FixedFPS)
 	games.replace(t.project.Root(), g)
 	return sdk.JSON(map[string]any{
 		"playing": true, "scene": scene, "engine": t.engine,
-		"timeout_seconds": secs,
+		"timeout_seconds": secs, "fixed_fps": in.FixedFPS,
 		"summary": fmt.Sprintf("the game plays %s in the web runtime (Godot %s, %s); it is stopped after %ds or with godot_runtime_stop_scene",
 			scene, t.engine.Version, t.engine.Renderer, secs),
 	}), nil
