@@ -48,6 +48,10 @@ type GameOptions struct {
 	// Args are engine arguments added after "--main-pack main.pck" (and
 	// before the user arguments): a test runner's options, for example.
 	Args []string
+	// FixedFPS runs the engine with --fixed-fps: each frame advances game
+	// time by exactly 1/FixedFPS seconds, however long it took, which
+	// makes runs repeat exactly. 0 runs in real time.
+	FixedFPS int
 }
 
 // maxSessionLines bounds what a session keeps of its output: the oldest
@@ -101,6 +105,9 @@ func (r *Runner) StartGame(ctx context.Context, pck []byte, opts GameOptions) (*
 	q := url.Values{"run": {id}}
 	if len(opts.Args) > 0 {
 		q["arg"] = opts.Args
+	}
+	if opts.FixedFPS > 0 {
+		q.Set("fixed_fps", strconv.Itoa(opts.FixedFPS))
 	}
 	if err := chromedp.Do(tabCtx, chromedp.Navigate(r.base+"/game.html?"+q.Encode())); err != nil {
 		s.Stop()

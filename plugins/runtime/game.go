@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/internal/gamesession"
 	"github.com/godot-mcp/godot-mcp/internal/godotlog"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -34,6 +36,10 @@ type game struct {
 	scene  string
 	engine engineInfo
 	timer  *time.Timer
+	// pub makes the session reachable by other toolsets (input,
+	// profiling, testing) through internal/gamesession; nil when it could
+	// not be published.
+	pub *gamesession.Publication
 	// deadlineHit is set when the session's deadline stopped it.
 	deadlineHit atomic.Bool
 }
@@ -80,7 +86,37 @@ func (g *game) stop() {
 	if g.timer != nil {
 		g.timer.Stop()
 	}
+	if g.pub != nil {
+		g.pub.Close()
+	}
 	g.sess.Stop()
+}
+
+// publish makes the session reachable by the other toolsets of the
+// project until it ends. A failure only costs them the session, so it is
+// logged, not returned.
+func (g *game) publish(call *sdk.Call, root string, fixedFPS int) {
+	sess := g.sess
+	pub, err := gamesession.Publish(gamesession.Info{Project: root, Scene: g.scene, Engine: g.engine.Version, FixedFPS: fixedFPS, Started: time.Now()},
+		func(ctx context.Context, cmd string, params json.RawMessage) (json.RawMessage, error) {
+			var out json.RawMessage
+			if err := sess.Call(ctx, cmd, params, &out); err != nil {
+				if !sess.Running() {
+					return nil, g.endedError()
+				}
+				return nil, err
+			}
+			return out, nil
+		})
+	if err != nil {
+		call.Logger().Warn("the game session is not reachable by other toolsets", "error", err)
+		return
+	}
+	g.pub = pub
+	go func() {
+		<-sess.Done()
+		pub.Close()
+	}()
 }
 
 // noSession is the addon's refusal when nothing plays.
@@ -125,6 +161,7 @@ func (g *game) endedError() *sdk.Error {
 type headlessPlayArgs struct {
 	Scene          sdk.ScenePath `json:"scene,omitempty" alias:"scene_path" jsonschema:"res:// path of the .tscn/.scn scene to play; default: the main scene"`
 	TimeoutSeconds int           `json:"timeout_seconds,omitempty" default:"600" minimum:"1" maximum:"3600" jsonschema:"without an editor only: the game is stopped after this many seconds (default 600, at most 3600); the editor's game plays until stopped"`
+	FixedFPS       int           `json:"fixed_fps,omitempty" minimum:"0" maximum:"1000" jsonschema:"without an editor only: run the engine with --fixed-fps N, so every frame advances game time by exactly 1/N s however long it took; with the input toolset's pause and step_frames the same inputs then give the same positions every run (0 or absent: real time)"`
 }
 
 // playHeadless starts the project's game in the web runtime and returns
@@ -152,7 +189,7 @@ func playHeadless(ctx context.Context, call *sdk.Call, in headlessPlayArgs) (sdk
 	call.Progress(0, 1, "starting the game in the web runtime")
 	sctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	sess, err := r.StartGame(sctx, pck, webgodot.GameOptions{})
+	sess, err := r.StartGame(sctx, pck, webgodot.GameOptions{FixedFPS: in.FixedFPS})
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -162,10 +199,11 @@ func playHeadless(ctx context.Context, call *sdk.Call, in headlessPlayArgs) (sdk
 		g.deadlineHit.Store(true)
 		sess.Stop()
 	})
+	g.publish(call, t.project.Root(), in.FixedFPS)
 	games.replace(t.project.Root(), g)
 	return sdk.JSON(map[string]any{
 		"playing": true, "scene": scene, "engine": t.engine,
-		"timeout_seconds": secs,
+		"timeout_seconds": secs, "fixed_fps": in.FixedFPS,
 		"summary": fmt.Sprintf("the game plays %s in the web runtime (Godot %s, %s); it is stopped after %ds or with godot_runtime_stop_scene",
 			scene, t.engine.Version, t.engine.Renderer, secs),
 	}), nil

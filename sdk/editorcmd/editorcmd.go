@@ -110,6 +110,7 @@ var queries = map[string]bool{
 	"cmd_read_shader": true, "cmd_get_shader_param": true, "cmd_read_visual_shader": true,
 	"cmd_list_shader_node_types": true, "cmd_get_node_theme_overrides": true, "cmd_gridmap_get_cell": true,
 	"cmd_get_stack_frames": true, "cmd_get_frame_variables": true, "cmd_get_input_stats": true,
+	"cmd_get_recording": true,
 }
 
 // previews are the commands that preview themselves, with their flag.
