@@ -99,9 +99,9 @@ type kind struct {
 }
 
 var (
-	kNil, kBool, kInt, kFloat, kString = kind{name: "Nil"}, kind{name: "bool"}, kind{name: "int"}, kind{name: "float"}, kind{name: "String"}
+	kNil, kBool, kInt, kFloat, kString    = kind{name: "Nil"}, kind{name: "bool"}, kind{name: "int"}, kind{name: "float"}, kind{name: "String"}
 	kStringName, kNodePath, kRID, kObject = kind{name: "StringName"}, kind{name: "NodePath"}, kind{name: "RID"}, kind{name: "Object"}
-	kCallable, kSignal, kDict, kArray   = kind{name: "Callable"}, kind{name: "Signal"}, kind{name: "Dictionary"}, kind{name: "Array"}
+	kCallable, kSignal, kDict, kArray     = kind{name: "Callable"}, kind{name: "Signal"}, kind{name: "Dictionary"}, kind{name: "Array"}
 )
 
 func mathKind(name string, comps int) kind { return kind{name: name, comps: comps} }
