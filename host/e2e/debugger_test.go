@@ -128,7 +128,7 @@ func containsArg(cmdline []byte, arg string) bool {
 func TestDebuggerEditorMode(t *testing.T) {
 	url := bridgeURL(t)
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n\n[application]\n\nconfig/features=PackedStringArray(\"4.6\")\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "main.gd"), []byte(debugGame), 0o644); err != nil {

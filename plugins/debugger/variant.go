@@ -609,7 +609,7 @@ func (w *writer) str(s string) {
 func (w *writer) header(name string, flags uint32) error {
 	id, ok := w.d.typeID(name)
 	if !ok {
-		return fmt.Errorf("Godot %d has no %s", w.d, name)
+		return fmt.Errorf("no %s in Godot %d", name, w.d)
 	}
 	w.u32(id | flags)
 	return nil
@@ -835,7 +835,7 @@ func (w *writer) math(m Math) error {
 		}
 	}
 	if k.comps == 0 || len(m.V) != k.comps {
-		return fmt.Errorf("Godot %d has no %s of %d components", w.d, m.Type, len(m.V))
+		return fmt.Errorf("no %s of %d components in Godot %d", m.Type, len(m.V), w.d)
 	}
 	wide := !k.ints && !k.color && !fits32(m.V...) && w.d == Godot4
 	var flags uint32
