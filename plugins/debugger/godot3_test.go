@@ -39,7 +39,9 @@ const (
 	lineReturn  = 14 // return r
 )
 
-func godot3Project(t *testing.T) string {
+func godot3Project(t *testing.T) string { return godot3ProjectTB(t) }
+
+func godot3ProjectTB(t testing.TB) string {
 	t.Helper()
 	return plugintest.Project(t, map[string]string{
 		"project.godot": "config_version=4\n\n[application]\n\nconfig/name=\"Debugged\"\nrun/main_scene=\"res://main.tscn\"\n",
@@ -48,7 +50,9 @@ func godot3Project(t *testing.T) string {
 	})
 }
 
-func needGodot3(t *testing.T) {
+func needGodot3(t *testing.T) { needGodot3b(t) }
+
+func needGodot3b(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("godot3-server"); err != nil {
 		t.Skip("godot3-server (Godot 3.2) is not installed; scripts/test.sh installs it")

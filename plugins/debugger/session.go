@@ -443,8 +443,11 @@ func (s *session) evaluate(ctx context.Context, expr string, level int) (variabl
 // close kills the game and waits for it to be gone.
 func (s *session) close() {
 	s.kill()
-	if s.conn != nil {
-		s.conn.Close()
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	if conn != nil {
+		conn.Close()
 	}
 	<-s.done
 }
@@ -548,10 +551,11 @@ func start(ctx context.Context, bin *godotrun.Binary, dir string, args []string,
 		o, err := godotrun.Run(runCtx, godotrun.Spec{Bin: bin, Args: full, Dir: dir, Timeout: timeout})
 		s.mu.Lock()
 		s.outcome, s.runErr = o, err
+		conn := s.conn
 		s.mu.Unlock()
 		// Godot is gone: so is the connection.
-		if s.conn != nil {
-			s.conn.Close()
+		if conn != nil {
+			conn.Close()
 		}
 		kill()
 	}()
@@ -575,7 +579,9 @@ func start(ctx context.Context, bin *godotrun.Binary, dir string, args []string,
 		if a.err != nil {
 			return fail(a.err)
 		}
+		s.mu.Lock()
 		s.conn = a.c
+		s.mu.Unlock()
 	case <-s.done:
 		s.mu.Lock()
 		o, rerr := s.outcome, s.runErr
@@ -591,7 +597,7 @@ func start(ctx context.Context, bin *godotrun.Binary, dir string, args []string,
 	case <-ctx.Done():
 		return fail(ctx.Err())
 	}
-	s.rd = &msgReader{r: bufio.NewReaderSize(s.conn, 64<<10), d: d}
+	s.rd = &msgReader{r: bufio.NewReaderSize(quickAck(s.conn), 64<<10), d: d}
 	go s.serve()
 	return s, nil
 }

@@ -196,7 +196,7 @@ func stepTool(name, msg, cmd, desc string) sdk.Tool {
 	return sdk.NewTool(name, desc, sdk.Runtime,
 		func(ctx context.Context, call *sdk.Call, _ noArgs) (sdk.Result, error) { return step(ctx, msg) },
 		sdk.EditorCommand(cmd, func(noArgs) (any, error) { return map[string]any{}, nil }),
-		sdk.WithTitle(strings.ReplaceAll(name, "_", " ")))
+		sdk.WithTitle(map[string]string{"step_into": "Step into", "step_over": "Step over", "step_out": "Step out"}[name]))
 }
 
 // noDebugger is the refusal when no native binary can run the project:
