@@ -68,7 +68,7 @@ var firstParty = []string{
 	"input_map", "resources_edit", "analysis", "batch", "composite",
 	"tilemap", "scripts", "project_scaffold", "shader", "visual_shader",
 	"asset_import", "animation", "scene_3d", "particles",
-	"physics", "navigation", "input", "profiling",
+	"physics", "navigation", "input", "profiling", "debugger",
 }
 
 func firstPartyModules() []string {
