@@ -270,6 +270,13 @@ var overrides = map[string]map[string]any{
 	"godot_animation_add_state_machine_state":          {"tree_path": "AnimationTree", "state_name": "idle"},
 	"godot_animation_add_state_machine_transition":     {"tree_path": "AnimationTree", "from": "Start", "to": "idle"},
 	"godot_animation_set_blend_tree_node":              {"tree_path": "AnimationTree", "node_name": "mix", "node_type": "AnimationNodeBlend2"},
+	"godot_audio_add_bus_effect":                       {"bus": "Master", "effect_type": "AudioEffectReverb"},
+	"godot_audio_remove_bus":                           {"bus": "Music"},
+	"godot_audio_remove_bus_effect":                    {"bus": "Master", "effect_index": 0},
+	"godot_theme_ui_create":                            {"save_path": "res://theme.tres"},
+	"godot_theme_ui_set_color":                         {"name": "font_color", "color": "#ff0000"},
+	"godot_theme_ui_set_font_size":                     {"name": "font_size", "size": 16},
+	"godot_theme_ui_set_stylebox":                      {"name": "panel"},
 }
 
 // argsFor builds arguments for a tool from its input schema: every required

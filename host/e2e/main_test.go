@@ -67,7 +67,7 @@ var firstParty = []string{
 	"project", "runtime", "export", "testing", "scene_edit",
 	"input_map", "resources_edit", "analysis", "batch", "composite",
 	"tilemap", "scripts", "project_scaffold", "shader", "visual_shader",
-	"asset_import", "animation",
+	"asset_import", "animation", "audio", "theme_ui",
 }
 
 func firstPartyModules() []string {
