@@ -391,3 +391,32 @@ func TestDryRuns(t *testing.T) {
 		t.Error("a headless dry run wrote t.tres")
 	}
 }
+
+// A StyleBoxTexture's texture in a Theme is an ext_resource of the Theme
+// with the image's uid; fields equal to their default are left out.
+func TestStyleBoxTextureInATheme(t *testing.T) {
+	dir := copyProject(t, "2d-platformer")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	plugintest.Must(t, h, "set_stylebox", map[string]any{"theme_path": "res://gui/theme.tres", "theme_type": "PanelContainer", "name": "panel",
+		"stylebox_type": "StyleBoxTexture", "properties": map[string]any{"texture": "res://icon.webp", "texture_margin_all": 4, "modulate_color": "#ffffff"}})
+	got := readFile(t, dir, "gui/theme.tres")
+	imp := readFile(t, dir, "icon.webp.import")
+	uid := imp[strings.Index(imp, "uid=\"")+5:]
+	uid = uid[:strings.Index(uid, "\"")]
+	for _, want := range []string{
+		`[ext_resource type="Texture2D" uid="` + uid + `" path="res://icon.webp" id="`,
+		"[sub_resource type=\"StyleBoxTexture\" id=\"StyleBoxTexture_",
+		"texture = ExtResource(\"",
+		"texture_margin_left = 4.0\ntexture_margin_top = 4.0\ntexture_margin_right = 4.0\ntexture_margin_bottom = 4.0\n",
+		"PanelContainer/styles/panel = SubResource(\"StyleBoxTexture_",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("theme.tres lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "modulate_color") {
+		t.Errorf("the default modulate_color was written:\n%s", got)
+	}
+	requireEngine(t)
+	enginecheck.Project(t, dir)
+}

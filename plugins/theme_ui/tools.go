@@ -223,7 +223,9 @@ func setThemeItem(ctx context.Context, call *sdk.Call, t target, group, rawName 
 	var v godot.Value
 	switch typ {
 	case "StyleBox":
-		res := &nodeedit.FileResources{Doc: doc, Path: p}
+		// Paths inside (a StyleBoxTexture's texture) become ext_resources
+		// of the Theme, declared as in a scene.
+		res := nodeedit.Edit(ctx, call, p, doc).Resources()
 		v, err = db.CoerceType("StyleBox", raw, res)
 		if err != nil {
 			res.Discard()
