@@ -3,7 +3,6 @@ package main
 import (
 	_ "embed"
 	"encoding/json"
-	"sort"
 	"strings"
 	"sync"
 
@@ -32,11 +31,9 @@ var themeItems = sync.OnceValue(func() themeTable {
 	return t
 })
 
-// The theme item groups: the word in a Theme's keys ("Button/colors/…")
-// and in a Control's overrides ("theme_override_colors/…"), and the
-// Godot 3 override prefix ("custom_colors/…").
-var groups = []string{"colors", "constants", "fonts", "font_sizes", "icons", "styles"}
-
+// godot3Groups maps Godot 3's override prefixes ("custom_colors/…") to
+// the Godot 4 item groups: the word in a Theme's keys ("Button/colors/…")
+// and in a Control's overrides ("theme_override_colors/…").
 var godot3Groups = map[string]string{
 	"custom_colors": "colors", "custom_constants": "constants", "custom_fonts": "fonts",
 	"custom_styles": "styles", "custom_icons": "icons", "custom_font_sizes": "font_sizes",
@@ -121,10 +118,4 @@ func distance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
-}
-
-func sorted(s []string) []string {
-	out := append([]string(nil), s...)
-	sort.Strings(out)
-	return out
 }
