@@ -276,7 +276,7 @@ func validTypeName(s string) bool {
 type colorArgs struct {
 	target
 	Name  string `json:"name" jsonschema:"the theme color, e.g. font_color, font_hover_color (Godot 3 custom_colors/… is mapped)"`
-	Color any    `json:"color" jsonschema:"\"#ff8800\", [r,g,b,a], {r,g,b,a} or a colour name"`
+	Color any    `json:"color" jsonschema:"\"#ff8800\", [r,g,b,a], {r,g,b,a} or a colour name" godot:"value"`
 }
 
 func setColorEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in colorArgs) (sdk.Result, error) {
