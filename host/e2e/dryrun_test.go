@@ -276,6 +276,13 @@ var overrides = map[string]map[string]any{
 	"godot_scene_3d_add_mesh_library_item":             {"mesh_type": "BoxMesh"},
 	"godot_particles_set_color_gradient":               {"colors": []any{"#ffffff", "#000000"}},
 	"godot_particles_apply_preset":                     {"preset": "fire"},
+	"godot_audio_add_bus_effect":                       {"bus": "Master", "effect_type": "AudioEffectReverb"},
+	"godot_audio_remove_bus":                           {"bus": "Music"},
+	"godot_audio_remove_bus_effect":                    {"bus": "Master", "effect_index": 0},
+	"godot_theme_ui_create":                            {"save_path": "res://theme.tres"},
+	"godot_theme_ui_set_color":                         {"name": "font_color", "color": "#ff0000"},
+	"godot_theme_ui_set_font_size":                     {"name": "font_size", "size": 16},
+	"godot_theme_ui_set_stylebox":                      {"name": "panel"},
 }
 
 // argsFor builds arguments for a tool from its input schema: every required
