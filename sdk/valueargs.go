@@ -31,8 +31,8 @@ const valueNote = "Any JSON value is accepted (a number, a bool, a list, an obje
 
 // valueArgs names the fields of t tagged `godot:"value"` by their paths:
 // "value" at the top level, "steps[].expected" in the objects of a list
-// argument. Each must be of type any (it holds whatever JSON the caller
-// sent).
+// argument, "colors[]" for the elements of a list. Each must be of type
+// any or []any (it holds whatever JSON the caller sent).
 func valueArgs(t reflect.Type) ([]string, error) {
 	return valueArgsUnder(t, "", map[reflect.Type]bool{})
 }
@@ -53,10 +53,14 @@ func valueArgsUnder(t reflect.Type, prefix string, seen map[reflect.Type]bool) (
 			continue
 		}
 		if f.Tag.Get("godot") == valueTag {
-			if f.Type.Kind() != reflect.Interface || f.Type.NumMethod() != 0 {
-				return nil, fmt.Errorf("field %s: godot:\"value\" needs type any, not %s", f.Name, f.Type)
+			switch {
+			case isAny(f.Type):
+				out = append(out, prefix+jsonName(f))
+			case f.Type.Kind() == reflect.Slice && isAny(f.Type.Elem()):
+				out = append(out, prefix+jsonName(f)+"[]") // each element is a value
+			default:
+				return nil, fmt.Errorf("field %s: godot:\"value\" needs type any (or []any), not %s", f.Name, f.Type)
 			}
-			out = append(out, prefix+jsonName(f))
 			continue
 		}
 		ft := f.Type
@@ -73,6 +77,8 @@ func valueArgsUnder(t reflect.Type, prefix string, seen map[reflect.Type]bool) (
 	}
 	return out, nil
 }
+
+func isAny(t reflect.Type) bool { return t.Kind() == reflect.Interface && t.NumMethod() == 0 }
 
 // typeValueArgs declares each value argument {"type": "string"} in the
 // input schema and appends valueNote to its description.

@@ -125,3 +125,33 @@ func TestValueArgumentsInLists(t *testing.T) {
 		}
 	}
 }
+
+// The elements of a list can be values too: "colors[]".
+func TestValueListElements(t *testing.T) {
+	type gradArgs struct {
+		Colors []any `json:"colors" jsonschema:"the colours" godot:"value"`
+	}
+	grad := func(ctx context.Context, call *sdk.Call, in gradArgs) (sdk.Result, error) {
+		return sdk.JSON(map[string]any{"n": len(in.Colors)}), nil
+	}
+	ts := &sdk.Toolset{Name: "grad", Version: "1.0.0", Description: "Gradients.",
+		Tools: []sdk.Tool{sdk.NewTool("set", "Set a gradient.", sdk.Mutating, grad)}}
+	m, err := ts.Manifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Tools[0].ValueArgs; !slices.Equal(got, []string{"colors[]"}) {
+		t.Fatalf("value_args %v", got)
+	}
+	if !strings.Contains(string(m.Tools[0].InputSchema), `"items":{"description":"Any JSON value is accepted`) {
+		t.Fatalf("schema: %s", m.Tools[0].InputSchema)
+	}
+	h := sdktest.New(t, ts, sdktest.Options{})
+	r := h.Call(context.Background(), "set", json.RawMessage(`{"colors": ["#fff", [1, 0, 0, 1], {"r": 1, "g": 0, "b": 0}]}`))
+	if r.Err != nil || r.IsError {
+		t.Fatalf("mixed colours refused: %v %s", r.Err, r.Text())
+	}
+	if r := h.Call(context.Background(), "set", json.RawMessage(`{"colors": "#fff"}`)); r.ErrorCode != sdk.CodeInvalidArgument {
+		t.Errorf("a string for the list: %s, want INVALID_ARGUMENT", r.Text())
+	}
+}

@@ -405,8 +405,24 @@ func setMaterialEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setM
 
 type gradientArgs struct {
 	nodeArgs
-	Colors  []any     `json:"colors" jsonschema:"the gradient's colour stops, first to last: \"#rrggbb\" or \"#rrggbbaa\" strings, [r, g, b, a] lists or {\"r\", \"g\", \"b\", \"a\"} objects (0..1)"`
+	Colors  []any     `json:"colors" jsonschema:"the gradient's colour stops, first to last: \"#rrggbb\" or \"#rrggbbaa\" strings, [r, g, b, a] lists or {\"r\", \"g\", \"b\", \"a\"} objects (0..1)" godot:"value"`
 	Offsets []float64 `json:"offsets,omitempty" jsonschema:"the stops' positions 0..1, one per colour (default evenly spaced from 0 to 1)"`
+}
+
+// decodedColors gives the addon each colour as JSON: a stop sent as the
+// JSON text of a list or an object ("[1, 0, 0, 1]", by a client bound to
+// the schema's string type) is sent as that list or object.
+func decodedColors(colors []any) []any {
+	out := make([]any, len(colors))
+	for i, c := range colors {
+		out[i] = c
+		if s, ok := c.(string); ok {
+			if j, ok := godot.JSONText(s); ok {
+				out[i] = j
+			}
+		}
+	}
+	return out
 }
 
 // gradient returns the Gradient's offsets and colors as Godot stores them.
@@ -511,7 +527,7 @@ func setColorGradientEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in
 	if _, _, err := in.gradient(); err != nil {
 		return sdk.Result{}, err
 	}
-	params := map[string]any{"node_path": in.NodePath, "colors": in.Colors}
+	params := map[string]any{"node_path": in.NodePath, "colors": decodedColors(in.Colors)}
 	if in.Offsets != nil {
 		params["offsets"] = in.Offsets
 	}

@@ -290,7 +290,13 @@ func setColorEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in colorAr
 	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
 		return sdk.Result{}, err
 	}
-	return ed.Forward(ctx, "cmd_set_theme_color", map[string]any{"node_path": in.NodePath, "name": name, "color": in.Color})
+	color := in.Color
+	if s, ok := color.(string); ok { // "[1, 0, 0, 1]" as text: send the list
+		if j, ok := godot.JSONText(s); ok {
+			color = j
+		}
+	}
+	return ed.Forward(ctx, "cmd_set_theme_color", map[string]any{"node_path": in.NodePath, "name": name, "color": color})
 }
 
 // editorName checks the target and maps the name for the addon, which

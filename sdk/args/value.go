@@ -17,8 +17,9 @@ import (
 // the description allows) must not be refused for it. The plugin converts
 // whatever arrives to the target's type and refuses what does not fit.
 //
-// A value argument is named by its path: "value" at the top level, or
-// "steps[].expected" for a field of the objects of list argument steps.
+// A value argument is named by its path: "value" at the top level,
+// "steps[].expected" for a field of the objects of list argument steps,
+// "colors[]" for the elements of a list.
 func CheckingSchema(schema json.RawMessage, valueArgs []string) (json.RawMessage, error) {
 	if len(valueArgs) == 0 {
 		return schema, nil
@@ -50,16 +51,17 @@ func ValueArgProperty(schema map[string]any, path string) (map[string]any, error
 			return nil, fmt.Errorf("value argument %q: %q is not a property of the schema", path, strings.Join(segs[:i+1], "."))
 		}
 		if list {
+			if p["type"] != "array" {
+				return nil, fmt.Errorf("value argument %q: %q is not a list", path, name)
+			}
 			items, ok := p["items"].(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("value argument %q: %q is not a list of objects", path, name)
+			if !ok { // a list of any JSON value: its items get a schema
+				items = map[string]any{}
+				p["items"] = items
 			}
 			p = items
 		}
 		if i == len(segs)-1 {
-			if list {
-				return nil, fmt.Errorf("value argument %q ends in a list, not a property", path)
-			}
 			return p, nil
 		}
 		cur = p
