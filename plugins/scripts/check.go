@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/internal/godotrun"
+	"github.com/godot-mcp/godot-mcp/internal/warmengine"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/gdscript"
+)
+
+// The checkers a result names.
+const (
+	// engineChecker is Godot's own compiler: a native Godot 4 binary
+	// (godot --check-only) or the web runtime's engine.
+	engineChecker = "godot"
+	// builtinChecker is the built-in GDScript 2 checker (the name is
+	// older than its name checks).
+	builtinChecker = "builtin-gdscript-syntax"
+	// noChecker names, in results, that a C# script was not checked.
+	noChecker = "none"
+)
+
+// builtinDetail says what the built-in checker checks, and why it ran.
+func builtinDetail(why string) string {
+	return "built-in GDScript 2 checker: syntax errors with line and column, and names it is certain of " +
+		"(members of engine classes on a typed base, identifiers declared nowhere); it never rejects what Godot compiles, " +
+		"but not every error Godot finds is found. " + why
+}
+
+// writeCheckWait bounds how long write and patch wait for the engine's
+// verdict; past it they answer with the built-in checker's and the engine
+// goes on starting for the next call.
+var writeCheckWait = 15 * time.Second
+
+// parseCheckWait bounds get_parse_errors' wait for the engine (its start
+// included).
+var parseCheckWait = 3 * time.Minute
+
+// projectRoot returns the call's project directory and its Godot major
+// version (0 unknown); an error when the call has no project.
+func projectRoot(call *sdk.Call) (string, int, error) {
+	p, err := call.Project()
+	if err != nil {
+		return "", 0, err
+	}
+	major := 0
+	if s, err := godotrun.ReadProject(p.Root()); err == nil {
+		major = s.Major
+	}
+	return p.Root(), major, nil
+}
+
+// webCheck compiles texts with the warm web runtime of the call's project,
+// waiting at most wait (0: as long as ctx allows). why is set when the
+// engine did not check them: what to say in the result instead.
+func webCheck(ctx context.Context, call *sdk.Call, targets []engineTarget, wait time.Duration) (v []engineVerdict, why string, err error) {
+	root, major, err := projectRoot(call)
+	if err != nil {
+		return nil, "No project directory to compile in.", nil
+	}
+	if major == 3 {
+		return nil, "The project is a Godot 3 project, which the web runtime (Godot 4) cannot compile: set GODOT_MCP_GODOT_BIN to a Godot 3 binary for the engine's compiler.", nil
+	}
+	v, err = theWeb.compileBounded(ctx, root, targets, wait)
+	var un warmengine.Unavailable
+	var serr *sdk.Error
+	switch {
+	case err == nil:
+		return v, "", nil
+	case errors.As(err, &un):
+		return nil, "No engine can run here (no Godot 4 binary: set GODOT_MCP_GODOT_BIN; web runtime: " + un.Error() + ").", nil
+	case errors.Is(err, errEngineBusy):
+		return nil, fmt.Sprintf("The engine did not answer within %s (it is starting; the next check uses it warm).", wait), nil
+	case errors.As(err, &serr) && serr.Code == sdk.CodeCancelled:
+		return nil, "", err
+	default:
+		return nil, "The web runtime could not compile the script: " + err.Error() + ".", nil
+	}
+}
+
+// firstIn returns the first error of list in file, as a gdscript.Error.
+func firstIn(list []scriptError, file string) *gdscript.Error {
+	for _, e := range list {
+		if e.File == file {
+			return &gdscript.Error{Line: e.Line, Column: e.Column, Message: e.Message, Hint: e.Hint}
+		}
+	}
+	if len(list) > 0 {
+		e := list[0]
+		return &gdscript.Error{Line: e.Line, Column: e.Column, Message: e.File + ": " + e.Message, Hint: e.Hint}
+	}
+	return nil
+}
+
+// newErrors returns the errors of now whose message was not among before's
+// (lines move when text is inserted above; the message stays).
+func newErrors(now, before []scriptError) []scriptError {
+	count := map[string]int{}
+	for _, e := range before {
+		count[e.File+"\x00"+e.Message]++
+	}
+	var out []scriptError
+	for _, e := range now {
+		k := e.File + "\x00" + e.Message
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
