@@ -4,11 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/godotrun"
 	"github.com/godot-mcp/godot-mcp/internal/warmengine"
+	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/gdscript"
 )
 
@@ -112,5 +118,58 @@ func newErrors(now, before []scriptError) []scriptError {
 		}
 		out = append(out, e)
 	}
+	return out
+}
+
+// builtin is the built-in checker's verdict on one script: its first
+// syntax error, or else the names Godot would reject for certain.
+func builtin(p, text string, globals []string) []scriptError {
+	if e := gdscript.Check(text); e != nil {
+		return []scriptError{{File: p, Line: e.Line, Column: e.Column, Message: e.Message, Kind: "PARSE ERROR", Hint: e.Hint}}
+	}
+	db, err := classdb.Embedded()
+	if err != nil {
+		return nil
+	}
+	var out []scriptError
+	for _, e := range gdscript.CheckNames(text, gdscript.Names{DB: db, Globals: globals}) {
+		out = append(out, scriptError{File: p, Line: e.Line, Column: e.Column, Message: e.Message, Kind: "NAME ERROR"})
+	}
+	return out
+}
+
+// projectGlobals are the names every script of the call's project may
+// use: its class_names and autoloads (none without a project).
+func projectGlobals(call *sdk.Call) []string {
+	root, _, err := projectRoot(call)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if proj, err := os.ReadFile(filepath.Join(root, "project.godot")); err == nil {
+		for _, a := range autoloads(proj) {
+			out = append(out, a.Name)
+		}
+	}
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".gd") {
+			return nil
+		}
+		if b, err := os.ReadFile(p); err == nil {
+			if c, ok := webgodot.ScriptClass("", b); ok {
+				out = append(out, c.Name)
+			}
+		}
+		return nil
+	})
 	return out
 }

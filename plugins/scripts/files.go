@@ -211,14 +211,16 @@ func syntax(ctx context.Context, call *sdk.Call, p string, old *string, text str
 	if err != nil {
 		why = "The engine's check failed: " + err.Error()
 	}
+	globals := projectGlobals(call)
 	r := &syntaxReport{Checker: builtinChecker, CheckerDetail: builtinDetail(""), Checked: true, Fallback: why,
-		Error: gdscript.Check(text), Godot3: godot3}
-	if r.Error != nil {
-		r.Errors = []scriptError{{File: p, Line: r.Error.Line, Column: r.Error.Column, Message: r.Error.Message, Kind: "PARSE ERROR", Hint: r.Error.Hint}}
-		if old == nil || gdscript.Check(*old) == nil {
-			r.Introduced, r.IntroducedErrors = true, r.Errors
-		}
+		Errors: builtin(p, text, globals), Godot3: godot3}
+	r.Error = firstIn(r.Errors, p)
+	before := []scriptError{}
+	if old != nil {
+		before = builtin(p, *old, globals)
 	}
+	r.IntroducedErrors = newErrors(r.Errors, before)
+	r.Introduced = len(r.IntroducedErrors) > 0
 	return r
 }
 

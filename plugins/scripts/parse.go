@@ -191,11 +191,12 @@ func parseErrors(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseAr
 	}
 	res.Checker, res.Fallback = builtinChecker, why
 	res.CheckerDetail = builtinDetail("")
+	globals := projectGlobals(call)
 	for i, s := range scripts {
 		text := texts[i]
-		if e := gdscript.Check(text); e != nil {
+		if errs := builtin(s, text, globals); len(errs) > 0 {
 			res.FilesWithError++
-			res.Errors = append(res.Errors, scriptError{File: s, Line: e.Line, Column: e.Column, Message: e.Message, Kind: "PARSE ERROR", Hint: e.Hint})
+			res.Errors = append(res.Errors, errs...)
 		}
 		for _, w := range gdscript.Godot3(text) {
 			res.Godot3 = append(res.Godot3, godot3Warning{File: s, Warning: w})
