@@ -52,10 +52,8 @@ class Capture extends Logger:
 
 func _ready() -> void:
 	# The project's autoloads started with the engine (the compiler knows
-	# them only then): they stop processing, and a scene change one of them
-	# makes does not free this node. When they could not start, they are
-	# declared again, which the type checker takes.
-	get_tree().current_scene = null
+	# them only then): they stop processing. When they could not start,
+	# they are declared again, which the type checker takes.
 	var autoloads = JSON.parse_string(FileAccess.get_file_as_string("res://webgodot/autoloads.json"))
 	for a in autoloads:
 		var n := get_tree().root.get_node_or_null(NodePath(str(a["name"])))
@@ -389,6 +387,16 @@ func (w *webChecker) start(ctx context.Context, root string, override map[string
 			}
 		}
 		timeout = time.Minute
+	} else {
+		// Observed with the 4.6 web build: a warm engine whose project has
+		// no autoload at all crashes ("table index is out of bounds") in
+		// its first frames; one idle autoload keeps it up.
+		for i := range pack {
+			if pack[i].Path == "override.cfg" {
+				pack[i].Data = append(pack[i].Data, "\n[autoload]\n\nGodotMcpIdle=\"*res://webgodot/idle.gd\"\n"...)
+			}
+		}
+		pack = append(pack, webgodot.PackFile{Path: "webgodot/idle.gd", Data: []byte("extends Node\n")})
 	}
 	warm, err := w.runner.StartWarm(ctx, pack, webgodot.WarmOptions{StartTimeout: timeout})
 	if err != nil {
