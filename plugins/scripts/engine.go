@@ -113,6 +113,9 @@ type webChecker struct {
 	// starting them: the compiler's "Identifier not found" for them is the
 	// check's, not the script's.
 	autoloads map[string]bool
+	// skipAutoloads is the project whose autoloads kept the engine from
+	// starting or stopped it: its engines start without them.
+	skipAutoloads string
 	// starts counts engine starts, for tests.
 	starts int
 }
@@ -182,12 +185,17 @@ func (w *webChecker) compile(ctx context.Context, root string, targets []engineT
 	for attempt := 0; ; attempt++ {
 		if w.warm == nil || !w.warm.Alive() || w.stale(root, override) {
 			// The project's autoloads start with the engine, as in the
-			// game; when they keep it from starting, it starts without
-			// them.
-			if err := w.start(ctx, root, override, true); err != nil {
-				if ctx.Err() != nil {
-					return nil, err
+			// game; when they keep it from starting or stop it, it starts
+			// without them (and stays so for this project).
+			if w.skipAutoloads != root {
+				if err := w.start(ctx, root, override, true); err != nil {
+					if ctx.Err() != nil {
+						return nil, err
+					}
+					w.skipAutoloads = root
 				}
+			}
+			if w.skipAutoloads == root {
 				if err := w.start(ctx, root, override, false); err != nil {
 					return nil, err
 				}
@@ -198,6 +206,9 @@ func (w *webChecker) compile(ctx context.Context, root string, targets []engineT
 		if err != nil {
 			if attempt > 0 || ctx.Err() != nil {
 				return nil, err
+			}
+			if len(w.autoloads) == 0 {
+				w.skipAutoloads = root // it ran the autoloads: not again
 			}
 			continue // the engine stopped: once more with a new one
 		}

@@ -225,3 +225,24 @@ func BenchmarkEngineCheck(b *testing.B) {
 		})
 	}
 }
+
+// An autoload that quits the game stops the engine it starts in; the check
+// then runs in an engine without the autoloads, and still knows their
+// names.
+func TestAnAutoloadThatQuitsDoesNotStopTheCheck(t *testing.T) {
+	w := useEngine(t)
+	dir := plugintest.Project(t, map[string]string{
+		"project.godot": "config_version=5\n\n[application]\n\nconfig/name=\"quits\"\nconfig/features=PackedStringArray(\"4.6\")\n\n[autoload]\n\nBoot=\"*res://boot.gd\"\n",
+		"boot.gd":       "extends Node\n\nvar ready_done := false\n\nfunc _ready() -> void:\n\tget_tree().quit()\n",
+		"main.gd":       "extends Node\n\nfunc _ready() -> void:\n\tprint(Boot.ready_done)\n\tvelocty = 1\n",
+	})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	pe := plugintest.Call(t, h, "get_parse_errors", map[string]any{"script_path": "res://main.gd"})
+	got := errorsOf(t, pe["errors"])
+	if pe["checker"] != engineChecker || len(got) != 1 || got[0].Line != 5 {
+		t.Fatalf("a project whose autoload quits: %v", pe)
+	}
+	if w.skipAutoloads != dir || !w.autoloads["Boot"] {
+		t.Errorf("the engine did not fall back to starting without the autoloads (%q, %v)", w.skipAutoloads, w.autoloads)
+	}
+}
