@@ -173,3 +173,56 @@ func projectGlobals(call *sdk.Call) []string {
 	})
 	return out
 }
+
+// native is a native Godot 4 binary ready to check a script being written,
+// with the errors of the file as it was before the write.
+type native struct {
+	t      *godotrun.Target
+	before []scriptError
+}
+
+// nativeCheck runs godot --check-only on the script as it is on disk,
+// within writeCheckWait; false when it could not.
+func nativeCheck(ctx context.Context, t *godotrun.Target, p, text string) ([]scriptError, bool) {
+	ctx, cancel := context.WithTimeout(ctx, writeCheckWait)
+	defer cancel()
+	res, err := godotrun.CheckScripts(ctx, t, []string{p}, nil)
+	if err != nil {
+		return nil, false
+	}
+	out := []scriptError{}
+	for _, e := range res.Errors {
+		if e.Kind == "TIMEOUT" {
+			return nil, false
+		}
+		col := 0
+		if e.File == p {
+			col = column(text, e.Line, e.Message)
+		}
+		out = append(out, scriptError{File: e.File, Line: e.Line, Column: col, Message: e.Message, Kind: e.Kind, Hint: e.Hint})
+	}
+	return out, true
+}
+
+// nativeBefore finds a native Godot 4 binary for a write or patch of p and
+// checks the file as it is now (old, nil when it does not exist yet): the
+// verdict the new text is compared with. nil without a binary, or when the
+// check could not run.
+func nativeBefore(ctx context.Context, call *sdk.Call, p string, old *string) *native {
+	if !strings.EqualFold(filepath.Ext(p), ".gd") {
+		return nil
+	}
+	t, err := godotrun.Prepare(ctx, call, finder)
+	if err != nil || t.Bin.Major < 4 {
+		return nil
+	}
+	n := &native{t: t, before: []scriptError{}}
+	if old != nil {
+		b, ok := nativeCheck(ctx, t, p, *old)
+		if !ok {
+			return nil
+		}
+		n.before = b
+	}
+	return n
+}

@@ -246,3 +246,59 @@ func TestAnAutoloadThatQuitsDoesNotStopTheCheck(t *testing.T) {
 		t.Errorf("the engine did not fall back to starting without the autoloads (%q, %v)", w.skipAutoloads, w.autoloads)
 	}
 }
+
+// fakeGodot4 answers --version as Godot 4.6 and, run with --check-only on
+// a script, reports what Godot reports for a misspelt identifier: a
+// stand-in for a native Godot 4, which this machine does not have.
+const fakeGodot4 = `#!/bin/sh
+if [ "$1" = "--version" ]; then echo "4.6.stable.official.89cea1439"; exit 0; fi
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --path) dir="$2"; shift;;
+    --script) script="$2"; shift;;
+  esac
+  shift
+done
+f="$dir/${script#res://}"
+n=$(grep -n velocty "$f" | head -1 | cut -d: -f1)
+if [ -n "$n" ]; then
+  echo "SCRIPT ERROR: Parse Error: Identifier \"velocty\" not declared in the current scope." >&2
+  echo "   at: GDScript::reload ($script:$n)" >&2
+  exit 1
+fi
+exit 0
+`
+
+// With a native Godot 4 binary, write and patch report its verdict on the
+// written file, compared with its verdict on the file before; a dry run,
+// whose text is not on disk, goes to the next checker.
+func TestWriteUsesANativeGodot4(t *testing.T) {
+	dir := plugintest.Project(t, map[string]string{"project.godot": engineProject, "game.gd": gameGD})
+	bin := filepath.Join(t.TempDir(), "godot")
+	if err := os.WriteFile(bin, []byte(fakeGodot4), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GODOT_MCP_GODOT_BIN", bin)
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	src := "extends CharacterBody2D\n\nfunc _physics_process(_d: float) -> void:\n\tvelocity.x = 0\n"
+	w := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://p.gd", "content": src})
+	syn := w["syntax"].(map[string]any)
+	if syn["checker"] != engineChecker || syn["checker_detail"] != "godot --check-only 4.6.stable.official.89cea1439" || syn["introduced"] != false {
+		t.Fatalf("a clean write: %v", w)
+	}
+	pa := plugintest.Call(t, h, "patch", map[string]any{"script_path": "res://p.gd", "find": "velocity", "replace": "velocty"})
+	got := errorsOf(t, pa["syntax"].(map[string]any)["introduced_errors"])
+	if len(got) != 1 || got[0].Line != 4 || got[0].Column != 2 || !strings.Contains(got[0].Message, `"velocty"`) {
+		t.Fatalf("a patch that misspells: %v", pa)
+	}
+	// The error is there before and after: nothing introduced.
+	pa = plugintest.Call(t, h, "patch", map[string]any{"script_path": "res://p.gd", "find": "_d: float", "replace": "_delta: float"})
+	syn = pa["syntax"].(map[string]any)
+	if syn["checker"] != engineChecker || syn["introduced"] != false || len(errorsOf(t, syn["errors"])) != 1 {
+		t.Fatalf("a patch that keeps the error: %v", pa)
+	}
+	dry := plugintest.Call(t, h, "write", map[string]any{"script_path": "res://q.gd", "content": "extends Node\nfunc f(\n", "dry_run": true})
+	if syn := dry["syntax"].(map[string]any); syn["checker"] != builtinChecker || syn["introduced"] != true {
+		t.Fatalf("a dry run: %v", dry)
+	}
+}

@@ -181,6 +181,13 @@ type syntaxReport struct {
 // checker. It never fails the call: an engine that cannot run or answer
 // is a fallback, said in the report.
 func syntax(ctx context.Context, call *sdk.Call, p string, old *string, text string) *syntaxReport {
+	return syntaxWith(ctx, call, p, old, text, nil)
+}
+
+// syntaxWith is syntax with a native Godot 4 binary (nat, nil without one)
+// when the new text is on disk: the binary checks the file, and its verdict
+// on the file before the write is what "introduced" compares with.
+func syntaxWith(ctx context.Context, call *sdk.Call, p string, old *string, text string, nat *native) *syntaxReport {
 	if strings.EqualFold(path.Ext(p), ".cs") {
 		return &syntaxReport{Checker: noChecker, Note: "C# is not syntax-checked: that needs a .NET toolchain " +
 			"(build the project with dotnet build, or open it in the .NET editor, to see compile errors)"}
@@ -189,6 +196,15 @@ func syntax(ctx context.Context, call *sdk.Call, p string, old *string, text str
 		return nil
 	}
 	godot3 := gdscript.Godot3(text)
+	if nat != nil {
+		if now, ok := nativeCheck(ctx, nat.t, p, text); ok {
+			r := &syntaxReport{Checker: engineChecker, CheckerDetail: "godot --check-only " + nat.t.Bin.Version,
+				Checked: true, Errors: now, Error: firstIn(now, p), Godot3: godot3}
+			r.IntroducedErrors = newErrors(now, nat.before)
+			r.Introduced = len(r.IntroducedErrors) > 0
+			return r
+		}
+	}
 	targets := []engineTarget{{Path: p, Code: text}}
 	if old != nil {
 		targets = append(targets, engineTarget{Path: p, Code: *old})
@@ -324,6 +340,7 @@ func write(ctx context.Context, call *sdk.Call, in writeArgs) (sdk.Result, error
 		// One undo step for the script and its .uid, as the editor makes both.
 		tx = tx.Write(p+".uid", []byte(sidecar+"\n"), "")
 	}
+	nat := nativeBefore(ctx, call, p, old)
 	res, err := tx.Commit(ctx)
 	if err != nil {
 		return sdk.Result{}, conflictHint(err, in.ExpectedVersion == "")
@@ -333,7 +350,10 @@ func write(ctx context.Context, call *sdk.Call, in writeArgs) (sdk.Result, error
 	if sidecar != "" {
 		out["uid"] = sidecar
 	}
-	addSyntax(out, syntax(ctx, call, p, old, in.Content))
+	if res.DryRun {
+		nat = nil // the new text is not on disk
+	}
+	addSyntax(out, syntaxWith(ctx, call, p, old, in.Content, nat))
 	return sdk.JSON(out), nil
 }
 
@@ -446,12 +466,16 @@ func patch(ctx context.Context, call *sdk.Call, in patchArgs) (sdk.Result, error
 	if in.ExpectedVersion != "" {
 		base = sdk.FileVersion(in.ExpectedVersion)
 	}
+	nat := nativeBefore(ctx, call, p, &text)
 	res, err := call.Workspace().Begin("Patch "+p).Write(p, []byte(newText), base).Commit(ctx)
 	if err != nil {
 		return sdk.Result{}, conflictHint(err, false)
 	}
 	out := map[string]any{"script_path": p, "replacements": n, "dry_run": res.DryRun, "changes": res.Files,
 		"version": versionAfter(res, p, f.Version)}
-	addSyntax(out, syntax(ctx, call, p, &text, newText))
+	if res.DryRun {
+		nat = nil // the new text is not on disk
+	}
+	addSyntax(out, syntaxWith(ctx, call, p, &text, newText, nat))
 	return sdk.JSON(out), nil
 }
