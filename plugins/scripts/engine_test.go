@@ -302,3 +302,21 @@ func TestWriteUsesANativeGodot4(t *testing.T) {
 		t.Fatalf("a dry run: %v", dry)
 	}
 }
+
+// A script that uses an editor class cannot be judged by the web runtime
+// (the web build has no editor classes): it is listed as unverified, with
+// the built-in checker's verdict, and never reported as broken for that.
+func TestEditorScriptsAreUnverifiedNotBroken(t *testing.T) {
+	useEngine(t)
+	dir := plugintest.Project(t, map[string]string{
+		"project.godot": engineProject, "game.gd": gameGD,
+		"addons/tool/plugin.gd": "@tool\nextends EditorPlugin\n\nfunc _enter_tree() -> void:\n\tadd_custom_type(\"X\", \"Node\", null, null)\n",
+	})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+	pe := plugintest.Call(t, h, "get_parse_errors", map[string]any{})
+	un, _ := pe["unverified"].([]any)
+	if pe["checker"] != engineChecker || pe["files_with_errors"].(float64) != 0 || len(un) != 1 ||
+		un[0].(map[string]any)["file"] != "res://addons/tool/plugin.gd" || !strings.Contains(un[0].(map[string]any)["reason"].(string), "EditorPlugin") {
+		t.Fatalf("an editor plugin script: %v", pe)
+	}
+}
