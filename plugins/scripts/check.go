@@ -30,12 +30,10 @@ const (
 	noChecker = "none"
 )
 
-// builtinDetail says what the built-in checker checks, and why it ran.
-func builtinDetail(why string) string {
-	return "built-in GDScript 2 checker: syntax errors with line and column, and names it is certain of " +
-		"(members of engine classes on a typed base, identifiers declared nowhere); it never rejects what Godot compiles, " +
-		"but not every error Godot finds is found. " + why
-}
+// builtinDetail says what the built-in checker checks.
+const builtinDetail = "built-in GDScript 2 checker: syntax errors with line and column, and the names it is certain of " +
+	"(calls of functions the script's engine base class does not have, identifiers declared nowhere); " +
+	"it does not check types or argument counts, so Godot may still reject a script it accepts"
 
 // writeCheckWait bounds how long write and patch wait for the engine's
 // verdict; past it they answer with the built-in checker's and the engine

@@ -113,9 +113,10 @@ type webChecker struct {
 	// starting them: the compiler's "Identifier not found" for them is the
 	// check's, not the script's.
 	autoloads map[string]bool
-	// skipAutoloads is the project whose autoloads kept the engine from
-	// starting or stopped it: its engines start without them.
-	skipAutoloads string
+	// variant is how the running engine was started; variants is, per
+	// project, the first way that kept an engine up.
+	variant  int
+	variants map[string]int
 	// starts counts engine starts, for tests.
 	starts int
 }
@@ -125,7 +126,11 @@ type stamp struct {
 	mod  time.Time
 }
 
-var theWeb = &webChecker{locate: webgodot.Locate}
+var theWeb = newWebChecker(webgodot.Locate)
+
+func newWebChecker(locate func() (webgodot.Setup, error)) *webChecker {
+	return &webChecker{locate: locate, variants: map[string]int{}}
+}
 
 // errEngineBusy is returned when a bounded check gave up waiting.
 var errEngineBusy = errors.New("the engine did not answer in time")
@@ -182,39 +187,48 @@ func (w *webChecker) compile(ctx context.Context, root string, targets []engineT
 	for _, t := range targets {
 		override[t.Path] = t.Code
 	}
-	for attempt := 0; ; attempt++ {
-		if w.warm == nil || !w.warm.Alive() || w.stale(root, override) {
-			// The project's autoloads start with the engine, as in the
-			// game; when they keep it from starting or stop it, it starts
-			// without them (and stays so for this project).
-			if w.skipAutoloads != root {
-				if err := w.start(ctx, root, override, true); err != nil {
-					if ctx.Err() != nil {
-						return nil, err
-					}
-					w.skipAutoloads = root
-				}
-			}
-			if w.skipAutoloads == root {
-				if err := w.start(ctx, root, override, false); err != nil {
+	body, _ := json.Marshal(targets)
+	var last error
+	proj, _ := os.ReadFile(filepath.Join(root, "project.godot"))
+	for v := w.variants[root]; v < len(variants); v++ {
+		if v == idleOnly && len(autoloads(proj)) == 0 {
+			continue // the first way already started it so
+		}
+		if w.warm == nil || !w.warm.Alive() || w.variant != v || w.stale(root, override) {
+			if err := w.start(ctx, root, override, v); err != nil {
+				if ctx.Err() != nil {
 					return nil, err
 				}
+				last = err
+				continue
 			}
 		}
-		body, _ := json.Marshal(targets)
 		lines, err := w.warm.Do(ctx, string(body))
-		if err != nil {
-			if attempt > 0 || ctx.Err() != nil {
-				return nil, err
-			}
-			if len(w.autoloads) == 0 {
-				w.skipAutoloads = root // it ran the autoloads: not again
-			}
-			continue // the engine stopped: once more with a new one
+		if err == nil {
+			w.variants[root] = v
+			return w.read(targets, lines), nil
 		}
-		return w.read(targets, lines), nil
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		last = err // the engine stopped: the next way to start it
 	}
+	return nil, last
 }
+
+// The ways an engine starts, tried in this order until one stays up: the
+// project's autoloads started with it, as in the game (the compiler knows
+// them only then); none, their names declared to the type checker; one
+// idle autoload of ours instead. The 4.6 web build was seen to crash
+// ("table index is out of bounds", "null function") in its first frames
+// with some projects in one of these and not in another.
+const (
+	withAutoloads = iota
+	bare
+	idleOnly
+)
+
+var variants = []string{"autoloads", "bare", "idle"}
 
 // scan stamps the project files the engine would be packed with.
 func scan(root string) (map[string]stamp, error) {
@@ -348,7 +362,7 @@ func autoloads(project []byte) []autoload {
 
 // start (re)starts the engine with the project in root as it is on disk,
 // with the checked texts' class headers in the class cache.
-func (w *webChecker) start(ctx context.Context, root string, override map[string]string, withAutoloads bool) error {
+func (w *webChecker) start(ctx context.Context, root string, override map[string]string, variant int) error {
 	if w.warm != nil {
 		w.warm.Close()
 		w.warm = nil
@@ -391,17 +405,16 @@ func (w *webChecker) start(ctx context.Context, root string, override map[string
 	}
 	pack = append(pack, webgodot.PackFile{Path: "webgodot/autoloads.json", Data: al})
 	timeout := 2 * time.Minute
-	if proj, ok := files["project.godot"]; ok && withAutoloads && len(autoloads(proj)) > 0 {
+	proj, hasProject := files["project.godot"]
+	switch {
+	case variant == withAutoloads && hasProject && len(autoloads(proj)) > 0:
 		for i := range pack {
 			if pack[i].Path == "project.godot" {
 				pack[i].Data = proj
 			}
 		}
 		timeout = time.Minute
-	} else {
-		// Observed with the 4.6 web build: a warm engine whose project has
-		// no autoload at all crashes ("table index is out of bounds") in
-		// its first frames; one idle autoload keeps it up.
+	case variant == withAutoloads || variant == idleOnly:
 		for i := range pack {
 			if pack[i].Path == "override.cfg" {
 				pack[i].Data = append(pack[i].Data, "\n[autoload]\n\nGodotMcpIdle=\"*res://webgodot/idle.gd\"\n"...)
@@ -414,8 +427,9 @@ func (w *webChecker) start(ctx context.Context, root string, override map[string
 		return err
 	}
 	w.warm, w.root, w.stamps, w.base, w.classes, w.held = warm, root, stamps, base, classes, map[string][32]byte{}
+	w.variant = variant
 	w.autoloads = map[string]bool{}
-	if !withAutoloads {
+	if variant != withAutoloads {
 		for _, a := range autoloads(files["project.godot"]) {
 			w.autoloads[a.Name] = true
 		}
@@ -503,6 +517,8 @@ func (w *webChecker) read(targets []engineTarget, lines []webgodot.Line) []engin
 		}
 		if v.Unverified != "" {
 			v.Errors = nil
+		} else if !r.OK && len(v.Errors) == 0 {
+			v.Errors = []scriptError{{File: r.Path, Message: "Godot did not compile the script and logged no error with a line for it", Kind: "SCRIPT ERROR"}}
 		}
 		out = append(out, v)
 	}

@@ -17,9 +17,9 @@ import (
 
 // noEngine is a web checker that finds no engine: the built-in checker runs.
 func noEngine() *webChecker {
-	return &webChecker{locate: func() (webgodot.Setup, error) {
+	return newWebChecker(func() (webgodot.Setup, error) {
 		return webgodot.Setup{}, errors.New("the web runtime is off in this test")
-	}}
+	})
 }
 
 // useEngine gives the test the real web runtime (skipped locally, failed
@@ -30,7 +30,7 @@ func useEngine(t testing.TB) *webChecker {
 		testenv.Missing(t, "the Godot web engine", err.Error())
 	}
 	prev := theWeb
-	theWeb = &webChecker{locate: webgodot.Locate}
+	theWeb = newWebChecker(webgodot.Locate)
 	w := theWeb
 	t.Cleanup(func() {
 		w.Close()
@@ -242,8 +242,8 @@ func TestAnAutoloadThatQuitsDoesNotStopTheCheck(t *testing.T) {
 	if pe["checker"] != engineChecker || len(got) != 1 || got[0].Line != 5 {
 		t.Fatalf("a project whose autoload quits: %v", pe)
 	}
-	if w.skipAutoloads != dir || !w.autoloads["Boot"] {
-		t.Errorf("the engine did not fall back to starting without the autoloads (%q, %v)", w.skipAutoloads, w.autoloads)
+	if w.variants[dir] == withAutoloads || !w.autoloads["Boot"] {
+		t.Errorf("the engine did not fall back to starting without the autoloads (%s, %v)", variants[w.variants[dir]], w.autoloads)
 	}
 }
 

@@ -228,7 +228,7 @@ func syntaxWith(ctx context.Context, call *sdk.Call, p string, old *string, text
 		why = "The engine's check failed: " + err.Error()
 	}
 	globals := projectGlobals(call)
-	r := &syntaxReport{Checker: builtinChecker, CheckerDetail: builtinDetail(""), Checked: true, Fallback: why,
+	r := &syntaxReport{Checker: builtinChecker, CheckerDetail: builtinDetail, Checked: true, Fallback: why,
 		Errors: builtin(p, text, globals), Godot3: godot3}
 	r.Error = firstIn(r.Errors, p)
 	before := []scriptError{}

@@ -190,7 +190,7 @@ func parseErrors(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseAr
 		return sdk.JSON(res), nil
 	}
 	res.Checker, res.Fallback = builtinChecker, why
-	res.CheckerDetail = builtinDetail("")
+	res.CheckerDetail = builtinDetail
 	globals := projectGlobals(call)
 	for i, s := range scripts {
 		text := texts[i]
