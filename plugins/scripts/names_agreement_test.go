@@ -106,6 +106,7 @@ func TestBuiltInNeverRejectsWhatGodotCompiles(t *testing.T) {
 				if len(ours) > 0 {
 					caught++
 				}
+				t.Logf("%s %s: Godot rejects it (%v); the built-in checker: %v", name, tg.Path, r.Errors, ours)
 			}
 		}
 		if len(muts) == 0 {
