@@ -27,7 +27,7 @@ func TestTilemapAndScriptsThroughTheHost(t *testing.T) {
 		writeFile(t, filepath.Join(dir, f), string(b))
 	}
 	orig, _ := readFile(t, filepath.Join(dir, "map.tscn"))
-	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_GODOT_BIN=" + filepath.Join(dir, "no-godot")},
+	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_GODOT_BIN=" + filepath.Join(dir, "no-godot"), "GODOT_MCP_WEB_RUNTIME=" + filepath.Join(dir, "no-runtime")},
 		"--plugins-dir", projectPluginsDir, "--project", dir)
 	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"tilemap", "scripts"}}, nil)
 

@@ -37,8 +37,10 @@ const PassEnvVar = "GODOT_MCP_PLUGIN_PASS_ENV"
 // are the operator's policy for the asset_import toolset (the folders
 // outside the project it may copy from, and its size cap): folder names and
 // a number, never secrets, and set where no tool call can change them.
+// GODOT_MCP_WEB_RUNTIME and GODOT_MCP_CHROMIUM name the web runtime and
+// the browser the engine checks run in (paths, like GODOT_MCP_GODOT_BIN).
 var Allowed = []string{"PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "TZ", "GODOT_MCP_GODOT_BIN",
-	"GODOT_MCP_ASSET_IMPORT_FROM", "GODOT_MCP_ASSET_IMPORT_MAX_MB"}
+	"GODOT_MCP_ASSET_IMPORT_FROM", "GODOT_MCP_ASSET_IMPORT_MAX_MB", "GODOT_MCP_WEB_RUNTIME", "GODOT_MCP_CHROMIUM"}
 
 // never are variables no plugin gets, whatever the operator passes: the
 // host's own bearer token and the list of names to pass.

@@ -148,27 +148,46 @@ func conflictHint(err error, force bool) error {
 	return err
 }
 
-// syntaxReport is the built-in checker's verdict on new text, compared with
-// the old text, for write and patch results.
+// syntaxReport is the checker's verdict on new text, compared with the
+// old text, for write and patch results.
 type syntaxReport struct {
-	Checker string `json:"checker"`
+	// Checker is "godot" (the engine's compiler), builtinChecker, or
+	// noChecker for C#.
+	Checker       string `json:"checker"`
+	CheckerDetail string `json:"checker_detail,omitempty"`
 	// Checked is false for a C# script: nothing here compiles C#.
 	Checked bool `json:"checked"`
 	// Note says why the text was not checked.
-	Note       string          `json:"note,omitempty"`
-	Error      *gdscript.Error `json:"error"`
-	Introduced bool            `json:"introduced" jsonschema:"the change brought in a syntax error the old text did not have"`
+	Note string `json:"note,omitempty"`
+	// Fallback says why the engine's compiler did not give the verdict
+	// (none can run, it did not answer in time).
+	Fallback string `json:"fallback,omitempty"`
+	// Error is the first error in the script, or null.
+	Error *gdscript.Error `json:"error"`
+	// Errors are all the errors the checker found (the built-in one stops
+	// at its first).
+	Errors     []scriptError `json:"errors,omitempty"`
+	Warnings   []scriptError `json:"warnings,omitempty"`
+	Introduced bool          `json:"introduced" jsonschema:"the change brought in an error the old text did not have"`
+	// IntroducedErrors are the errors the old text did not have.
+	IntroducedErrors []scriptError `json:"introduced_errors,omitempty"`
 	// Godot3 is Godot 3 syntax in the new text, with the Godot 4 spelling.
 	Godot3 []gdscript.Warning `json:"godot3_syntax,omitempty"`
 }
 
-// builtinChecker names the built-in checker in results.
-const builtinChecker = "builtin-gdscript-syntax"
+// syntax checks a write's or patch's new text (old is the text it
+// replaces, nil for a new file): with the engine's compiler when it can
+// run (the web runtime, within writeCheckWait), else with the built-in
+// checker. It never fails the call: an engine that cannot run or answer
+// is a fallback, said in the report.
+func syntax(ctx context.Context, call *sdk.Call, p string, old *string, text string) *syntaxReport {
+	return syntaxWith(ctx, call, p, old, text, nil)
+}
 
-// noChecker names, in results, that a C# script was not checked.
-const noChecker = "none"
-
-func syntax(p string, old *string, text string) *syntaxReport {
+// syntaxWith is syntax with a native Godot 4 binary (nat, nil without one)
+// when the new text is on disk: the binary checks the file, and its verdict
+// on the file before the write is what "introduced" compares with.
+func syntaxWith(ctx context.Context, call *sdk.Call, p string, old *string, text string, nat *native) *syntaxReport {
 	if strings.EqualFold(path.Ext(p), ".cs") {
 		return &syntaxReport{Checker: noChecker, Note: "C# is not syntax-checked: that needs a .NET toolchain " +
 			"(build the project with dotnet build, or open it in the .NET editor, to see compile errors)"}
@@ -176,10 +195,48 @@ func syntax(p string, old *string, text string) *syntaxReport {
 	if !strings.EqualFold(path.Ext(p), ".gd") {
 		return nil
 	}
-	r := &syntaxReport{Checker: builtinChecker, Checked: true, Error: gdscript.Check(text), Godot3: gdscript.Godot3(text)}
-	if r.Error != nil {
-		r.Introduced = old == nil || gdscript.Check(*old) == nil
+	godot3 := gdscript.Godot3(text)
+	if nat != nil {
+		if now, ok := nativeCheck(ctx, nat.t, p, text); ok {
+			r := &syntaxReport{Checker: engineChecker, CheckerDetail: "godot --check-only " + nat.t.Bin.Version,
+				Checked: true, Errors: now, Error: firstIn(now, p), Godot3: godot3}
+			r.IntroducedErrors = newErrors(now, nat.before)
+			r.Introduced = len(r.IntroducedErrors) > 0
+			return r
+		}
 	}
+	targets := []engineTarget{{Path: p, Code: text}}
+	if old != nil {
+		targets = append(targets, engineTarget{Path: p, Code: *old})
+	}
+	v, why, err := webCheck(ctx, call, targets, writeCheckWait)
+	if err == nil && why == "" && len(v) == len(targets) && v[0].Unverified != "" {
+		why = "The engine cannot judge this script: " + v[0].Unverified + "."
+	}
+	if err == nil && why == "" && len(v) == len(targets) {
+		r := &syntaxReport{Checker: engineChecker, CheckerDetail: webName() + ": the compiler, in the project's context (its class_names, preloads and autoloads)",
+			Checked: true, Errors: v[0].Errors, Error: firstIn(v[0].Errors, p), Godot3: godot3}
+		before := []scriptError{}
+		if old != nil {
+			before = v[1].Errors
+		}
+		r.IntroducedErrors = newErrors(v[0].Errors, before)
+		r.Introduced = len(r.IntroducedErrors) > 0
+		return r
+	}
+	if err != nil {
+		why = "The engine's check failed: " + err.Error()
+	}
+	globals := projectGlobals(call)
+	r := &syntaxReport{Checker: builtinChecker, CheckerDetail: builtinDetail, Checked: true, Fallback: why,
+		Errors: builtin(p, text, globals), Godot3: godot3}
+	r.Error = firstIn(r.Errors, p)
+	before := []scriptError{}
+	if old != nil {
+		before = builtin(p, *old, globals)
+	}
+	r.IntroducedErrors = newErrors(r.Errors, before)
+	r.Introduced = len(r.IntroducedErrors) > 0
 	return r
 }
 
@@ -191,10 +248,23 @@ func addSyntax(out map[string]any, r *syntaxReport) {
 	}
 	out["syntax"] = r
 	if r.Introduced {
-		msg := fmt.Sprintf("this change introduced a syntax error at line %d, column %d: %s; Godot will not load the script until it is fixed",
-			r.Error.Line, r.Error.Column, r.Error.Message)
-		if r.Error.Hint != "" {
-			msg += " (" + r.Error.Hint + ")"
+		e := r.IntroducedErrors[0]
+		where := fmt.Sprintf("line %d", e.Line)
+		if e.Column > 0 {
+			where += fmt.Sprintf(", column %d", e.Column)
+		}
+		msg := fmt.Sprintf("this change introduced an error at %s: %s; Godot will not load the script until it is fixed", where, e.Message)
+		if r.Checker == builtinChecker {
+			msg = fmt.Sprintf("this change introduced a syntax error at %s: %s; Godot will not load the script until it is fixed", where, e.Message)
+		}
+		if e.File != "" && e.File != out["script_path"] {
+			msg = fmt.Sprintf("this change introduced an error in %s at %s: %s", e.File, where, e.Message)
+		}
+		if e.Hint != "" {
+			msg += " (" + e.Hint + ")"
+		}
+		if n := len(r.IntroducedErrors); n > 1 {
+			msg += fmt.Sprintf("; %d new errors in all, see syntax.introduced_errors", n)
 		}
 		out["warning"] = msg
 	} else if len(r.Godot3) > 0 {
@@ -204,7 +274,7 @@ func addSyntax(out map[string]any, r *syntaxReport) {
 }
 
 // writeEditor writes through the editor, so an open script tab follows.
-func writeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in writeArgs) (sdk.Result, error) {
+func writeEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in writeArgs) (sdk.Result, error) {
 	p := string(in.ScriptPath)
 	// The old text, for "introduced": the file the write replaces, as the
 	// addon reads it (from disk: cmd_read_script never answers the script
@@ -226,7 +296,7 @@ func writeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in writeArgs)
 	if ed.DryRun() {
 		out["script_path"], out["previous_existed"] = p, old != nil
 	}
-	addSyntax(out, syntax(p, old, in.Content))
+	addSyntax(out, syntax(ctx, call, p, old, in.Content))
 	return sdk.JSON(out), nil
 }
 
@@ -270,6 +340,7 @@ func write(ctx context.Context, call *sdk.Call, in writeArgs) (sdk.Result, error
 		// One undo step for the script and its .uid, as the editor makes both.
 		tx = tx.Write(p+".uid", []byte(sidecar+"\n"), "")
 	}
+	nat := nativeBefore(ctx, call, p, old)
 	res, err := tx.Commit(ctx)
 	if err != nil {
 		return sdk.Result{}, conflictHint(err, in.ExpectedVersion == "")
@@ -279,7 +350,10 @@ func write(ctx context.Context, call *sdk.Call, in writeArgs) (sdk.Result, error
 	if sidecar != "" {
 		out["uid"] = sidecar
 	}
-	addSyntax(out, syntax(p, old, in.Content))
+	if res.DryRun {
+		nat = nil // the new text is not on disk
+	}
+	addSyntax(out, syntaxWith(ctx, call, p, old, in.Content, nat))
 	return sdk.JSON(out), nil
 }
 
@@ -346,7 +420,7 @@ func replaced(p, text string, in patchArgs) (string, int, error) {
 // replacements in and checks is the file's, as cmd_read_script answers it
 // (from disk, not the script editor's unsaved buffer), the text the
 // addon's cmd_patch_script patches.
-func patchEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in patchArgs) (sdk.Result, error) {
+func patchEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in patchArgs) (sdk.Result, error) {
 	if err := checkPatch(in); err != nil {
 		return sdk.Result{}, err
 	}
@@ -370,7 +444,7 @@ func patchEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in patchArgs)
 	if ed.DryRun() {
 		out["script_path"], out["replacements"] = p, n
 	}
-	addSyntax(out, syntax(p, &text, newText))
+	addSyntax(out, syntax(ctx, call, p, &text, newText))
 	return sdk.JSON(out), nil
 }
 
@@ -392,12 +466,16 @@ func patch(ctx context.Context, call *sdk.Call, in patchArgs) (sdk.Result, error
 	if in.ExpectedVersion != "" {
 		base = sdk.FileVersion(in.ExpectedVersion)
 	}
+	nat := nativeBefore(ctx, call, p, &text)
 	res, err := call.Workspace().Begin("Patch "+p).Write(p, []byte(newText), base).Commit(ctx)
 	if err != nil {
 		return sdk.Result{}, conflictHint(err, false)
 	}
 	out := map[string]any{"script_path": p, "replacements": n, "dry_run": res.DryRun, "changes": res.Files,
 		"version": versionAfter(res, p, f.Version)}
-	addSyntax(out, syntax(p, &text, newText))
+	if res.DryRun {
+		nat = nil // the new text is not on disk
+	}
+	addSyntax(out, syntaxWith(ctx, call, p, &text, newText, nat))
 	return sdk.JSON(out), nil
 }

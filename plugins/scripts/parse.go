@@ -28,6 +28,12 @@ type scriptError struct {
 	Hint string `json:"hint,omitempty"`
 }
 
+// unverifiedScript is a script the engine could not judge, and why.
+type unverifiedScript struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
 // godot3Warning is Godot 3 syntax the built-in checker found in a file.
 type godot3Warning struct {
 	File string `json:"file"`
@@ -36,12 +42,21 @@ type godot3Warning struct {
 
 type parseResult struct {
 	// Checker is "godot" (the engine's compiler: syntax, names and types)
-	// or builtinChecker (syntax only).
+	// or builtinChecker (syntax, and the names it is certain of).
 	Checker        string        `json:"checker"`
 	CheckerDetail  string        `json:"checker_detail"`
 	Checked        int           `json:"checked"`
 	FilesWithError int           `json:"files_with_errors"`
 	Errors         []scriptError `json:"errors"`
+	// Warnings are the compiler's warnings (a native Godot 4 binary; the
+	// web runtime is a release build, which compiles none).
+	Warnings []scriptError `json:"warnings,omitempty"`
+	// Fallback says why the engine's compiler did not check the scripts.
+	Fallback string `json:"fallback,omitempty"`
+	// Unverified are scripts the engine could not judge (they use editor
+	// classes, which the web runtime lacks); the built-in checker's
+	// verdict on them is in errors.
+	Unverified []unverifiedScript `json:"unverified,omitempty"`
 	// Godot3 lists Godot 3 syntax with its Godot 4 spelling, also where
 	// it parses (yield(...)); built-in checker only.
 	Godot3        []godot3Warning `json:"godot3_syntax,omitempty"`
@@ -89,11 +104,14 @@ func parseErrors(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseAr
 		if err != nil {
 			return sdk.Result{}, err
 		}
-		res.Checker, res.CheckerDetail, res.Checked = "godot", "godot --check-only "+t.Bin.Version, len(scripts)
+		res.Checker, res.CheckerDetail, res.Checked = engineChecker, "godot --check-only "+t.Bin.Version, len(scripts)
 		files := map[string]bool{}
 		for _, e := range checked.Errors {
 			files[e.File] = true
-			res.Errors = append(res.Errors, scriptError{File: e.File, Line: e.Line, Message: e.Message, Kind: e.Kind})
+			res.Errors = append(res.Errors, scriptError{File: e.File, Line: e.Line, Message: e.Message, Kind: e.Kind, Hint: e.Hint})
+		}
+		for _, e := range checked.Warnings {
+			res.Warnings = append(res.Warnings, scriptError{File: e.File, Line: e.Line, Message: e.Message, Kind: e.Kind})
 		}
 		res.FilesWithError = len(files)
 		return sdk.JSON(res), nil
@@ -103,8 +121,6 @@ func parseErrors(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseAr
 			return sdk.Result{}, err
 		}
 	}
-	res.Checker = builtinChecker
-	res.CheckerDetail = "built-in GDScript 2 syntax checker: syntax errors with line and column; names and types are not checked (no Godot 4 binary found: set GODOT_MCP_GODOT_BIN for the engine's compiler)"
 	scripts := []string{string(in.ScriptPath)}
 	if in.ScriptPath == "" {
 		all := listArgs{Directory: "res://", Language: "gd"}
@@ -130,14 +146,57 @@ func parseErrors(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in parseAr
 			}
 		}
 	}
+	texts := make([]string, len(scripts))
+	targets := make([]engineTarget, len(scripts))
 	for i, s := range scripts {
 		text, err := readText(ctx, call, s)
 		if err != nil {
 			return sdk.Result{}, err
 		}
-		if e := gdscript.Check(text); e != nil {
+		texts[i], targets[i] = text, engineTarget{Path: s, Code: text}
+	}
+	// Else the web runtime's engine, kept warm.
+	v, why, err := webCheck(ctx, call, targets, parseCheckWait)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	if why == "" && len(v) == len(targets) {
+		res.Checker, res.Checked = engineChecker, len(scripts)
+		res.CheckerDetail = webName() + ": the compiler, each script in the project's context (its class_names, preloads and autoloads)"
+		files, seen := map[string]bool{}, map[string]bool{}
+		for i, r := range v {
+			for _, w := range gdscript.Godot3(texts[i]) {
+				res.Godot3 = append(res.Godot3, godot3Warning{File: scripts[i], Warning: w})
+			}
+			if r.Unverified != "" {
+				res.Unverified = append(res.Unverified, unverifiedScript{File: scripts[i], Reason: r.Unverified})
+				if e := gdscript.Check(texts[i]); e != nil {
+					files[scripts[i]] = true
+					res.Errors = append(res.Errors, scriptError{File: scripts[i], Line: e.Line, Column: e.Column, Message: e.Message, Kind: "PARSE ERROR", Hint: e.Hint})
+				}
+				continue
+			}
+			for _, e := range r.Errors {
+				// A broken dependency's errors are logged when the first
+				// script that loads it compiles.
+				if k := fmt.Sprintf("%s:%d:%s", e.File, e.Line, e.Message); !seen[k] {
+					seen[k] = true
+					files[e.File] = true
+					res.Errors = append(res.Errors, e)
+				}
+			}
+		}
+		res.FilesWithError = len(files)
+		return sdk.JSON(res), nil
+	}
+	res.Checker, res.Fallback = builtinChecker, why
+	res.CheckerDetail = builtinDetail
+	globals := projectGlobals(call)
+	for i, s := range scripts {
+		text := texts[i]
+		if errs := builtin(s, text, globals); len(errs) > 0 {
 			res.FilesWithError++
-			res.Errors = append(res.Errors, scriptError{File: s, Line: e.Line, Column: e.Column, Message: e.Message, Kind: "PARSE ERROR", Hint: e.Hint})
+			res.Errors = append(res.Errors, errs...)
 		}
 		for _, w := range gdscript.Godot3(text) {
 			res.Godot3 = append(res.Godot3, godot3Warning{File: s, Warning: w})

@@ -23,6 +23,8 @@ func TestMain(m *testing.M) {
 	// No Godot 4 binary in these tests: the built-in checker runs. A binary
 	// on PATH would be found by the finder; point it at nothing.
 	os.Setenv("GODOT_MCP_GODOT_BIN", filepath.Join(os.TempDir(), "no-such-godot"))
+	// Nor the web runtime, unless a test asks for it (useEngine).
+	theWeb = noEngine()
 	enginecheck.Main(m, enginecheck.IgnoreLeaks)
 }
 

@@ -314,3 +314,28 @@ func (p *packPlan) missingUnder(name string) []string {
 	walk(name)
 	return slices.Sorted(mapKeys(out))
 }
+
+// ProjectPack returns the project part of a check's pack for files (as
+// Check takes them): the files, placeholders for imported assets, the
+// global class cache and project.godot and override.cfg with autoloads
+// commented out and the main scene set to res://webgodot/main.tscn, but
+// not the checker's own scene and script. A warm engine that compiles the
+// project's scripts adds its own (webgodot.WarmProject's) to it.
+func ProjectPack(files map[string][]byte) ([]webgodot.PackFile, error) {
+	p, err := plan(files, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]webgodot.PackFile, 0, len(p.files))
+	for _, f := range p.files {
+		switch f.Path {
+		case "webgodot/main.tscn", "webgodot/main.gd", "webgodot/manifest.json":
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// IsProjectFile reports whether ReadProject reads a file of this name.
+func IsProjectFile(name string) bool { return projectFiles[strings.ToLower(path.Ext(name))] }

@@ -152,7 +152,7 @@ func (p *parser) args(closer string) {
 // exprKeywords are the keywords that can start an expression.
 var exprKeywords = map[string]bool{"true": true, "false": true, "null": true, "PI": true, "TAU": true, "INF": true, "NAN": true,
 	"self": true, "super": true, "preload": true, "assert": true, "yield": true, "when": true, "void": true, "func": true,
-	"not": true, "await": true}
+	"not": true, "await": true, "match": true}
 
 func (p *parser) primary() exprInfo {
 	t := p.peek()
@@ -177,7 +177,8 @@ func (p *parser) primary() exprInfo {
 				p.fail(p.peek(), "Expected \".\" or \"(\" after \"super\".")
 			}
 			return exprInfo{}
-		case "preload", "assert", "yield", "when", "void":
+		case "preload", "assert", "yield", "when", "void", "match":
+			// match names a variable or function in an expression.
 			p.pos++
 			return exprInfo{assignable: true}
 		case "func":

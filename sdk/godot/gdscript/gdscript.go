@@ -7,12 +7,14 @@
 //		fmt.Printf("%d:%d: %s\n", err.Line, err.Column, err.Message)
 //	}
 //
-// It checks syntax only: indentation, brackets, strings, statements,
-// declarations, expressions, lambdas, match patterns, annotations. It does
-// not resolve names or types, so a script that parses may still fail to
-// compile in Godot (an unknown identifier, a type mismatch). Those need
-// Godot's own compiler (godot --check-only). How often this checker and
-// Godot 4.6 agree is measured in docs/PERFORMANCE.md.
+// Check checks syntax: indentation, brackets, strings, statements,
+// declarations, expressions, lambdas, match patterns, annotations.
+// CheckNames then finds the names Godot rejects that it is certain of (a
+// misspelt member of the engine base class, an identifier declared
+// nowhere), from the class database. Neither resolves types, so a script
+// both accept may still fail to compile in Godot (a type mismatch, a wrong
+// argument count). Those need Godot's own compiler. How often this checker
+// and Godot 4.6 agree is measured in docs/PERFORMANCE.md.
 package gdscript
 
 // Error is a syntax error. Line and Column are 1-based; Column counts

@@ -61,7 +61,7 @@ var keywords = map[string]bool{
 }
 
 // Keywords that also work as identifiers (Godot lets these name things).
-var softKeywords = map[string]bool{"when": true, "assert": true, "preload": true, "yield": true, "void": true,
+var softKeywords = map[string]bool{"match": true, "when": true, "assert": true, "preload": true, "yield": true, "void": true,
 	"PI": true, "TAU": true, "INF": true, "NAN": true}
 
 // Operators, longest first.
@@ -211,6 +211,22 @@ func (l *lexer) run() {
 				return
 			}
 			l.advance() // a continued line: no newline token
+			// Comment lines between continued lines belong to them.
+			for {
+				i := l.pos
+				for i < len(l.src) && (l.src[i] == ' ' || l.src[i] == '\t') {
+					i++
+				}
+				if i >= len(l.src) || l.src[i] != '#' {
+					break
+				}
+				for l.pos < len(l.src) && l.src[l.pos] != '\n' {
+					l.advance()
+				}
+				if l.pos < len(l.src) {
+					l.advance()
+				}
+			}
 		case isIdentStart(r):
 			start := l.pos
 			for l.pos < len(l.src) && isIdentPart(l.src[l.pos]) {

@@ -22,6 +22,9 @@ type parser struct {
 	// inline counts one-line lambda bodies being parsed: their statements
 	// may end at a closing bracket or comma.
 	inline int
+	// abstract is set by an @abstract annotation until the member it
+	// annotates: an abstract function has no body.
+	abstract bool
 }
 
 type bailout struct{}
@@ -197,6 +200,9 @@ func (p *parser) member(indent int) {
 	t := p.cur()
 	switch {
 	case t.kind == tAnnotation:
+		if t.text == "abstract" {
+			p.abstract = true
+		}
 		p.annotation()
 		if p.cur().kind == tNewline {
 			return
@@ -207,6 +213,9 @@ func (p *parser) member(indent int) {
 		p.pos++
 		return
 	case t.kind == tKeyword:
+		if t.text != "static" {
+			defer func() { p.abstract = false }()
+		}
 		switch t.text {
 		case "extends":
 			p.pos++
@@ -346,6 +355,12 @@ func (p *parser) initializer(typed bool, required string) {
 		return
 	}
 	if typed && p.accept(":") {
+		// "x: = value" is "x := value", the type inferred.
+		if p.isOp("=") {
+			p.pos++
+			p.expr()
+			return
+		}
 		p.typeHint()
 	}
 	if required != "" {
@@ -415,6 +430,11 @@ func (p *parser) function(indent int) {
 	if p.accept("->") {
 		p.typeHint()
 	}
+	if !p.isOp(":") && p.abstract {
+		// An @abstract function (Godot 4.5+) has no body.
+		p.endStatement("abstract function declaration")
+		return
+	}
 	if !p.isOp(":") {
 		// Godot 4.5+ parses a header without ":" at the end of a line as
 		// a bodiless (abstract) declaration, so the body that follows is
@@ -454,6 +474,11 @@ func (p *parser) block(indent int, body func(int), what string) {
 		}
 		p.simpleStatements()
 		return
+	}
+	// A compound statement written after another's ":" (else: if c:)
+	// opens its block relative to the line it is on.
+	if indent < 0 {
+		indent = p.indent
 	}
 	// Godot reports both of these at the line break that precedes the
 	// offending line, i.e. on the line before it.
@@ -590,6 +615,12 @@ func (p *parser) elseLine(indent int, kw string) bool {
 	if indent < 0 {
 		if p.cur().is(tKeyword, kw) {
 			p.pos++
+			return true
+		}
+		// An if written after another's ":" (else: if c:) whose block
+		// is on the next lines takes an else at the line's indentation.
+		if t := p.cur(); t.kind == tNewline && t.indent == p.indent && p.next().is(tKeyword, kw) && p.pos > 0 {
+			p.pos += 2
 			return true
 		}
 		return false
