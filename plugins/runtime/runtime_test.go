@@ -42,7 +42,7 @@ func TestManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Tools) != 13 {
+	if len(m.Tools) != 14 {
 		t.Fatalf("%d tools", len(m.Tools))
 	}
 }
