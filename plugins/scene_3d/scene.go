@@ -54,7 +54,7 @@ func sortedKeys(class string, props map[string]any) []string {
 // setProps sets props on the node n (of class), each checked against the
 // class database and converted as the editor saves it.
 func setProps(s *nodeedit.Scene, n *godot.Node, class string, props map[string]any) error {
-	props, err := withTransform(class, props)
+	props, err := nodeedit.WithTransform(class, props)
 	if err != nil {
 		return err
 	}

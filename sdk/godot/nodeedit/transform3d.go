@@ -1,10 +1,9 @@
-package main
+package nodeedit
 
 import (
 	"math"
 
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
-	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // A Node3D saves position, rotation and scale as one transform. These
@@ -16,10 +15,11 @@ import (
 // transformKeys are the parts a transform is made of.
 var transformKeys = []string{"position", "rotation", "rotation_degrees", "scale"}
 
-// withTransform replaces rotation, rotation_degrees and scale (and
-// position with them) of a Node3D by the transform they make.
-func withTransform(class string, props map[string]any) (map[string]any, error) {
-	if !nodeedit.DB().Inherits(class, "Node3D") {
+// WithTransform replaces rotation, rotation_degrees and scale (and
+// position with them) of a Node3D by the transform they make; props of
+// other classes come back unchanged.
+func WithTransform(class string, props map[string]any) (map[string]any, error) {
+	if !DB().Inherits(class, "Node3D") {
 		return props, nil
 	}
 	_, r := props["rotation"]
@@ -29,19 +29,19 @@ func withTransform(class string, props map[string]any) (map[string]any, error) {
 		return props, nil // position alone: nodeedit saves it as the origin
 	}
 	if _, ok := props["transform"]; ok {
-		return nil, nodeedit.Invalid("properties", "pass either transform or position/rotation/scale", "transform and its parts are both given")
+		return nil, Invalid("properties", "pass either transform or position/rotation/scale", "transform and its parts are both given")
 	}
 	if r && rd {
-		return nil, nodeedit.Invalid("properties", "pass rotation (radians) or rotation_degrees, not both", "rotation and rotation_degrees are both given")
+		return nil, Invalid("properties", "pass rotation (radians) or rotation_degrees, not both", "rotation and rotation_degrees are both given")
 	}
 	vec := func(k string, def godot.Vector3) (godot.Vector3, error) {
 		raw, ok := props[k]
 		if !ok {
 			return def, nil
 		}
-		v, err := nodeedit.ConvertType("Vector3", raw)
+		v, err := ConvertType("Vector3", raw)
 		if err != nil {
-			return def, nodeedit.Invalid("properties", "pass [x, y, z] or {\"x\", \"y\", \"z\"}", "%s: %v", k, err)
+			return def, Invalid("properties", "pass [x, y, z] or {\"x\", \"y\", \"z\"}", "%s: %v", k, err)
 		}
 		return v.(godot.Vector3), nil
 	}
