@@ -115,7 +115,7 @@ func bakeMesh(ctx context.Context, call *sdk.Call, in bakeArgs) (sdk.Result, err
 	if (in.PathFrom == nil) != (in.PathTo == nil) {
 		return sdk.Result{}, nodeedit.Invalid("path_to", "give both path_from and path_to, or neither", "a path check needs both ends")
 	}
-	s, err := openScene(ctx, call, in.Scene)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -411,7 +411,7 @@ type getRegionArgs struct {
 }
 
 func getRegion(ctx context.Context, call *sdk.Call, in getRegionArgs) (sdk.Result, error) {
-	s, err := openScene(ctx, call, in.Scene)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -61,7 +61,7 @@ func outlinesValue(outlines [][][]float64) (godot.Value, error) {
 }
 
 func setupRegion(ctx context.Context, call *sdk.Call, in setupRegionArgs) (sdk.Result, error) {
-	s, err := openScene(ctx, call, in.Scene)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -97,7 +97,7 @@ func setupRegion(ctx context.Context, call *sdk.Call, in setupRegionArgs) (sdk.R
 		sub := s.Doc.SubResource(ref.(godot.SubResource).ID)
 		sub.SetOrdered("outlines", v, db().PropertyRank(mt))
 	}
-	props, err := setProps(s, n, orEmpty(in.Properties))
+	props, err := s.SetAll(n, orEmpty(in.Properties))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -140,7 +140,7 @@ type setupAgentArgs struct {
 }
 
 func setupAgent(ctx context.Context, call *sdk.Call, in setupAgentArgs) (sdk.Result, error) {
-	s, err := openScene(ctx, call, in.Scene)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -160,7 +160,7 @@ func setupAgent(ctx context.Context, call *sdk.Call, in setupAgentArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	props, err := setProps(s, n, orEmpty(in.Properties))
+	props, err := s.SetAll(n, orEmpty(in.Properties))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -260,7 +260,7 @@ func dimOf(class string) string {
 }
 
 func setLayers(ctx context.Context, call *sdk.Call, in setLayersArgs) (sdk.Result, error) {
-	s, err := openScene(ctx, call, in.Scene)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"sort"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -11,16 +10,6 @@ import (
 )
 
 func db() *classdb.DB { return classdb.MustEmbedded() }
-
-// openScene reads the scene a headless tool edits: scene when given, else
-// the workspace's active scene.
-func openScene(ctx context.Context, call *sdk.Call, scene sdk.ScenePath) (*nodeedit.Scene, error) {
-	p, err := nodeedit.ScenePath(ctx, call, string(scene))
-	if err != nil {
-		return nil, err
-	}
-	return nodeedit.Open(ctx, call, p)
-}
 
 // node resolves a node path to the section that sets its properties and
 // its class.
@@ -57,25 +46,6 @@ func is3D(ctx context.Context, call *sdk.Call, s *nodeedit.Scene, path string) b
 		class = nodeedit.NodeClass(ctx, call, s.Doc, sec)
 	}
 	return db().Inherits(class, "Node3D")
-}
-
-// setProps sets properties on n in key order and returns the values the
-// node has afterwards, as JSON.
-func setProps(s *nodeedit.Scene, n *godot.Node, props map[string]any) (map[string]any, error) {
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := map[string]any{}
-	for _, k := range keys {
-		a, err := s.Set(n, k, props[k])
-		if err != nil {
-			return nil, err
-		}
-		out[k] = nodeedit.ValueJSON(s.Doc, s.Path, a.Now(), 2)
-	}
-	return out, nil
 }
 
 // checkClass checks a class the caller names for a new node: it must be
@@ -115,7 +85,7 @@ func savedClass(ctx context.Context, call *sdk.Call, scene sdk.ScenePath, path s
 	if scene == "" {
 		return ""
 	}
-	s, err := openScene(ctx, call, scene)
+	s, err := nodeedit.OpenScene(ctx, call, string(scene))
 	if err != nil {
 		return ""
 	}

@@ -54,7 +54,7 @@ func createParticles(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Re
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -103,7 +103,7 @@ func createParticlesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in 
 		np = childPath(parent, name)
 	}
 	props["amount"], props["lifetime"] = amount, lifetime
-	for _, k := range sortedKeys(typ, props) {
+	for _, k := range nodeedit.SortedKeys(typ, props) {
 		if err := ed.Apply(ctx, "cmd_set_node_property", map[string]any{"node_path": np, "property": k, "value": props[k]}, nil); err != nil {
 			return sdk.Result{}, err
 		}
@@ -323,7 +323,7 @@ type setMaterialArgs struct {
 }
 
 func setMaterial(ctx context.Context, call *sdk.Call, in setMaterialArgs) (sdk.Result, error) {
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -337,7 +337,7 @@ func setMaterial(ctx context.Context, call *sdk.Call, in setMaterialArgs) (sdk.R
 		if err != nil {
 			return sdk.Result{}, err
 		}
-		for _, k := range sortedKeys(p.class, props) {
+		for _, k := range nodeedit.SortedKeys(p.class, props) {
 			a, err := s.Set(p.n, k, props[k])
 			if err != nil {
 				return sdk.Result{}, err
@@ -353,7 +353,7 @@ func setMaterial(ctx context.Context, call *sdk.Call, in setMaterialArgs) (sdk.R
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	for _, k := range sortedKeys(matClass, in.Properties) {
+	for _, k := range nodeedit.SortedKeys(matClass, in.Properties) {
 		v, err := m.set(k, in.Properties[k])
 		if err != nil {
 			return sdk.Result{}, err
@@ -487,7 +487,7 @@ func setColorGradient(ctx context.Context, call *sdk.Call, in gradientArgs) (sdk
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -552,7 +552,7 @@ func applyPreset(ctx context.Context, call *sdk.Call, in presetArgs) (sdk.Result
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -628,7 +628,7 @@ func applyPresetEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in pres
 	if err := ed.Apply(ctx, "cmd_set_particle_color_gradient", map[string]any{"node_path": in.NodePath, "colors": pr.gradient}, nil); err != nil {
 		return sdk.Result{}, err
 	}
-	for _, k := range sortedKeys("GPUParticles2D", pr.node) {
+	for _, k := range nodeedit.SortedKeys("GPUParticles2D", pr.node) {
 		if err := ed.Apply(ctx, "cmd_set_node_property", map[string]any{"node_path": in.NodePath, "property": k, "value": pr.node[k]}, nil); err != nil {
 			return sdk.Result{}, err
 		}
@@ -637,7 +637,7 @@ func applyPresetEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in pres
 }
 
 func getMaterial(ctx context.Context, call *sdk.Call, in nodeArgs) (sdk.Result, error) {
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}

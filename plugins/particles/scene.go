@@ -2,22 +2,12 @@ package main
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
-
-// openScene opens scene_path, else the workspace's active scene.
-func openScene(ctx context.Context, call *sdk.Call, scene sdk.ScenePath) (*nodeedit.Scene, error) {
-	p, err := nodeedit.ScenePath(ctx, call, string(scene))
-	if err != nil {
-		return nil, err
-	}
-	return nodeedit.Open(ctx, call, p)
-}
 
 // commit writes the scene as one undoable action and answers out with
 // dry_run and the files changed.
@@ -34,23 +24,6 @@ func commit(s *nodeedit.Scene, name string, out map[string]any) (sdk.Result, err
 	return sdk.JSON(out), nil
 }
 
-// sortedKeys returns the keys of props in the order Godot saves the
-// properties of class, so edits are deterministic.
-func sortedKeys(class string, props map[string]any) []string {
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	rank := nodeedit.DB().PropertyRank(class)
-	slices.SortStableFunc(keys, func(a, b string) int {
-		if ra, rb := rank(a), rank(b); ra != rb {
-			return ra - rb
-		}
-		return strings.Compare(a, b)
-	})
-	return keys
-}
-
 // setProps sets props on the node n (of class), each checked against the
 // class database and converted as the editor saves it.
 func setProps(s *nodeedit.Scene, n *godot.Node, class string, props map[string]any) error {
@@ -58,7 +31,7 @@ func setProps(s *nodeedit.Scene, n *godot.Node, class string, props map[string]a
 	if err != nil {
 		return err
 	}
-	for _, k := range sortedKeys(class, props) {
+	for _, k := range nodeedit.SortedKeys(class, props) {
 		if _, err := s.Set(n, k, props[k]); err != nil {
 			return err
 		}
@@ -79,7 +52,7 @@ func inline(class string, props map[string]any) map[string]any {
 // name and Godot 3 renames), before anything is written or sent.
 func checkProps(arg, class string, props map[string]any) error {
 	d := nodeedit.DB()
-	for _, k := range sortedKeys(class, props) {
+	for _, k := range nodeedit.SortedKeys(class, props) {
 		if _, ok := d.Property(class, k); ok {
 			continue
 		}

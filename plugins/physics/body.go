@@ -55,7 +55,7 @@ func setupBody(ctx context.Context, call *sdk.Call, in setupBodyArgs) (sdk.Resul
 	if err := in.check(); err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.Scene)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -80,7 +80,7 @@ func setupBody(ctx context.Context, call *sdk.Call, in setupBodyArgs) (sdk.Resul
 	if !isCollisionObject(class) {
 		return sdk.Result{}, notBody(np, class)
 	}
-	applied, err := setProps(s, n, orEmpty(in.Properties))
+	applied, err := s.SetAll(n, orEmpty(in.Properties))
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -50,7 +50,7 @@ func setupCollision(ctx context.Context, call *sdk.Call, in setupCollisionArgs) 
 	if err := in.resolve(); err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.Scene)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -113,7 +113,7 @@ func setupCollisionEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, i
 			return sdk.Result{}, nodeedit.Invalid("scene", "pass scene=\"res://...tscn\" (the scene the editor has open) so that fit_to can read the sprite or mesh from it",
 				"fit_to in the editor reads the saved scene, and no scene was named")
 		}
-		s, err := openScene(ctx, call, in.Scene)
+		s, err := nodeedit.OpenScene(ctx, call, string(in.Scene))
 		if err != nil {
 			return sdk.Result{}, err
 		}

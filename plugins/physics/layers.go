@@ -88,7 +88,7 @@ func resolveLayers(arg string, idx []int, names []string, known map[string][]int
 }
 
 func setLayers(ctx context.Context, call *sdk.Call, in setLayersArgs) (sdk.Result, error) {
-	s, err := openScene(ctx, call, in.Scene)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -161,7 +161,7 @@ func setLayersEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in set
 	if in.Scene != "" && (in.LayerNames != nil || in.MaskNames != nil) {
 		// The body's dimension picks the 2D or 3D names: read it from the
 		// saved scene.
-		if s, err := openScene(ctx, call, in.Scene); err == nil {
+		if s, err := nodeedit.OpenScene(ctx, call, string(in.Scene)); err == nil {
 			if _, class, err := node(ctx, call, s, nodeedit.OrDot(in.NodePath)); err == nil {
 				dim = dimension(class)
 			}

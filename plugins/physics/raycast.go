@@ -32,7 +32,7 @@ func addRaycast(ctx context.Context, call *sdk.Call, in addRaycastArgs) (sdk.Res
 	if err := in.resolve(); err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.Scene)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.Scene))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -40,7 +40,7 @@ func addRaycast(ctx context.Context, call *sdk.Call, in addRaycastArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	props, err := setProps(s, n, orEmpty(in.Properties))
+	props, err := s.SetAll(n, orEmpty(in.Properties))
 	if err != nil {
 		return sdk.Result{}, err
 	}

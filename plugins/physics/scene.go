@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -12,16 +11,6 @@ import (
 )
 
 func db() *classdb.DB { return classdb.MustEmbedded() }
-
-// openScene reads the scene a headless tool edits: scene when given, else
-// the workspace's active scene.
-func openScene(ctx context.Context, call *sdk.Call, scene sdk.ScenePath) (*nodeedit.Scene, error) {
-	p, err := nodeedit.ScenePath(ctx, call, string(scene))
-	if err != nil {
-		return nil, err
-	}
-	return nodeedit.Open(ctx, call, p)
-}
 
 // node resolves a node path to the section that sets its properties and
 // its class.
@@ -60,26 +49,6 @@ func notBody(path, class string) error {
 	return nodeedit.Invalid("node_path", "point node_path at a StaticBody, RigidBody, CharacterBody, AnimatableBody or Area (2D or 3D); "+
 		"godot_physics_setup_body with body_type creates one",
 		"Node '%s' is a %s, not a physics body/area (CollisionObject2D/3D).", path, class)
-}
-
-// setProps sets properties on n in key order (as the editor applies a
-// dictionary, the result does not depend on it) and returns the values
-// the node has afterwards, as JSON.
-func setProps(s *nodeedit.Scene, n *godot.Node, props map[string]any) (map[string]any, error) {
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := map[string]any{}
-	for _, k := range keys {
-		a, err := s.Set(n, k, props[k])
-		if err != nil {
-			return nil, err
-		}
-		out[k] = nodeedit.ValueJSON(s.Doc, s.Path, a.Now(), 2)
-	}
-	return out, nil
 }
 
 // checkClass checks a class the caller names for a new node: it must be

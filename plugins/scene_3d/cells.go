@@ -222,7 +222,7 @@ func gridmapGetCell(ctx context.Context, call *sdk.Call, in gridArgs) (sdk.Resul
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -254,7 +254,7 @@ func gridmapSetCell(ctx context.Context, call *sdk.Call, in setCellArgs) (sdk.Re
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}

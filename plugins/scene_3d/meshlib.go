@@ -62,7 +62,7 @@ func createMeshLibrary(ctx context.Context, call *sdk.Call, in createLibraryArgs
 		out["uid"] = id
 	}
 	if in.NodePath != "" {
-		s, err := openScene(ctx, call, in.ScenePath)
+		s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 		if err != nil {
 			return sdk.Result{}, err
 		}
@@ -184,7 +184,7 @@ func openLibrary(ctx context.Context, call *sdk.Call, in addItemArgs) (*library,
 	if in.LibraryPath != "" {
 		return readLibrary(ctx, call, string(in.LibraryPath))
 	}
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ func addMeshInstance(ctx context.Context, call *sdk.Call, in meshInstanceArgs) (
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -178,7 +178,7 @@ func created(out map[string]any, parent, name string) string {
 // setNodeProps sets props on the node at np in the editor, one
 // cmd_set_node_property each, in the order Godot saves them.
 func setNodeProps(ctx context.Context, ed *sdk.Editor, np, class string, props map[string]any) error {
-	for _, k := range sortedKeys(class, props) {
+	for _, k := range nodeedit.SortedKeys(class, props) {
 		if err := ed.Apply(ctx, "cmd_set_node_property", map[string]any{"node_path": np, "property": k, "value": props[k]}, nil); err != nil {
 			return err
 		}
@@ -207,7 +207,7 @@ func setupCamera(ctx context.Context, call *sdk.Call, in cameraArgs) (sdk.Result
 	if err := checkProps("properties", "Camera3D", in.Properties); err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -270,7 +270,7 @@ func setupLighting(ctx context.Context, call *sdk.Call, in lightArgs) (sdk.Resul
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -342,7 +342,7 @@ func setupEnvironment(ctx context.Context, call *sdk.Call, in environmentArgs) (
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	s, err := openScene(ctx, call, in.ScenePath)
+	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -264,4 +265,50 @@ func (s *Scene) Commit(name string) (sdk.CommitResult, error) {
 		w(tx)
 	}
 	return tx.Commit(s.ctx)
+}
+
+// OpenScene opens the scene a tool's scene argument names, or the
+// workspace's active scene when arg is empty (ScenePath, then Open).
+func OpenScene(ctx context.Context, call *sdk.Call, arg string) (*Scene, error) {
+	p, err := ScenePath(ctx, call, arg)
+	if err != nil {
+		return nil, err
+	}
+	return Open(ctx, call, p)
+}
+
+// SortedKeys returns the keys of props in the order Godot saves the
+// properties of class, so that setting them one by one is deterministic.
+func SortedKeys(class string, props map[string]any) []string {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	rank := DB().PropertyRank(class)
+	slices.SortStableFunc(keys, func(a, b string) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}
+
+// SetAll sets props on n in key order and returns the value each property
+// has afterwards, as JSON (ValueJSON, two levels of sub-resources).
+func (s *Scene) SetAll(n *godot.Node, props map[string]any) (map[string]any, error) {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := map[string]any{}
+	for _, k := range keys {
+		a, err := s.Set(n, k, props[k])
+		if err != nil {
+			return nil, err
+		}
+		out[k] = ValueJSON(s.Doc, s.Path, a.Now(), 2)
+	}
+	return out, nil
 }
