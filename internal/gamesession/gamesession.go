@@ -253,7 +253,13 @@ func (p *Publication) serve(conn net.Conn) {
 	res, err := p.call(ctx, req.Cmd, req.Params)
 	if err != nil {
 		var se *sdk.Error
-		if !errors.As(err, &se) {
+		switch {
+		case errors.As(err, &se):
+		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+			// The call ran out of the time its caller gave it: say so as
+			// the caller would, whichever side's clock fired first.
+			errors.As(ctxError(ctx, req.Cmd), &se)
+		default:
 			se = &sdk.Error{Code: sdk.CodeToolError, Message: err.Error(), Hint: "check the game's output with godot_runtime_get_game_output"}
 		}
 		writeAnswer(conn, answer{Error: se})

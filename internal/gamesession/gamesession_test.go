@@ -1,9 +1,11 @@
 package gamesession
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -144,5 +146,40 @@ func TestNewerPublicationKeepsItsEntry(t *testing.T) {
 	}
 	if err := c.Call(context.Background(), "ping", nil, nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The deadline travels with the request, so the game's side may see it
+// pass before the caller does; the answer must still say TIMEOUT, not a
+// bare "context deadline exceeded" tool error (this raced in CI).
+func TestServerSideDeadlineIsATimeout(t *testing.T) {
+	setDir(t)
+	pub, err := Publish(Info{Project: t.TempDir()}, func(ctx context.Context, cmd string, params json.RawMessage) (json.RawMessage, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pub.Close()
+	conn, err := net.Dial("unix", pub.sockPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req, _ := json.Marshal(request{Token: pub.token, Cmd: "slow", TimeoutMS: 30})
+	if _, err := conn.Write(append(req, '\n')); err != nil {
+		t.Fatal(err)
+	}
+	line, err := readLine(bufio.NewReader(conn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a answer
+	if err := json.Unmarshal(line, &a); err != nil || a.Error == nil {
+		t.Fatalf("answer %s, %v", line, err)
+	}
+	if a.Error.Code != sdk.CodeTimeout {
+		t.Errorf("code = %s (%s), want %s", a.Error.Code, a.Error.Message, sdk.CodeTimeout)
 	}
 }
