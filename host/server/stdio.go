@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -25,77 +24,98 @@ const (
 	rpcInvalidRequest = -32600
 )
 
-// lineScreen stands between a byte stream and the go-sdk's newline-delimited
-// JSON transport. The go-sdk ends the whole connection on the first line it
-// cannot decode — one stray line from a client (or a line over the size cap)
-// would kill the session and, on stdio, the server with every plugin. The
-// screen reads line by line, passes on only lines that decode as JSON-RPC
-// messages, and answers every other line itself with a JSON-RPC error
-// (-32700 for bad JSON, -32600 for JSON that is no JSON-RPC message, or a
-// line over max bytes), so the client learns what was wrong and the session
-// keeps serving.
+// stdioConn is the host's stdio transport: an mcp.Connection over a
+// newline-delimited JSON stream that screens every line before the go-sdk
+// sees it. The go-sdk's own stdio transport ends the whole connection on
+// the first line it cannot decode: one stray line from a client (or a line
+// over the size cap) would kill the session and, on stdio, the server with
+// every plugin. The screen reads line by line, hands on the lines that
+// decode as JSON-RPC messages, and answers every other line itself with a
+// JSON-RPC error (-32700 for bad JSON, -32600 for JSON that is no JSON-RPC
+// message, a batch, or a line over max bytes), so the client learns what
+// was wrong and the session keeps serving.
 //
-// Replies the screen writes and the go-sdk's own messages share one writer
-// (lockedLineWriter), so the two never interleave inside a line.
-type lineScreen struct {
-	in      *bufio.Reader
-	out     *lockedLineWriter
-	maxLine int
-	pw      *io.PipeWriter
-	done    chan struct{}
+// Each line is decoded once, here, and the decoded message goes straight
+// to the session: screening in front of the go-sdk's transport cost a
+// second decode, a third scan and a pipe hop per request, a measurable
+// share of a tools/call (docs/PERFORMANCE.md).
+//
+// JSON-RPC batches are answered with -32600: MCP dropped them in 2025-06-18,
+// and the go-sdk ends a session that sends one under a later protocol.
+//
+// Replies the screen writes and the session's own messages share one
+// writer (lockedLineWriter), so the two never interleave inside a line.
+type stdioConn struct {
+	in       *bufio.Reader
+	out      *lockedLineWriter
+	maxLine  int
+	incoming chan decoded
+	closed   chan struct{}
+	once     sync.Once
+	done     chan struct{} // the screen has returned
 }
 
-// screenStdio returns the reader the go-sdk transport should read and the
-// writer it should write; it screens lines from in until in ends or ctx is
-// done.
-func screenStdio(ctx context.Context, in io.Reader, out io.Writer, maxLine int) (io.ReadCloser, io.WriteCloser) {
-	pr, pw := io.Pipe()
-	s := &lineScreen{
-		in:      bufio.NewReaderSize(in, 64<<10),
-		out:     &lockedLineWriter{w: out},
-		maxLine: maxLine,
-		pw:      pw,
-		done:    make(chan struct{}),
+type decoded struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// newStdioConn screens lines from in until in ends, ctx is done or the
+// connection is closed.
+func newStdioConn(ctx context.Context, in io.Reader, out io.Writer, maxLine int) *stdioConn {
+	c := &stdioConn{
+		in:       bufio.NewReaderSize(in, 64<<10),
+		out:      &lockedLineWriter{w: out},
+		maxLine:  maxLine,
+		incoming: make(chan decoded),
+		closed:   make(chan struct{}),
+		done:     make(chan struct{}),
 	}
-	go s.run(ctx)
-	return pr, s.out
+	go c.screen(ctx)
+	return c
 }
 
-func (s *lineScreen) run(ctx context.Context) {
-	defer close(s.done)
+func (c *stdioConn) screen(ctx context.Context) {
+	defer close(c.done)
 	for ctx.Err() == nil {
-		line, tooLong, err := s.readLine()
+		line, tooLong, err := c.readLine()
 		if len(bytes.TrimSpace(line)) > 0 || tooLong {
 			if tooLong {
-				s.reply(nil, rpcInvalidRequest, fmt.Sprintf("Invalid Request: the line is longer than %d bytes and was skipped; send smaller messages (large data belongs in files the tools read)", s.maxLine))
-			} else if id, code, msg, ok := screen(line); !ok {
-				s.reply(id, code, msg)
-			} else if _, werr := s.pw.Write(append(line, '\n')); werr != nil {
-				return // the transport closed its end
+				c.reply(nil, rpcInvalidRequest, fmt.Sprintf("Invalid Request: the line is longer than %d bytes and was skipped; send smaller messages (large data belongs in files the tools read)", c.maxLine))
+			} else if msg, id, code, text := screen(line); msg == nil {
+				c.reply(id, code, text)
+			} else if !c.hand(decoded{msg: msg}) {
+				return
 			}
 		}
 		if err != nil {
-			// EOF or a read error: end the stream the transport reads, so
-			// the session ends the way it would have without the screen.
-			if errors.Is(err, io.EOF) {
-				s.pw.Close()
-			} else {
-				s.pw.CloseWithError(err)
-			}
+			// EOF or a read error ends the session the way it would have
+			// ended without the screen.
+			c.hand(decoded{err: err})
 			return
 		}
 	}
-	s.pw.CloseWithError(ctx.Err())
+	c.hand(decoded{err: ctx.Err()})
+}
+
+// hand passes d to the session's Read; false when the connection closed.
+func (c *stdioConn) hand(d decoded) bool {
+	select {
+	case c.incoming <- d:
+		return true
+	case <-c.closed:
+		return false
+	}
 }
 
 // readLine reads one line without its newline. A line over max bytes is
 // consumed to its end and reported as tooLong, holding no more than max
 // bytes in memory.
-func (s *lineScreen) readLine() (line []byte, tooLong bool, err error) {
+func (c *stdioConn) readLine() (line []byte, tooLong bool, err error) {
 	for {
-		chunk, rerr := s.in.ReadSlice('\n')
+		chunk, rerr := c.in.ReadSlice('\n')
 		if !tooLong {
-			if len(line)+len(chunk) > s.maxLine+1 { // +1: the newline itself
+			if len(line)+len(chunk) > c.maxLine+1 { // +1: the newline itself
 				tooLong, line = true, nil
 			} else {
 				line = append(line, chunk...)
@@ -112,37 +132,71 @@ func (s *lineScreen) readLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
-// screen decides whether a line may go on to the transport. For a line
-// that may not, it returns the id to answer (when one can be read) and the
-// JSON-RPC error to answer with.
-func screen(line []byte) (id any, code int, msg string, ok bool) {
-	if !json.Valid(line) {
-		return nil, rpcParseError, "Parse error: the line is not valid JSON; send one JSON-RPC message per line", false
-	}
+// screen decodes a line. For a line that is no JSON-RPC message it returns
+// a nil message, the id to answer (when one can be read) and the JSON-RPC
+// error to answer with.
+func screen(line []byte) (msg jsonrpc.Message, id any, code int, text string) {
 	trimmed := bytes.TrimSpace(line)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var batch []json.RawMessage
-		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
-			return nil, rpcInvalidRequest, "Invalid Request: an empty or malformed batch; send one JSON-RPC message per line", false
-		}
-		for _, raw := range batch {
-			if _, err := jsonrpc.DecodeMessage(raw); err != nil {
-				return nil, rpcInvalidRequest, "Invalid Request: a batch element is not a JSON-RPC message: " + err.Error(), false
-			}
-		}
-		return nil, 0, "", true
+	// json.Valid first: the go-sdk's decoder takes a message followed by
+	// trailing bytes ("{...} x") without a word.
+	if !json.Valid(trimmed) {
+		return nil, nil, rpcParseError, "Parse error: the line is not valid JSON; send one JSON-RPC message per line"
 	}
-	if _, err := jsonrpc.DecodeMessage(trimmed); err != nil {
-		var probe struct {
-			ID any `json:"id"`
-		}
-		_ = json.Unmarshal(trimmed, &probe)
-		return probe.ID, rpcInvalidRequest, "Invalid Request: " + err.Error() + `; a request needs "jsonrpc":"2.0", a "method" and an "id"`, false
+	if trimmed[0] == '[' {
+		return nil, nil, rpcInvalidRequest, "Invalid Request: JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one JSON-RPC message per line"
 	}
-	return nil, 0, "", true
+	msg, err := jsonrpc.DecodeMessage(trimmed)
+	if err == nil {
+		return msg, nil, 0, ""
+	}
+	var probe struct {
+		ID any `json:"id"`
+	}
+	_ = json.Unmarshal(trimmed, &probe)
+	return nil, probe.ID, rpcInvalidRequest, "Invalid Request: " + err.Error() + `; a request needs "jsonrpc":"2.0", a "method" and an "id"`
 }
 
-func (s *lineScreen) reply(id any, code int, msg string) {
+// Read implements mcp.Connection.
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case d := <-c.incoming:
+		return d.msg, d.err
+	}
+}
+
+// Write implements mcp.Connection: one message, one line.
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %w", err)
+	}
+	_, err = c.out.Write(append(data, '\n'))
+	return err
+}
+
+// Close implements mcp.Connection. It does not close the streams: stdin and
+// stdout outlive a session.
+func (c *stdioConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+// SessionID implements mcp.Connection: stdio has no session id.
+func (c *stdioConn) SessionID() string { return "" }
+
+// stdioTransport hands the session its one connection.
+type stdioTransport struct{ conn *stdioConn }
+
+func (t stdioTransport) Connect(context.Context) (mcp.Connection, error) { return t.conn, nil }
+
+func (c *stdioConn) reply(id any, code int, msg string) {
 	resp := struct {
 		JSONRPC string `json:"jsonrpc"`
 		ID      any    `json:"id"`
@@ -158,7 +212,7 @@ func (s *lineScreen) reply(id any, code int, msg string) {
 	}
 	resp.Error.Code, resp.Error.Message = code, msg
 	data, _ := json.Marshal(resp)
-	_, _ = s.out.Write(append(data, '\n'))
+	_, _ = c.out.Write(append(data, '\n'))
 }
 
 // lockedLineWriter serialises writers that each write whole lines, so a
@@ -193,8 +247,5 @@ func (l *lockedLineWriter) Close() error { return nil }
 func (s *Server) serveScreened(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r, w := screenStdio(ctx, in, out, MaxStdioLine)
-	// The screen already bounds lines; the transport's own cap stays as a
-	// second line of defence.
-	return s.mcp.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
+	return s.mcp.Run(ctx, stdioTransport{newStdioConn(ctx, in, out, MaxStdioLine)})
 }

@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // stdioPeer drives serveScreened over pipes, as a client on stdio would.
@@ -126,7 +130,7 @@ func TestStdioScreenSkipsOversizedLine(t *testing.T) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r, w := screenStdio(ctx, inR, outW, 100)
+	c := newStdioConn(ctx, inR, outW, 100)
 	go func() {
 		io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"x","params":{"pad":"`+strings.Repeat("a", 100_000)+`"}}`+"\n")
 		io.WriteString(inW, `{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")
@@ -141,19 +145,53 @@ func TestStdioScreenSkipsOversizedLine(t *testing.T) {
 		}
 		close(errLine)
 	}()
-	passed, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
+	var passed []string
+	for {
+		msg, err := c.Read(ctx)
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.Fatal(err)
+			}
+			break
+		}
+		req, ok := msg.(*jsonrpc.Request)
+		if !ok {
+			t.Fatalf("passed on %#v", msg)
+		}
+		passed = append(passed, fmt.Sprint(req.Method, " ", req.ID.Raw()))
 	}
-	if got := strings.TrimSpace(string(passed)); got != `{"jsonrpc":"2.0","id":2,"method":"ping"}` {
-		t.Fatalf("passed on %q, want only the ping", got)
+	if len(passed) != 1 || passed[0] != "ping 2" {
+		t.Fatalf("passed on %q, want only the ping", passed)
 	}
 	line := <-errLine
 	if !strings.Contains(line, `"code":-32600`) || !strings.Contains(line, "longer than 100 bytes") {
 		t.Fatalf("oversized line answered with %q", line)
 	}
-	w.Close()
+	c.Close()
 	outW.Close()
+}
+
+// Lines the decoder might take leniently: each is answered, none passed on
+// as a message the client did not mean.
+func TestStdioScreenDecodesOnce(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		ok   bool
+		code int
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, true, 0},
+		{`  {"jsonrpc":"2.0","id":"a","method":"ping","params":{}}  `, true, 0},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"} x`, false, rpcParseError},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}{}`, false, rpcParseError},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping",}`, false, rpcParseError},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, false, rpcInvalidRequest},
+		{`{"jsonrpc":"1.0","id":1,"method":"ping"}`, false, rpcInvalidRequest},
+	} {
+		msg, _, code, text := screen([]byte(c.line))
+		if (msg != nil) != c.ok || code != c.code {
+			t.Errorf("%s: message %v, code %d (%s); want ok=%v code %d", c.line, msg, code, text, c.ok, c.code)
+		}
+	}
 }
 
 func TestLockedLineWriterKeepsLinesWhole(t *testing.T) {
