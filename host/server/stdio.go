@@ -9,6 +9,8 @@ import (
 	"io"
 	"sync"
 
+	sjson "github.com/segmentio/encoding/json"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -145,7 +147,7 @@ func screen(line []byte) (msg jsonrpc.Message, id any, code int, text string) {
 	if trimmed[0] == '[' {
 		return nil, nil, rpcInvalidRequest, "Invalid Request: JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one JSON-RPC message per line"
 	}
-	msg, err := jsonrpc.DecodeMessage(trimmed)
+	msg, err := decodeMessage(trimmed)
 	if err == nil {
 		return msg, nil, 0, ""
 	}
@@ -248,4 +250,79 @@ func (s *Server) serveScreened(ctx context.Context, in io.Reader, out io.Writer)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	return s.mcp.Run(ctx, stdioTransport{newStdioConn(ctx, in, out, MaxStdioLine)})
+}
+
+// maxNesting is how deep a message may nest, as the go-sdk's own decoder
+// allows: parsing recurses, and a line of a million '[' would otherwise
+// grow a goroutine's stack past its limit and kill the host.
+const maxNesting = 1000
+
+// wireIn is a JSON-RPC message as it arrives, the go-sdk's own wire form.
+type wireIn struct {
+	VersionTag string          `json:"jsonrpc"`
+	ID         any             `json:"id,omitempty"`
+	Method     json.RawMessage `json:"method"`
+	Params     json.RawMessage `json:"params,omitempty"`
+}
+
+// decodeMessage decodes one valid JSON line as jsonrpc.DecodeMessage does,
+// with the same decoder and options (case-sensitive keys) but without the
+// 64 KB buffer that function allocates and clears for every message: on a
+// small tools/call that buffer was most of the host's allocation and a
+// quarter of its CPU time. Requests and notifications, the messages a
+// client sends, take this path; responses (to the server's own requests)
+// go to the go-sdk's decoder. The message keeps pointing into data, which
+// must not be reused.
+func decodeMessage(data []byte) (jsonrpc.Message, error) {
+	if nestedDeeper(data, maxNesting) {
+		return nil, fmt.Errorf("the message nests deeper than %d levels", maxNesting)
+	}
+	var w wireIn
+	if _, err := sjson.Parse(data, &w, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+		return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
+	}
+	if len(w.Method) == 0 {
+		return jsonrpc.DecodeMessage(data)
+	}
+	if w.VersionTag != "2.0" {
+		return nil, fmt.Errorf("invalid message version tag %q; expected %q", w.VersionTag, "2.0")
+	}
+	id, err := jsonrpc.MakeID(w.ID)
+	if err != nil {
+		return nil, err
+	}
+	var method string
+	if _, err := sjson.Parse(w.Method, &method, sjson.DontMatchCaseInsensitiveStructFields); err != nil {
+		return nil, fmt.Errorf("unmarshaling jsonrpc message: %w", err)
+	}
+	return &jsonrpc.Request{ID: id, Method: method, Params: w.Params}, nil
+}
+
+// nestedDeeper reports whether the JSON text data opens more than max
+// objects or arrays inside one another.
+func nestedDeeper(data []byte, max int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			depth++
+			if depth > max {
+				return true
+			}
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return false
 }

@@ -207,3 +207,45 @@ func TestLockedLineWriterKeepsLinesWhole(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// decodeMessage must take exactly what the go-sdk's decoder takes, and
+// decode it to the same message: it stands in for it on every request.
+func FuzzDecodeMessageMatchesTheSDK(f *testing.F) {
+	for _, s := range []string{
+		initializeLine,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","arguments":{"path":"res://a"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":"s","method":null}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":[],"method":"ping"}`,
+		`{"jsonrpc":"1.0","id":1,"method":"ping"}`,
+		`{"JSONRPC":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"Method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}`,
+		`{"jsonrpc":"2.0","id":1,"method":5}`,
+		`{"jsonrpc":"2.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"p","params":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`,
+		`{"jsonrpc":"2.0","id":1,"method":"p\u00e9\"","params":"\ud800"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return // the screen answers those before decoding
+		}
+		want, werr := jsonrpc.DecodeMessage(data)
+		got, gerr := decodeMessage(data)
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("%s: the go-sdk says %v, decodeMessage says %v", data, werr, gerr)
+		}
+		if werr != nil {
+			return
+		}
+		wb, _ := jsonrpc.EncodeMessage(want)
+		gb, _ := jsonrpc.EncodeMessage(got)
+		if string(wb) != string(gb) {
+			t.Fatalf("%s: the go-sdk decodes %s, decodeMessage %s", data, wb, gb)
+		}
+	})
+}
