@@ -24,6 +24,45 @@ const (
 // autoloads commented out of project.godot (they are scripts too; line
 // numbers are kept).
 func RenderFiles(dir, scene string) ([]PackFile, error) {
+	return RenderSpecFiles(dir, RenderSpec{Scene: scene})
+}
+
+// RenderSpec says what a render pack shows (see render.gd): a scene, or a
+// resource in a small preview scene, and optionally from where.
+type RenderSpec struct {
+	// Scene is the res:// path of a scene to show, its scripts taken off.
+	Scene string `json:"scene,omitempty"`
+	// Resource, when Scene is empty, is the res:// path of a resource to
+	// show in a preview scene: a Texture2D or Gradient fills the window, a
+	// Mesh is framed and lit, a spatial Material or Shader covers a
+	// sphere, a canvas_item one a rectangle, a StyleBox is a Panel, a
+	// Theme dresses a few controls, a PackedScene is a scene. A
+	// sub-resource of a scene or resource file is "res://file.tscn::id".
+	Resource string `json:"resource,omitempty"`
+	// View, when set, replaces the scene's own camera.
+	View *RenderView `json:"view,omitempty"`
+}
+
+// RenderView is where a render looks from. 2D: Center and Zoom, or Rect
+// (the world rectangle to fit); 3D: Position, LookAt and FOV. What is left
+// out comes from the scene's current camera, else from the defaults
+// (2D: the window's own view, zoom 1; 3D: (0, 0, 5) looking down -Z).
+type RenderView struct {
+	Center   []float64 `json:"center,omitempty"`
+	Zoom     float64   `json:"zoom,omitempty"`
+	Rect     []float64 `json:"rect,omitempty"`
+	Position []float64 `json:"position,omitempty"`
+	LookAt   []float64 `json:"look_at,omitempty"`
+	FOV      float64   `json:"fov,omitempty"`
+}
+
+// Is3D reports whether the view places a 3D camera.
+func (v *RenderView) Is3D() bool {
+	return v != nil && (v.Position != nil || v.LookAt != nil || v.FOV != 0)
+}
+
+// RenderSpecFiles is RenderFiles for what spec names.
+func RenderSpecFiles(dir string, spec RenderSpec) ([]PackFile, error) {
 	files, err := ReadGameFiles(dir, "res://"+renderScene)
 	if err != nil {
 		return nil, err
@@ -33,7 +72,10 @@ func RenderFiles(dir, scene string) ([]PackFile, error) {
 			files[i].Data = WithoutAutoloads(f.Data)
 		}
 	}
-	cfg, _ := json.Marshal(map[string]string{"scene": scene})
+	cfg, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
+	}
 	tscn := "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"Script\" path=\"res://" + renderScriptPath + "\" id=\"1\"]\n\n" +
 		"[node name=\"GodotMcpRender\" type=\"Node\"]\nscript = ExtResource(\"1\")\n"
 	return append(files,
