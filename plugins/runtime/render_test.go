@@ -191,8 +191,14 @@ func TestRenderResourcesAndViews(t *testing.T) {
 		t.Errorf("view moved away from the square: it is still in the picture")
 	}
 	img = render(map[string]any{"scene": "res://main.tscn", "view": map[string]any{"rect": []float64{30, 110, 20, 20}}})
-	if c := pixel(img, 20, 20); !c.red() {
-		t.Errorf("view rect = the square: pixel (20,20) %v, want red (the square fills the height)", c)
+	// Fitted at zoom 12 (240/20): the square fills the height, 240 px
+	// of the 320 px width, so near the top it is red and at x = 20 the
+	// background shows beside it.
+	if c := pixel(img, 160, 3); !c.red() {
+		t.Errorf("view rect = the square: pixel (160,3) %v, want red (the square fills the height)", c)
+	}
+	if c := pixel(img, 20, 120); c.red() {
+		t.Errorf("view rect = the square: pixel (20,120) %v is red, want the background beside the square", c)
 	}
 
 	// 3D: the scene's own camera sees the red box; a view from 10 m to
