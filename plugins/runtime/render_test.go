@@ -157,6 +157,10 @@ func TestRenderResourcesAndViews(t *testing.T) {
 	if c := centre(render(map[string]any{"resource": "res://blue_box.tres::Blue"})); !c.blue() {
 		t.Errorf("sub-resource material: centre %v, want blue", c)
 	}
+	// A material inside a scene, as the scene file's sub-resource.
+	if c := centre(render(map[string]any{"resource": "res://boxes.tscn::green"})); !c.green() {
+		t.Errorf("sub-resource of a scene: centre %v, want green", c)
+	}
 	// A StyleBox as a panel with a margin around it.
 	img = render(map[string]any{"resource": "res://yellow_panel.tres"})
 	if c := centre(img); !c.yellow() {
