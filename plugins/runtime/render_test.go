@@ -43,6 +43,27 @@ material = SubResource("Blue")
 [resource]
 bg_color = Color(1, 1, 0, 1)
 `,
+	"magenta.tres": `[gd_resource type="ShaderMaterial" format=3]
+
+[sub_resource type="Shader" id="Shader_m"]
+code = "shader_type canvas_item;
+
+void fragment() {
+	COLOR = vec4(1.0, 0.0, 1.0, 1.0);
+}
+"
+
+[resource]
+shader = SubResource("Shader_m")
+`,
+	"cyan_theme.tres": `[gd_resource type="Theme" format=3]
+
+[sub_resource type="StyleBoxFlat" id="S"]
+bg_color = Color(0, 1, 1, 1)
+
+[resource]
+PanelContainer/styles/panel = SubResource("S")
+`,
 	"curve.tres": `[gd_resource type="Curve" format=3]
 
 [resource]
@@ -168,6 +189,16 @@ func TestRenderResourcesAndViews(t *testing.T) {
 	}
 	if c := pixel(img, 2, 2); c.yellow() {
 		t.Errorf("stylebox: corner %v is yellow too, want the margin", c)
+	}
+
+	// A canvas_item shader material fills a rectangle with what it draws.
+	if c := centre(render(map[string]any{"resource": "res://magenta.tres"})); c.r < 200 || c.b < 200 || c.g > 60 {
+		t.Errorf("canvas_item material: centre %v, want magenta", c)
+	}
+	// A Theme dresses the preview's PanelContainer: its panel style shows
+	// below the controls.
+	if c := pixel(render(map[string]any{"resource": "res://cyan_theme.tres"}), 300, 230); c.g < 200 || c.b < 200 || c.r > 60 {
+		t.Errorf("theme: pixel (300,230) %v, want the theme's cyan panel", c)
 	}
 
 	// 2D: without a view the red square is at its saved place (40, 120);
