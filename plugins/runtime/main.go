@@ -1,8 +1,8 @@
 // Command runtime is the first-party "runtime" toolset: it runs the game and
 // reports what broke as res://file:line, checks scripts for parse errors,
 // drives a running game (play, stop, scene tree, output, property reads and
-// monitors, UI controls, screenshots) and renders scenes without their
-// scripts.
+// monitors, UI controls, screenshots) and renders scenes and resources
+// without their scripts, from their camera or a given view.
 //
 // Two engines: a Godot binary (GODOT_MCP_GODOT_BIN, else godot, godot4,
 // godot3 or godot3-server on PATH), and for Godot 4 projects the embedded
