@@ -275,7 +275,7 @@ func mainScene(root string) (string, error) {
 // imageResult turns a capture answer ({format, width, height, base64} or
 // {error}, the addon's or the probe's) into an MCP image, a PNG file
 // outside the project, and a line of text; width/height, when set and not
-// already applied, are refused rather than faked.
+// already applied (the editor's picture), scale it here.
 func imageResult(out map[string]any, width, height int, what string) (sdk.Result, error) {
 	if msg, _ := out["error"].(string); msg != "" {
 		return sdk.Result{}, sdk.Errorf(sdk.CodeToolError, "make sure the editor is visible and drawing, then retry", "no screenshot: %s", msg)
