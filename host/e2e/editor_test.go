@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"image/color"
 	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +14,8 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 )
 
 // The editor toolset in editor mode through the real host and bridge:
@@ -75,4 +79,52 @@ func TestEditorCaptureScreenshotEditorMode(t *testing.T) {
 	if n := len(ed.Calls("cmd_capture_editor_screenshot")); n != 2 {
 		t.Errorf("%d polls after a refused call, want still 2", n)
 	}
+}
+
+// The editor toolset headless through the real host: the plugin process
+// renders a StyleBox resource of a small project in the web runtime, and
+// the agent gets the panel's colour in the middle of the picture.
+func TestEditorCaptureScreenshotHeadless(t *testing.T) {
+	if _, err := webgodot.Locate(); err != nil {
+		testenv.Missing(t, "the Godot web runtime", err.Error())
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"project.godot": "config_version=5\n\n[application]\n\nconfig/name=\"render\"\nconfig/features=PackedStringArray(\"4.6\")\n\n" +
+			"[display]\n\nwindow/size/viewport_width=200\nwindow/size/viewport_height=100\n",
+		"orange.tres": "[gd_resource type=\"StyleBoxFlat\" format=3]\n\n[resource]\nbg_color = Color(1, 0.5, 0, 1)\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := stdioHostEnv(t, sessionless, nil, "--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"editor"}}, nil)
+	res := s.call(t, "godot_editor_capture_screenshot", map[string]any{"resource": "res://orange.tres"})
+	if res.IsError {
+		t.Fatalf("%+v", res.Content)
+	}
+	for _, c := range res.Content {
+		ic, ok := c.(*mcp.ImageContent)
+		if !ok {
+			continue
+		}
+		img, err := png.Decode(bytes.NewReader(ic.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img.Bounds().Dx() != 200 || img.Bounds().Dy() != 100 {
+			t.Errorf("picture %v, want the project's 200x100 window", img.Bounds())
+		}
+		r, g, b, _ := img.At(100, 50).RGBA()
+		if r>>8 < 230 || g>>8 < 100 || g>>8 > 160 || b>>8 > 30 {
+			t.Errorf("centre %d,%d,%d, want the style box's orange", r>>8, g>>8, b>>8)
+		}
+		if r, g, b, _ := img.At(2, 2).RGBA(); r>>8 > 200 && b>>8 < 30 {
+			t.Errorf("corner %d,%d,%d is orange too, want the margin around the panel", r>>8, g>>8, b>>8)
+		}
+		return
+	}
+	t.Fatalf("no image in %+v", res.Content)
 }
