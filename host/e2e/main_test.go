@@ -69,7 +69,7 @@ var firstParty = []string{
 	"tilemap", "scripts", "project_scaffold", "shader", "visual_shader",
 	"asset_import", "animation", "scene_3d", "particles",
 	"physics", "navigation", "input", "profiling", "debugger",
-	"audio", "theme_ui",
+	"audio", "theme_ui", "editor",
 }
 
 func firstPartyModules() []string {

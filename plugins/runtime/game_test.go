@@ -31,7 +31,7 @@ import (
 // square that moves, a marker that does not, a label, a print, and a
 // script with a parse error at broken.gd:5 that the game loads on its
 // fifth frame) into a temporary project.
-func testGame(t *testing.T) string {
+func testGame(t testing.TB) string {
 	t.Helper()
 	src := filepath.Join("..", "..", "internal", "webgodot", "testdata", "game")
 	dir := t.TempDir()
@@ -53,7 +53,7 @@ func testGame(t *testing.T) string {
 
 // requireWeb stops the test when the web runtime is not set up (skip
 // locally, fail in CI), and makes sure no native Godot 4 is used.
-func requireWeb(t *testing.T) {
+func requireWeb(t testing.TB) {
 	t.Helper()
 	if _, err := webgodot.Locate(); err != nil {
 		testenv.Missing(t, "the Godot web runtime (Chromium and the npm package "+webgodot.RuntimePackage+")", err.Error())

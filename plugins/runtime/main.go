@@ -1,8 +1,8 @@
 // Command runtime is the first-party "runtime" toolset: it runs the game and
 // reports what broke as res://file:line, checks scripts for parse errors,
 // drives a running game (play, stop, scene tree, output, property reads and
-// monitors, UI controls, screenshots) and renders scenes without their
-// scripts.
+// monitors, UI controls, screenshots) and renders scenes and resources
+// without their scripts, from their camera or a given view.
 //
 // Two engines: a Godot binary (GODOT_MCP_GODOT_BIN, else godot, godot4,
 // godot3 or godot3-server on PATH), and for Godot 4 projects the embedded
@@ -63,11 +63,14 @@ func Toolset() *sdk.Toolset {
 				sdk.WithTitle("Check scripts for parse errors"),
 				sdk.WithOutputSchema[parseResult]()),
 			sdk.NewTool("render_scene",
-				"Render a scene as it is saved, without running any of its scripts (_ready, _process, autoloads), and return a PNG "+
-					"(an image and a file), from the scene's own camera, at the project's window size or scaled to width/height. "+
-					"Runs in the embedded Godot 4.6 web runtime (Compatibility renderer) with or without an editor; it reads the saved files.",
+				"Render a scene as it is saved, without running any of its scripts (_ready, _process, autoloads), or a resource "+
+					"(Texture2D, Gradient, Mesh, Material, Shader, StyleBox, Theme; a sub-resource as res://file.tscn::id) in a small preview scene, "+
+					"and return a PNG (an image and a file) at the project's window size or scaled to width/height: the agent sees what it just built. "+
+					"It looks through the scene's own camera, or from view (2D center+zoom or rect; 3D position, look_at, fov). "+
+					"Runs in the embedded Godot 4.6 web runtime (Compatibility renderer) with or without an editor; it reads the saved files, "+
+					"so save the scene first. To see the running game instead, use capture_game_screenshot.",
 				sdk.ReadOnly, renderScene, sdk.AnyMode(),
-				sdk.WithTitle("Render a scene")),
+				sdk.WithTitle("Render a scene or resource")),
 			sdk.NewTool("check_project",
 				"Load every scene, resource, script and project.godot of the project in the real Godot 4.6 engine and list what it refuses "+
 					"or drops silently (scripts that do not compile, unknown properties and types, nodes whose parent is missing, "+

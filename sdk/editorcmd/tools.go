@@ -52,6 +52,7 @@ var toolCommands = map[string]string{
 	"godot_debugger_step_into":           "cmd_step_into",
 	"godot_debugger_step_out":            "cmd_step_out",
 	"godot_debugger_step_over":           "cmd_step_over",
+	"godot_editor_capture_screenshot":    "cmd_capture_editor_screenshot",
 	"godot_export_get_info":              "cmd_get_export_info",
 	"godot_export_list_presets":          "cmd_list_export_presets",
 	// input, input_map
