@@ -4,10 +4,13 @@
 // description, which the engine build the database is dumped from leaves
 // out.
 //
-// The source is Godot's class reference: the doc/classes/*.xml of the
-// engine's sources, as published in reStructuredText by the documentation
-// (the classes/class_*.rst of the godot-docs repository, generated from
-// that XML by the engine's doc/tools/make_rst.py). The embedded table was
+// The source is Godot's class reference: the doc/classes/*.xml (and
+// modules/*/doc_classes/*.xml) of the engine's sources, read by ParseXML,
+// or the same as the documentation publishes it in reStructuredText (the
+// classes/class_*.rst of the godot-docs repository, which the engine's
+// doc/tools/make_rst.py writes from that XML), read by ParseRST. The
+// generator takes either or both (-xml, -classes), the XML overriding the
+// RST class by class. The embedded table was
 // built from godot-docs commit c8db5ec6e0fac16254d31860abc3f5510c3ae7c7
 // ("classref: Sync with current master branch (bfa330d)", 13 September
 // 2025: the class reference of Godot 4.6 in development), with:

@@ -135,3 +135,84 @@ func TestBuild(t *testing.T) {
 		t.Errorf("Stats = %s; mismatched %q", st, st.Mismatched)
 	}
 }
+
+// classXML is a class file in the engine's layout (made-up text).
+const classXML = `<?xml version="1.0" encoding="UTF-8" ?>
+<class name="Walker2D" inherits="Node2D" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="../class.xsd">
+	<brief_description>
+		A node that walks along a [Path2D] at [member speed]; see [method walk_to] and [code]stop[/code] [url=https://example.org]here[/url].
+	</brief_description>
+	<description>
+		Longer text.
+	</description>
+	<methods>
+		<method name="_on_step" qualifiers="virtual">
+			<return type="void" />
+			<param index="0" name="delta" type="float" />
+			<description></description>
+		</method>
+		<method name="walk_to">
+			<return type="bool" />
+			<param index="1" name="offset" type="Vector2" default="Vector2(0, 0)" />
+			<param index="0" name="target" type="Vector2" />
+			<description></description>
+		</method>
+		<method name="stop">
+			<return type="void" />
+			<description></description>
+		</method>
+	</methods>
+	<members>
+		<member name="speed" type="float" setter="set_speed" getter="get_speed" default="1.0">
+		</member>
+	</members>
+</class>
+`
+
+func TestParseXML(t *testing.T) {
+	c, err := ParseXML([]byte(classXML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "A node that walks along a Path2D at speed; see walk_to() and stop here."; c.Name != "Walker2D" || c.Brief != want {
+		t.Errorf("Name %q Brief %q, want Walker2D %q", c.Name, c.Brief, want)
+	}
+	for m, want := range map[string][]string{"walk_to": {"target", "offset"}, "_on_step": {"delta"}, "stop": {}} {
+		if got, ok := c.Methods[m]; !ok || !slices.Equal(got, want) {
+			t.Errorf("Methods[%s] = %q, %v; want %q", m, got, ok, want)
+		}
+	}
+	if got, ok := c.Accessors["set_speed"]; !ok || !slices.Equal(got, []string{"value"}) {
+		t.Errorf("Accessors[set_speed] = %q, %v", got, ok)
+	}
+	if _, err := ParseXML([]byte("<other/>")); err == nil {
+		t.Error("a file without <class name> parsed")
+	}
+
+	// A source checkout: doc/classes and a module's doc_classes are read,
+	// other XML is not; the XML overrides the RST class by class.
+	root := t.TempDir()
+	for path, text := range map[string]string{
+		"doc/classes/Walker2D.xml":                 classXML,
+		"modules/gait/doc_classes/Runner2D.xml":    strings.Replace(classXML, `"Walker2D"`, `"Runner2D"`, 1),
+		"platform/android/java/res/strings.xml":    "<resources/>",
+		"thirdparty/something/not_a_class_doc.xml": "<x/>",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x, err := ReadXMLDir(root)
+	if err != nil || len(x) != 2 || x["Runner2D"].Name != "Runner2D" {
+		t.Fatalf("ReadXMLDir = %v, %v", x, err)
+	}
+	rst, _ := ParseRST(page)
+	merged := Overlay(map[string]Class{"Walker2D": rst, "Other": {Name: "Other"}}, x)
+	if len(merged) != 3 || !slices.Equal(merged["Walker2D"].Methods["walk_to"], []string{"target", "offset"}) {
+		t.Errorf("Overlay = %v", merged)
+	}
+}

@@ -1,7 +1,10 @@
 // Command classdoc-gen builds the class reference table embedded in
-// sdk/godot/classdb (argument names and class briefs) from the
-// reStructuredText class reference of Godot's documentation. See package
-// classdoc for the exact command and the source version.
+// sdk/godot/classdb (argument names and class briefs) from Godot's class
+// reference: the engine's XML (-xml, a Godot source checkout) or the
+// reStructuredText the documentation publishes from it (-classes, the
+// classes directory of godot-docs), or both, the XML overriding class by
+// class. See package classdoc for the exact command and the source
+// version of the embedded table.
 package main
 
 import (
@@ -16,24 +19,36 @@ import (
 
 func main() {
 	dir := flag.String("classes", "", "the classes directory of a godot-docs checkout (class_*.rst)")
+	xmlDir := flag.String("xml", "", "a Godot source checkout (doc/classes, modules/*/doc_classes) or a directory of class XML files")
 	source := flag.String("source", "", "what the reference is and which version, recorded in the table")
 	out := flag.String("o", "sdk/godot/classdb/godot-4.6.classdoc", "output file")
 	verbose := flag.Bool("v", false, "list the methods left unnamed")
 	flag.Parse()
-	if *dir == "" || *source == "" {
-		fmt.Fprintln(os.Stderr, "classdoc-gen: pass -classes DIR and -source TEXT")
+	if (*dir == "" && *xmlDir == "") || *source == "" {
+		fmt.Fprintln(os.Stderr, "classdoc-gen: pass -xml DIR or -classes DIR (or both), and -source TEXT")
 		os.Exit(2)
 	}
-	if err := run(*dir, *source, *out, *verbose); err != nil {
+	if err := run(*dir, *xmlDir, *source, *out, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "classdoc-gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, source, out string, verbose bool) error {
-	ref, err := classdoc.ReadDir(dir)
-	if err != nil {
-		return err
+func run(dir, xmlDir, source, out string, verbose bool) error {
+	ref := map[string]classdoc.Class{}
+	if dir != "" {
+		rst, err := classdoc.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		ref = rst
+	}
+	if xmlDir != "" {
+		x, err := classdoc.ReadXMLDir(xmlDir)
+		if err != nil {
+			return err
+		}
+		ref = classdoc.Overlay(ref, x)
 	}
 	db, err := classdb.Embedded()
 	if err != nil {
@@ -43,7 +58,7 @@ func run(dir, source, out string, verbose bool) error {
 	info := classdb.DocsInfo{
 		Engine:    db.Provenance().Engine,
 		Source:    source,
-		Generator: "go run ./internal/webgodot/classdbgen/cmd/classdoc-gen -classes DIR -source TEXT -o " + out,
+		Generator: "go run ./internal/webgodot/classdbgen/cmd/classdoc-gen [-xml GODOT] [-classes GODOT_DOCS/classes] -source TEXT -o " + out,
 	}
 	data := classdb.EncodeDocs(info, docs)
 	if err := os.WriteFile(out, data, 0o644); err != nil {
