@@ -203,3 +203,32 @@ func BenchmarkDocsIndex(b *testing.B) {
 		}
 	}
 }
+
+// TestDocsConcurrent: classes decoded and briefs read from many goroutines
+// at once on a fresh database and table (run with -race).
+func TestDocsConcurrent(t *testing.T) {
+	db, err := decodePacked(embeddedPack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.withDocs(&docTable{data: embeddedDocs}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	for range 8 {
+		go func() {
+			m, _ := db.Method("AStar2D", "add_point")
+			_ = db.Brief("Node")
+			done <- strings.Join(argNames(m), ",") + "|" + db.Brief("AStar2D")
+		}()
+	}
+	first := <-done
+	for range 7 {
+		if got := <-done; got != first {
+			t.Errorf("goroutines disagree: %q vs %q", got, first)
+		}
+	}
+	if !strings.HasPrefix(first, "id,position,weight_scale|An implementation of A*") {
+		t.Errorf("got %q", first)
+	}
+}
