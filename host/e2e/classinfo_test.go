@@ -26,6 +26,7 @@ type describeResult struct {
 	Signals     []string `json:"signals"`
 	Methods     []string `json:"methods"`
 	MethodsNote string   `json:"methods_note"`
+	MethodBrief []string `json:"method_briefs"`
 	MemberCount int      `json:"member_count"`
 	NextCursor  string   `json:"next_cursor"`
 	RenamedFrom *struct {
@@ -98,6 +99,19 @@ func TestDescribeClass(t *testing.T) {
 			if !slices.Contains(r.Methods, c.want) || r.MethodsNote != "" {
 				t.Errorf("%s methods %q: %q (note %q), want %q and no note", c.class, c.filter, r.Methods, r.MethodsNote, c.want)
 			}
+			if !slices.ContainsFunc(r.MethodBrief, func(b string) bool { return strings.HasPrefix(b, c.filter+": ") }) {
+				t.Errorf("%s %s: method_briefs %q lack the method", c.class, c.filter, r.MethodBrief)
+			}
+		}
+		var mv describeResult
+		s.ok(t, "godot_describe_class", map[string]any{"class_name": "CharacterBody2D", "members": "methods", "filter": "move_and_slide"}, &mv)
+		if !slices.Contains(mv.MethodBrief, "move_and_slide: Moves the body based on velocity.") {
+			t.Errorf("move_and_slide brief: %q", mv.MethodBrief)
+		}
+		var unfiltered describeResult
+		s.ok(t, "godot_describe_class", map[string]any{"class_name": "AStar2D", "members": "methods"}, &unfiltered)
+		if len(unfiltered.MethodBrief) != 0 {
+			t.Errorf("an unfiltered answer has method_briefs: %q", unfiltered.MethodBrief)
 		}
 		// A method new in 4.6 after the class reference the names come
 		// from keeps bare types, and the answer says why.

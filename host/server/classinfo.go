@@ -34,7 +34,7 @@ func init() { coreDefs = append(coreDefs, classInfoDefs...) }
 // tags cannot say.
 func describeClassDef() coreDef {
 	d := coreTool("godot_describe_class", manifest.ReadOnly,
-		"Describe a Godot engine class: what it is for in one line, its inheritance chain, whether it can be instanced and is a Node, its properties (type, default, inspector hint, enum values), signals, methods (argument names, types and defaults, return type: add_point(id: int, position: Vector2, weight_scale: float = 1.0)) and constants/enums, from the engine's own class database and Godot's class reference. Pass class_name for one class (a Godot 3 name such as KinematicBody2D answers with its Godot 4 class), or query to search class names by part (case-insensitive; each match says what the class is for). Large classes are paged: pass members to pick one kind, filter to match member names, inherited=true to include ancestors' members, and cursor from next_cursor for the next page.",
+		"Describe a Godot engine class: what it is for in one line (and, when filter narrows the methods to a few, what each does), its inheritance chain, whether it can be instanced and is a Node, its properties (type, default, inspector hint, enum values), signals, methods (argument names, types and defaults, return type: add_point(id: int, position: Vector2, weight_scale: float = 1.0)) and constants/enums, from the engine's own class database and Godot's class reference. Pass class_name for one class (a Godot 3 name such as KinematicBody2D answers with its Godot 4 class), or query to search class names by part (case-insensitive; each match says what the class is for). Large classes are paged: pass members to pick one kind, filter to match member names, inherited=true to include ancestors' members, and cursor from next_cursor for the next page.",
 		(*Server).describeClass)
 	d.schema = func() (*jsonschema.Schema, error) {
 		s, err := sdk.SchemaFor[describeArgs]()
@@ -67,6 +67,9 @@ var memberKinds = []string{"all", "properties", "signals", "methods", "constants
 // class such as Control (hundreds of members with inherited=true) pages
 // rather than flooding the agent's context.
 const pageBudget = 16 << 10
+
+// maxMethodBriefs is the most methods a filtered answer describes.
+const maxMethodBriefs = 20
 
 // searchCap is the most matches a query returns.
 const searchCap = 100
@@ -321,6 +324,8 @@ type member struct {
 	size int
 	// unnamed marks a method whose arguments have no names.
 	unnamed bool
+	// brief is a method's one-sentence description.
+	brief string
 }
 
 type members struct {
@@ -369,8 +374,13 @@ func collectMembers(db *classdb.DB, name string, in describeArgs) members {
 			for _, mt := range c.Methods {
 				if match(mt.Name) {
 					add("methods", withClass(methodSignature(mt), declared))
-					if len(mt.Arguments) > 0 && mt.Arguments[0].Name == "" {
-						m.list[len(m.list)-1].unnamed = true
+					last := &m.list[len(m.list)-1]
+					last.unnamed = len(mt.Arguments) > 0 && mt.Arguments[0].Name == ""
+					if in.Filter != "" {
+						last.brief = db.MethodBrief(cn, mt.Name)
+						if last.brief != "" {
+							last.brief = mt.Name + ": " + last.brief
+						}
 					}
 				}
 			}
@@ -398,6 +408,7 @@ func collectMembers(db *classdb.DB, name string, in describeArgs) members {
 func (m members) emit(out map[string]any, offset, limit int) int {
 	lists := map[string][]any{}
 	used, n, unnamed := 0, 0, false
+	var briefs []string
 	for i := offset; i < len(m.list) && n < limit; i++ {
 		mb := m.list[i]
 		if n > 0 && used+mb.size > pageBudget {
@@ -407,6 +418,14 @@ func (m members) emit(out map[string]any, offset, limit int) int {
 		n++
 		lists[mb.kind] = append(lists[mb.kind], mb.v)
 		unnamed = unnamed || mb.unnamed
+		if mb.brief != "" {
+			briefs = append(briefs, mb.brief)
+		}
+	}
+	// What a method does, in the class reference's first sentence, when a
+	// filter has narrowed the methods to a few.
+	if len(briefs) > 0 && len(lists["methods"]) <= maxMethodBriefs {
+		out["method_briefs"] = briefs
 	}
 	for k, l := range lists {
 		out[k] = l

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -20,17 +21,21 @@ import (
 //	engine<TAB>the engine version the table was built against
 //	source<TAB>where the class reference came from
 //	generator<TAB>the command that regenerates the table
+//	index<TAB>Class=offset,Class=offset,... (where each class's block
+//	starts in the body, in body order)
 //	(blank line)
+//	the body:
 //	= Class<TAB>one-line brief description
-//	method<TAB>arg1 arg2 arg3
+//	method<TAB>arg1 arg2 arg3<TAB>first sentence of its description
 //	...
 //
-// Only methods of the embedded database with arguments are listed, and
-// only where the class reference gives the same number of arguments as the
-// engine, so no name is invented for an argument the engine does not
-// have. Like the class members, the table is read lazily: its index of
-// class blocks is built the first time a class's members are decoded, and
-// a class's block is read when that class is.
+// Only methods of the embedded database are listed, and their argument
+// names only where the class reference gives the same number of arguments
+// as the engine (else the names field is empty), so no name is invented
+// for an argument the engine does not have. Like the class members, the
+// table is read lazily: its header when the database is opened, its index
+// line the first time a class's members are decoded, and a class's block
+// when that class is.
 //
 //go:embed godot-4.6.classdoc
 var embeddedDocs string
@@ -56,28 +61,42 @@ type ClassDoc struct {
 	Brief string
 	// Args maps a method name to its argument names, in order.
 	Args map[string][]string
+	// MethodBriefs maps a method name to the first sentence of its
+	// description.
+	MethodBriefs map[string]string
 }
 
 // EncodeDocs writes the table of docs.go: classes sorted by name, their
 // methods sorted. Tabs and line breaks in a brief become spaces.
 func EncodeDocs(info DocsInfo, classes []ClassDoc) []byte {
 	var b strings.Builder
-	b.WriteString(docsMagic)
-	fmt.Fprintf(&b, "engine\t%s\nsource\t%s\ngenerator\t%s\n\n", oneLine(info.Engine), oneLine(info.Source), oneLine(info.Generator))
 	cs := slices.Clone(classes)
 	slices.SortFunc(cs, func(a, b ClassDoc) int { return strings.Compare(a.Name, b.Name) })
+	index := make([]string, 0, len(cs))
 	for _, c := range cs {
+		index = append(index, c.Name+"="+strconv.Itoa(b.Len()))
 		fmt.Fprintf(&b, "= %s\t%s\n", c.Name, oneLine(c.Brief))
-		names := make([]string, 0, len(c.Args))
+		names := make([]string, 0, len(c.Args)+len(c.MethodBriefs))
 		for m := range c.Args {
 			names = append(names, m)
 		}
+		for m := range c.MethodBriefs {
+			if _, ok := c.Args[m]; !ok {
+				names = append(names, m)
+			}
+		}
 		slices.Sort(names)
 		for _, m := range names {
-			fmt.Fprintf(&b, "%s\t%s\n", m, strings.Join(c.Args[m], " "))
+			fmt.Fprintf(&b, "%s\t%s", m, strings.Join(c.Args[m], " "))
+			if d := oneLine(c.MethodBriefs[m]); d != "" {
+				b.WriteString("\t" + d)
+			}
+			b.WriteByte('\n')
 		}
 	}
-	return []byte(b.String())
+	head := fmt.Sprintf("%sengine\t%s\nsource\t%s\ngenerator\t%s\nindex\t%s\n\n", docsMagic,
+		oneLine(info.Engine), oneLine(info.Source), oneLine(info.Generator), strings.Join(index, ","))
+	return []byte(head + b.String())
 }
 
 func oneLine(s string) string {
@@ -86,11 +105,12 @@ func oneLine(s string) string {
 
 // docTable is the table, indexed on first use.
 type docTable struct {
-	data     string
-	headOnce sync.Once
-	once     sync.Once
-	info     DocsInfo
-	body     string
+	data      string
+	headOnce  sync.Once
+	once      sync.Once
+	info      DocsInfo
+	body      string
+	indexLine string
 	// blocks maps a class name to its block: the "= " line and the method
 	// lines after it.
 	blocks map[string]string
@@ -118,6 +138,8 @@ func (t *docTable) header() {
 				t.info.Source = v
 			case "generator":
 				t.info.Generator = v
+			case "index":
+				t.indexLine = v
 			}
 		}
 		t.body = body
@@ -128,19 +150,28 @@ func (t *docTable) header() {
 func (t *docTable) index() {
 	t.once.Do(func() {
 		t.header()
-		body := t.body
 		t.blocks = map[string]string{}
-		for body != "" {
-			end := strings.Index(body, "\n= ")
-			block := body
-			if end >= 0 {
-				block, body = body[:end+1], body[end+1:]
-			} else {
-				body = ""
+		if t.err != nil || t.indexLine == "" {
+			return
+		}
+		entries := strings.Split(t.indexLine, ",")
+		t.blocks = make(map[string]string, len(entries))
+		prev, start := "", 0
+		for _, e := range entries {
+			name, at, _ := strings.Cut(e, "=")
+			off, err := strconv.Atoi(at)
+			if err != nil || off < start || off > len(t.body) {
+				t.err = fmt.Errorf("classdb: class reference table: bad index entry %q", e)
+				t.blocks = map[string]string{}
+				return
 			}
-			name := block[len("= "):]
-			name = name[:strings.IndexAny(name, "\t\n")]
-			t.blocks[name] = block
+			if prev != "" {
+				t.blocks[prev] = t.body[start:off]
+			}
+			prev, start = name, off
+		}
+		if prev != "" {
+			t.blocks[prev] = t.body[start:]
 		}
 	})
 }
@@ -175,6 +206,7 @@ func nameArguments(block string, methods []Method, byName map[string]int) {
 		if !ok {
 			continue
 		}
+		args, _, _ = strings.Cut(args, "\t")
 		names := strings.Fields(args)
 		m := &methods[i]
 		if len(names) != len(m.Arguments) {
@@ -186,6 +218,26 @@ func nameArguments(block string, methods []Method, byName map[string]int) {
 			}
 		}
 	}
+}
+
+// MethodBrief returns the first sentence of the class reference's
+// description of a method the class declares itself, or "".
+func (db *DB) MethodBrief(class, method string) string {
+	if db.docs == nil {
+		return ""
+	}
+	block := db.docs.class(class)
+	i := strings.Index(block, "\n"+method+"\t")
+	if i < 0 {
+		return ""
+	}
+	line := block[i+1:]
+	line, _, _ = strings.Cut(line, "\n")
+	parts := strings.SplitN(line, "\t", 3)
+	if len(parts) < 3 {
+		return ""
+	}
+	return parts[2]
 }
 
 // Brief returns the class reference's one-line description of a class, or

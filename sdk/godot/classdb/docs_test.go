@@ -54,6 +54,17 @@ func TestDocsWellKnownMethods(t *testing.T) {
 	if got := db.Brief("Node"); got != "Base class for all scene objects." {
 		t.Errorf("Brief(Node) = %q", got)
 	}
+	for _, tt := range []struct{ class, method, want string }{
+		{"CharacterBody2D", "move_and_slide", "Moves the body based on velocity."},
+		{"AStar2D", "add_point", "Adds a new point at the given position with the given identifier."},
+		{"Node", "queue_free", "Queues this node to be deleted at the end of the current frame."},
+		{"Node", "no_such_method", ""},
+		{"Node2D", "queue_free", ""}, // declared by Node, not Node2D
+	} {
+		if got := db.MethodBrief(tt.class, tt.method); got != tt.want {
+			t.Errorf("MethodBrief(%s, %s) = %q, want %q", tt.class, tt.method, got, tt.want)
+		}
+	}
 	if got := db.Brief("NoSuchClass"); got != "" {
 		t.Errorf("Brief(NoSuchClass) = %q", got)
 	}
@@ -118,6 +129,9 @@ func TestDocsCoverage(t *testing.T) {
 		t.Fatalf("the table has %d classes", len(tab.blocks))
 	}
 	for class, block := range tab.blocks {
+		if !strings.HasPrefix(block, "= "+class+"\t") || !strings.HasSuffix(block, "\n") {
+			t.Errorf("the block of %s is %.40q...", class, block)
+		}
 		c, ok := db.Class(class)
 		if !ok {
 			t.Errorf("the table lists %s, which the database lacks", class)
@@ -129,11 +143,12 @@ func TestDocsCoverage(t *testing.T) {
 				continue
 			}
 			method, args, _ := strings.Cut(line, "\t")
+			args, _, _ = strings.Cut(args, "\t")
 			m, ok := c.Method(method)
 			if !ok {
 				t.Errorf("the table lists %s.%s, which the database lacks", class, method)
-			} else if len(strings.Fields(args)) != len(m.Arguments) {
-				t.Errorf("the table gives %s.%s %d names for %d arguments", class, method, len(strings.Fields(args)), len(m.Arguments))
+			} else if n := len(strings.Fields(args)); n != 0 && n != len(m.Arguments) {
+				t.Errorf("the table gives %s.%s %d names for %d arguments", class, method, n, len(m.Arguments))
 			}
 		}
 	}
@@ -148,7 +163,7 @@ func TestNameArguments(t *testing.T) {
 		{Name: "c", Arguments: []Argument{{Name: "kept", Type: "int"}}},
 	}
 	byName := map[string]int{"a": 0, "b": 1, "c": 2}
-	nameArguments("= X\tbrief\na\tx y\nb\tp q\nc\tz\nd\tw\n", methods, byName)
+	nameArguments("= X\tbrief\na\tx y\tDoes a.\nb\tp q\nc\tz\nd\tw\n", methods, byName)
 	if got := argNames(methods[0]); !slices.Equal(got, []string{"x", "y"}) {
 		t.Errorf("a: %q", got)
 	}
@@ -165,15 +180,19 @@ func TestNameArguments(t *testing.T) {
 func TestDocsRoundTrip(t *testing.T) {
 	data := EncodeDocs(DocsInfo{Engine: "4.6.x", Source: "test\tsource", Generator: "gen"}, []ClassDoc{
 		{Name: "B", Brief: "Second\nclass.", Args: map[string][]string{"m": {"x", "y"}}},
-		{Name: "A", Brief: "First.", Args: map[string][]string{"z": {"q"}, "a": {"p"}}},
+		{Name: "A", Brief: "First.", Args: map[string][]string{"z": {"q"}, "a": {"p"}}, MethodBriefs: map[string]string{"a": "Does\ta.", "k": "Keeps."}},
 	})
-	want := "godot-mcp classdoc 1\nengine\t4.6.x\nsource\ttest source\ngenerator\tgen\n\n= A\tFirst.\na\tp\nz\tq\n= B\tSecond class.\nm\tx y\n"
+	want := "godot-mcp classdoc 1\nengine\t4.6.x\nsource\ttest source\ngenerator\tgen\nindex\tA=0,B=37\n\n= A\tFirst.\na\tp\tDoes a.\nk\t\tKeeps.\nz\tq\n= B\tSecond class.\nm\tx y\n"
 	if string(data) != want {
 		t.Fatalf("EncodeDocs =\n%q\nwant\n%q", data, want)
 	}
 	tab := &docTable{data: string(data)}
 	tab.index()
-	if tab.err != nil || tab.info.Engine != "4.6.x" || blockBrief(tab.class("B")) != "Second class." || tab.class("A") != "= A\tFirst.\na\tp\nz\tq\n" {
+	bad := &docTable{data: strings.Replace(string(data), "B=37", "B=x", 1)}
+	if bad.index(); bad.err == nil || bad.class("A") != "" {
+		t.Errorf("a bad index entry: err %v", bad.err)
+	}
+	if tab.err != nil || tab.info.Engine != "4.6.x" || blockBrief(tab.class("B")) != "Second class." || tab.class("A") != "= A\tFirst.\na\tp\tDoes a.\nk\t\tKeeps.\nz\tq\n" {
 		t.Errorf("read back: err %v info %+v blocks %q", tab.err, tab.info, tab.blocks)
 	}
 

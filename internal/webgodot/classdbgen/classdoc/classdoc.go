@@ -48,6 +48,9 @@ type Class struct {
 	// Methods maps a method (virtual ones with their leading underscore)
 	// to its argument names.
 	Methods map[string][]string
+	// MethodBriefs maps a method to the first sentence of its
+	// description, plain text.
+	MethodBriefs map[string]string
 	// Accessors maps the setters and getters of properties that are not
 	// also listed as methods to their argument names.
 	Accessors map[string][]string
@@ -55,8 +58,9 @@ type Class struct {
 
 var (
 	classAnchor = regexp.MustCompile(`(?m)^\.\. _class_([^\s:]+):$`)
-	// A method's detail: its anchor, the rst-class line, the signature.
-	methodDetail = regexp.MustCompile(`(?m)^\.\. _class_[^\s:]+?_(?:private_)?method_(\w+):\n\n\.\. rst-class:: classref-method\n\n(.*)$`)
+	// A method's detail: its anchor, the rst-class line, the signature
+	// and the first line of its description, if any.
+	methodDetail = regexp.MustCompile(`(?m)^\.\. _class_[^\s:]+?_(?:private_)?method_(\w+):\n\n\.\. rst-class:: classref-method\n\n(.*)\n(?:\n([^.\n].*))?$`)
 	// An accessor line under a property: "- |void| **set_x**\ (\ value\: ...\ )".
 	accessorLine = regexp.MustCompile(`(?m)^- .*?\*\*(\w+)\*\*\\ \((.*)$`)
 	// An argument in a signature: "(\ name\: " or ", name\: ".
@@ -71,10 +75,13 @@ func ParseRST(text string) (c Class, ok bool) {
 	if m == nil {
 		return Class{}, false
 	}
-	c = Class{Name: m[1], Methods: map[string][]string{}, Accessors: map[string][]string{}}
+	c = Class{Name: m[1], Methods: map[string][]string{}, MethodBriefs: map[string]string{}, Accessors: map[string][]string{}}
 	c.Brief = brief(text)
 	for _, d := range methodDetail.FindAllStringSubmatch(text, -1) {
 		c.Methods[d[1]] = signatureArgs(d[2], d[1])
+		if d[3] != "" && !strings.HasPrefix(d[3], "**Deprecated:**") && !strings.HasPrefix(d[3], "**Experimental:**") {
+			c.MethodBriefs[d[1]] = FirstSentence(plain(d[3]))
+		}
 	}
 	for _, a := range accessorLine.FindAllStringSubmatch(text, -1) {
 		if _, isMethod := c.Methods[a[1]]; !isMethod {
@@ -148,6 +155,16 @@ func brief(text string) string {
 	return plain(strings.Join(para, " "))
 }
 
+// FirstSentence returns the text up to the first ". " (or all of it).
+func FirstSentence(s string) string {
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && s[i+1] == ' ' && !strings.HasSuffix(s[:i], "e.g") && !strings.HasSuffix(s[:i], "i.e") && !strings.HasSuffix(s[:i], "etc") {
+			return s[:i+1]
+		}
+	}
+	return s
+}
+
 // plain turns reStructuredText inline markup into plain text.
 func plain(s string) string {
 	s = literal.ReplaceAllString(s, "$1")
@@ -186,6 +203,8 @@ func ReadDir(dir string) (map[string]Class, error) {
 // Stats counts what Build kept and left out.
 type Stats struct {
 	Classes, Briefs int
+	// MethodBriefs counts the methods with a one-sentence description.
+	MethodBriefs int
 	// Methods with arguments in the database; Named of them got names.
 	Methods, Named int
 	// Mismatched: the reference gives another number of arguments (the
@@ -196,8 +215,8 @@ type Stats struct {
 }
 
 func (s Stats) String() string {
-	return fmt.Sprintf("%d classes (%d with a brief), %d of %d methods with arguments named; %d with another argument count in the reference, %d not in it",
-		s.Classes, s.Briefs, s.Named, s.Methods, len(s.Mismatched), len(s.Missing))
+	return fmt.Sprintf("%d classes (%d with a brief), %d methods with a brief, %d of %d methods with arguments named; %d with another argument count in the reference, %d not in it",
+		s.Classes, s.Briefs, s.MethodBriefs, s.Named, s.Methods, len(s.Mismatched), len(s.Missing))
 }
 
 // Build keeps of the reference what the database has: a brief for each of
@@ -209,12 +228,16 @@ func Build(db *classdb.DB, ref map[string]Class) ([]classdb.ClassDoc, Stats) {
 	for _, name := range db.Classes() {
 		c, _ := db.Class(name)
 		rc, ok := ref[name]
-		doc := classdb.ClassDoc{Name: name, Brief: rc.Brief, Args: map[string][]string{}}
+		doc := classdb.ClassDoc{Name: name, Brief: rc.Brief, Args: map[string][]string{}, MethodBriefs: map[string]string{}}
 		st.Classes++
 		if rc.Brief != "" {
 			st.Briefs++
 		}
 		for _, m := range c.Methods {
+			if b := rc.MethodBriefs[m.Name]; b != "" {
+				doc.MethodBriefs[m.Name] = b
+				st.MethodBriefs++
+			}
 			if len(m.Arguments) == 0 {
 				continue
 			}
@@ -233,7 +256,7 @@ func Build(db *classdb.DB, ref map[string]Class) ([]classdb.ClassDoc, Stats) {
 				st.Named++
 			}
 		}
-		if doc.Brief != "" || len(doc.Args) > 0 {
+		if doc.Brief != "" || len(doc.Args) > 0 || len(doc.MethodBriefs) > 0 {
 			out = append(out, doc)
 		}
 	}

@@ -57,7 +57,7 @@ Longer text.
 
 :ref:` + "`bool<class_bool>`" + ` **walk_to**\ (\ target\: :ref:` + "`Vector2<class_Vector2>`" + `, offset\: :ref:` + "`Vector2<class_Vector2>`" + ` = Vector2(0, 0), mode\: :ref:` + "`Mode<enum_Walker2D_Mode>`" + ` = 1\ ) :ref:` + "`🔗<class_Walker2D_method_walk_to>`" + `
 
-Walks. See :ref:` + "`walk_to()<class_Walker2D_method_walk_to>`" + `.
+Walks toward ` + "``target``" + `, e.g. a marker. See :ref:` + "`walk_to()<class_Walker2D_method_walk_to>`" + `.
 
 .. _class_Walker2D_method_shout:
 
@@ -93,6 +93,12 @@ func TestParseRST(t *testing.T) {
 	}
 	if got := c.Accessors["set_speed"]; !slices.Equal(got, []string{"value"}) {
 		t.Errorf("Accessors[set_speed] = %q", got)
+	}
+	if got := c.MethodBriefs["walk_to"]; got != "Walks toward target, e.g. a marker." {
+		t.Errorf("MethodBriefs[walk_to] = %q", got)
+	}
+	if _, ok := c.MethodBriefs["stop"]; ok {
+		t.Error("stop has no description but got a brief")
 	}
 	if _, ok := c.Accessors["get_speed"]; !ok {
 		t.Error("get_speed not read")
@@ -155,7 +161,9 @@ const classXML = `<?xml version="1.0" encoding="UTF-8" ?>
 			<return type="bool" />
 			<param index="1" name="offset" type="Vector2" default="Vector2(0, 0)" />
 			<param index="0" name="target" type="Vector2" />
-			<description></description>
+			<description>
+				Walks toward [param target]. Returns [code]false[/code] if it cannot.
+			</description>
 		</method>
 		<method name="stop">
 			<return type="void" />
@@ -176,6 +184,9 @@ func TestParseXML(t *testing.T) {
 	}
 	if want := "A node that walks along a Path2D at speed; see walk_to() and stop here."; c.Name != "Walker2D" || c.Brief != want {
 		t.Errorf("Name %q Brief %q, want Walker2D %q", c.Name, c.Brief, want)
+	}
+	if got := c.MethodBriefs["walk_to"]; got != "Walks toward target." {
+		t.Errorf("MethodBriefs[walk_to] = %q", got)
 	}
 	for m, want := range map[string][]string{"walk_to": {"target", "offset"}, "_on_step": {"delta"}, "stop": {}} {
 		if got, ok := c.Methods[m]; !ok || !slices.Equal(got, want) {

@@ -17,8 +17,9 @@ type xmlClass struct {
 	Name    string `xml:"name,attr"`
 	Brief   string `xml:"brief_description"`
 	Methods []struct {
-		Name   string `xml:"name,attr"`
-		Params []struct {
+		Name        string `xml:"name,attr"`
+		Description string `xml:"description"`
+		Params      []struct {
 			Index int    `xml:"index,attr"`
 			Name  string `xml:"name,attr"`
 		} `xml:"param"`
@@ -41,7 +42,7 @@ func ParseXML(data []byte) (Class, error) {
 	if x.Name == "" {
 		return Class{}, fmt.Errorf("classdoc: not a class reference file (no <class name>)")
 	}
-	c := Class{Name: x.Name, Brief: plainBBCode(x.Brief), Methods: map[string][]string{}, Accessors: map[string][]string{}}
+	c := Class{Name: x.Name, Brief: plainBBCode(x.Brief), Methods: map[string][]string{}, MethodBriefs: map[string]string{}, Accessors: map[string][]string{}}
 	for _, m := range x.Methods {
 		names := make([]string, len(m.Params))
 		for i, p := range m.Params {
@@ -52,6 +53,9 @@ func ParseXML(data []byte) (Class, error) {
 			}
 		}
 		c.Methods[m.Name] = names
+		if d := plainBBCode(m.Description); d != "" && !strings.HasPrefix(d, "Deprecated") {
+			c.MethodBriefs[m.Name] = FirstSentence(d)
+		}
 	}
 	for _, p := range x.Members {
 		if _, ok := c.Methods[p.Setter]; p.Setter != "" && !ok {
