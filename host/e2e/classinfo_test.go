@@ -11,6 +11,7 @@ import (
 // describeResult is the part of godot_describe_class's answer the tests read.
 type describeResult struct {
 	Class        string   `json:"class"`
+	Brief        string   `json:"brief"`
 	Inherits     []string `json:"inherits"`
 	Instantiable bool     `json:"instantiable"`
 	IsNode       bool     `json:"is_node"`
@@ -24,6 +25,8 @@ type describeResult struct {
 	} `json:"properties"`
 	Signals     []string `json:"signals"`
 	Methods     []string `json:"methods"`
+	MethodsNote string   `json:"methods_note"`
+	MethodBrief []string `json:"method_briefs"`
 	MemberCount int      `json:"member_count"`
 	NextCursor  string   `json:"next_cursor"`
 	RenamedFrom *struct {
@@ -34,11 +37,13 @@ type describeResult struct {
 		Database   string `json:"database"`
 		Project    string `json:"project"`
 		AnsweredBy string `json:"answered_by"`
+		DescFrom   string `json:"descriptions_from"`
 		Note       string `json:"note"`
 	} `json:"godot"`
 	// Search answers.
 	Matches []struct {
-		Name string `json:"name"`
+		Name  string `json:"name"`
+		Brief string `json:"brief"`
 	} `json:"matches"`
 	Total       int `json:"total"`
 	More        int `json:"more"`
@@ -73,9 +78,47 @@ func TestDescribeClass(t *testing.T) {
 		if !slices.Contains(r.Methods, "move_and_slide() -> bool") {
 			t.Errorf("methods lack move_and_slide() -> bool: %v", r.Methods)
 		}
+		if r.Brief != "A 2D physics body specialized for characters moved by script." || !strings.Contains(r.Godot.DescFrom, "class reference") {
+			t.Errorf("brief %q, descriptions_from %q", r.Brief, r.Godot.DescFrom)
+		}
 		if r.Godot.Database != "4.6" || r.Godot.Project != "4.4" || !strings.Contains(r.Godot.Note, "4.4") ||
 			!strings.HasPrefix(r.Godot.AnsweredBy, "embedded") {
 			t.Errorf("godot = %+v, want the 4.6 database answering for a 4.4 project, with a note", r.Godot)
+		}
+	})
+
+	t.Run("argument names", func(t *testing.T) {
+		for _, c := range []struct{ class, filter, want string }{
+			{"AStar2D", "add_point", "add_point(id: int, position: Vector2, weight_scale: float = 1.0)"},
+			{"Node", "add_child", "add_child(node: Node, force_readable_name: bool = false, internal: Node.InternalMode = 0)"},
+			{"Tween", "tween_property", "tween_property(object: Object, property: NodePath, final_val: Variant, duration: float) -> PropertyTweener"},
+			{"CharacterBody2D", "move_and_slide", "move_and_slide() -> bool"},
+		} {
+			var r describeResult
+			s.ok(t, "godot_describe_class", map[string]any{"class_name": c.class, "members": "methods", "filter": c.filter}, &r)
+			if !slices.Contains(r.Methods, c.want) || r.MethodsNote != "" {
+				t.Errorf("%s methods %q: %q (note %q), want %q and no note", c.class, c.filter, r.Methods, r.MethodsNote, c.want)
+			}
+			if !slices.ContainsFunc(r.MethodBrief, func(b string) bool { return strings.HasPrefix(b, c.filter+": ") }) {
+				t.Errorf("%s %s: method_briefs %q lack the method", c.class, c.filter, r.MethodBrief)
+			}
+		}
+		var mv describeResult
+		s.ok(t, "godot_describe_class", map[string]any{"class_name": "CharacterBody2D", "members": "methods", "filter": "move_and_slide"}, &mv)
+		if !slices.Contains(mv.MethodBrief, "move_and_slide: Moves the body based on velocity.") {
+			t.Errorf("move_and_slide brief: %q", mv.MethodBrief)
+		}
+		var unfiltered describeResult
+		s.ok(t, "godot_describe_class", map[string]any{"class_name": "AStar2D", "members": "methods"}, &unfiltered)
+		if len(unfiltered.MethodBrief) != 0 {
+			t.Errorf("an unfiltered answer has method_briefs: %q", unfiltered.MethodBrief)
+		}
+		// A method new in 4.6 after the class reference the names come
+		// from keeps bare types, and the answer says why.
+		var r describeResult
+		s.ok(t, "godot_describe_class", map[string]any{"class_name": "ChainIK3D", "members": "methods", "filter": "set_root_bone"}, &r)
+		if !slices.Contains(r.Methods, "set_root_bone(int, int)") || !strings.Contains(r.MethodsNote, "class reference") {
+			t.Errorf("ChainIK3D set_root_bone: %q, note %q", r.Methods, r.MethodsNote)
 		}
 	})
 
@@ -131,6 +174,9 @@ func TestDescribeClass(t *testing.T) {
 		var names []string
 		for _, m := range r.Matches {
 			names = append(names, m.Name)
+			if m.Name == "RigidBody2D" && !strings.HasPrefix(m.Brief, "A 2D physics body") {
+				t.Errorf("RigidBody2D brief %q", m.Brief)
+			}
 		}
 		for _, want := range []string{"CharacterBody2D", "RigidBody2D", "StaticBody2D"} {
 			if !slices.Contains(names, want) {

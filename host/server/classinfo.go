@@ -20,8 +20,9 @@ import (
 )
 
 // classInfoDefs is godot_describe_class: what an engine class is, from the
-// class database embedded in the SDK (dumped from the real engine), in
-// both modes. The addon's cmd_describe_class would answer from the
+// class database embedded in the SDK (dumped from the real engine, with
+// argument names and one-line descriptions from Godot's class reference,
+// which the dumped engine build leaves out), in both modes. The addon's cmd_describe_class would answer from the
 // editor's own ClassDB, but the embedded database answers the same
 // questions without an editor and with defaults and hints, so the host
 // does not forward.
@@ -33,7 +34,7 @@ func init() { coreDefs = append(coreDefs, classInfoDefs...) }
 // tags cannot say.
 func describeClassDef() coreDef {
 	d := coreTool("godot_describe_class", manifest.ReadOnly,
-		"Describe a Godot engine class: its inheritance chain, whether it can be instanced and is a Node, its properties (type, default, inspector hint, enum values), signals, methods (argument types, defaults, return type) and constants/enums, from the engine's own class database. Pass class_name for one class (a Godot 3 name such as KinematicBody2D answers with its Godot 4 class), or query to search class names by part (case-insensitive). Large classes are paged: pass members to pick one kind, filter to match member names, inherited=true to include ancestors' members, and cursor from next_cursor for the next page.",
+		"Describe a Godot engine class: what it is for in one line (and, when filter narrows the methods to a few, what each does), its inheritance chain, whether it can be instanced and is a Node, its properties (type, default, inspector hint, enum values), signals, methods (argument names, types and defaults, return type: add_point(id: int, position: Vector2, weight_scale: float = 1.0)) and constants/enums, from the engine's own class database and Godot's class reference. Pass class_name for one class (a Godot 3 name such as KinematicBody2D answers with its Godot 4 class), or query to search class names by part (case-insensitive; each match says what the class is for). Large classes are paged: pass members to pick one kind, filter to match member names, inherited=true to include ancestors' members, and cursor from next_cursor for the next page.",
 		(*Server).describeClass)
 	d.schema = func() (*jsonschema.Schema, error) {
 		s, err := sdk.SchemaFor[describeArgs]()
@@ -66,6 +67,9 @@ var memberKinds = []string{"all", "properties", "signals", "methods", "constants
 // class such as Control (hundreds of members with inherited=true) pages
 // rather than flooding the agent's context.
 const pageBudget = 16 << 10
+
+// maxMethodBriefs is the most methods a filtered answer describes.
+const maxMethodBriefs = 20
 
 // searchCap is the most matches a query returns.
 const searchCap = 100
@@ -100,7 +104,9 @@ type classVersion struct {
 	Database string `json:"database"`
 	Project  string `json:"project,omitempty"`
 	Source   string `json:"answered_by"`
-	Note     string `json:"note,omitempty"`
+	// Docs is where argument names and descriptions come from.
+	Docs string `json:"descriptions_from,omitempty"`
+	Note string `json:"note,omitempty"`
 }
 
 func versionView(db *classdb.DB, project string) classVersion {
@@ -108,6 +114,7 @@ func versionView(db *classdb.DB, project string) classVersion {
 	if p := db.Provenance(); p.Engine != "" {
 		v.Source += " (Godot " + p.Engine + ")"
 	}
+	v.Docs = db.DocsProvenance().Source
 	dbMinor := fmt.Sprintf("%d.%d", db.Version().Major, db.Version().Minor)
 	switch {
 	case project == "":
@@ -125,11 +132,12 @@ type classSummary struct {
 	Inherits     string `json:"inherits,omitempty"`
 	Instantiable bool   `json:"instantiable"`
 	Node         bool   `json:"is_node"`
+	Brief        string `json:"brief,omitempty"`
 }
 
 func summarize(db *classdb.DB, name string) classSummary {
 	c, _ := db.Class(name)
-	return classSummary{Name: name, Inherits: c.Inherits, Instantiable: c.Instantiable && !c.Disabled, Node: db.IsNode(name)}
+	return classSummary{Name: name, Inherits: c.Inherits, Instantiable: c.Instantiable && !c.Disabled, Node: db.IsNode(name), Brief: db.Brief(name)}
 }
 
 func searchClasses(db *classdb.DB, ver classVersion, in describeArgs) *mcp.CallToolResult {
@@ -201,6 +209,7 @@ func (s *Server) describeOne(db *classdb.DB, ver classVersion, in describeArgs) 
 	c, _ := db.Class(name)
 	out := map[string]any{
 		"class":        name,
+		"brief":        db.Brief(name),
 		"inherits":     nonNil(db.Chain(name)[1:]),
 		"instantiable": c.Instantiable && !c.Disabled,
 		"is_node":      db.IsNode(name),
@@ -236,6 +245,9 @@ func (s *Server) describeOne(db *classdb.DB, ver classVersion, in describeArgs) 
 		kind = "abstract"
 	}
 	lead = append(lead, fmt.Sprintf("%s (%s) inherits %s.", name, kind, orStr(c.Inherits, "nothing")))
+	if b := db.Brief(name); b != "" {
+		lead = append(lead, b)
+	}
 	if page.total > 0 {
 		lead = append(lead, fmt.Sprintf("Members %d-%d of %d.", min(offset+1, page.total), offset+shown, page.total))
 	}
@@ -310,6 +322,10 @@ type member struct {
 	kind string
 	v    any
 	size int
+	// unnamed marks a method whose arguments have no names.
+	unnamed bool
+	// brief is a method's one-sentence description.
+	brief string
 }
 
 type members struct {
@@ -358,6 +374,14 @@ func collectMembers(db *classdb.DB, name string, in describeArgs) members {
 			for _, mt := range c.Methods {
 				if match(mt.Name) {
 					add("methods", withClass(methodSignature(mt), declared))
+					last := &m.list[len(m.list)-1]
+					last.unnamed = len(mt.Arguments) > 0 && mt.Arguments[0].Name == ""
+					if in.Filter != "" {
+						last.brief = db.MethodBrief(cn, mt.Name)
+						if last.brief != "" {
+							last.brief = mt.Name + ": " + last.brief
+						}
+					}
 				}
 			}
 		}
@@ -383,7 +407,8 @@ func collectMembers(db *classdb.DB, name string, in describeArgs) members {
 // a page is always shown, however large.
 func (m members) emit(out map[string]any, offset, limit int) int {
 	lists := map[string][]any{}
-	used, n := 0, 0
+	used, n, unnamed := 0, 0, false
+	var briefs []string
 	for i := offset; i < len(m.list) && n < limit; i++ {
 		mb := m.list[i]
 		if n > 0 && used+mb.size > pageBudget {
@@ -392,12 +417,21 @@ func (m members) emit(out map[string]any, offset, limit int) int {
 		used += mb.size
 		n++
 		lists[mb.kind] = append(lists[mb.kind], mb.v)
+		unnamed = unnamed || mb.unnamed
+		if mb.brief != "" {
+			briefs = append(briefs, mb.brief)
+		}
+	}
+	// What a method does, in the class reference's first sentence, when a
+	// filter has narrowed the methods to a few.
+	if len(briefs) > 0 && len(lists["methods"]) <= maxMethodBriefs {
+		out["method_briefs"] = briefs
 	}
 	for k, l := range lists {
 		out[k] = l
 	}
-	if len(lists["methods"]) > 0 {
-		out["methods_note"] = "argument names are not in the class database (the engine build it was dumped from leaves them out); types, defaults and return types are"
+	if unnamed {
+		out["methods_note"] = "an argument shown as a bare type has no name in Godot's class reference (an internal method, or one new in this Godot version); its type, default and place are the engine's"
 	}
 	out["member_count"] = m.total
 	return n
@@ -478,9 +512,11 @@ func signalSignature(sg classdb.Signal) string {
 }
 
 // methodSignature renders a method as GDScript would declare it, with
-// qualifiers first: "static get_singleton(StringName) -> Object". The
-// engine build the database was dumped from keeps argument types but not
-// their names, so unnamed arguments show their type only.
+// qualifiers first: "add_point(id: int, position: Vector2, weight_scale:
+// float = 1.0)". The engine build the database was dumped from keeps
+// argument types but not their names, which come from Godot's class
+// reference (classdb's docs.go); an argument the reference does not name
+// shows its type only: "static get_singleton(StringName) -> Object".
 func methodSignature(m classdb.Method) string {
 	var q []string
 	for _, f := range []struct {

@@ -303,6 +303,9 @@ type DB struct {
 	// lazy is set for the embedded database, whose settings and keys are
 	// decoded on first use.
 	lazy *lazyDB
+	// docs is the class reference table (docs.go), for the embedded
+	// database.
+	docs *docTable
 }
 
 // Version returns the engine version the file was dumped from, or the zero

@@ -10,3 +10,8 @@ package classdb
 // the generator's godot-4.6.json.gz.
 //
 //go:generate go test -run ^TestPackedUpToDate$ -update
+//
+// Argument names and class descriptions (godot-4.6.classdoc, docs.go) come
+// from Godot's class reference, not from the engine: rebuild them after the
+// database with internal/webgodot/classdbgen/cmd/classdoc-gen (its package
+// classdoc gives the command and the reference's version).

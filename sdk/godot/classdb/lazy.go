@@ -24,6 +24,9 @@ import (
 type lazyClass struct {
 	once sync.Once
 	raw  string // a slice of the embedded data; "" once decoded
+	// docs, when set, names the arguments of the class's methods as
+	// they are decoded (docs.go).
+	docs *docTable
 }
 
 // lazyDB holds the parts of the embedded database decoded on first use.
@@ -49,6 +52,9 @@ func (c *Class) load() {
 			panic(fmt.Sprintf("classdb: the embedded class %s does not decode: %v", c.Name, err))
 		}
 		full := storedClass(&sc)
+		if block := c.lazy.docs.class(c.Name); block != "" {
+			nameArguments(block, full.Methods, full.methods)
+		}
 		c.Enums, c.Methods, c.Properties = full.Enums, full.Methods, full.Properties
 		c.Signals, c.Constants = full.Signals, full.Constants
 		c.methods, c.props, c.enums, c.signals = full.methods, full.props, full.enums, full.signals

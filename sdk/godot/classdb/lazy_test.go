@@ -241,10 +241,27 @@ func TestDecodePackedEscapes(t *testing.T) {
 	}
 }
 
+func oneEdit(db *DB) {
+	_, _ = db.PropertyType("Camera3D", "position")
+	_ = db.IsDefault("Camera3D", "position", nil)
+	_ = db.SuggestProperty("MeshInstance3D", "positon")
+}
+
+// openWithDocs opens the pack as Embedded does, with a fresh copy of the
+// class reference table so that its indexing is measured each time.
+func openWithDocs() (*DB, error) {
+	db, err := decodePacked(embeddedPack)
+	if err != nil {
+		return nil, err
+	}
+	return db, db.withDocs(&docTable{data: embeddedDocs})
+}
+
 // BenchmarkEmbeddedHeap measures what a process keeps on the heap for the
 // embedded database: all of it decoded (the old Embedded), the lazy index
 // alone (after Warm), and the index with the classes one scene edit
-// touches decoded.
+// touches decoded; the last three with the class reference table as
+// Embedded attaches it.
 //
 //	cd sdk && go test -run '^$' -bench EmbeddedHeap -benchtime 5x ./godot/classdb/
 func BenchmarkEmbeddedHeap(b *testing.B) {
@@ -256,10 +273,15 @@ func BenchmarkEmbeddedHeap(b *testing.B) {
 	}{
 		{"decode_all", func() (*DB, error) { return Decode(bytes.NewReader(gzData)) }, nil},
 		{"lazy_index", func() (*DB, error) { return decodePacked(embeddedPack) }, nil},
-		{"lazy_one_edit", func() (*DB, error) { return decodePacked(embeddedPack) }, func(db *DB) {
-			_, _ = db.PropertyType("Camera3D", "position")
-			_ = db.IsDefault("Camera3D", "position", nil)
-			_ = db.SuggestProperty("MeshInstance3D", "positon")
+		{"lazy_one_edit", func() (*DB, error) { return decodePacked(embeddedPack) }, oneEdit},
+		// As Embedded opens it: with the class reference table (docs.go),
+		// whose header alone is read at open.
+		{"lazy_index_docs", openWithDocs, nil},
+		{"lazy_one_edit_docs", openWithDocs, oneEdit},
+		{"lazy_describe_node_docs", openWithDocs, func(db *DB) {
+			c, _ := db.Class("Node")
+			_, _ = c.Method("add_child")
+			_ = db.Brief("Node")
 		}},
 	} {
 		b.Run(tt.name, func(b *testing.B) {

@@ -278,7 +278,14 @@ type Provenance struct {
 }
 
 var embeddedDB = sync.OnceValues(func() (*DB, error) {
-	return decodePacked(embeddedPack)
+	db, err := decodePacked(embeddedPack)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.withDocs(embeddedDocTable); err != nil {
+		return nil, err
+	}
+	return db, nil
 })
 
 // Embedded returns the class database embedded in this package: Godot
