@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -205,5 +207,63 @@ func TestTestingWebRuntimeThroughTheHost(t *testing.T) {
 	}}, &sc)
 	if !sc.Passed || len(sc.Steps) != 3 || sc.Steps[2].Frame != 13 {
 		t.Fatalf("%+v", sc)
+	}
+}
+
+// TestTestingAssertRunningGame: through the real host and three real
+// plugin processes, assert_node_state reads the game the runtime toolset
+// plays, where the input toolset moved it (30 stepped ticks with D held),
+// says it read the running game, names expected and actual when an
+// assertion fails, and once the game is stopped runs the scene afresh
+// and says that instead.
+func TestTestingAssertRunningGame(t *testing.T) {
+	if _, err := webgodot.Locate(); err != nil {
+		testenv.Missing(t, "the Godot web runtime", err.Error())
+	}
+	dir := playground(t)
+	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_GAME_DIR=" + filepath.Join(t.TempDir(), "games")},
+		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"runtime", "input", "testing"}}, nil)
+	s.ok(t, "godot_runtime_play_scene", map[string]any{"fixed_fps": 60, "timeout_seconds": 300}, nil)
+	t.Cleanup(func() { s.call(t, "godot_runtime_stop_scene", map[string]any{}) })
+
+	var pos struct {
+		Value struct{ X float64 } `json:"value"`
+	}
+	s.ok(t, "godot_input_pause", map[string]any{}, nil)
+	s.ok(t, "godot_runtime_read_property", map[string]any{"node_path": "Player", "property": "position"}, &pos)
+	x0 := pos.Value.X
+	s.ok(t, "godot_input_simulate_key", map[string]any{"key": "D"}, nil)
+	s.ok(t, "godot_input_step_frames", map[string]any{"frames": 30}, nil)
+	s.ok(t, "godot_input_simulate_key", map[string]any{"key": "D", "pressed": false}, nil)
+
+	type assertOut struct {
+		Passed bool    `json:"passed"`
+		Source string  `json:"source"`
+		Scene  string  `json:"scene"`
+		Actual float64 `json:"actual"`
+		Text   string  `json:"text"`
+	}
+	var a assertOut
+	s.ok(t, "godot_testing_assert_node_state", map[string]any{"node_path": "Player", "property": "position:x", "expected": x0 + 30}, &a)
+	if !a.Passed || a.Source != "running game" || a.Scene != "res://main.tscn" || a.Actual != x0+30 {
+		t.Fatalf("in the running game: %+v", a)
+	}
+	s.ok(t, "godot_testing_assert_node_state", map[string]any{"node_path": "Player", "property": "position:x", "expected": x0}, &a)
+	if want := fmt.Sprintf("Player.position:x is %v, expected == %v (read in the running game)", x0+30, x0); a.Passed || !strings.Contains(a.Text, want) {
+		t.Fatalf("failing assertion: %+v, want text with %q", a, want)
+	}
+
+	s.ok(t, "godot_runtime_stop_scene", map[string]any{}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "godot_testing_assert_node_state",
+		Arguments: map[string]any{"node_path": "Player", "property": "position:x", "expected": x0}})
+	if err != nil || res.IsError {
+		t.Fatalf("after stop: %v %+v", err, res)
+	}
+	decode(t, res, &a)
+	if !a.Passed || a.Source != "fresh run" || a.Actual != x0 {
+		t.Fatalf("after stop: %+v", a)
 	}
 }

@@ -223,10 +223,10 @@ type assertArgs struct {
 	Op             string        `json:"op,omitempty" enum:"==,!=,<,<=,>,>=,contains,approx" jsonschema:"comparison (default ==)"`
 	Epsilon        *float64      `json:"epsilon,omitempty" minimum:"0" jsonschema:"approx: tolerance per component (default 1e-6)"`
 	Also           []Assertion   `json:"also,omitempty" jsonschema:"more assertions checked at the same moment"`
-	TimeoutMS      int           `json:"timeout_ms,omitempty" minimum:"100" maximum:"60000" jsonschema:"with an editor: how long to wait for the live value (default 3000)"`
-	Scene          sdk.ScenePath `json:"scene,omitempty" alias:"scene_path" jsonschema:"without an editor: the res:// scene to run (default: the main scene)"`
-	Frames         int           `json:"frames,omitempty" minimum:"0" maximum:"100000" jsonschema:"without an editor: physics ticks to run before reading (default 1)"`
-	TimeoutSeconds int           `json:"timeout_seconds,omitempty" default:"120" minimum:"1" maximum:"1800" jsonschema:"without an editor: deadline in seconds (default 120)"`
+	TimeoutMS      int           `json:"timeout_ms,omitempty" minimum:"100" maximum:"60000" jsonschema:"with an editor or a running game: how long to wait for the live value (default 3000)"`
+	Scene          sdk.ScenePath `json:"scene,omitempty" alias:"scene_path" jsonschema:"without an editor: the res:// scene to run in a fresh run (default: the main scene); a running game of another scene is not read"`
+	Frames         int           `json:"frames,omitempty" minimum:"0" maximum:"100000" jsonschema:"fresh run: physics ticks to run before reading (default 1); a running game is read as it is"`
+	TimeoutSeconds int           `json:"timeout_seconds,omitempty" default:"120" minimum:"1" maximum:"1800" jsonschema:"fresh run: deadline in seconds (default 120)"`
 }
 
 type assertResult struct {
@@ -237,9 +237,12 @@ type assertResult struct {
 	Actual     any               `json:"actual"`
 	Passed     bool              `json:"passed" jsonschema:"this assertion and every one in also held"`
 	Error      string            `json:"error"`
-	Frame      int               `json:"frame,omitempty"`
+	Frame      int               `json:"frame,omitempty" jsonschema:"the physics tick the values were read at (without an editor)"`
 	Assertions []AssertionResult `json:"assertions" jsonschema:"each assertion: the first is node_path/property, then also's"`
+	Source     string            `json:"source" enum:"running game,fresh run,editor" jsonschema:"where the values were read: the game godot_runtime_play_scene runs (running game), a one-shot run of the scene (fresh run, when no game runs), or the editor's game"`
+	Scene      string            `json:"scene,omitempty" jsonschema:"the scene that ran (running game)"`
 	Engine     *engineInfo       `json:"engine,omitempty"`
+	Notes      []string          `json:"notes,omitempty"`
 	Text       string            `json:"text"`
 }
 
@@ -256,10 +259,10 @@ func (in assertArgs) all() ([]Assertion, error) {
 	return list, nil
 }
 
-func assertResultOf(list []AssertionResult, engine *engineInfo) assertResult {
+func assertResultOf(list []AssertionResult, source string, engine *engineInfo) assertResult {
 	first := list[0]
 	r := assertResult{NodePath: first.NodePath, Property: first.Property, Op: first.Op, Expected: first.Expected, Actual: first.Actual,
-		Error: first.Error, Frame: first.Frame, Assertions: list, Engine: engine, Passed: true}
+		Error: first.Error, Frame: first.Frame, Assertions: list, Source: source, Engine: engine, Passed: true}
 	failed := 0
 	for _, a := range list {
 		if !a.Passed {
@@ -279,13 +282,47 @@ func assertResultOf(list []AssertionResult, engine *engineInfo) assertResult {
 	} else {
 		r.Text = fmt.Sprintf("%d of %d assertion(s) failed; first: %s", failed, len(list), r.Text)
 	}
+	r.Text += " (read in the " + sourceText(source) + ")"
 	return r
 }
 
+func sourceText(source string) string {
+	switch source {
+	case sourceRunning:
+		return "running game"
+	case sourceFresh:
+		return "fresh run of the scene"
+	}
+	return "editor's game"
+}
+
+// assertNodeState reads the game godot_runtime_play_scene runs when there
+// is one (and it plays the scene asked for), else runs the scene once.
 func assertNodeState(ctx context.Context, call *sdk.Call, in assertArgs) (sdk.Result, error) {
 	list, err := in.all()
 	if err != nil {
 		return sdk.Result{}, err
+	}
+	var notes []string
+	if c := attachGame(call); c != nil {
+		scene := c.Info().Scene
+		if in.Scene == "" || string(in.Scene) == scene {
+			out, live, err := assertLive(ctx, c, list, in.wait())
+			switch {
+			case err == nil:
+				r := assertResultOf(out, sourceRunning, nil)
+				r.Scene = live.scene
+				if in.Frames > 0 {
+					r.Notes = append(r.Notes, "frames applies to a fresh run: the running game was read as it is (step it first with godot_input_step_frames)")
+				}
+				return sdk.JSON(r), nil
+			case !isNoSession(err):
+				return sdk.Result{}, err
+			}
+			notes = append(notes, "the running game ended before it was read, so the scene ran afresh")
+		} else {
+			notes = append(notes, fmt.Sprintf("the running game plays %s, not %s, so %s ran afresh", scene, in.Scene, in.Scene))
+		}
 	}
 	t, err := headlessTarget(ctx, call)
 	if err != nil {
@@ -319,7 +356,17 @@ func assertNodeState(ctx context.Context, call *sdk.Call, in assertArgs) (sdk.Re
 			ar.Passed, ar.Error = evaluate(ds.Actual, list[i].Expected, list[i].Op, list[i].Epsilon)
 		}
 	}
-	return sdk.JSON(assertResultOf(out, &t.engine)), nil
+	r := assertResultOf(out, sourceFresh, &t.engine)
+	r.Notes = notes
+	return sdk.JSON(r), nil
+}
+
+// wait is how long a live read may take.
+func (in assertArgs) wait() time.Duration {
+	if in.TimeoutMS == 0 {
+		return 3 * time.Second
+	}
+	return time.Duration(in.TimeoutMS) * time.Millisecond
 }
 
 func assertNodeStateEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in assertArgs) (sdk.Result, error) {
@@ -331,13 +378,10 @@ func assertEditorAll(ctx context.Context, ed editor, in assertArgs) (sdk.Result,
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	wait := time.Duration(in.TimeoutMS) * time.Millisecond
-	if wait == 0 {
-		wait = 3 * time.Second
-	}
+	wait := in.wait()
 	out := make([]AssertionResult, len(list))
 	for i, a := range list {
 		out[i] = assertEditor(ctx, ed, a, wait)
 	}
-	return sdk.JSON(assertResultOf(out, nil)), nil
+	return sdk.JSON(assertResultOf(out, sourceEditor, nil)), nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,32 +10,45 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-// BenchmarkSuiteOverhead is what running a GUT suite costs over the bare
-// engine: the same project run once with a main scene that quits in its
-// first _ready (the engine's start and exit: page, engine, pack), and
-// once as run_tests runs GUT 9.6 on a three-test suite (GUT's start, the
-// suite, its report, and the tool's parsing). Both in the web runtime,
-// the browser already up.
+// BenchmarkSuiteOverhead is what running a test suite costs over the
+// bare engine: the same project run once with a main scene that quits in
+// its first _ready (the engine's start and exit: page, engine, pack), and
+// once as run_tests runs it (the framework's start, the suite, its
+// report, and the tool's parsing): GUT 9.6 on a three-test suite, and
+// gdUnit4 6.1 on a two-test suite. Both in the web runtime, the browser
+// already up.
 func BenchmarkSuiteOverhead(b *testing.B) {
+	b.Run("gut", func(b *testing.B) {
+		suiteOverhead(b, map[string]string{"test/test_math.gd": gutSuite}, "gut", 3)
+	})
+	b.Run("gdunit4", func(b *testing.B) {
+		suiteOverhead(b, map[string]string{"test/test_calc.gd": gdunitSuite}, "gdUnit4", 2)
+	})
+}
+
+func suiteOverhead(b *testing.B, testFiles map[string]string, addon string, tests int) {
 	setup, err := webgodot.Locate()
 	if err != nil {
 		b.Skip(err)
 	}
-	dir := godot4Project(b, map[string]string{
-		"test/test_math.gd": gutSuite,
-		"quit.tscn":         "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"Script\" path=\"res://quit.gd\" id=\"1\"]\n\n[node name=\"Quit\" type=\"Node\"]\nscript = ExtResource(\"1\")\n",
-		"quit.gd":           "extends Node\n\nfunc _ready() -> void:\n\tget_tree().quit(0)\n",
-	}, "gut")
+	files := map[string]string{
+		"quit.tscn": "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"Script\" path=\"res://quit.gd\" id=\"1\"]\n\n[node name=\"Quit\" type=\"Node\"]\nscript = ExtResource(\"1\")\n",
+		"quit.gd":   "extends Node\n\nfunc _ready() -> void:\n\tget_tree().quit(0)\n",
+	}
+	for k, v := range testFiles {
+		files[k] = v
+	}
+	dir := godot4Project(b, files, addon)
 	r, err := runnerFor(setup)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer closeWebRunner()
-	files, err := webgodot.ReadGameFiles(dir, "res://quit.tscn")
+	pack, err := webgodot.ReadGameFiles(dir, "res://quit.tscn")
 	if err != nil {
 		b.Fatal(err)
 	}
-	pck, err := webgodot.BuildPCK(webgodot.RuntimeVersion, files)
+	pck, err := webgodot.BuildPCK(webgodot.RuntimeVersion, pack)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -57,9 +71,9 @@ func BenchmarkSuiteOverhead(b *testing.B) {
 	}
 	suite := func() time.Duration {
 		start := time.Now()
-		res := h.Call(context.Background(), "run_tests", map[string]any{"engine": "web"})
+		res := h.Call(context.Background(), "run_tests", map[string]any{"engine": "web", "framework": strings.ToLower(addon)})
 		var out testResult
-		if err := res.Structured(&out); err != nil || out.Totals.Tests != 3 {
+		if err := res.Structured(&out); err != nil || out.Totals.Tests != tests {
 			b.Fatalf("%v %s", err, res.Text())
 		}
 		return time.Since(start)

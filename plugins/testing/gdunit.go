@@ -13,7 +13,8 @@ import (
 // gdUnit4 writes a JUnit report (results.xml in a report_N folder of the
 // report directory, -rd): a testsuite per suite with package = its res://
 // path, a testcase per test, and under a test its reports as failure,
-// error or skipped elements whose message is "FAILED: res://file:line".
+// error or skipped elements whose message is "FAILED: res://file:line"
+// (line -1 when the engine reported none, as a release build does).
 
 type junitReport struct {
 	Suites []junitSuite `xml:"testsuite"`
@@ -48,10 +49,7 @@ func ParseJUnit(b []byte) ([]TestCase, error) {
 	}
 	tests := []TestCase{}
 	for _, s := range r.Suites {
-		suite := s.Package
-		if suite == "" {
-			suite = s.Name
-		}
+		suite := suitePath(s)
 		for _, c := range s.Cases {
 			if len(tests) >= maxTests {
 				return tests, nil
@@ -78,6 +76,30 @@ func ParseJUnit(b []byte) ([]TestCase, error) {
 		}
 	}
 	return tests, nil
+}
+
+// suitePath is a suite's res:// script. gdUnit4 6.1 writes the suite's
+// folder without res:// as package and the script's base name as name
+// ("test", "test_calc"); a report's message names the script itself.
+func suitePath(s junitSuite) string {
+	for _, c := range s.Cases {
+		for _, d := range [][]junitDetail{c.Failures, c.Errors, c.Skipped} {
+			for _, x := range d {
+				if m := junitWhereRE.FindStringSubmatch(strings.TrimSpace(x.Message)); m != nil {
+					return m[1]
+				}
+			}
+		}
+	}
+	switch {
+	case strings.HasPrefix(s.Package, "res://"):
+		return s.Package
+	case s.Name == "":
+		return s.Package
+	case s.Package == "":
+		return "res://" + s.Name + ".gd"
+	}
+	return "res://" + strings.TrimSuffix(s.Package, "/") + "/" + s.Name + ".gd"
 }
 
 // readJUnitDir reads the results.xml gdUnit4 wrote under dir.

@@ -46,6 +46,47 @@ func TestParseJUnit(t *testing.T) {
 	}
 }
 
+// junitWeb is the report gdUnit4 6.1 wrote in the web runtime (Godot 4.6
+// release) for gdunitSuite: package is the suite's folder without res://,
+// name its base name, and the failure's line -1 (a release build has no
+// script stack).
+const junitWeb = `<?xml version="1.0" encoding="UTF-8" ?>
+<testsuites id="2026-12-03" name="report_1" tests="2" failures="1" skipped="0" flaky="0" time="0.000">
+	<testsuite id="0" name="test_calc" package="test" timestamp="2026-12-03T14:15:22" hostname="localhost" tests="2" failures="1" errors="0" skipped="0" flaky="0" time="2.372">
+		<testcase name="test_ok" classname="test_calc" time="0.984">
+		</testcase>
+		<testcase name="test_bad" classname="test_calc" time="0.700">
+			<failure message="FAILED: res://test/test_calc.gd:-1" type="FAILURE">
+<![CDATA[
+Expecting:
+ '5'
+ but was
+ '4'
+]]>
+			</failure>
+		</testcase>
+	</testsuite>
+</testsuites>
+`
+
+func TestParseJUnitWeb(t *testing.T) {
+	got, err := ParseJUnit([]byte(junitWeb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []TestCase{
+		{Suite: "res://test/test_calc.gd", Name: "test_ok", Status: "passed"},
+		{Suite: "res://test/test_calc.gd", Name: "test_bad", Status: "failed", Message: "Expecting:\n '5'\n but was\n '4'"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got  %+v\nwant %+v", got, want)
+	}
+	// Without a report naming the script: folder and name.
+	if p := suitePath(junitSuite{Name: "test_x", Package: "tests/unit"}); p != "res://tests/unit/test_x.gd" {
+		t.Errorf("suite path %q", p)
+	}
+}
+
 // GUT's per-test lines as GUT 9 prints them in a debug build (the assert
 // line after the failure) and in a release build ("at line -1").
 func TestParseGUTTests(t *testing.T) {

@@ -66,8 +66,9 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("assert_node_state",
 				"Check a node's property in the running game against an expected value (==, !=, <, <=, >, >=, contains, approx; vectors per "+
 					"component), plus more assertions in also. With an editor: the game playing there (start it with godot_runtime_play_scene). "+
-					"Without one: the scene runs in the embedded Godot 4.6 web runtime for frames frames, then the values are read. "+
-					"Next: run_test_scenario for input before the check.",
+					"Without one: the game godot_runtime_play_scene runs, read now, all values at one tick (source \"running game\"); when no "+
+					"game runs, the scene runs once in the embedded Godot 4.6 web runtime for frames ticks and is read then (source \"fresh run\"). "+
+					"Next: drive the game with the input tools and assert again, or run_test_scenario for a scripted check.",
 				sdk.ReadOnly, assertNodeState, sdk.EditorFunc(assertNodeStateEditor), sdk.WithTitle("Assert node state"), sdk.WithOutputSchema[assertResult]()),
 		},
 	}

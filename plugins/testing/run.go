@@ -206,6 +206,11 @@ func runTests(ctx context.Context, call *sdk.Call, in testArgs) (sdk.Result, err
 			return sdk.Result{}, sdk.Errorf(sdk.CodeCancelled, "", "the test run was cancelled; the game's tab was closed")
 		}
 		output, exitCode, timedOut, errs, warns = o.Output, o.ExitCode, o.TimedOut, o.Errors, o.Warnings
+		if framework == "gdunit4" {
+			if tests, rest, ok := junitFromOutput(output); ok {
+				res.Tests, output = tests, rest
+			}
+		}
 		res.DurationSeconds = o.Duration.Round(time.Millisecond).Seconds()
 		res.Command, res.Godot = o.Command, webgodot.RuntimeEngine
 		res.Notes = append(res.Notes, "the web runtime is a release build: failing asserts carry no line, so location is the test function's line")
@@ -273,8 +278,9 @@ func runTests(ctx context.Context, call *sdk.Call, in testArgs) (sdk.Result, err
 		if !found && t.web != nil {
 			for _, e := range errs {
 				if strings.HasPrefix(e.File, "res://addons/gdUnit4/") {
-					res.Notes = append(res.Notes, "gdUnit4's runner did not compile in the web runtime (a release export template): "+
-						e.File+":"+strconv.Itoa(e.Line)+": "+e.Message+"; run gdUnit4 with a native Godot 4 editor binary (engine \"native\")")
+					res.Notes = append(res.Notes, "gdUnit4's runner did not compile in the web runtime (a Godot 4.6 release export template, "+
+						"without editor classes; the server rewrites only what gdUnit4 6.1 needs): "+e.File+":"+strconv.Itoa(e.Line)+": "+e.Message+
+						"; update gdUnit4 to 6.1, or run it with a native Godot 4 editor binary (set GODOT_MCP_GODOT_BIN, pass engine \"native\")")
 					break
 				}
 			}
@@ -380,6 +386,9 @@ func webTestFiles(root, framework string) ([]webgodot.PackFile, error) {
 	if b, err := os.ReadFile(filepath.Join(root, ".gutconfig.json")); err == nil && framework == "gut" {
 		files = append(files, webgodot.PackFile{Path: ".gutconfig.json", Data: b})
 	}
+	if framework == "gdunit4" {
+		files = append(patchGdUnitForWeb(files), webgodot.PackFile{Path: gdunitWebRunnerPath, Data: []byte(gdunitWebRunner)})
+	}
 	files = append(files,
 		webgodot.PackFile{Path: launcherScript, Data: []byte(src)},
 		webgodot.PackFile{Path: launcherScene, Data: []byte(launcherTSCN)})
@@ -408,14 +417,33 @@ func _ready() -> void:
 	cli.main.call_deferred()
 `
 
-// gdunitLauncher does what gdUnit4's GdUnitCmdTool.gd does from a scene.
+// gdunitLauncher does what gdUnit4's GdUnitCmdTool.gd does from a scene,
+// with the runner of gdunitWebRunner.
 const gdunitLauncher = `extends Node
 
 func _ready() -> void:
-	var runner_script = load("res://` + gdunitCI + `")
+	var runner_script = load("res://` + gdunitWebRunnerPath + `")
 	if runner_script == null:
 		printerr("godot-mcp: gdUnit4's runner res://` + gdunitCI + ` did not load")
 		get_tree().quit(3)
 		return
-	get_tree().root.add_child.call_deferred(runner_script.new())
+	_drop_html_report()
+	var runner = runner_script.new()
+	# Its argument parser reads what follows the tool's name, as in
+	# "godot -s GdUnitCmdTool.gd -a ...": a web build runs no -s script.
+	runner._debug_cmd_args = PackedStringArray(["GdUnitCmdTool.gd"]) + OS.get_cmdline_args()
+	# One report, always report_1: the browser's file system is new every run.
+	runner.max_report_history = 1
+	get_tree().root.add_child.call_deferred(runner)
+
+
+# The HTML report (which nobody can open here) is switched off: the 4.6
+# web build dies writing it ("memory access out of bounds").
+func _drop_html_report() -> void:
+	for c in ProjectSettings.get_global_class_list():
+		if c["class"] == &"GdUnitTestSessionHookService":
+			var service = load(c["path"]).instance()
+			for hook in service.enigne_hooks:
+				if String(hook.get_script().resource_path).ends_with("/GdUnitHtmlReporterTestSessionHook.gd"):
+					hook.set_meta("enabled", false)
 `

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -139,28 +140,51 @@ func test_bad() -> void:
 	assert_int(2 * 2).is_equal(5)
 `
 
-// TestRunTestsGdUnit4Web runs the real gdUnit4 6.1 in the web runtime.
-// Its runner does not compile in a release export template (it names the
-// editor-only EditorInterface), so the result must say so, with the
-// addon's file:line and the way out, and must not pass.
+// TestRunTestsGdUnit4Web runs the real gdUnit4 6.1 in the web runtime:
+// its scripts are rewritten in the pack where they do not compile in a
+// release export template, and its JUnit report comes back through the
+// output: every test with its status, the failing one with gdUnit4's
+// message and its function's line (a release build reports no assert
+// line), gdUnit4's exit code 100.
 func TestRunTestsGdUnit4Web(t *testing.T) {
 	requireWeb(t)
 	dir := godot4Project(t, map[string]string{"test/test_calc.gd": gdunitSuite}, "gdUnit4")
+	before, err := os.ReadFile(filepath.Join(dir, "addons/gdUnit4/src/core/GdUnitFileAccess.gd"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	res := h.Call(context.Background(), "run_tests", map[string]any{"framework": "gdunit4"})
 	var out testResult
 	if err := res.Structured(&out); err != nil {
 		t.Fatalf("%v: %s", err, res.Text())
 	}
-	if out.Passed || out.Framework != "gdunit4" || len(out.Tests) != 0 {
-		t.Fatalf("%s", res.Text())
+	if out.Passed || out.Framework != "gdunit4" || out.Engine.Kind != engineWeb || out.ExitCode == nil || *out.ExitCode != 100 {
+		t.Fatalf("%s\n%s", res.Text(), out.Output)
 	}
-	note := strings.Join(out.Notes, "\n")
-	if !strings.Contains(note, "gdUnit4's runner did not compile in the web runtime") || !strings.Contains(note, "res://addons/gdUnit4/") ||
-		!strings.Contains(note, `engine "native"`) {
-		t.Errorf("notes %q", out.Notes)
+	want := []TestCase{
+		{Suite: "res://test/test_calc.gd", Name: "test_ok", Status: "passed", Location: "res://test/test_calc.gd:4", LineOf: "function"},
+		{Suite: "res://test/test_calc.gd", Name: "test_bad", Status: "failed", Message: "Expecting:\n '5'\n but was\n '4'", Location: "res://test/test_calc.gd:7", LineOf: "function"},
 	}
-	if !strings.Contains(out.Text, "reported no test results") || !strings.Contains(out.Text, "first script error: res://addons/gdUnit4/") {
+	if !reflect.DeepEqual(out.Tests, want) {
+		t.Fatalf("tests %+v\n%s", out.Tests, out.Output)
+	}
+	if out.Totals != (Totals{Tests: 2, Passed: 1, Failed: 1}) {
+		t.Errorf("totals %+v", out.Totals)
+	}
+	for _, e := range out.Errors {
+		if e.File != "" {
+			t.Errorf("script error %s:%d: %s", e.File, e.Line, e.Message)
+		}
+	}
+	if strings.Contains(out.Output, gdunitJUnitMarker) {
+		t.Error("the report's line was left in the output")
+	}
+	if !strings.HasPrefix(out.Text, "1 passed, 1 failed, 0 skipped, 0 errors of 2 tests; first failure: res://test/test_calc.gd test_bad at res://test/test_calc.gd:7") {
 		t.Errorf("text %q", out.Text)
+	}
+	// The addon was rewritten in the pack only.
+	if after, _ := os.ReadFile(filepath.Join(dir, "addons/gdUnit4/src/core/GdUnitFileAccess.gd")); string(after) != string(before) {
+		t.Error("the project's copy of gdUnit4 was changed")
 	}
 }
