@@ -11,6 +11,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot/loadcheck"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/tiledata"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -32,12 +33,142 @@ func rectCells(x, y, w, h int) [][2]int {
 	return out
 }
 
-// terrainEngine paints the same cells with Godot's own terrain painter
-// (set_cells_terrain_connect) and prints, for its layer and for a layer
-// holding the cells we chose, each cell's terrain pattern: the centre
-// terrain and the peering bits. Godot picks at random among the tiles of
-// one pattern (weighted by probability), so patterns are what must agree.
-func terrainEngine(ours [][5]int) string {
+// The generated TileSets: every non-square shape, both offset axes,
+// every kind of layout and all three terrain modes.
+var terrainGrids = []struct {
+	node string
+	grid tiledata.Grid
+	mode tiledata.TerrainMode
+}{
+	{"IsoDiamondDown", tiledata.Grid{Shape: tiledata.ShapeIsometric, Layout: tiledata.LayoutDiamondDown}, tiledata.MatchCornersAndSides},
+	{"IsoStacked", tiledata.Grid{Shape: tiledata.ShapeIsometric}, tiledata.MatchSides},
+	{"IsoStairsVertical", tiledata.Grid{Shape: tiledata.ShapeIsometric, Layout: tiledata.LayoutStairsRight, Axis: tiledata.AxisVertical}, tiledata.MatchCorners},
+	{"HalfOffset", tiledata.Grid{Shape: tiledata.ShapeHalfOffsetSquare}, tiledata.MatchCorners},
+	{"HalfOffsetVertical", tiledata.Grid{Shape: tiledata.ShapeHalfOffsetSquare, Layout: tiledata.LayoutDiamondDown, Axis: tiledata.AxisVertical}, tiledata.MatchCornersAndSides},
+	{"Hex", tiledata.Grid{Shape: tiledata.ShapeHexagon}, tiledata.MatchSides},
+	{"HexOffsetVertical", tiledata.Grid{Shape: tiledata.ShapeHexagon, Layout: tiledata.LayoutStackedOffset, Axis: tiledata.AxisVertical}, tiledata.MatchSides},
+	{"HexDiamondVertical", tiledata.Grid{Shape: tiledata.ShapeHexagon, Layout: tiledata.LayoutDiamondRight, Axis: tiledata.AxisVertical}, tiledata.MatchCorners},
+	{"HexVertical", tiledata.Grid{Shape: tiledata.ShapeHexagon, Axis: tiledata.AxisVertical}, tiledata.MatchCornersAndSides},
+	{"HexStairs", tiledata.Grid{Shape: tiledata.ShapeHexagon, Layout: tiledata.LayoutStairsDown}, tiledata.MatchCornersAndSides},
+}
+
+// The paints on the generated TileSets: a blob, a line, single cells next
+// to painted terrain, and a patch at negative (odd) rows and columns.
+var shapePaints = [][][2]int{
+	rectCells(0, 0, 4, 3),
+	{{5, 1}, {6, 1}, {7, 1}},
+	{{2, -1}},
+	rectCells(-5, -4, 2, 2),
+	{{-3, -3}},
+	{{4, 3}},
+}
+
+// terrainTileSet writes a TileSet of grid with one terrain set in mode
+// and one terrain, whose tiles (all of terrain 0) take every combination
+// of the mode's peering bits, or every seventh when there are more than
+// 256, so that the painter must also choose among imperfect tiles.
+func terrainTileSet(grid tiledata.Grid, mode tiledata.TerrainMode) (string, map[int][2]int) {
+	bits := grid.PeeringBits(mode)
+	tiles := map[int][2]int{}
+	var b strings.Builder
+	b.WriteString("[gd_resource type=\"TileSet\" load_steps=3 format=3]\n\n" +
+		"[ext_resource type=\"Texture2D\" path=\"res://level/tileset/tiles_demo.png\" id=\"1_tex\"]\n\n" +
+		"[sub_resource type=\"TileSetAtlasSource\" id=\"TileSetAtlasSource_terra\"]\ntexture = ExtResource(\"1_tex\")\ntexture_region_size = Vector2i(2, 2)\n")
+	all := 1<<len(bits) - 1
+	n := 0
+	for k := 0; k <= all; k++ {
+		if len(bits) > 8 && k%7 != 0 && k != all {
+			continue
+		}
+		key := fmt.Sprintf("%d:%d/0", n%128, n/128)
+		tiles[k] = [2]int{n % 128, n / 128}
+		n++
+		fmt.Fprintf(&b, "%s = 0\n%s/terrain_set = 0\n%s/terrain = 0\n", key, key, key)
+		for i, nb := range bits {
+			if k&(1<<i) != 0 {
+				fmt.Fprintf(&b, "%s/terrains_peering_bit/%s = 0\n", key, nb)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\n[resource]\ntile_shape = %d\ntile_layout = %d\ntile_offset_axis = %d\n"+
+		"terrain_set_0/mode = %d\nterrain_set_0/terrain_0/name = \"Ground\"\nterrain_set_0/terrain_0/color = Color(0.5, 0.34375, 0.25, 1)\n"+
+		"sources/0 = SubResource(\"TileSetAtlasSource_terra\")\n", grid.Shape, grid.Layout, grid.Axis, mode)
+	return b.String(), tiles
+}
+
+// seedCell is the painted cell of the last scenario on a generated
+// TileSet: before it is painted, two of its neighbours get tiles (by
+// set_cell) with a single peering bit of terrain next to it, so the
+// painter must read the bits of existing tiles; on vertical half-offset
+// grids one is the cell below with only its top left corner set, where
+// Godot reads that corner for the corner it shares with the cell above.
+var seedCell = [2]int{10, 10}
+
+// terrainSeeds are the cells to set around seedCell and their atlas
+// coordinates.
+func terrainSeeds(grid tiledata.Grid, mode tiledata.TerrainMode, tiles map[int][2]int) [][4]int {
+	bits := grid.PeeringBits(mode)
+	var out [][4]int
+	// Below: the corner counter-clockwise of the side facing seedCell (or
+	// that side); above: the corner clockwise of it (or that side).
+	for i, dirs := range [][]tiledata.Neighbor{{tiledata.BottomSide, tiledata.BottomRightSide}, {tiledata.TopSide, tiledata.TopLeftSide}} {
+		d := dirs[0]
+		if !grid.HasNeighbor(d) {
+			d = dirs[1]
+		}
+		c, _ := grid.NeighborCell(tiledata.XY{X: seedCell[0], Y: seedCell[1]}, d)
+		facing := (d + 8) % 16
+		corner := (facing + 15) % 16
+		if i == 1 {
+			corner = (facing + 1) % 16
+		}
+		mask := 0
+		for _, want := range []tiledata.Neighbor{corner, facing} {
+			if j := slices.Index(bits, want); j >= 0 {
+				mask = 1 << j
+				break
+			}
+		}
+		at, ok := tiles[mask]
+		if !ok {
+			at = tiles[0]
+		}
+		out = append(out, [4]int{c.X, c.Y, at[0], at[1]})
+	}
+	return out
+}
+
+// terrainScene is a scene with the demo's TileSet on Ground and one layer
+// per generated TileSet.
+func terrainScene() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[gd_scene load_steps=%d format=3]\n\n[ext_resource type=\"TileSet\" path=\"res://level/tileset/tileset.tres\" id=\"1\"]\n", len(terrainGrids)+2)
+	for i, g := range terrainGrids {
+		fmt.Fprintf(&b, "[ext_resource type=\"TileSet\" path=\"res://shapes/%s.tres\" id=\"%d\"]\n", g.node, i+2)
+	}
+	b.WriteString("\n[node name=\"Root\" type=\"Node2D\"]\n\n[node name=\"Ground\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = ExtResource(\"1\")\n")
+	for i, g := range terrainGrids {
+		fmt.Fprintf(&b, "\n[node name=\"%s\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = ExtResource(\"%d\")\n", g.node, i+2)
+	}
+	return b.String()
+}
+
+func gdCells(p [][2]int) string {
+	var cells []string
+	for _, c := range p {
+		cells = append(cells, fmt.Sprintf("Vector2i(%d, %d)", c[0], c[1]))
+	}
+	return "[" + strings.Join(cells, ", ") + "]"
+}
+
+// terrainEngine loads the scene we painted and, for each of its layers,
+// paints the same cells on a fresh layer of the same TileSet with Godot's
+// own terrain painter (set_cells_terrain_connect), then prints each
+// cell's terrain pattern of both: the centre terrain and the peering bits.
+// Godot picks at random among the tiles of one pattern (weighted by
+// probability), so patterns are what must agree. Every layer is checked
+// in this one engine run.
+func terrainEngine(seeds map[string][][4]int) string {
 	var b strings.Builder
 	b.WriteString(`extends RefCounted
 
@@ -46,50 +177,92 @@ static func pattern(layer: TileMapLayer) -> String:
 	for c in layer.get_used_cells():
 		var td := layer.get_cell_tile_data(c)
 		var bits := [td.terrain]
-		for n in [0, 3, 4, 7, 8, 11, 12, 15]:
-			bits.append(td.get_terrain_peering_bit(n))
+		for n in 16:
+			if td.is_valid_terrain_peering_bit(n):
+				bits.append(td.get_terrain_peering_bit(n))
 		out.append("%d,%d=%s" % [c.x, c.y, ",".join(bits.map(func(x): return str(x)))])
 	out.sort()
 	return " ".join(out)
 
-static func _static_init() -> void:
-	var ts: TileSet = load("res://level/tileset/tileset.tres")
+static func check(ours: TileMapLayer, paints: Array, seeds: Array = []) -> void:
 	var layer := TileMapLayer.new()
-	layer.tile_set = ts
-	var ours := TileMapLayer.new()
-	ours.tile_set = ts
+	layer.tile_set = ours.tile_set
+	for p in paints:
+		layer.set_cells_terrain_connect(p, 0, 0)
+	if seeds:
+		for c in seeds:
+			layer.set_cell(Vector2i(c[0], c[1]), 0, Vector2i(c[2], c[3]))
+		layer.set_cells_terrain_connect([Vector2i(%d, %d)], 0, 0)
+	print("TERRAIN ", ours.name, " ", pattern(layer))
+	print("OURS ", ours.name, " ", pattern(ours))
+	layer.free()
+
+static func _static_init() -> void:
+	var scene: Node = load("res://terrain.tscn").instantiate()
 `)
+	text := strings.Replace(b.String(), "%d, %d)], 0, 0)", fmt.Sprintf("%d, %d)], 0, 0)", seedCell[0], seedCell[1]), 1)
+	b.Reset()
+	b.WriteString(text)
+	var paints []string
 	for _, p := range terrainPaints {
-		var cells []string
-		for _, c := range p {
-			cells = append(cells, fmt.Sprintf("Vector2i(%d, %d)", c[0], c[1]))
+		paints = append(paints, gdCells(p))
+	}
+	fmt.Fprintf(&b, "\tcheck(scene.get_node(\"Ground\"), [%s])\n", strings.Join(paints, ", "))
+	paints = paints[:0]
+	for _, p := range shapePaints {
+		paints = append(paints, gdCells(p))
+	}
+	for _, g := range terrainGrids {
+		var sd []string
+		for _, c := range seeds[g.node] {
+			sd = append(sd, fmt.Sprintf("[%d, %d, %d, %d]", c[0], c[1], c[2], c[3]))
 		}
-		fmt.Fprintf(&b, "\tlayer.set_cells_terrain_connect([%s], 0, 0)\n", strings.Join(cells, ", "))
+		fmt.Fprintf(&b, "\tcheck(scene.get_node(\"%s\"), [%s], [%s])\n", g.node, strings.Join(paints, ", "), strings.Join(sd, ", "))
 	}
-	for _, c := range ours {
-		fmt.Fprintf(&b, "\tours.set_cell(Vector2i(%d, %d), 1, Vector2i(%d, %d), %d)\n", c[0], c[1], c[2], c[3], c[4])
-	}
-	b.WriteString("\tprint(\"TERRAIN \", pattern(layer))\n\tprint(\"OURS \", pattern(ours))\n")
+	b.WriteString("\tscene.free()\n")
 	return b.String()
 }
 
 func TestPaintTerrainAsTheEditor(t *testing.T) {
 	dir := assetProject(t, "2d-skeleton")
-	plugintest.WriteFile(t, dir, "res://terrain.tscn", "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"TileSet\" path=\"res://level/tileset/tileset.tres\" id=\"1\"]\n\n[node name=\"Root\" type=\"Node2D\"]\n\n[node name=\"Ground\" type=\"TileMapLayer\" parent=\".\"]\ntile_set = ExtResource(\"1\")\n")
+	seeds := map[string][][4]int{}
+	for _, g := range terrainGrids {
+		text, tiles := terrainTileSet(g.grid, g.mode)
+		plugintest.WriteFile(t, dir, "res://shapes/"+g.node+".tres", text)
+		seeds[g.node] = terrainSeeds(g.grid, g.mode, tiles)
+	}
+	plugintest.WriteFile(t, dir, "res://terrain.tscn", terrainScene())
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
-	for i, p := range terrainPaints {
-		args := map[string]any{"scene_path": "res://terrain.tscn", "node_path": "Ground", "terrain_set": 0, "terrain": 0, "cells": p}
+	paint := func(node string, p [][2]int) map[string]any {
+		t.Helper()
+		args := map[string]any{"scene_path": "res://terrain.tscn", "node_path": node, "terrain_set": 0, "terrain": 0, "cells": p}
 		out := plugintest.Call(t, h, "paint_terrain", args)
 		if int(out["painted"].(float64)) != len(p) {
-			t.Fatalf("paint %d = %v", i, out)
+			t.Fatalf("paint %s %v = %v", node, p, out)
 		}
+		return out
 	}
-	var cells [][5]int
+	for _, p := range terrainPaints {
+		paint("Ground", p)
+	}
 	for _, c := range layerData(t, filepath.Join(dir, "terrain.tscn"), "Ground") {
-		cells = append(cells, [5]int{int(c.Coords.X), int(c.Coords.Y), int(c.AtlasCoords.X), int(c.AtlasCoords.Y), int(c.Alternative)})
 		if c.SourceID != 1 {
 			t.Fatalf("cell %+v is not of the TileSet's source 1", c)
 		}
+	}
+	neighbours := 0
+	for _, g := range terrainGrids {
+		for _, p := range shapePaints {
+			neighbours += int(paint(g.node, p)["updated_neighbors"].(float64))
+		}
+		for _, c := range seeds[g.node] {
+			plugintest.Call(t, h, "set_cell", map[string]any{"scene_path": "res://terrain.tscn", "node_path": g.node,
+				"coords": []int{c[0], c[1]}, "source_id": 0, "atlas_coords": []int{c[2], c[3]}})
+		}
+		paint(g.node, [][2]int{seedCell})
+	}
+	if neighbours == 0 {
+		t.Error("no paint re-chose a neighbour")
 	}
 
 	for _, c := range []struct {
@@ -110,39 +283,47 @@ func TestPaintTerrainAsTheEditor(t *testing.T) {
 		}
 	}
 
-	plugintest.WriteFile(t, dir, "res://terrain_check.gd", terrainEngine(cells))
+	plugintest.WriteFile(t, dir, "res://terrain_check.gd", terrainEngine(seeds))
 	files, err := loadcheck.ReadProject(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep := enginecheck.Run(t, files, loadcheck.Options{AllowMissing: true})
 	for _, p := range rep.Problems {
-		if (p.File == "terrain.tscn" || p.File == "terrain_check.gd") && !p.IsWarning() {
+		if (p.File == "terrain.tscn" || p.File == "terrain_check.gd" || strings.HasPrefix(p.File, "shapes/")) && !p.IsWarning() {
 			t.Errorf("engine: %s", p)
 		}
 	}
-	var engine, got string
+	engine, got := map[string]string{}, map[string]string{}
 	for _, l := range rep.Log {
-		if s, ok := strings.CutPrefix(l.Text, "TERRAIN "); ok {
-			engine = s
-		}
-		if s, ok := strings.CutPrefix(l.Text, "OURS "); ok {
-			got = s
+		for prefix, m := range map[string]map[string]string{"TERRAIN ": engine, "OURS ": got} {
+			if s, ok := strings.CutPrefix(l.Text, prefix); ok {
+				node, cells, _ := strings.Cut(s, " ")
+				m[node] = cells
+			}
 		}
 	}
-	if engine == "" || got == "" {
-		t.Fatal("the engine's terrain painter did not run")
+	nodes := []string{"Ground"}
+	for _, g := range terrainGrids {
+		nodes = append(nodes, g.node)
 	}
-	if got != engine {
-		eng, ours := strings.Fields(engine), strings.Fields(got)
+	for _, node := range nodes {
+		if engine[node] == "" || got[node] == "" {
+			t.Errorf("%s: the engine's terrain painter did not run", node)
+			continue
+		}
+		if got[node] == engine[node] {
+			continue
+		}
+		eng, ours := strings.Fields(engine[node]), strings.Fields(got[node])
 		for _, c := range ours {
 			if !slices.Contains(eng, c) {
-				t.Errorf("ours only:   %s", c)
+				t.Errorf("%s: ours only:   %s", node, c)
 			}
 		}
 		for _, c := range eng {
 			if !slices.Contains(ours, c) {
-				t.Errorf("engine only: %s", c)
+				t.Errorf("%s: engine only: %s", node, c)
 			}
 		}
 	}
