@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -328,4 +329,67 @@ func TestPaintTerrainAsTheEditor(t *testing.T) {
 		}
 	}
 	os.Remove(filepath.Join(dir, "terrain_check.gd"))
+}
+
+// Headless, on a vertical hexagonal TileSet: set_tile_terrain takes the
+// grid's peering bits and names them when refusing one; paint_terrain
+// changes only the layer's tile_map_data (and the format the data
+// needs); undo restores both files byte
+// for byte.
+func TestPaintTerrainHexagonsUndo(t *testing.T) {
+	g := terrainGrids[slices.IndexFunc(terrainGrids, func(x struct {
+		node string
+		grid tiledata.Grid
+		mode tiledata.TerrainMode
+	}) bool {
+		return x.node == "HexVertical"
+	})]
+	tileset, _ := terrainTileSet(g.grid, g.mode)
+	scene := "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"TileSet\" path=\"res://hex.tres\" id=\"1\"]\n\n[node name=\"Root\" type=\"Node2D\"]\n\n" +
+		"[node name=\"Map\" type=\"TileMapLayer\" parent=\".\"]\nposition = Vector2(3, 4)\ntile_set = ExtResource(\"1\")\n\n[node name=\"After\" type=\"Node2D\" parent=\".\"]\n"
+	dir := plugintest.Project(t, map[string]string{"project.godot": "config_version=5\n", "res://hex.tres": tileset, "res://map.tscn": scene})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
+
+	tile := map[string]any{"tileset_path": "res://hex.tres", "source_id": 0, "atlas_coords": []int{0, 0}, "terrain_set": 0, "terrain": 0}
+	tile["peering_bits"] = map[string]int{"right_side": 0}
+	got := plugintest.CallErr(t, h, "set_tile_terrain", tile)
+	if !strings.Contains(got, `"right_side" is not a peering bit`) || !strings.Contains(got, "right_corner, bottom_right_side") {
+		t.Errorf("set_tile_terrain right_side on vertical hexagons: %s", got)
+	}
+	tile["peering_bits"] = map[string]int{"top_side": 0, "left_corner": 0}
+	if out := plugintest.Call(t, h, "set_tile_terrain", tile); out["peering_bits"] != float64(2) {
+		t.Errorf("set_tile_terrain = %v", out)
+	}
+	ts, _ := os.ReadFile(filepath.Join(dir, "hex.tres"))
+	if !strings.Contains(string(ts), "0:0/0/terrains_peering_bit/left_corner = 0\n0:0/0/terrains_peering_bit/top_side = 0\n") {
+		t.Errorf("the tile's bits are not in Godot's order:\n%s", ts[:400])
+	}
+
+	out := plugintest.Call(t, h, "paint_terrain", map[string]any{"scene_path": "res://map.tscn", "node_path": "Map", "terrain_set": 0, "terrain": 0, "rect": []int{0, 0, 3, 2}})
+	if out["painted"] != float64(6) || len(out["cells"].([]any)) != 6 {
+		t.Errorf("paint_terrain = %v", out)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "map.tscn"))
+	var rest []string
+	for _, l := range strings.Split(string(after), "\n") {
+		if !strings.HasPrefix(l, "tile_map_data = ") {
+			rest = append(rest, l)
+		}
+	}
+	// A base64 PackedByteArray needs format 4, as the editor writes it.
+	if strings.Join(rest, "\n") != strings.Replace(scene, "format=3", "format=4", 1) {
+		t.Errorf("paint_terrain changed more than tile_map_data:\n%q\nwas\n%q", strings.Join(rest, "\n"), scene)
+	}
+	if len(layerData(t, filepath.Join(dir, "map.tscn"), "Map")) != 6 {
+		t.Error("the layer does not hold the six painted cells")
+	}
+
+	if _, err := h.Workspace().Undo(context.Background(), h.Workspace().History().Depth, false); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{"hex.tres": tileset, "map.tscn": scene} {
+		if b, _ := os.ReadFile(filepath.Join(dir, file)); string(b) != want {
+			t.Errorf("undo left %s changed", file)
+		}
+	}
 }
