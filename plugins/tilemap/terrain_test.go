@@ -34,24 +34,36 @@ func rectCells(x, y, w, h int) [][2]int {
 	return out
 }
 
-// The generated TileSets: every non-square shape, both offset axes,
-// every kind of layout and all three terrain modes.
-var terrainGrids = []struct {
-	node string
-	grid tiledata.Grid
-	mode tiledata.TerrainMode
-}{
-	{"IsoDiamondDown", tiledata.Grid{Shape: tiledata.ShapeIsometric, Layout: tiledata.LayoutDiamondDown}, tiledata.MatchCornersAndSides},
-	{"IsoStacked", tiledata.Grid{Shape: tiledata.ShapeIsometric}, tiledata.MatchSides},
-	{"IsoStairsVertical", tiledata.Grid{Shape: tiledata.ShapeIsometric, Layout: tiledata.LayoutStairsRight, Axis: tiledata.AxisVertical}, tiledata.MatchCorners},
-	{"HalfOffset", tiledata.Grid{Shape: tiledata.ShapeHalfOffsetSquare}, tiledata.MatchCorners},
-	{"HalfOffsetVertical", tiledata.Grid{Shape: tiledata.ShapeHalfOffsetSquare, Layout: tiledata.LayoutDiamondDown, Axis: tiledata.AxisVertical}, tiledata.MatchCornersAndSides},
-	{"Hex", tiledata.Grid{Shape: tiledata.ShapeHexagon}, tiledata.MatchSides},
-	{"HexOffsetVertical", tiledata.Grid{Shape: tiledata.ShapeHexagon, Layout: tiledata.LayoutStackedOffset, Axis: tiledata.AxisVertical}, tiledata.MatchSides},
-	{"HexDiamondVertical", tiledata.Grid{Shape: tiledata.ShapeHexagon, Layout: tiledata.LayoutDiamondRight, Axis: tiledata.AxisVertical}, tiledata.MatchCorners},
-	{"HexVertical", tiledata.Grid{Shape: tiledata.ShapeHexagon, Axis: tiledata.AxisVertical}, tiledata.MatchCornersAndSides},
-	{"HexStairs", tiledata.Grid{Shape: tiledata.ShapeHexagon, Layout: tiledata.LayoutStairsDown}, tiledata.MatchCornersAndSides},
+// terrainGrid is a generated TileSet: its grid, mode and number of
+// terrains (one when zero).
+type terrainGrid struct {
+	node     string
+	grid     tiledata.Grid
+	mode     tiledata.TerrainMode
+	terrains int
 }
+
+// The generated TileSets: every non-square shape, both offset axes,
+// every kind of layout and all three terrain modes; two of them with two
+// terrains and edge tiles of no centre terrain.
+var terrainGrids = []terrainGrid{
+	{"IsoDiamondDown", tiledata.Grid{Shape: tiledata.ShapeIsometric, Layout: tiledata.LayoutDiamondDown}, tiledata.MatchCornersAndSides, 0},
+	{"IsoStacked", tiledata.Grid{Shape: tiledata.ShapeIsometric}, tiledata.MatchSides, 0},
+	{"IsoStairsVertical", tiledata.Grid{Shape: tiledata.ShapeIsometric, Layout: tiledata.LayoutStairsRight, Axis: tiledata.AxisVertical}, tiledata.MatchCorners, 0},
+	{"HalfOffset", tiledata.Grid{Shape: tiledata.ShapeHalfOffsetSquare}, tiledata.MatchCorners, 0},
+	{"HalfOffsetVertical", tiledata.Grid{Shape: tiledata.ShapeHalfOffsetSquare, Layout: tiledata.LayoutDiamondDown, Axis: tiledata.AxisVertical}, tiledata.MatchCornersAndSides, 0},
+	{"Hex", tiledata.Grid{Shape: tiledata.ShapeHexagon}, tiledata.MatchSides, 0},
+	{"HexOffsetVertical", tiledata.Grid{Shape: tiledata.ShapeHexagon, Layout: tiledata.LayoutStackedOffset, Axis: tiledata.AxisVertical}, tiledata.MatchSides, 0},
+	{"HexDiamondVertical", tiledata.Grid{Shape: tiledata.ShapeHexagon, Layout: tiledata.LayoutDiamondRight, Axis: tiledata.AxisVertical}, tiledata.MatchCorners, 0},
+	{"HexVertical", tiledata.Grid{Shape: tiledata.ShapeHexagon, Axis: tiledata.AxisVertical}, tiledata.MatchCornersAndSides, 0},
+	{"HexStairs", tiledata.Grid{Shape: tiledata.ShapeHexagon, Layout: tiledata.LayoutStairsDown}, tiledata.MatchCornersAndSides, 0},
+	{"HexTwoTerrains", tiledata.Grid{Shape: tiledata.ShapeHexagon}, tiledata.MatchSides, 2},
+	{"IsoTwoTerrains", tiledata.Grid{Shape: tiledata.ShapeIsometric, Layout: tiledata.LayoutDiamondDown}, tiledata.MatchCorners, 2},
+}
+
+// secondPaints paint terrain 1, last, on the TileSets with two terrains:
+// over the blob and over the negative patch.
+var secondPaints = [][][2]int{rectCells(1, 0, 2, 2), {{-5, -4}, {-4, -4}, {-3, -4}}}
 
 // The paints on the generated TileSets: a blob, a line, single cells next
 // to painted terrain, and a patch at negative (odd) rows and columns.
@@ -64,37 +76,78 @@ var shapePaints = [][][2]int{
 	{{4, 3}},
 }
 
-// terrainTileSet writes a TileSet of grid with one terrain set in mode
-// and one terrain, whose tiles (all of terrain 0) take every combination
+// terrainTileSet writes a TileSet of grid with one terrain set in mode.
+// With one terrain, its tiles (all of terrain 0) take every combination
 // of the mode's peering bits, or every seventh when there are more than
-// 256, so that the painter must also choose among imperfect tiles.
-func terrainTileSet(grid tiledata.Grid, mode tiledata.TerrainMode) (string, map[int][2]int) {
+// 256, so that the painter must also choose among imperfect tiles; tiles
+// maps each combination (a mask of the bits) to its atlas coordinates.
+// With two terrains, tiles of either centre take every third combination
+// of no terrain, terrain 0 and terrain 1 on each bit (all when there are
+// fewer than 100), and edges are tiles of no centre terrain with some
+// bits set.
+func terrainTileSet(grid tiledata.Grid, mode tiledata.TerrainMode, terrains int) (text string, tiles map[int][2]int, edges [][2]int) {
 	bits := grid.PeeringBits(mode)
-	tiles := map[int][2]int{}
+	tiles = map[int][2]int{}
 	var b strings.Builder
 	b.WriteString("[gd_resource type=\"TileSet\" load_steps=3 format=3]\n\n" +
 		"[ext_resource type=\"Texture2D\" path=\"res://level/tileset/tiles_demo.png\" id=\"1_tex\"]\n\n" +
 		"[sub_resource type=\"TileSetAtlasSource\" id=\"TileSetAtlasSource_terra\"]\ntexture = ExtResource(\"1_tex\")\ntexture_region_size = Vector2i(2, 2)\n")
-	all := 1<<len(bits) - 1
 	n := 0
-	for k := 0; k <= all; k++ {
-		if len(bits) > 8 && k%7 != 0 && k != all {
+	tile := func(centre int, values []int) [2]int {
+		at := [2]int{n % 128, n / 128}
+		key := fmt.Sprintf("%d:%d/0", at[0], at[1])
+		n++
+		fmt.Fprintf(&b, "%s = 0\n%s/terrain_set = 0\n", key, key)
+		if centre >= 0 {
+			fmt.Fprintf(&b, "%s/terrain = %d\n", key, centre)
+		}
+		for i, nb := range bits {
+			if values[i] >= 0 {
+				fmt.Fprintf(&b, "%s/terrains_peering_bit/%s = %d\n", key, nb, values[i])
+			}
+		}
+		return at
+	}
+	combos := 1
+	for range bits {
+		combos *= terrains + 1
+	}
+	for centre := -1; centre < terrains; centre++ {
+		if centre < 0 && terrains == 1 {
 			continue
 		}
-		key := fmt.Sprintf("%d:%d/0", n%128, n/128)
-		tiles[k] = [2]int{n % 128, n / 128}
-		n++
-		fmt.Fprintf(&b, "%s = 0\n%s/terrain_set = 0\n%s/terrain = 0\n", key, key, key)
-		for i, nb := range bits {
-			if k&(1<<i) != 0 {
-				fmt.Fprintf(&b, "%s/terrains_peering_bit/%s = 0\n", key, nb)
+		for k := range combos {
+			values, uniform, mask := make([]int, len(bits)), true, 0
+			for i, r := 0, k; i < len(bits); i, r = i+1, r/(terrains+1) {
+				values[i] = r%(terrains+1) - 1
+				uniform = uniform && values[i] == centre
+				if values[i] == 0 {
+					mask |= 1 << i
+				}
+			}
+			switch {
+			case centre < 0 && (k == 0 || k%13 != 1):
+				continue
+			case terrains == 1 && len(bits) > 8 && k%7 != 0 && k != combos-1:
+				continue
+			case terrains > 1 && centre >= 0 && combos >= 100 && k%3 != 0 && !uniform:
+				continue
+			}
+			at := tile(centre, values)
+			if centre < 0 {
+				edges = append(edges, at)
+			} else if centre == 0 && terrains == 1 {
+				tiles[mask] = at
 			}
 		}
 	}
-	fmt.Fprintf(&b, "\n[resource]\ntile_shape = %d\ntile_layout = %d\ntile_offset_axis = %d\n"+
-		"terrain_set_0/mode = %d\nterrain_set_0/terrain_0/name = \"Ground\"\nterrain_set_0/terrain_0/color = Color(0.5, 0.34375, 0.25, 1)\n"+
-		"sources/0 = SubResource(\"TileSetAtlasSource_terra\")\n", grid.Shape, grid.Layout, grid.Axis, mode)
-	return b.String(), tiles
+	fmt.Fprintf(&b, "\n[resource]\ntile_shape = %d\ntile_layout = %d\ntile_offset_axis = %d\nterrain_set_0/mode = %d\n",
+		grid.Shape, grid.Layout, grid.Axis, mode)
+	for t := range terrains {
+		fmt.Fprintf(&b, "terrain_set_0/terrain_%d/name = \"Terrain %d\"\nterrain_set_0/terrain_%d/color = Color(0.5, 0.34375, 0.25, 1)\n", t, t, t)
+	}
+	b.WriteString("sources/0 = SubResource(\"TileSetAtlasSource_terra\")\n")
+	return b.String(), tiles, edges
 }
 
 // seedCell is the painted cell of the last scenario on a generated
@@ -185,7 +238,7 @@ static func pattern(layer: TileMapLayer) -> String:
 	out.sort()
 	return " ".join(out)
 
-static func check(ours: TileMapLayer, paints: Array, seeds: Array = []) -> void:
+static func check(ours: TileMapLayer, paints: Array, seeds: Array = [], second: Array = []) -> void:
 	var layer := TileMapLayer.new()
 	layer.tile_set = ours.tile_set
 	for p in paints:
@@ -194,6 +247,8 @@ static func check(ours: TileMapLayer, paints: Array, seeds: Array = []) -> void:
 		for c in seeds:
 			layer.set_cell(Vector2i(c[0], c[1]), 0, Vector2i(c[2], c[3]))
 		layer.set_cells_terrain_connect([Vector2i(%d, %d)], 0, 0)
+	for p in second:
+		layer.set_cells_terrain_connect(p, 0, 1)
 	print("TERRAIN ", ours.name, " ", pattern(layer))
 	print("OURS ", ours.name, " ", pattern(ours))
 	layer.free()
@@ -218,7 +273,13 @@ static func _static_init() -> void:
 		for _, c := range seeds[g.node] {
 			sd = append(sd, fmt.Sprintf("[%d, %d, %d, %d]", c[0], c[1], c[2], c[3]))
 		}
-		fmt.Fprintf(&b, "\tcheck(scene.get_node(\"%s\"), [%s], [%s])\n", g.node, strings.Join(paints, ", "), strings.Join(sd, ", "))
+		var second []string
+		if g.terrains > 1 {
+			for _, p := range secondPaints {
+				second = append(second, gdCells(p))
+			}
+		}
+		fmt.Fprintf(&b, "\tcheck(scene.get_node(\"%s\"), [%s], [%s], [%s])\n", g.node, strings.Join(paints, ", "), strings.Join(sd, ", "), strings.Join(second, ", "))
 	}
 	b.WriteString("\tscene.free()\n")
 	return b.String()
@@ -228,15 +289,22 @@ func TestPaintTerrainAsTheEditor(t *testing.T) {
 	dir := assetProject(t, "2d-skeleton")
 	seeds := map[string][][4]int{}
 	for _, g := range terrainGrids {
-		text, tiles := terrainTileSet(g.grid, g.mode)
+		text, tiles, edges := terrainTileSet(g.grid, g.mode, max(g.terrains, 1))
 		plugintest.WriteFile(t, dir, "res://shapes/"+g.node+".tres", text)
 		seeds[g.node] = terrainSeeds(g.grid, g.mode, tiles)
+		if len(edges) > 1 {
+			// Edge tiles (no centre terrain) next to the cell: Godot keeps,
+			// changes or erases them.
+			for i := range seeds[g.node] {
+				seeds[g.node][i][2], seeds[g.node][i][3] = edges[i*len(edges)/2][0], edges[i*len(edges)/2][1]
+			}
+		}
 	}
 	plugintest.WriteFile(t, dir, "res://terrain.tscn", terrainScene())
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
-	paint := func(node string, p [][2]int) map[string]any {
+	paint := func(node string, p [][2]int, terrain ...int) map[string]any {
 		t.Helper()
-		args := map[string]any{"scene_path": "res://terrain.tscn", "node_path": node, "terrain_set": 0, "terrain": 0, "cells": p}
+		args := map[string]any{"scene_path": "res://terrain.tscn", "node_path": node, "terrain_set": 0, "terrain": append(terrain, 0)[0], "cells": p}
 		out := plugintest.Call(t, h, "paint_terrain", args)
 		if int(out["painted"].(float64)) != len(p) {
 			t.Fatalf("paint %s %v = %v", node, p, out)
@@ -261,6 +329,11 @@ func TestPaintTerrainAsTheEditor(t *testing.T) {
 				"coords": []int{c[0], c[1]}, "source_id": 0, "atlas_coords": []int{c[2], c[3]}})
 		}
 		paint(g.node, [][2]int{seedCell})
+		if g.terrains > 1 {
+			for _, p := range secondPaints {
+				paint(g.node, p, 1)
+			}
+		}
 	}
 	if neighbours == 0 {
 		t.Error("no paint re-chose a neighbour")
@@ -337,14 +410,8 @@ func TestPaintTerrainAsTheEditor(t *testing.T) {
 // needs); undo restores both files byte
 // for byte.
 func TestPaintTerrainHexagonsUndo(t *testing.T) {
-	g := terrainGrids[slices.IndexFunc(terrainGrids, func(x struct {
-		node string
-		grid tiledata.Grid
-		mode tiledata.TerrainMode
-	}) bool {
-		return x.node == "HexVertical"
-	})]
-	tileset, _ := terrainTileSet(g.grid, g.mode)
+	g := terrainGrids[slices.IndexFunc(terrainGrids, func(x terrainGrid) bool { return x.node == "HexVertical" })]
+	tileset, _, _ := terrainTileSet(g.grid, g.mode, 1)
 	scene := "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"TileSet\" path=\"res://hex.tres\" id=\"1\"]\n\n[node name=\"Root\" type=\"Node2D\"]\n\n" +
 		"[node name=\"Map\" type=\"TileMapLayer\" parent=\".\"]\nposition = Vector2(3, 4)\ntile_set = ExtResource(\"1\")\n\n[node name=\"After\" type=\"Node2D\" parent=\".\"]\n"
 	dir := plugintest.Project(t, map[string]string{"project.godot": "config_version=5\n", "res://hex.tres": tileset, "res://map.tscn": scene})
