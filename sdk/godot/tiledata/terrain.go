@@ -3,6 +3,7 @@ package tiledata
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -286,29 +287,59 @@ func ConnectTerrain(set TerrainSet, current func(Coords) int, cells []Coords, te
 // pattern keeps the bits nothing constrains.
 func (pt *painter) best(c XY, cons map[pointKey]constraint, cur pattern) pattern {
 	g := pt.set.Grid
-	best, bestScore := cur, -1
+	// The constraints on the centre and on each bit, looked up once.
+	type want struct {
+		constraint
+		ok bool
+	}
+	wants := make([]want, 1+len(pt.bits))
+	wants[0].constraint, wants[0].ok = cons[pointKey{c, 0}]
+	for i, b := range pt.bits {
+		wants[1+i].constraint, wants[1+i].ok = cons[g.point(c, b)]
+	}
+	// The pattern with every wanted terrain, if there is one, is the only
+	// one scoring zero.
+	ideal := cur
+	if wants[0].ok {
+		ideal.terrain = wants[0].terrain
+	}
+	for i, b := range pt.bits {
+		if wants[1+i].ok {
+			ideal.bits[b] = wants[1+i].terrain
+		}
+	}
+	if _, ok := pt.tiles[ideal]; ok || ideal == emptyPattern() {
+		return ideal
+	}
+	// Only a lower score wins, so a pattern stops counting once it reaches
+	// the best one, and a perfect pattern ends the search.
+	best, bestScore := cur, math.MaxInt
 	for _, p := range pt.patterns {
 		score := 0
-		if k, ok := cons[pointKey{c, 0}]; ok {
-			if k.terrain != p.terrain {
-				score += k.priority
+		if w := wants[0]; w.ok {
+			if w.terrain != p.terrain {
+				score += w.priority
 			}
 		} else if cur.terrain != p.terrain {
 			continue
 		}
-		valid := true
-		for _, b := range pt.bits {
-			if k, ok := cons[g.point(c, b)]; ok {
-				if k.terrain != p.bits[b] {
-					score += k.priority
+		valid := score < bestScore
+		for i := 0; valid && i < len(pt.bits); i++ {
+			b := pt.bits[i]
+			if w := wants[1+i]; w.ok {
+				if w.terrain != p.bits[b] {
+					score += w.priority
+					valid = score < bestScore
 				}
 			} else if cur.bits[b] != p.bits[b] {
 				valid = false
-				break
 			}
 		}
-		if valid && (bestScore < 0 || score < bestScore) {
+		if valid {
 			best, bestScore = p, score
+			if score == 0 {
+				break
+			}
 		}
 	}
 	return best
