@@ -76,7 +76,7 @@ func Toolset() *sdk.Toolset {
 					tilesetFileNote, sdk.Mutating, createAtlasFromImage, sdk.AnyMode(), sdk.WithTitle("Make an atlas from an image")),
 			sdk.NewTool("paint_terrain",
 				"Paint cells (a list, or rect [x, y, w, h]) of a TileMapLayer or TileMap layer with a terrain, as the editor's terrain painter does in connect mode: "+
-					"each cell gets the tile of that terrain whose peering bits best match its neighbours, and neighbours of the same terrain are re-chosen to connect. Square tiles only. "+
+					"each cell gets the tile of that terrain whose peering bits best match its neighbours, and neighbours are re-chosen to connect. Square, isometric, half-offset and hexagonal tiles, every layout and offset axis. "+
 					"Edits the scene file in both modes (the addon has no terrain command); one undoable action.",
 				sdk.Mutating, paintTerrain, sdk.AnyMode(), sdk.WithTitle("Paint with a terrain")),
 			sdk.NewTool("get_tileset",

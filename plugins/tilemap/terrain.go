@@ -11,7 +11,7 @@ import (
 )
 
 // Painting with terrains: the editor's terrain painter in "connect" mode
-// (tiledata.ConnectTerrain) on the scene file. The addon has no command
+// (tiledata.ConnectTerrain, for every tile shape) on the scene file. The addon has no command
 // for it, so it edits the scene through the workspace in both modes.
 
 type paintTerrainArgs struct {
@@ -64,7 +64,7 @@ type tileID struct {
 // terrainTiles gathers every tile of terrain set set, in source id order
 // and then file order.
 func (ts *tileSet) terrainTiles(set int) (tiledata.TerrainSet, map[tileID]int) {
-	out := tiledata.TerrainSet{Mode: tiledata.TerrainMode(ts.intKey(fmt.Sprintf("terrain_set_%d/mode", set), 0))}
+	out := tiledata.TerrainSet{Grid: ts.grid(), Mode: tiledata.TerrainMode(ts.intKey(fmt.Sprintf("terrain_set_%d/mode", set), 0))}
 	index := map[tileID]int{}
 	srcs := ts.sources()
 	ids := make([]int, 0, len(srcs))
@@ -100,7 +100,7 @@ func (ts *tileSet) terrainTiles(set int) (tiledata.TerrainSet, map[tileID]int) {
 						tt.Probability = float64(p)
 					}
 				}
-				for n := tiledata.RightSide; n <= tiledata.TopRightCorner; n++ {
+				for _, n := range out.Grid.PeeringBits(out.Mode) {
 					if b := intOf(sub, prefix+"terrains_peering_bit/"+n.String(), -1); b >= 0 {
 						tt.Bits[n] = b
 					}
@@ -139,10 +139,6 @@ func paintTerrain(ctx context.Context, call *sdk.Call, in paintTerrainArgs) (sdk
 		e.Required = "terrain"
 		return sdk.Result{}, e
 	}
-	if ts.shape() != tiledata.ShapeSquare {
-		return sdk.Result{}, invalid("paint terrains of isometric, half-offset and hexagonal tiles in the Godot editor, or paint their tiles with set_cell",
-			"terrain painting supports square tiles only (this TileSet's tile_shape is %d)", ts.shape())
-	}
 	set, index := ts.terrainTiles(in.TerrainSet)
 	current := func(c tiledata.Coords) int {
 		cell, ok := m.cells.Get(c)
@@ -160,7 +156,13 @@ func paintTerrain(ctx context.Context, call *sdk.Call, in paintTerrainArgs) (sdk
 			"terrain set %d has no tile whose terrain is %d", in.TerrainSet, in.Terrain)
 	}
 	painted := make([]cellOut, 0, len(order))
+	var erased [][2]int
 	for _, c := range order {
+		if chosen[c] < 0 {
+			m.cells.Erase(c)
+			erased = append(erased, [2]int{int(c.X), int(c.Y)})
+			continue
+		}
 		t := set.Tiles[chosen[c]]
 		cell := tiledata.Cell{Coords: c, SourceID: t.SourceID, AtlasCoords: t.Atlas, Alternative: t.Alternative}
 		m.cells.Set(cell)
@@ -169,6 +171,9 @@ func paintTerrain(ctx context.Context, call *sdk.Call, in paintTerrainArgs) (sdk
 	m.save()
 	out := map[string]any{"node_path": in.NodePath, "layer": m.layerOut(), "terrain_set": in.TerrainSet, "terrain": in.Terrain,
 		"painted": len(cells), "updated_neighbors": len(order) - len(dedup(cells)), "cells": painted}
+	if len(erased) > 0 {
+		out["erased"] = erased
+	}
 	return commit(ctx, call, fmt.Sprintf("Paint terrain %d on %d cells of %s", in.Terrain, len(cells), in.NodePath), out, d)
 }
 

@@ -395,7 +395,7 @@ type tileTerrainArgs struct {
 	tileRef
 	TerrainSet  int            `json:"terrain_set" jsonschema:"index of the terrain set; -1 takes the tile out of terrains"`
 	Terrain     *int           `json:"terrain,omitempty" jsonschema:"the tile's centre terrain in that set (default -1, none)"`
-	PeeringBits map[string]int `json:"peering_bits,omitempty" jsonschema:"terrain of each peering bit, replacing the tile's: {\"right_side\": 0, \"bottom_right_corner\": 0, ...}; which bits exist depends on the set's mode (square tiles: right_side, bottom_side, left_side, top_side and the four *_corner bits)"`
+	PeeringBits map[string]int `json:"peering_bits,omitempty" jsonschema:"terrain of each peering bit, replacing the tile's: {\"right_side\": 0, \"bottom_right_corner\": 0, ...}; which bits exist depends on the tile shape and the set's mode (square tiles: right_side, bottom_side, left_side, top_side and the four *_corner bits; hexagons: six sides and six corners)"`
 }
 
 func setTileTerrain(ctx context.Context, call *sdk.Call, in tileTerrainArgs) (sdk.Result, error) {
@@ -431,11 +431,7 @@ func setTileTerrain(ctx context.Context, call *sdk.Call, in tileTerrainArgs) (sd
 		return sdk.Result{}, err
 	}
 	mode := tiledata.TerrainMode(te.ts.intKey(fmt.Sprintf("terrain_set_%d/mode", in.TerrainSet), 0))
-	valid := tiledata.PeeringBits(te.ts.shape(), mode)
-	if valid == nil && len(in.PeeringBits) > 0 {
-		return sdk.Result{}, invalid("set peering bits of half-offset and hexagonal tiles in the Godot editor",
-			"peering bits of this tile shape (%d) are not supported", te.ts.shape())
-	}
+	valid := te.ts.grid().PeeringBits(mode)
 	bits := map[tiledata.Neighbor]int{}
 	for name, t := range in.PeeringBits {
 		nb, ok := tiledata.ParseNeighbor(name)

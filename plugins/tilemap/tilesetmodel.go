@@ -69,6 +69,12 @@ func (ts *tileSet) shape() tiledata.TileShape {
 	return tiledata.TileShape(ts.intKey("tile_shape", 0))
 }
 
+// grid is the TileSet's cell geometry: shape, layout and offset axis.
+func (ts *tileSet) grid() tiledata.Grid {
+	return tiledata.Grid{Shape: ts.shape(), Layout: tiledata.TileLayout(ts.intKey("tile_layout", 0)),
+		Axis: tiledata.OffsetAxis(ts.intKey("tile_offset_axis", 0))}
+}
+
 // customLayer is one custom data layer.
 type customLayer struct {
 	Index int    `json:"index"`

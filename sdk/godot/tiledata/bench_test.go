@@ -51,3 +51,30 @@ func BenchmarkLayerFill16384(b *testing.B) {
 		_ = l.Encode()
 	}
 }
+
+// benchConnect paints a 128x128 rectangle (16,384 cells, the most one
+// paint_terrain call takes) on an empty layer with every tile of set.
+func benchConnect(b *testing.B, set TerrainSet) {
+	cells := make([]Coords, 0, 128*128)
+	for y := range 128 {
+		for x := range 128 {
+			cells = append(cells, Coords{X: int16(x), Y: int16(y)})
+		}
+	}
+	empty := func(Coords) int { return -1 }
+	for b.Loop() {
+		if _, _, err := ConnectTerrain(set, empty, cells, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// 256 patterns of eight bits.
+func BenchmarkConnectTerrainSquare16384(b *testing.B) {
+	benchConnect(b, everyTile(Grid{}, MatchCornersAndSides))
+}
+
+// 4,096 patterns of twelve bits.
+func BenchmarkConnectTerrainHexagon16384(b *testing.B) {
+	benchConnect(b, everyTile(Grid{Shape: ShapeHexagon, Axis: AxisVertical}, MatchCornersAndSides))
+}

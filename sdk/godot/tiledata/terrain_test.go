@@ -2,6 +2,7 @@ package tiledata
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -57,5 +58,92 @@ func TestConnectTerrain(t *testing.T) {
 	}
 	if _, _, err := ConnectTerrain(set, current, []Coords{{5, 5}}, 3); !errors.Is(err, ErrNoTerrainTile) {
 		t.Errorf("unknown terrain: %v", err)
+	}
+}
+
+// every combination of the mode's peering bits on grid, tile i having
+// the bits of mask i.
+func everyTile(g Grid, mode TerrainMode) TerrainSet {
+	set := TerrainSet{Grid: g, Mode: mode}
+	bits := g.PeeringBits(mode)
+	for mask := range 1 << len(bits) {
+		t := TerrainTile{Atlas: AtlasCoords{X: uint16(mask)}, Terrain: 0, Bits: map[Neighbor]int{}, Probability: 1}
+		for i, n := range bits {
+			if mask&(1<<i) != 0 {
+				t.Bits[n] = 0
+			}
+		}
+		set.Tiles = append(set.Tiles, t)
+	}
+	return set
+}
+
+func bitsOf(t TerrainTile) []Neighbor {
+	var out []Neighbor
+	for n := RightSide; n <= TopRightCorner; n++ {
+		if t.Bit(n) == 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func TestConnectTerrainHexagons(t *testing.T) {
+	set := everyTile(Grid{Shape: ShapeHexagon}, MatchSides)
+	grid := map[Coords]int{}
+	current := func(c Coords) int {
+		if i, ok := grid[c]; ok {
+			return i
+		}
+		return -1
+	}
+	paint := func(cells ...Coords) {
+		order, chosen, err := ConnectTerrain(set, current, cells, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range order {
+			grid[c] = chosen[c]
+		}
+	}
+	want := func(c Coords, bits ...Neighbor) {
+		t.Helper()
+		if got := bitsOf(set.Tiles[grid[c]]); !slices.Equal(got, bits) {
+			t.Errorf("cell %v has bits %v, want %v", c, got, bits)
+		}
+	}
+	paint(Coords{0, 0}, Coords{1, 0}, Coords{2, 0})
+	want(Coords{0, 0}, RightSide)
+	want(Coords{1, 0}, RightSide, LeftSide)
+	want(Coords{2, 0}, LeftSide)
+	// (0, 1) is an odd row: its top left and top right sides touch (0, 0)
+	// and (1, 0), which connect down to it.
+	paint(Coords{0, 1})
+	want(Coords{0, 1}, TopLeftSide, TopRightSide)
+	want(Coords{0, 0}, RightSide, BottomRightSide)
+	want(Coords{1, 0}, RightSide, BottomLeftSide, LeftSide)
+	want(Coords{2, 0}, LeftSide)
+}
+
+// A neighbour whose terrains no tile has any more is erased, as Godot
+// erases it: an edge tile without a centre terrain, whose edge the new
+// cell covers.
+func TestConnectTerrainErases(t *testing.T) {
+	set := TerrainSet{Mode: MatchSides, Tiles: []TerrainTile{
+		{Terrain: 0, Probability: 1},
+		{Atlas: AtlasCoords{X: 1}, Terrain: -1, Bits: map[Neighbor]int{LeftSide: 0}, Probability: 1},
+	}}
+	current := func(c Coords) int {
+		if c == (Coords{1, 0}) {
+			return 1
+		}
+		return -1
+	}
+	order, chosen, err := ConnectTerrain(set, current, []Coords{{0, 0}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(order, []Coords{{0, 0}, {1, 0}}) || chosen[Coords{0, 0}] != 0 || chosen[Coords{1, 0}] != -1 {
+		t.Errorf("order %v, chosen %v", order, chosen)
 	}
 }

@@ -95,41 +95,6 @@ const (
 // TerrainModeNames are the modes' names, by value.
 var TerrainModeNames = []string{"match_corners_and_sides", "match_corners", "match_sides"}
 
-// PeeringBits lists the peering bits a tile of shape has in mode, in
-// Godot's order; nil for the shapes it does not know (half-offset and
-// hexagonal tiles, whose bits depend on the offset axis).
-func PeeringBits(shape TileShape, mode TerrainMode) []Neighbor {
-	var sides, corners []Neighbor
-	switch shape {
-	case ShapeSquare:
-		sides = []Neighbor{RightSide, BottomSide, LeftSide, TopSide}
-		corners = []Neighbor{BottomRightCorner, BottomLeftCorner, TopLeftCorner, TopRightCorner}
-	case ShapeIsometric:
-		sides = []Neighbor{BottomRightSide, BottomLeftSide, TopLeftSide, TopRightSide}
-		corners = []Neighbor{RightCorner, BottomCorner, LeftCorner, TopCorner}
-	default:
-		return nil
-	}
-	var out []Neighbor
-	for n := RightSide; n <= TopRightCorner; n++ {
-		isSide := contains(sides, n)
-		isCorner := contains(corners, n)
-		if (isSide && mode != MatchCorners) || (isCorner && mode != MatchSides) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-func contains(s []Neighbor, n Neighbor) bool {
-	for _, x := range s {
-		if x == n {
-			return true
-		}
-	}
-	return false
-}
-
 // pack joins rank fields, each of the given bit width, most significant
 // first; a value too wide for its field is clamped.
 func pack(fields ...[2]int) int {

@@ -125,19 +125,25 @@ func TestPeeringBits(t *testing.T) {
 		}
 		return strings.Join(s, " ")
 	}
+	hexV := Grid{Shape: ShapeHexagon, Axis: AxisVertical}
 	for _, c := range []struct {
-		shape TileShape
-		mode  TerrainMode
-		want  string
+		grid Grid
+		mode TerrainMode
+		want string
 	}{
-		{ShapeSquare, MatchCornersAndSides, "right_side bottom_right_corner bottom_side bottom_left_corner left_side top_left_corner top_side top_right_corner"},
-		{ShapeSquare, MatchSides, "right_side bottom_side left_side top_side"},
-		{ShapeSquare, MatchCorners, "bottom_right_corner bottom_left_corner top_left_corner top_right_corner"},
-		{ShapeIsometric, MatchSides, "bottom_right_side bottom_left_side top_left_side top_right_side"},
-		{ShapeHexagon, MatchSides, ""},
+		{Grid{}, MatchCornersAndSides, "right_side bottom_right_corner bottom_side bottom_left_corner left_side top_left_corner top_side top_right_corner"},
+		{Grid{}, MatchSides, "right_side bottom_side left_side top_side"},
+		{Grid{}, MatchCorners, "bottom_right_corner bottom_left_corner top_left_corner top_right_corner"},
+		{Grid{Shape: ShapeIsometric}, MatchSides, "bottom_right_side bottom_left_side top_left_side top_right_side"},
+		{Grid{Shape: ShapeIsometric, Axis: AxisVertical}, MatchCorners, "right_corner bottom_corner left_corner top_corner"},
+		{Grid{Shape: ShapeHexagon}, MatchSides, "right_side bottom_right_side bottom_left_side left_side top_left_side top_right_side"},
+		{Grid{Shape: ShapeHalfOffsetSquare}, MatchCorners, "bottom_right_corner bottom_corner bottom_left_corner top_left_corner top_corner top_right_corner"},
+		{hexV, MatchSides, "bottom_right_side bottom_side bottom_left_side top_left_side top_side top_right_side"},
+		{hexV, MatchCorners, "right_corner bottom_right_corner bottom_left_corner left_corner top_left_corner top_right_corner"},
+		{hexV, MatchCornersAndSides, "right_corner bottom_right_side bottom_right_corner bottom_side bottom_left_side bottom_left_corner left_corner top_left_side top_left_corner top_side top_right_side top_right_corner"},
 	} {
-		if got := names(PeeringBits(c.shape, c.mode)); got != c.want {
-			t.Errorf("PeeringBits(%d, %d) = %q, want %q", c.shape, c.mode, got, c.want)
+		if got := names(c.grid.PeeringBits(c.mode)); got != c.want {
+			t.Errorf("%+v.PeeringBits(%d) = %q, want %q", c.grid, c.mode, got, c.want)
 		}
 	}
 }
