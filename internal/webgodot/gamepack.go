@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/importer"
 )
 
 // Where GamePack puts the probe and what it names its autoload. The
@@ -30,7 +31,8 @@ const maxGamePack = 512 << 20
 // autoload. Nothing is written to dir. It skips hidden folders (except the
 // imported files, uid cache and class cache in .godot/), node_modules and
 // folders with a .gdignore, as Godot does. A project without a class cache
-// (never opened in the editor) gets one built from its class_name lines.
+// (never opened in the editor) gets one built from its class_name lines,
+// and textures without their imported form get it (see importedFiles).
 //
 // mainScene, when not "", is the res:// scene to run instead of the
 // project's main scene: the web build refuses a scene on the command
@@ -54,6 +56,8 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 	var override []byte
 	hasClassCache := false
 	var classes []GlobalClass
+	var assets []string
+	have := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -113,7 +117,10 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 			if c, ok := ScriptClass("res://"+rel, b); ok {
 				classes = append(classes, c)
 			}
+		case importer.Supported(rel) && !strings.HasPrefix(rel, ".godot/"):
+			assets = append(assets, rel)
 		}
+		have[rel] = b
 		files = append(files, PackFile{Path: rel, Data: b})
 		return nil
 	})
@@ -127,6 +134,7 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 	if !hasClassCache {
 		files = append(files, PackFile{Path: ".godot/global_script_class_cache.cfg", Data: ClassCache(classes)})
 	}
+	files = append(files, importedFiles(assets, have)...)
 	// The user's own override.cfg keeps its settings; the probe's
 	// autoload is added after them.
 	var ov bytes.Buffer

@@ -1,0 +1,116 @@
+package webgodot
+
+import (
+	"crypto/sha256"
+	"strings"
+	"sync"
+
+	"github.com/godot-mcp/godot-mcp/sdk/godot/importer"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/importfile"
+)
+
+// importedFiles returns what a game pack needs for the textures of a
+// project that no editor imported: for each asset (a pack path) whose
+// .import file is missing, or names imported files the project lacks, the
+// imported files (and a .import file with the editor's defaults where
+// there is none), made as the editor's importer makes them. have holds
+// the project's files by pack path. Nothing is written to the project.
+// An asset that cannot be imported is left out, as the editor leaves out
+// a failed import: the game's load of it reports the error.
+func importedFiles(assets []string, have map[string][]byte) []PackFile {
+	var out []PackFile
+	for _, rel := range assets {
+		source := "res://" + rel
+		importData, hasImport := have[rel+".import"]
+		if hasImport {
+			info, err := importfile.Parse(rel+".import", importData)
+			if err != nil || info.Importer != "texture" || !info.Valid || len(info.DestFiles) == 0 {
+				continue
+			}
+			missing := false
+			for _, d := range info.DestFiles {
+				if p, ok := strings.CutPrefix(d, "res://"); ok && have[p] == nil {
+					missing = true
+				}
+			}
+			if !missing {
+				continue
+			}
+		} else {
+			importData = nil
+		}
+		made, err := importCache.get(source, have[rel], importData)
+		if err != nil {
+			continue
+		}
+		if !hasImport {
+			im, _ := importfile.For(source)
+			out = append(out, PackFile{Path: rel + ".import", Data: importfile.Build(source, im, "")})
+		}
+		for _, f := range made {
+			p, ok := strings.CutPrefix(f.Path, "res://")
+			if !ok || !strings.HasPrefix(p, ".godot/imported/") || strings.Contains(p, "..") || have[p] != nil {
+				continue
+			}
+			out = append(out, PackFile{Path: p, Data: f.Data})
+		}
+	}
+	return out
+}
+
+// maxImportCache bounds the imported files kept between game packs.
+const maxImportCache = 256 << 20
+
+// importCache keeps imported files by the hash of the asset's path, bytes
+// and .import file, so that starting the same game again does not decode
+// and encode its art again.
+var importCache = &fileCache{m: map[[32]byte][]importer.File{}}
+
+type fileCache struct {
+	mu   sync.Mutex
+	m    map[[32]byte][]importer.File
+	size int
+	hits int
+}
+
+func (c *fileCache) get(source string, data, importData []byte) ([]importer.File, error) {
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(source), data, importData} {
+		var n [8]byte
+		for i := range n {
+			n[i] = byte(len(part) >> (8 * i))
+		}
+		h.Write(n[:])
+		h.Write(part)
+	}
+	if importData == nil {
+		h.Write([]byte{1})
+	}
+	var key [32]byte
+	h.Sum(key[:0])
+	c.mu.Lock()
+	if f, ok := c.m[key]; ok {
+		c.hits++
+		c.mu.Unlock()
+		return f, nil
+	}
+	c.mu.Unlock()
+	files, err := importer.Import(source, data, importData)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, f := range files {
+		n += len(f.Data)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.size+n > maxImportCache {
+		c.m, c.size = map[[32]byte][]importer.File{}, 0
+	}
+	if n <= maxImportCache {
+		c.m[key] = files
+		c.size += n
+	}
+	return files, nil
+}

@@ -1,0 +1,208 @@
+package webgodot
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/importfile"
+	"golang.org/x/image/webp"
+)
+
+// halves is a w x h image, its left half a and its right half b.
+func halves(w, h int, a, b color.NRGBA) *image.NRGBA {
+	im := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if x < w/2 {
+				im.SetNRGBA(x, y, a)
+			} else {
+				im.SetNRGBA(x, y, b)
+			}
+		}
+	}
+	return im
+}
+
+func encode(t *testing.T, enc func(*bytes.Buffer) error) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := enc(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// spriteScene is a scene of one unfiltered, uncentred Sprite2D per
+// texture, each at the x of the same index, y 16.
+func spriteScene(textures []string, xs []int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[gd_scene load_steps=%d format=3]\n\n", len(textures)+1)
+	for i, tex := range textures {
+		fmt.Fprintf(&b, "[ext_resource type=\"Texture2D\" path=%q id=\"%d\"]\n", tex, i+1)
+	}
+	b.WriteString("\n[node name=\"Main\" type=\"Node2D\"]\ntexture_filter = 1\n")
+	for i := range textures {
+		fmt.Fprintf(&b, "\n[node name=\"S%d\" type=\"Sprite2D\" parent=\".\"]\nposition = Vector2(%d, 16)\ncentered = false\ntexture = ExtResource(\"%d\")\n", i, xs[i], i+1)
+	}
+	return b.String()
+}
+
+// TestImportedTexturesRender: a project that no editor opened (no
+// .godot/, and .import files only for some of its images) runs in the
+// engine with its art: the game pack adds the imported textures, and a
+// render of sprites using a PNG, a JPEG, a WebP and an SVG shows each
+// image's own pixels where its sprite is. The project folder gets no file.
+func TestImportedTexturesRender(t *testing.T) {
+	setup := requireSetup(t)
+	dir := t.TempDir()
+	red, blue := color.NRGBA{230, 20, 30, 255}, color.NRGBA{20, 40, 220, 255}
+	yellow, teal := color.NRGBA{240, 220, 10, 255}, color.NRGBA{10, 200, 190, 255}
+	write := func(rel string, data []byte) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("project.godot", []byte("config_version=5\n\n[application]\n\nconfig/name=\"imports\"\nrun/main_scene=\"res://main.tscn\"\n\n"+
+		"[display]\n\nwindow/size/viewport_width=320\nwindow/size/viewport_height=240\n\n"+
+		"[rendering]\n\nenvironment/defaults/default_clear_color=Color(1, 0, 1, 1)\n"))
+	write("art/halves.png", encode(t, func(b *bytes.Buffer) error { return png.Encode(b, halves(32, 32, red, blue)) }))
+	write("art/halves.png.import", importfile.Build("res://art/halves.png", mustImporter(t, ".png"), "uid://cimportstest1"))
+	write("art/photo.jpg", encode(t, func(b *bytes.Buffer) error {
+		return jpeg.Encode(b, halves(32, 32, yellow, teal), &jpeg.Options{Quality: 100})
+	}))
+	write("art/square.svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><rect width="16" height="16" fill="#10c020"/></svg>`))
+	webpSrc := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", "2d-pong", "icon.webp")
+	webpData, err := os.ReadFile(webpSrc)
+	if err != nil {
+		testenv.Missing(t, "the demo projects fixture ("+webpSrc+")", err.Error())
+	}
+	write("icon.webp", webpData)
+	textures := []string{"res://art/halves.png", "res://art/photo.jpg", "res://icon.webp", "res://art/square.svg"}
+	xs := []int{16, 64, 112, 260}
+	write("main.tscn", []byte(spriteScene(textures, xs)))
+
+	files, err := ReadGameFiles(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string][]byte{}
+	for _, f := range files {
+		byPath[f.Path] = f.Data
+	}
+	for _, src := range textures {
+		rel := strings.TrimPrefix(src, "res://")
+		im, _ := importfile.For(src)
+		ctex := strings.TrimPrefix(importfile.ImportedPath(src, im), "res://")
+		if !bytes.HasPrefix(byPath[ctex], []byte("GST2")) {
+			t.Errorf("the pack has no imported %s at %s", src, ctex)
+		}
+		if byPath[rel+".import"] == nil {
+			t.Errorf("the pack has no .import file for %s", src)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".godot")); err == nil {
+		t.Error("packing wrote .godot/ into the project")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "art", "photo.jpg.import")); err == nil {
+		t.Error("packing wrote a .import file into the project")
+	}
+
+	r, err := New(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	pck, err := BuildPCK(RuntimeVersion, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := r.StartGame(ctx, pck, GameOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	var shot struct {
+		Width, Height int
+		Base64        string
+	}
+	if err := s.Call(ctx, "capture", nil, &shot); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := base64.StdEncoding.DecodeString(shot.Base64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, _, _ := s.Lines(0)
+	for _, l := range lines {
+		if strings.Contains(l.Text, "ERROR") || strings.Contains(l.Text, "Failed loading") {
+			t.Errorf("engine: %s", l.Text)
+		}
+	}
+	webpIm, err := webp.Decode(bytes.NewReader(webpData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type probe struct {
+		name string
+		x, y int
+		want color.Color
+		tol  int
+	}
+	wb := webpIm.Bounds()
+	probes := []probe{
+		{"png left", 16 + 8, 16 + 16, red, 2}, {"png right", 16 + 24, 16 + 16, blue, 2},
+		{"jpeg left", 64 + 6, 16 + 16, yellow, 10}, {"jpeg right", 64 + 26, 16 + 16, teal, 10},
+		{"webp centre", 112 + wb.Dx()/2, 16 + wb.Dy()/2, webpIm.At(wb.Dx()/2, wb.Dy()/2), 2},
+		{"webp corner", 112 + wb.Dx()/4, 16 + wb.Dy()/4, webpIm.At(wb.Dx()/4, wb.Dy()/4), 2},
+		{"svg", 260 + 8, 16 + 8, color.NRGBA{0x10, 0xc0, 0x20, 255}, 2},
+		{"background", 300, 200, color.NRGBA{255, 0, 255, 255}, 2},
+	}
+	for _, p := range probes {
+		got := color.NRGBAModel.Convert(frame.At(p.x, p.y)).(color.NRGBA)
+		want := color.NRGBAModel.Convert(p.want).(color.NRGBA)
+		if want.A == 255 && (diff(got.R, want.R) > p.tol || diff(got.G, want.G) > p.tol || diff(got.B, want.B) > p.tol) {
+			t.Errorf("%s at (%d,%d): rendered %v, want %v", p.name, p.x, p.y, got, want)
+		}
+	}
+	if t.Failed() {
+		_ = os.WriteFile(filepath.Join(t.TempDir(), "frame.png"), raw, 0o644)
+	}
+}
+
+func diff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
+
+func mustImporter(t *testing.T, ext string) importfile.Importer {
+	im, ok := importfile.For("x" + ext)
+	if !ok {
+		t.Fatalf("no importer for %s", ext)
+	}
+	return im
+}
