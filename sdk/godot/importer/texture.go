@@ -148,7 +148,7 @@ func LoadTexture(name string, data []byte, o TextureOptions) (*Image, error) {
 		for i := 0; i < len(im.Pix); i += 4 {
 			a := uint16(im.Pix[i+3])
 			for c := 0; c < 3; c++ {
-				im.Pix[i+c] = uint8(uint16(im.Pix[i+c]) * a >> 8)
+				im.Pix[i+c] = uint8((uint16(im.Pix[i+c])*a + 255) >> 8)
 			}
 		}
 	}
