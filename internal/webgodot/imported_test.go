@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/importer"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/importfile"
 	"golang.org/x/image/webp"
 )
@@ -205,4 +206,47 @@ func mustImporter(t *testing.T, ext string) importfile.Importer {
 		t.Fatalf("no importer for %s", ext)
 	}
 	return im
+}
+
+// BenchmarkGamePackImports packs a demo project that no editor opened
+// (2d-dodge_the_creeps: 10 PNG textures and a WebP) the first time, importing every
+// texture, and again from the cache, as a second run of the same game.
+func BenchmarkGamePackImports(b *testing.B) {
+	dir := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", "2d-dodge_the_creeps")
+	if _, err := os.Stat(dir); err != nil {
+		testenv.Missing(b, "the demo projects fixture ("+dir+")", err.Error())
+	}
+	for _, warm := range []bool{false, true} {
+		name := "cold"
+		if warm {
+			name = "cached"
+		}
+		b.Run(name, func(b *testing.B) {
+			if _, err := ReadGameFiles(dir, ""); err != nil {
+				b.Fatal(err)
+			}
+			imported := 0
+			b.ResetTimer()
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				if !warm {
+					importCache.mu.Lock()
+					importCache.m, importCache.size = map[[32]byte][]importer.File{}, 0
+					importCache.mu.Unlock()
+				}
+				files, err := ReadGameFiles(dir, "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				imported = 0
+				for _, f := range files {
+					if strings.HasPrefix(f.Path, ".godot/imported/") {
+						imported++
+					}
+				}
+			}
+			b.ReportMetric(float64(time.Since(start).Milliseconds())/float64(b.N), "ms/pack")
+			b.ReportMetric(float64(imported), "imported-files")
+		})
+	}
 }
