@@ -187,10 +187,28 @@ func fixAlphaEdges(im *Image) {
 	const radius, threshold = 4, 20
 	src := bytes.Clone(im.Pix)
 	w, h := im.W, im.H
+	// sum[(y)*(w+1)+x] counts the opaque enough pixels above and left of
+	// (x, y), so that a pixel with none within the radius is passed over
+	// without looking at its 81 neighbours.
+	sum := make([]int32, (w+1)*(h+1))
 	for y := 0; y < h; y++ {
+		var row int32
+		for x := 0; x < w; x++ {
+			if src[(y*w+x)*4+3] >= threshold {
+				row++
+			}
+			sum[(y+1)*(w+1)+x+1] = sum[y*(w+1)+x+1] + row
+		}
+	}
+	for y := 0; y < h; y++ {
+		y0, y1 := max(0, y-radius), min(h-1, y+radius)+1
 		for x := 0; x < w; x++ {
 			o := (y*w + x) * 4
 			if src[o+3] >= threshold {
+				continue
+			}
+			x0, x1 := max(0, x-radius), min(w-1, x+radius)+1
+			if sum[y1*(w+1)+x1]-sum[y0*(w+1)+x1]-sum[y1*(w+1)+x0]+sum[y0*(w+1)+x0] == 0 {
 				continue
 			}
 			best := math.MaxInt32
