@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -117,7 +118,7 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 			if c, ok := ScriptClass("res://"+rel, b); ok {
 				classes = append(classes, c)
 			}
-		case importer.Supported(rel) && !strings.HasPrefix(rel, ".godot/"):
+		case (importer.Supported(rel) || strings.EqualFold(path.Ext(rel), ".wav")) && !strings.HasPrefix(rel, ".godot/"):
 			assets = append(assets, rel)
 		}
 		have[rel] = b
@@ -134,7 +135,19 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 	if !hasClassCache {
 		files = append(files, PackFile{Path: ".godot/global_script_class_cache.cfg", Data: ClassCache(classes)})
 	}
-	files = append(files, importedFiles(assets, have)...)
+	// An imported file replaces the pack's file of the same path (the
+	// .import file of a WAV names the pack's own form).
+	at := map[string]int{}
+	for i, f := range files {
+		at[f.Path] = i
+	}
+	for _, f := range importedFiles(assets, have) {
+		if i, ok := at[f.Path]; ok {
+			files[i] = f
+		} else {
+			files = append(files, f)
+		}
+	}
 	// The user's own override.cfg keeps its settings; the probe's
 	// autoload is added after them.
 	var ov bytes.Buffer

@@ -2,6 +2,8 @@ package webgodot
 
 import (
 	"crypto/sha256"
+	"path"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -22,6 +24,10 @@ func importedFiles(assets []string, have map[string][]byte) []PackFile {
 	for _, rel := range assets {
 		source := "res://" + rel
 		importData, hasImport := have[rel+".import"]
+		if strings.EqualFold(path.Ext(rel), ".wav") {
+			out = append(out, importedWAV(rel, importData, have)...)
+			continue
+		}
 		if hasImport {
 			info, err := importfile.Parse(rel+".import", importData)
 			if err != nil || info.Importer != "texture" || !info.Valid || len(info.DestFiles) == 0 {
@@ -39,7 +45,7 @@ func importedFiles(assets []string, have map[string][]byte) []PackFile {
 		} else {
 			importData = nil
 		}
-		made, err := importCache.get(source, have[rel], importData)
+		made, err := importCache.get(source, have[rel], importData, importer.Import)
 		if err != nil {
 			continue
 		}
@@ -73,7 +79,47 @@ type fileCache struct {
 	hits int
 }
 
-func (c *fileCache) get(source string, data, importData []byte) ([]importer.File, error) {
+// importedWAV is the pack's form of a WAV file that no editor imported:
+// an AudioStreamWAV text resource (16-bit samples, where the editor's
+// binary .sample holds them compressed) beside the editor's imported
+// path, and a .import file naming it, in place of the project's own in
+// the pack. The loop options of a .import file are not applied.
+func importedWAV(rel string, importData []byte, have map[string][]byte) []PackFile {
+	source := "res://" + rel
+	im, _ := importfile.For(source)
+	if importData != nil {
+		info, err := importfile.Parse(rel+".import", importData)
+		if err != nil || info.Importer != "wav" || !info.Valid {
+			return nil
+		}
+		present := len(info.DestFiles) > 0
+		for _, d := range info.DestFiles {
+			if p, ok := strings.CutPrefix(d, "res://"); !ok || have[p] == nil {
+				present = false
+			}
+		}
+		if present {
+			return nil
+		}
+	}
+	made, err := importCache.get(source, have[rel], importData, func(string, []byte, []byte) ([]importer.File, error) {
+		tres, err := importer.WAVResource(have[rel])
+		if err != nil {
+			return nil, err
+		}
+		return []importer.File{{Path: strings.TrimSuffix(importfile.ImportedPath(source, im), "."+im.Ext) + ".tres", Data: tres}}, nil
+	})
+	if err != nil {
+		return nil
+	}
+	dest := made[0].Path
+	q := func(s string) string { return strconv.Quote(s) }
+	imp := "[remap]\n\nimporter=\"wav\"\ntype=\"AudioStreamWAV\"\npath=" + q(dest) +
+		"\n\n[deps]\n\nsource_file=" + q(source) + "\ndest_files=[" + q(dest) + "]\n"
+	return []PackFile{{Path: rel + ".import", Data: []byte(imp)}, {Path: strings.TrimPrefix(dest, "res://"), Data: made[0].Data}}
+}
+
+func (c *fileCache) get(source string, data, importData []byte, build func(string, []byte, []byte) ([]importer.File, error)) ([]importer.File, error) {
 	h := sha256.New()
 	for _, part := range [][]byte{[]byte(source), data, importData} {
 		var n [8]byte
@@ -95,7 +141,7 @@ func (c *fileCache) get(source string, data, importData []byte) ([]importer.File
 		return f, nil
 	}
 	c.mu.Unlock()
-	files, err := importer.Import(source, data, importData)
+	files, err := build(source, data, importData)
 	if err != nil {
 		return nil, err
 	}

@@ -250,3 +250,86 @@ func BenchmarkGamePackImports(b *testing.B) {
 		})
 	}
 }
+
+// wavFile is a RIFF WAVE file of the samples given (8 or 16 bits).
+func wavFile(rate, channels, bits int, samples []byte) []byte {
+	le32 := func(n int) []byte { return []byte{byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)} }
+	var b bytes.Buffer
+	b.WriteString("RIFF")
+	b.Write(le32(36 + len(samples)))
+	b.WriteString("WAVEfmt ")
+	b.Write(le32(16))
+	b.Write([]byte{1, 0, byte(channels), 0})
+	b.Write(le32(rate))
+	b.Write(le32(rate * channels * bits / 8))
+	b.Write([]byte{byte(channels * bits / 8), 0, byte(bits), 0})
+	b.WriteString("data")
+	b.Write(le32(len(samples)))
+	b.Write(samples)
+	return b.Bytes()
+}
+
+// A WAV file that no editor imported loads in the engine from the pack:
+// one with the editor's .import file (naming a .sample the project does
+// not have) and one with none, each an AudioStreamWAV of the file's
+// length, rate, channels and samples.
+func TestImportedWAVLoads(t *testing.T) {
+	setup := requireSetup(t)
+	stereo := make([]byte, 0, 2205*4)
+	for i := 0; i < 2205; i++ { // 0.1 s at 22050 Hz, a 16-bit ramp on both channels
+		v := uint16(int16(i*14 - 15000))
+		stereo = append(stereo, byte(v), byte(v>>8), byte(v), byte(v>>8))
+	}
+	mono8 := bytes.Repeat([]byte{128, 255, 0}, 1000) // 3000 frames at 8000 Hz
+	have := map[string][]byte{
+		"sfx/jump.wav": wavFile(22050, 2, 16, stereo),
+		"sfx/hit.wav":  wavFile(8000, 1, 8, mono8),
+	}
+	wavIm, _ := importfile.For("x.wav")
+	have["sfx/jump.wav.import"] = importfile.Build("res://sfx/jump.wav", wavIm, "uid://cwavimport1")
+	made := importedFiles([]string{"sfx/jump.wav", "sfx/hit.wav"}, have)
+	if len(made) != 4 {
+		t.Fatalf("%d files made for two WAV files", len(made))
+	}
+	files := ScriptProject(`extends Node
+func _ready():
+	for p in ["res://sfx/jump.wav", "res://sfx/hit.wav"]:
+		var s: AudioStreamWAV = load(p)
+		print("WAV %s %s %.3f %d %d %s %d" % [p, s.get_class(), s.get_length(), s.format, s.mix_rate, s.stereo, s.data.size()])
+	var hit: AudioStreamWAV = load("res://sfx/hit.wav")
+	print("WAV samples ", hit.data[0], " ", hit.data[1], " ", hit.data[2], " ", hit.data[3], " ", hit.data[4], " ", hit.data[5])
+	get_tree().quit()
+`)
+	for p, d := range have {
+		if !strings.HasSuffix(p, ".import") {
+			files = append(files, PackFile{Path: p, Data: d})
+		}
+	}
+	files = append(files, made...)
+	r, err := New(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := r.Run(ctx, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range res.Stdout() {
+		if strings.HasPrefix(l, "WAV ") {
+			got = append(got, l)
+		}
+	}
+	want := []string{
+		"WAV res://sfx/jump.wav AudioStreamWAV 0.100 1 22050 true 8820",
+		"WAV res://sfx/hit.wav AudioStreamWAV 0.375 1 8000 false 6000",
+		// 8-bit 128, 255, 0 as 16-bit: 0, 127<<8, -128<<8, little-endian.
+		"WAV samples 0 0 0 127 0 128",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the engine loaded\n%s\nwant\n%s\nstderr %q", strings.Join(got, "\n"), strings.Join(want, "\n"), res.Stderr())
+	}
+}
