@@ -118,7 +118,7 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 			if c, ok := ScriptClass("res://"+rel, b); ok {
 				classes = append(classes, c)
 			}
-		case (importer.Supported(rel) || strings.EqualFold(path.Ext(rel), ".wav")) && !strings.HasPrefix(rel, ".godot/"):
+		case (importer.Supported(rel) || packImported[strings.ToLower(path.Ext(rel))]) && !strings.HasPrefix(rel, ".godot/"):
 			assets = append(assets, rel)
 		}
 		have[rel] = b
@@ -164,6 +164,10 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 		PackFile{Path: "override.cfg", Data: ov.Bytes()})
 	return files, nil
 }
+
+// packImported are the extensions, besides textures, whose imported form a
+// game pack makes (see importedResource).
+var packImported = map[string]bool{".wav": true, ".ttf": true, ".otf": true, ".woff": true, ".woff2": true}
 
 // path1 returns the second element of a slash path: "imported" for
 // ".godot/imported/x.ctex".

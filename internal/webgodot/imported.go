@@ -24,8 +24,14 @@ func importedFiles(assets []string, have map[string][]byte) []PackFile {
 	for _, rel := range assets {
 		source := "res://" + rel
 		importData, hasImport := have[rel+".import"]
-		if strings.EqualFold(path.Ext(rel), ".wav") {
-			out = append(out, importedWAV(rel, importData, have)...)
+		switch strings.ToLower(path.Ext(rel)) {
+		case ".wav":
+			out = append(out, importedResource(rel, importData, have, func(data []byte, _ map[string]string) ([]byte, error) {
+				return importer.WAVResource(data)
+			})...)
+			continue
+		case ".ttf", ".otf", ".woff", ".woff2":
+			out = append(out, importedResource(rel, importData, have, importer.FontResource)...)
 			continue
 		}
 		if hasImport {
@@ -79,19 +85,22 @@ type fileCache struct {
 	hits int
 }
 
-// importedWAV is the pack's form of a WAV file that no editor imported:
-// an AudioStreamWAV text resource (16-bit samples, where the editor's
-// binary .sample holds them compressed) beside the editor's imported
-// path, and a .import file naming it, in place of the project's own in
-// the pack. The loop options of a .import file are not applied.
-func importedWAV(rel string, importData []byte, have map[string][]byte) []PackFile {
+// importedResource is the pack's form of a WAV or font file that no
+// editor imported: the resource the importer would save, as a text
+// resource (importer.WAVResource, importer.FontResource) beside the
+// editor's imported path, and a .import file naming it, in place of the
+// project's own in the pack. The editor saves them as binary resources
+// (.sample, .fontdata), which this package does not write.
+func importedResource(rel string, importData []byte, have map[string][]byte, build func([]byte, map[string]string) ([]byte, error)) []PackFile {
 	source := "res://" + rel
 	im, _ := importfile.For(source)
+	var params map[string]string
 	if importData != nil {
 		info, err := importfile.Parse(rel+".import", importData)
-		if err != nil || info.Importer != "wav" || !info.Valid {
+		if err != nil || info.Importer != im.Name || !info.Valid {
 			return nil
 		}
+		params = info.Params
 		present := len(info.DestFiles) > 0
 		for _, d := range info.DestFiles {
 			if p, ok := strings.CutPrefix(d, "res://"); !ok || have[p] == nil {
@@ -103,7 +112,7 @@ func importedWAV(rel string, importData []byte, have map[string][]byte) []PackFi
 		}
 	}
 	made, err := importCache.get(source, have[rel], importData, func(string, []byte, []byte) ([]importer.File, error) {
-		tres, err := importer.WAVResource(have[rel])
+		tres, err := build(have[rel], params)
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +123,7 @@ func importedWAV(rel string, importData []byte, have map[string][]byte) []PackFi
 	}
 	dest := made[0].Path
 	q := func(s string) string { return strconv.Quote(s) }
-	imp := "[remap]\n\nimporter=\"wav\"\ntype=\"AudioStreamWAV\"\npath=" + q(dest) +
+	imp := "[remap]\n\nimporter=" + q(im.Name) + "\ntype=" + q(im.Type) + "\npath=" + q(dest) +
 		"\n\n[deps]\n\nsource_file=" + q(source) + "\ndest_files=[" + q(dest) + "]\n"
 	return []PackFile{{Path: rel + ".import", Data: []byte(imp)}, {Path: strings.TrimPrefix(dest, "res://"), Data: made[0].Data}}
 }

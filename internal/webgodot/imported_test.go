@@ -333,3 +333,65 @@ func _ready():
 		t.Errorf("the engine loaded\n%s\nwant\n%s\nstderr %q", strings.Join(got, "\n"), strings.Join(want, "\n"), res.Stderr())
 	}
 }
+
+// A font no editor imported loads from the pack as the editor's import
+// would make it: with the demo's .import file (its options applied, two
+// of them changed here) and without one (the defaults), a FontFile of the file's family that
+// measures text.
+func TestImportedFontLoads(t *testing.T) {
+	setup := requireSetup(t)
+	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", "2d-dodge_the_creeps", "fonts", "Xolonium-Regular.ttf")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		testenv.Missing(t, "the demo projects fixture ("+src+")", err.Error())
+	}
+	imp, err := os.ReadFile(src + ".import")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Options other than the defaults, to see them applied.
+	imp = bytes.Replace(imp, []byte("subpixel_positioning=4"), []byte("subpixel_positioning=1"), 1)
+	imp = bytes.Replace(imp, []byte("msdf_pixel_range=8"), []byte("msdf_pixel_range=12"), 1)
+	have := map[string][]byte{
+		"fonts/Xolonium-Regular.ttf":        data,
+		"fonts/Xolonium-Regular.ttf.import": imp,
+		"copy/plain.ttf":                    data,
+	}
+	made := importedFiles([]string{"fonts/Xolonium-Regular.ttf", "copy/plain.ttf"}, have)
+	if len(made) != 4 {
+		t.Fatalf("%d files made for two fonts", len(made))
+	}
+	files := ScriptProject(`extends Node
+func _ready():
+	for p in ["res://fonts/Xolonium-Regular.ttf", "res://copy/plain.ttf"]:
+		var f: FontFile = load(p)
+		print("FONT %s %s %s %s %d %d" % [p, f.get_class(), f.get_font_name(), f.get_string_size("Hello", HORIZONTAL_ALIGNMENT_LEFT, -1, 32).x > 40, f.subpixel_positioning, f.msdf_pixel_range])
+	get_tree().quit()
+`)
+	files = append(files, PackFile{Path: "fonts/Xolonium-Regular.ttf", Data: data}, PackFile{Path: "copy/plain.ttf", Data: data})
+	files = append(files, made...)
+	r, err := New(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := r.Run(ctx, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range res.Stdout() {
+		if strings.HasPrefix(l, "FONT ") {
+			got = append(got, l)
+		}
+	}
+	want := []string{
+		"FONT res://fonts/Xolonium-Regular.ttf FontFile Xolonium true 1 12",
+		"FONT res://copy/plain.ttf FontFile Xolonium true 4 8",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the engine loaded\n%s\nwant\n%s\nstderr %q", strings.Join(got, "\n"), strings.Join(want, "\n"), res.Stderr())
+	}
+}

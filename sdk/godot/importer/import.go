@@ -7,9 +7,10 @@
 // (.ctex) the engine loads to the pixels the editor's import gives. Where
 // the bytes differ from the editor's (PNG inside where the editor puts
 // WebP, uncompressed pixels where it compresses for the GPU) the doc of
-// Texture says so. WAV files have WAVResource, an AudioStreamWAV text
-// resource for a game pack (not the editor's binary .sample). Ogg, MP3,
-// fonts and scenes are not made yet: Import answers ErrUnsupported.
+// Texture says so. WAV and font files have WAVResource and FontResource,
+// the AudioStreamWAV and FontFile as text resources for a game pack (the
+// editor saves binary .sample and .fontdata files). Ogg, MP3 and scenes
+// are not made yet: Import answers ErrUnsupported.
 //
 // It only builds bytes; callers write them through the host's workspace
 // (or into a game pack).

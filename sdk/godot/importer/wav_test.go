@@ -103,3 +103,24 @@ func FuzzDecodeWAV(f *testing.F) {
 		}
 	})
 }
+
+// A font becomes a FontFile resource with its bytes and the importer's
+// options, those of params first; anything but a font file is refused.
+func TestFontResource(t *testing.T) {
+	res, err := FontResource([]byte("OTTO\x01"), map[string]string{"hinting": "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"[gd_resource type=\"FontFile\" format=3]\n\n[resource]\ndata = PackedByteArray(79, 84, 84, 79, 1)\n",
+		"\nhinting = 2\n", "\nsubpixel_positioning = 4\n", "\nmsdf_pixel_range = 8\n", "\noversampling = 0.0\n"} {
+		if !strings.Contains(string(res), line) {
+			t.Errorf("lacks %q:\n%s", line, res)
+		}
+	}
+	if _, err := FontResource([]byte("<html>"), nil); err == nil {
+		t.Error("an HTML file made a font")
+	}
+	if _, err := FontResource([]byte("wOFF"), map[string]string{"hinting": "[1]"}); err == nil {
+		t.Error("a non-numeric option was written")
+	}
+}
