@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/importer"
 )
 
 // Where GamePack puts the probe and what it names its autoload. The
@@ -30,7 +32,8 @@ const maxGamePack = 512 << 20
 // autoload. Nothing is written to dir. It skips hidden folders (except the
 // imported files, uid cache and class cache in .godot/), node_modules and
 // folders with a .gdignore, as Godot does. A project without a class cache
-// (never opened in the editor) gets one built from its class_name lines.
+// (never opened in the editor) gets one built from its class_name lines,
+// and textures without their imported form get it (see importedFiles).
 //
 // mainScene, when not "", is the res:// scene to run instead of the
 // project's main scene: the web build refuses a scene on the command
@@ -54,6 +57,8 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 	var override []byte
 	hasClassCache := false
 	var classes []GlobalClass
+	var assets []string
+	have := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -113,7 +118,10 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 			if c, ok := ScriptClass("res://"+rel, b); ok {
 				classes = append(classes, c)
 			}
+		case (importer.Supported(rel) || packImported[strings.ToLower(path.Ext(rel))]) && !strings.HasPrefix(rel, ".godot/"):
+			assets = append(assets, rel)
 		}
+		have[rel] = b
 		files = append(files, PackFile{Path: rel, Data: b})
 		return nil
 	})
@@ -126,6 +134,19 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 	}
 	if !hasClassCache {
 		files = append(files, PackFile{Path: ".godot/global_script_class_cache.cfg", Data: ClassCache(classes)})
+	}
+	// An imported file replaces the pack's file of the same path (the
+	// .import file of a WAV names the pack's own form).
+	at := map[string]int{}
+	for i, f := range files {
+		at[f.Path] = i
+	}
+	for _, f := range importedFiles(assets, have) {
+		if i, ok := at[f.Path]; ok {
+			files[i] = f
+		} else {
+			files = append(files, f)
+		}
 	}
 	// The user's own override.cfg keeps its settings; the probe's
 	// autoload is added after them.
@@ -143,6 +164,10 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 		PackFile{Path: "override.cfg", Data: ov.Bytes()})
 	return files, nil
 }
+
+// packImported are the extensions, besides textures, whose imported form a
+// game pack makes (see importedResource).
+var packImported = map[string]bool{".wav": true, ".ttf": true, ".otf": true, ".woff": true, ".woff2": true}
 
 // path1 returns the second element of a slash path: "imported" for
 // ".godot/imported/x.ctex".

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/md5"
 	"encoding/hex"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -20,6 +21,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/importer"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/importfile"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -757,5 +759,105 @@ func TestDryRuns(t *testing.T) {
 	plugintest.EditorDryRuns(t, he, ed, calls)
 	if len(ed.Calls()) != 0 {
 		t.Errorf("editor dry runs reached the editor: %+v", ed.Calls())
+	}
+}
+
+// write_imported writes the texture the editor's import would make at the
+// path the .import file names, from the options it holds; the engine
+// loads the asset by its own path with those pixels; undo takes it out;
+// a dry run only lists it; an attached editor makes its own.
+func TestImportAssetWritesImportedTexture(t *testing.T) {
+	outside := t.TempDir()
+	t.Setenv(AllowEnv, outside)
+	dir := plugintest.Project(t, map[string]string{"project.godot": projectGodot})
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
+	type out struct {
+		importOut
+		ImportedFiles []string `json:"imported_files"`
+		Commit        struct {
+			DryRun bool `json:"dry_run"`
+		} `json:"commit"`
+	}
+	png := writeOutside(t, outside, "hero.png", pngBytes(t, 8, 6, color.NRGBA{200, 30, 40, 255}))
+	svg := writeOutside(t, outside, "logo.svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#2040e0"/></svg>`))
+
+	// A dry run lists the imported file and writes nothing.
+	dry := plugintest.DryRunIn(t, h, sdk.ModeHeadless, "asset", map[string]any{"source": png, "target_path": "res://art/hero.png",
+		"options": map[string]any{"write_imported": true}})
+	if !strings.Contains(fmt.Sprint(dry["preview"]), ".godot/imported/hero.png-") {
+		t.Errorf("the dry run's preview lacks the imported file: %v", dry["preview"])
+	}
+	if exists(dir, "res://.godot") {
+		t.Error("a dry run wrote .godot/")
+	}
+
+	a := plugintest.CallAs[out](t, h, "asset", map[string]any{"source": png, "target_path": "res://art/hero.png",
+		"options": map[string]any{"write_imported": true}})
+	tex, _ := importfile.For("x.png")
+	want := importfile.ImportedPath("res://art/hero.png", tex)
+	if !slices.Equal(a.ImportedFiles, []string{want}) || !strings.Contains(a.Next, "game runs") {
+		t.Errorf("hero.png: %+v", a)
+	}
+	ctex := readProject(t, dir, want)
+	made, err := importer.Import("res://art/hero.png", readProject(t, dir, "res://art/hero.png"), readProject(t, dir, "res://art/hero.png.import"))
+	if err != nil || len(made) != 1 || !bytes.Equal(made[0].Data, ctex) || !bytes.HasPrefix(ctex, []byte("GST2")) {
+		t.Errorf("the written .ctex is not the importer's: %v", err)
+	}
+	b := plugintest.CallAs[out](t, h, "asset", map[string]any{"source": svg, "target_path": "res://logo.svg",
+		"options": map[string]any{"write_imported": true, "import_settings": map[string]any{"svg/scale": 2}}})
+	if len(b.ImportedFiles) != 1 {
+		t.Fatalf("logo.svg: %+v", b)
+	}
+
+	// The engine loads both by their own paths, through the .import
+	// files, with the source's pixels (the SVG at scale 2).
+	files := webgodot.ScriptProject(`extends Node
+func _ready():
+	for p in ["res://art/hero.png", "res://logo.svg"]:
+		var t: Texture2D = load(p)
+		var img := t.get_image()
+		print("TEX ", p, " ", t.get_class(), " ", t.get_width(), "x", t.get_height(), " ", img.get_pixel(3, 3).to_html())
+	get_tree().quit()
+`)
+	for _, p := range []string{"res://art/hero.png", "res://art/hero.png.import", want, "res://logo.svg", "res://logo.svg.import", b.ImportedFiles[0]} {
+		files = append(files, webgodot.PackFile{Path: strings.TrimPrefix(p, "res://"), Data: readProject(t, dir, p)})
+	}
+	res, err := enginecheck.Runner(t).Run(context.Background(), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range res.Stdout() {
+		if strings.HasPrefix(l, "TEX ") {
+			got = append(got, l)
+		}
+	}
+	if wantLines := []string{"TEX res://art/hero.png CompressedTexture2D 8x6 c81e28ff", "TEX res://logo.svg CompressedTexture2D 16x16 2040e0ff"}; !slices.Equal(got, wantLines) {
+		t.Errorf("the engine loaded\n%q\nwant\n%q\nstderr %q", got, wantLines, res.Stderr())
+	}
+
+	// Only textures.
+	wav := writeOutside(t, outside, "a.wav", wavBytes())
+	plugintest.Refused(t, h, "asset", map[string]any{"source": wav, "target_path": "res://a.wav", "options": map[string]any{"write_imported": true}},
+		sdk.CodeInvalidArgument, "textures only")
+
+	// Undo takes the imported files out with the rest.
+	if _, err := h.Workspace().Undo(context.Background(), 2, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{want, b.ImportedFiles[0], "res://art/hero.png", "res://logo.svg.import"} {
+		if exists(dir, p) {
+			t.Errorf("%s is still there after undo", p)
+		}
+	}
+
+	// With an editor attached the editor imports: nothing is written
+	// under .godot/.
+	ed := sdktest.NewEditor()
+	he := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
+	e := plugintest.CallAs[out](t, he, "asset", map[string]any{"source": png, "target_path": "res://art/hero.png",
+		"options": map[string]any{"write_imported": true}})
+	if len(e.ImportedFiles) != 0 || exists(dir, want) {
+		t.Errorf("editor mode wrote the imported texture: %+v", e)
 	}
 }

@@ -15,12 +15,14 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/importer"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/importfile"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/uid"
 )
 
 type importOptions struct {
 	Overwrite      bool           `json:"overwrite,omitempty" jsonschema:"replace a file already at target_path (its .import file, and so its uid and options, is kept)"`
+	WriteImported  bool           `json:"write_imported,omitempty" jsonschema:"also write the imported texture under res://.godot/imported/ (png, jpg, jpeg, webp, svg) as the editor's import would, so the game runs before any editor opened the project; the editor replaces it on its first import. Without an editor only: an attached editor imports the file itself"`
 	ImportSettings map[string]any `json:"import_settings,omitempty" jsonschema:"import options to set instead of the editor's defaults, by the .import [params] key, e.g. {\"compress/mode\": 1, \"mipmaps/generate\": true} for a texture; a \"type\" key is ignored (the importer follows the file's extension)"`
 }
 
@@ -31,18 +33,19 @@ type importArgs struct {
 }
 
 type importResult struct {
-	Imported     bool              `json:"imported" jsonschema:"the file and its .import file are in the project (false in a dry run)"`
-	TargetPath   string            `json:"target_path"`
-	DetectedType string            `json:"detected_type" jsonschema:"the class the editor imports the file as"`
-	Importer     string            `json:"importer"`
-	ImportFile   string            `json:"import_file"`
-	UID          string            `json:"uid"`
-	Bytes        int               `json:"bytes"`
-	Settings     map[string]string `json:"import_settings,omitempty" jsonschema:"the options set instead of the defaults, as written"`
-	Replaced     bool              `json:"replaced,omitempty"`
-	Needs        []string          `json:"needs,omitempty" jsonschema:"a .gltf's buffers and images that are not yet in the project beside it: import each to this res:// path, or the editor's import fails"`
-	Commit       sdk.CommitResult  `json:"commit"`
-	Next         string            `json:"next"`
+	Imported      bool              `json:"imported" jsonschema:"the file and its .import file are in the project (false in a dry run)"`
+	TargetPath    string            `json:"target_path"`
+	DetectedType  string            `json:"detected_type" jsonschema:"the class the editor imports the file as"`
+	Importer      string            `json:"importer"`
+	ImportFile    string            `json:"import_file"`
+	UID           string            `json:"uid"`
+	Bytes         int               `json:"bytes"`
+	Settings      map[string]string `json:"import_settings,omitempty" jsonschema:"the options set instead of the defaults, as written"`
+	Replaced      bool              `json:"replaced,omitempty"`
+	ImportedFiles []string          `json:"imported_files,omitempty" jsonschema:"the imported files written under res://.godot/imported/ (write_imported)"`
+	Needs         []string          `json:"needs,omitempty" jsonschema:"a .gltf's buffers and images that are not yet in the project beside it: import each to this res:// path, or the editor's import fails"`
+	Commit        sdk.CommitResult  `json:"commit"`
+	Next          string            `json:"next"`
 }
 
 // magic is how each kind of file starts, so a file whose content is not
@@ -149,6 +152,10 @@ func importAsset(ctx context.Context, call *sdk.Call, in importArgs) (sdk.Result
 		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "give target_path the source's extension ("+se+"); the importer follows the extension",
 			"source %s and target_path %s have different extensions", in.Source, target)
 	}
+	if in.Options.WriteImported && !importer.Supported(target) {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "leave write_imported out for this file: the editor imports audio, fonts and scenes when it opens the project",
+			"write_imported makes the imported form of textures only (png, jpg, jpeg, webp, svg), not of %s", path.Ext(target))
+	}
 	im, set, err := withSettings(im, in.Options.ImportSettings)
 	if err != nil {
 		return sdk.Result{}, err
@@ -197,12 +204,13 @@ func importAsset(ctx context.Context, call *sdk.Call, in importArgs) (sdk.Result
 		return sdk.Result{}, err
 	}
 	id := ""
-	var importData []byte
+	var importData, keptImport []byte
 	if ist.Exists {
 		f, err := ws.Read(ctx, importPath)
 		if err != nil {
 			return sdk.Result{}, err
 		}
+		keptImport = f.Data
 		info, perr := importfile.Parse(importPath, f.Data)
 		if perr == nil && uid.IsCanonical(info.UID) && info.SourceFile == target {
 			id = info.UID
@@ -236,10 +244,35 @@ func importAsset(ctx context.Context, call *sdk.Call, in importArgs) (sdk.Result
 		}
 	}
 
+	// The imported texture, when asked for and no editor is there to
+	// make it: the .import file's dest_files, from the options it holds.
+	var imported []importer.File
+	if in.Options.WriteImported && call.Mode() != sdk.ModeEditor {
+		effective := importData
+		if effective == nil {
+			effective = keptImport
+		}
+		if imported, err = importer.Import(target, data, effective); err != nil {
+			return sdk.Result{}, sdk.Errorf(sdk.CodeInvalidArgument, "leave write_imported out (the editor imports the file when it opens the project), or fix the file or option it names",
+				"cannot make the imported texture of %s: %v", target, err)
+		}
+	}
 	tx := ws.Begin("Import asset " + target)
 	tx.Write(target, data, st.Version)
 	if importData != nil {
 		tx.Write(importPath, importData, ist.Version)
+	}
+	var importedPaths []string
+	for _, f := range imported {
+		if !strings.HasPrefix(f.Path, "res://.godot/imported/") {
+			continue
+		}
+		fst, err := ws.Stat(ctx, f.Path)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		tx.Write(f.Path, f.Data, fst.Version)
+		importedPaths = append(importedPaths, f.Path)
 	}
 	cr, err := tx.Commit(ctx)
 	if err != nil {
@@ -251,13 +284,15 @@ func importAsset(ctx context.Context, call *sdk.Call, in importArgs) (sdk.Result
 	// command), only what happens next differs, and the agent is told.
 	if call.Mode() == sdk.ModeEditor {
 		next = "the attached editor's filesystem scan imports " + target + " now, with these options; use it by its path or " + id
+	} else if len(importedPaths) > 0 {
+		next = "the game runs with " + target + " now (its imported texture is written); the editor reimports it with its own encoder when it opens the project; use it by its path or " + id
 	}
 	if len(needs) > 0 {
 		next = "import the files it refers to first (needs), each with godot_asset_import_asset beside it; then " + next
 	}
 	return sdk.JSON(importResult{
 		Imported: !cr.DryRun, TargetPath: target, DetectedType: im.Type, Importer: im.Name, ImportFile: importPath,
-		UID: id, Bytes: len(data), Settings: set, Replaced: st.Exists, Needs: needs, Commit: cr, Next: next,
+		UID: id, Bytes: len(data), Settings: set, Replaced: st.Exists, ImportedFiles: importedPaths, Needs: needs, Commit: cr, Next: next,
 	}), nil
 }
 

@@ -39,7 +39,7 @@ func Toolset() *sdk.Toolset {
 					AllowEnv+"; or a res:// path to copy a project file) to target_path, and write its .import file with the importer and default options the Godot editor "+
 					"chooses for its type ("+importableList()+"), so the editor imports it unchanged when it opens the project "+
 					"(with an editor attached, at once). options.import_settings overrides options by their .import key; "+
-					"options.overwrite replaces an existing file. Undo with godot_undo.",
+					"options.overwrite replaces an existing file; options.write_imported (textures, no editor attached) also writes the imported texture under res://.godot/imported/ so the game shows it before any editor opened the project. Undo with godot_undo.",
 				sdk.Mutating, importAsset,
 				sdk.WithTitle("Import an asset from outside the project"),
 				// Not the addon's cmd_import_asset: it reads source in the

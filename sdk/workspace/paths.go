@@ -178,13 +178,19 @@ func (w *Workspace) resolveWrite(arg string) (target, error) {
 }
 
 // offLimits refuses writes into the Godot editor's cache (.godot/ at the
-// root) and into Git's metadata (.git, a directory or a worktree's file, at
+// root, but for the imported files directly in .godot/imported/) and into Git's metadata (.git, a directory or a worktree's file, at
 // any depth: an addon may be a submodule): an agent deleting or rewriting
 // them destroys what no undo can bring back (the repository's history).
 // Names compare case-insensitively, as they do on macOS and Windows file
 // systems, where res://.GIT/config is .git/config.
 func offLimits(res, rel string) error {
 	parts := strings.Split(rel, "/")
+	// The imported files (.godot/imported/<file>) are the one part of the
+	// cache a tool may write: the editor remakes each from its asset, and
+	// a project no editor opened needs them to show its art.
+	if len(parts) == 3 && parts[0] == ".godot" && parts[1] == "imported" && parts[2] != "" && !strings.HasPrefix(parts[2], ".") {
+		return nil
+	}
 	if strings.EqualFold(parts[0], ".godot") {
 		return sdk.Errorf(sdk.CodeInvalidArgument, "write project files, not the editor's cache",
 			"%s is inside .godot/, the Godot editor's cache directory", res)

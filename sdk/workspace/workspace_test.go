@@ -402,11 +402,16 @@ func TestConfinement(t *testing.T) {
 	}
 	for _, p := range []string{"../x.txt", "res://../x.txt", "a/../../x.txt", "/etc/passwd", "user://x.txt",
 		"res://out/secret.txt", "res://out/new.txt", "res://link.txt", "res://secret-link.txt", "res://.godot/x.cfg",
+		"res://.godot/imported/sub/x.ctex", "res://.godot/imported/.x", "res://.GODOT/imported/x.ctex", "res://.godot/uid_cache.bin",
 		"a\\..\\..\\x", "res://"} {
 		_, err := w.Commit(bg, Change{Name: "Escape", Ops: []Op{{Path: p, Data: []byte("pwned")}}})
 		if code(err) != sdk.CodeInvalidArgument {
 			t.Errorf("write %q: error = %v, want INVALID_ARGUMENT", p, err)
 		}
+	}
+	// The imported files are the one part of .godot/ that may be written.
+	if _, err := w.Commit(bg, Change{Name: "Imported", Ops: []Op{{Path: "res://.godot/imported/a.png-0123.ctex", Data: []byte("GST2")}}}); err != nil {
+		t.Errorf("write into .godot/imported: %v", err)
 	}
 	for _, p := range []string{"../x.txt", "res://out/secret.txt", "res://secret-link.txt", "/etc/passwd"} {
 		if _, err := w.Read(bg, p); code(err) != sdk.CodeInvalidArgument {

@@ -268,6 +268,9 @@ type Info struct {
 	Type       string
 	UID        string
 	SourceFile string
+	// DestFiles are the imported files the editor wrote (dest_files in
+	// [deps]), res:// paths.
+	DestFiles []string
 	// Params are the recorded options as Godot text, by key.
 	Params map[string]string
 	// Valid is false when the file says the import failed or is disabled
@@ -293,6 +296,17 @@ func Parse(name string, data []byte) (Info, error) {
 	}
 	info := Info{Importer: text("remap", "importer"), Type: text("remap", "type"), UID: text("remap", "uid"),
 		SourceFile: text("deps", "source_file"), Params: map[string]string{}, Valid: true}
+	if v, ok := c.Get("deps", "dest_files"); ok {
+		if a, ok := v.(godot.Array); ok {
+			for _, it := range a.Items {
+				if s, ok := it.(godot.String); ok {
+					info.DestFiles = append(info.DestFiles, string(s))
+				}
+			}
+		} else if a, ok := v.(godot.PackedStringArray); ok {
+			info.DestFiles = append(info.DestFiles, a...)
+		}
+	}
 	if v, ok := c.Get("remap", "valid"); ok && v == godot.Bool(false) {
 		info.Valid = false
 	}
