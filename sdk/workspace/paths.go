@@ -178,9 +178,10 @@ func (w *Workspace) resolveWrite(arg string) (target, error) {
 }
 
 // offLimits refuses writes into the Godot editor's cache (.godot/ at the
-// root, but for the imported files directly in .godot/imported/) and into Git's metadata (.git, a directory or a worktree's file, at
-// any depth: an addon may be a submodule): an agent deleting or rewriting
-// them destroys what no undo can bring back (the repository's history).
+// root, but for the imported files directly in .godot/imported/) and into
+// Git's metadata (.git, a directory or a worktree's file, at any depth: an
+// addon may be a submodule): an agent deleting or rewriting them destroys
+// what no undo can bring back (the repository's history).
 // Names compare case-insensitively, as they do on macOS and Windows file
 // systems, where res://.GIT/config is .git/config.
 func offLimits(res, rel string) error {
