@@ -28,6 +28,50 @@ import (
 // input schema. No command that changes the editor may reach the addon,
 // and most tools must answer a real preview.
 func TestEveryDryRunLeavesTheEditorAlone(t *testing.T) {
+	sw := newSweep(t, true)
+	ed := sw.addon
+
+	var previewed int
+	var missed []string
+	tools := sw.tools
+	for _, tl := range tools {
+		before := len(ed.Calls())
+		out := sw.s.call(t, tl.Name, sw.args(tl))
+		for _, c := range ed.Calls()[before:] {
+			if changesEditor(c) {
+				t.Errorf("%s dry run sent %s %v to the editor", tl.Name, c.Command, c.Params)
+			}
+		}
+		if why := notAPreview(out); why != "" {
+			missed = append(missed, fmt.Sprintf("%s (%s)", tl.Name, why))
+			continue
+		}
+		previewed++
+	}
+	t.Logf("%d of %d dry-runnable tools answered a preview", previewed, len(tools))
+	if previewed*100 < len(tools)*80 {
+		t.Errorf("only %d of %d tools answered a dry-run preview; these did not:\n  %s",
+			previewed, len(tools), strings.Join(missed, "\n  "))
+	} else if len(missed) > 0 {
+		t.Logf("no preview (arguments from the schema table did not fit, or the tool refused):\n  %s", strings.Join(missed, "\n  "))
+	}
+}
+
+// sweep is a real host with every bundled toolset enabled on a copy of the
+// corpus's dodge-the-creeps (plus what the sweep's arguments name), and the
+// tools that accept dry_run, read from tools/list so a new tool is covered
+// without touching the tests.
+type sweep struct {
+	s       *session
+	addon   *fakeaddon.Addon // nil when the host works headless
+	outside string           // the folder asset_import may copy from
+	tools   []*mcp.Tool
+}
+
+// newSweep starts the host; withEditor attaches the fake addon, answering
+// every command the toolsets name.
+func newSweep(t *testing.T, withEditor bool) *sweep {
+	t.Helper()
 	url := bridgeURL(t)
 	dir := corpusProject(t, "2d-dodge_the_creeps")
 	// A folder the operator lets asset_import copy from, and a texture in
@@ -51,58 +95,40 @@ func TestEveryDryRunLeavesTheEditorAlone(t *testing.T) {
 		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
 	all := append([]string{"inspection"}, firstParty...)
 	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": all}, nil)
-
-	ed := attachAddon(t, s, fakeaddon.Options{URL: url, GodotVersion: "4.6.1-stable", Handlers: addonAnswers(t)})
-
+	sw := &sweep{s: s, outside: outside}
+	if withEditor {
+		sw.addon = attachAddon(t, s, fakeaddon.Options{URL: url, GodotVersion: "4.6.1-stable", Handlers: addonAnswers(t)})
+	}
 	res, err := s.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tools []*mcp.Tool
 	for _, tl := range res.Tools {
 		if hasProperty(tl.InputSchema, "dry_run") {
-			tools = append(tools, tl)
+			sw.tools = append(sw.tools, tl)
 		}
 	}
-	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
-	if len(tools) < 20 {
-		t.Fatalf("only %d tools accept dry_run; are the toolsets enabled?", len(tools))
+	sort.Slice(sw.tools, func(i, j int) bool { return sw.tools[i].Name < sw.tools[j].Name })
+	if len(sw.tools) < 20 {
+		t.Fatalf("only %d tools accept dry_run; are the toolsets enabled?", len(sw.tools))
 	}
+	return sw
+}
 
-	var previewed int
-	var missed []string
-	for _, tl := range tools {
-		args := argsFor(tl.InputSchema)
-		for k, v := range overrides[tl.Name] {
-			args[k] = v
-		}
-		if tl.Name == "godot_asset_import_asset" {
-			args["source"] = filepath.Join(outside, "art.png")
-		}
-		args["dry_run"] = true
-		if hasProperty(tl.InputSchema, "confirm") {
-			args["confirm"] = true
-		}
-		before := len(ed.Calls())
-		out := s.call(t, tl.Name, args)
-		for _, c := range ed.Calls()[before:] {
-			if changesEditor(c) {
-				t.Errorf("%s dry run sent %s %v to the editor", tl.Name, c.Command, c.Params)
-			}
-		}
-		if why := notAPreview(out); why != "" {
-			missed = append(missed, fmt.Sprintf("%s (%s)", tl.Name, why))
-			continue
-		}
-		previewed++
+// args are a dry run's arguments for tl, built from its input schema.
+func (sw *sweep) args(tl *mcp.Tool) map[string]any {
+	args := argsFor(tl.InputSchema)
+	for k, v := range overrides[tl.Name] {
+		args[k] = v
 	}
-	t.Logf("%d of %d dry-runnable tools answered a preview", previewed, len(tools))
-	if previewed*100 < len(tools)*80 {
-		t.Errorf("only %d of %d tools answered a dry-run preview; these did not:\n  %s",
-			previewed, len(tools), strings.Join(missed, "\n  "))
-	} else if len(missed) > 0 {
-		t.Logf("no preview (arguments from the schema table did not fit, or the tool refused):\n  %s", strings.Join(missed, "\n  "))
+	if tl.Name == "godot_asset_import_asset" {
+		args["source"] = filepath.Join(sw.outside, "art.png")
 	}
+	args["dry_run"] = true
+	if hasProperty(tl.InputSchema, "confirm") {
+		args["confirm"] = true
+	}
+	return args
 }
 
 // changesEditor reports whether a command the addon received would have
@@ -187,6 +213,7 @@ func addonAnswers(t *testing.T) map[string]fakeaddon.Handler {
 	h["cmd_read_script"] = func(p map[string]any) fakeaddon.Reply {
 		return fakeaddon.OK(map[string]any{"script_path": p["script_path"], "content": "extends Node\n"})
 	}
+	h["cmd_node_persistence"] = func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"persisted": true}) }
 	h["cmd_get_scan_state"] = func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"scanning": false}) }
 	h["cmd_node_exists"] = func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"exists": true}) }
 	h["cmd_open_scene"] = func(p map[string]any) fakeaddon.Reply {
@@ -362,4 +389,69 @@ func hasProperty(schema any, name string) bool {
 	_ = json.Unmarshal(b, &s)
 	_, ok := s.Properties[name]
 	return ok
+}
+
+// TestDryRunSameShapeInBothModes: every tool's dry run answers the same
+// top-level fields headless and with an editor attached, apart from the
+// fields only one mode can know (modeOnlyFields) and the tools excepted in
+// dryRunShapeExceptions, each with its reason. Both hosts run on their own
+// copy of the same project with the same arguments; a tool that refuses
+// its arguments in either mode is not compared (the sweep's arguments come
+// from the schema and cannot fit every tool), but at least half must be.
+func TestDryRunSameShapeInBothModes(t *testing.T) {
+	headless := newSweep(t, false)
+	editor := newSweep(t, true)
+	var compared int
+	var skipped []string
+	for _, tl := range editor.tools {
+		h := headless.s.call(t, tl.Name, headless.args(tl))
+		e := editor.s.call(t, tl.Name, editor.args(tl))
+		if h.IsError || e.IsError {
+			skipped = append(skipped, tl.Name)
+			continue
+		}
+		compared++
+		hk, ek := topKeys(h), topKeys(e)
+		if why, ok := dryRunShapeExceptions[tl.Name]; ok {
+			if slices.Equal(hk, ek) {
+				t.Errorf("%s is excepted (%s) but answers the same fields in both modes; drop the exception", tl.Name, why)
+			}
+			continue
+		}
+		if !slices.Equal(hk, ek) {
+			t.Errorf("%s dry run: headless answers %v, the editor %v", tl.Name, hk, ek)
+		}
+	}
+	t.Logf("%d of %d dry runs compared; refused in a mode (not compared): %v", compared, len(editor.tools), skipped)
+	if compared*2 < len(editor.tools) {
+		t.Errorf("only %d of %d dry runs could be compared", compared, len(editor.tools))
+	}
+}
+
+// modeOnlyFields are the dry-run fields only one mode answers: the
+// preview itself (its mode, the commands or the files, the same key in
+// both), the file diff that a headless edit made in memory shows, and
+// the addon's persistence verdict, which only an editor can give when
+// the change would not survive a save (headless, the change is in the
+// file, so persisted is always true and reason and hint never appear).
+var modeOnlyFields = map[string]bool{"diff": true, "reason": true, "hint": true}
+
+// dryRunShapeExceptions are the tools whose dry run answers different
+// fields in the two modes, each with the reason.
+var dryRunShapeExceptions = map[string]string{}
+
+// topKeys are the top-level fields of a tool's structured answer, without
+// the mode-only ones, sorted.
+func topKeys(res *mcp.CallToolResult) []string {
+	var out map[string]json.RawMessage
+	b, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(b, &out)
+	var keys []string
+	for k := range out {
+		if !modeOnlyFields[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }
