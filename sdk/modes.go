@@ -378,6 +378,17 @@ func DryRunAnswer[In any](fields func(in In) map[string]any, undone ...string) T
 	}
 }
 
+// EditedScene, as a value of DryRunAnswer's fields, stands for the res://
+// path of the scene the call edits, which the arguments do not say when the
+// call acts on the active scene: in editor mode the SDK asks the editor for
+// its active tab (cmd_get_active_scene) after the tool's editor path ran,
+// so a scene the call named and opened is the one answered. Headless the
+// tool's own answer names the scene it edited; where it does not, the
+// field is left out.
+const EditedScene editedScene = "\x00edited scene"
+
+type editedScene string
+
 // dryRunFields checks DryRunAnswer's function against the tool's argument
 // type.
 func dryRunFields[In any](d dryRunAnswer) (func(In) map[string]any, error) {
@@ -396,7 +407,7 @@ func dryRunFields[In any](d dryRunAnswer) (func(In) map[string]any, error) {
 // (DryRunAnswer's fields) fills in those it lacks, and each undone flag is
 // false; a text-only answer keeps its text and gains them as structured
 // content.
-func (c *Call) preview(res Result, known map[string]any, undone []string) Result {
+func (c *Call) preview(ctx context.Context, res Result, known map[string]any, undone []string) Result {
 	if res.IsError {
 		return res
 	}
@@ -407,9 +418,15 @@ func (c *Call) preview(res Result, known map[string]any, undone []string) Result
 		}
 	}
 	for k, v := range known {
-		if _, ok := fields[k]; !ok {
-			fields[k] = v
+		if _, ok := fields[k]; ok {
+			continue
 		}
+		if v == EditedScene {
+			if v = c.editedScene(ctx); v == "" {
+				continue
+			}
+		}
+		fields[k] = v
 	}
 	for _, k := range undone {
 		fields[k] = false
@@ -433,6 +450,22 @@ func (c *Call) preview(res Result, known map[string]any, undone []string) Result
 		out.Content = res.Content // a text answer keeps its words
 	}
 	return out
+}
+
+// editedScene is the editor's active scene for a dry run's answer ("" when
+// the call runs headless, or the editor has none).
+func (c *Call) editedScene(ctx context.Context) string {
+	if c.mode != ModeEditor {
+		return ""
+	}
+	var act struct {
+		IsOpen bool   `json:"is_open"`
+		Path   string `json:"path"`
+	}
+	if err := c.editorFor().Query(ctx, "cmd_get_active_scene", nil, &act); err != nil || !act.IsOpen {
+		return ""
+	}
+	return act.Path
 }
 
 // withPreviewFields lets a mutating tool's output schema describe its dry

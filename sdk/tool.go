@@ -223,7 +223,7 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 			if fields != nil {
 				known = fields(v)
 			}
-			res = call.preview(res, known, o.dryRun.undone)
+			res = call.preview(ctx, res, known, o.dryRun.undone)
 		}
 		return res, err
 	}
