@@ -490,14 +490,8 @@ var dryRunShapeExceptions = map[string]struct {
 		"the load order headless writes in project.godot; the editor's ProjectSettings orders the autoloads when it applies"},
 	"godot_scripts_write": {[]string{"version", "uid"},
 		"the version the file would have in the workspace and the .uid sidecar headless writes; the editor's write makes its own"},
-	// Not done yet: these editor dry runs do not answer these fields of
-	// the headless answer, which depend on what the tool resolves from the
-	// scene (the 2D or 3D variant from the parent's class, the properties
-	// it sets). Each is to get its DryRunAnswer or editor-path query.
-	"godot_navigation_setup_agent":  {[]string{"agent_type", "node_path", "properties"}, "not declared yet"},
-	"godot_navigation_setup_region": {[]string{"navigation_polygon", "node_path", "properties", "region_type"}, "not declared yet"},
-	"godot_physics_add_raycast":     {[]string{"properties"}, "not declared yet"},
-	"godot_batch_set_property":      {[]string{"skipped_count"}, "not declared yet"},
+	"godot_batch_set_property": {[]string{"skipped_count"},
+		"answered only when nodes are skipped: headless skips the root (a Node has no visible), the fake addon's preview skips none"},
 }
 
 // firstLine is the first line of an error answer ("ok" for an answer).

@@ -74,5 +74,5 @@ func addRaycastDryRun(in addRaycastArgs) map[string]any {
 		name = rt
 	}
 	return map[string]any{"node_path": godot.JoinNodePath(nodeedit.NormalizePath(nodeedit.OrDot(in.ParentPath)), name),
-		"scene_path": sdk.EditedScene}
+		"properties": orEmpty(in.Properties), "scene_path": sdk.EditedScene}
 }
