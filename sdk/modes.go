@@ -349,10 +349,65 @@ type Preview struct {
 	Files []FileChange `json:"files,omitempty"`
 }
 
+// dryRunAnswer is what DryRunAnswer records.
+type dryRunAnswer struct {
+	fields any // func(In) map[string]any
+	undone []string
+}
+
+// DryRunAnswer declares the fields of the tool's answer that a dry run
+// knows without applying anything, so that its preview answers the tool's
+// own result in both modes: in editor mode the edit is recorded, not sent,
+// and no reply comes back to pass on.
+//
+// fields builds them from the arguments: the ones that say what the call
+// acts on (node_path, scene_path, path, …), as the real run answers them
+// as far as the arguments tell (the real run may settle a name clash). A
+// field the tool's own answer has (headless: the whole answer of the edit
+// made in memory; in the editor: the addon's verdict or preview) is kept;
+// the others are added. undone are the answer's "it happened" flags
+// (created, moved, deleted, …): a dry run answers each false, in both
+// modes, as nothing happened.
+//
+// Every mutating tool whose editor path sends commands should declare it;
+// a tool that serves both modes with its handler on the files answers the
+// same fields either way, and needs it only for its undone flags.
+func DryRunAnswer[In any](fields func(in In) map[string]any, undone ...string) ToolOption {
+	return func(o *toolOptions) {
+		o.dryRun = dryRunAnswer{fields: fields, undone: undone}
+	}
+}
+
+// EditedScene, as a value of DryRunAnswer's fields, stands for the res://
+// path of the scene the call edits, which the arguments do not say when the
+// call acts on the active scene: in editor mode the SDK asks the editor for
+// its active tab (cmd_get_active_scene) after the tool's editor path ran,
+// so a scene the call named and opened is the one answered. Headless the
+// tool's own answer names the scene it edited; where it does not, the
+// field is left out.
+const EditedScene editedScene = "\x00edited scene"
+
+type editedScene string
+
+// dryRunFields checks DryRunAnswer's function against the tool's argument
+// type.
+func dryRunFields[In any](d dryRunAnswer) (func(In) map[string]any, error) {
+	if d.fields == nil {
+		return nil, nil
+	}
+	fn, ok := d.fields.(func(In) map[string]any)
+	if !ok || fn == nil {
+		return nil, fmt.Errorf("DryRunAnswer needs a non-nil func(%s) map[string]any", reflect.TypeFor[In]())
+	}
+	return fn, nil
+}
+
 // preview adds the dry run's fields to a tool's answer: dry_run, and the
-// preview of what it would have done. The tool's own fields stay; a
-// text-only answer keeps its text and gains them as structured content.
-func (c *Call) preview(res Result) Result {
+// preview of what it would have done. The tool's own fields stay, known
+// (DryRunAnswer's fields) fills in those it lacks, and each undone flag is
+// false; a text-only answer keeps its text and gains them as structured
+// content.
+func (c *Call) preview(ctx context.Context, res Result, known map[string]any, undone []string) Result {
 	if res.IsError {
 		return res
 	}
@@ -361,6 +416,20 @@ func (c *Call) preview(res Result) Result {
 		if b, err := json.Marshal(res.Structured); err == nil {
 			_ = json.Unmarshal(b, &fields)
 		}
+	}
+	for k, v := range known {
+		if _, ok := fields[k]; ok {
+			continue
+		}
+		if v == EditedScene {
+			if v = c.editedScene(ctx); v == "" {
+				continue
+			}
+		}
+		fields[k] = v
+	}
+	for _, k := range undone {
+		fields[k] = false
 	}
 	fields["dry_run"] = true
 	p := Preview{Mode: c.mode}
@@ -381,6 +450,22 @@ func (c *Call) preview(res Result) Result {
 		out.Content = res.Content // a text answer keeps its words
 	}
 	return out
+}
+
+// editedScene is the editor's active scene for a dry run's answer ("" when
+// the call runs headless, or the editor has none).
+func (c *Call) editedScene(ctx context.Context) string {
+	if c.mode != ModeEditor {
+		return ""
+	}
+	var act struct {
+		IsOpen bool   `json:"is_open"`
+		Path   string `json:"path"`
+	}
+	if err := c.editorFor().Query(ctx, "cmd_get_active_scene", nil, &act); err != nil || !act.IsOpen {
+		return ""
+	}
+	return act.Path
 }
 
 // withPreviewFields lets a mutating tool's output schema describe its dry

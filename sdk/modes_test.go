@@ -221,6 +221,76 @@ func TestHeadlessDryRunPreviewsTheDiff(t *testing.T) {
 	}
 }
 
+// DryRunAnswer: a dry run answers the tool's own fields in both modes. In
+// the editor, where the edit is recorded and no reply comes, the declared
+// fields are the answer; headless the handler's own answer wins where it
+// has the field, and the declared flags are false in both.
+func TestDryRunAnswerGivesBothModesOneShape(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "names.txt"), []byte("Player\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	headless := func(ctx context.Context, call *sdk.Call, in renameArgs) (sdk.Result, error) {
+		ws := call.Workspace()
+		fi, err := ws.Stat(ctx, "res://names.txt")
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		if _, err := ws.Begin("Rename").Write(fi.Path, []byte(in.NewName+"\n"), fi.Version).Commit(ctx); err != nil {
+			return sdk.Result{}, err
+		}
+		// The real run settles the name (a clash would add a number).
+		return sdk.JSON(map[string]any{"node_path": in.NewName + "2", "renamed": true}), nil
+	}
+	ts := &sdk.Toolset{Name: "answers", Version: "1.0.0", Description: "A tool declaring its dry-run answer.",
+		Tools: []sdk.Tool{sdk.NewTool("rename", "Rename a node.", sdk.Mutating, headless,
+			sdk.EditorCommand("cmd_rename_node", func(in renameArgs) (any, error) {
+				return map[string]any{"node_path": in.NodePath, "new_name": in.NewName}, nil
+			}),
+			sdk.DryRunAnswer(func(in renameArgs) map[string]any {
+				return map[string]any{"node_path": in.NewName, "old_path": in.NodePath}
+			}, "renamed"))}}
+	args := renameArgs{NodePath: "Player", NewName: "Hero"}
+	want := map[sdk.Mode]map[string]any{
+		sdk.ModeHeadless: {"node_path": "Hero2", "old_path": "Player", "renamed": false, "dry_run": true},
+		sdk.ModeEditor:   {"node_path": "Hero", "old_path": "Player", "renamed": false, "dry_run": true},
+	}
+	hosts := map[sdk.Mode]*sdktest.Host{
+		sdk.ModeHeadless: sdktest.New(t, ts, sdktest.Options{ProjectDir: dir}),
+		sdk.ModeEditor:   sdktest.New(t, ts, sdktest.Options{Editor: recordingEditor().Serve}),
+	}
+	for mode, h := range hosts {
+		res := h.Call(ctx, "rename", args, sdktest.DryRun())
+		var out map[string]any
+		if err := res.Structured(&out); res.IsError || err != nil {
+			t.Fatalf("%s: %s %v", mode, res.Text(), err)
+		}
+		preview, _ := out["preview"].(map[string]any)
+		if preview["mode"] != string(mode) {
+			t.Errorf("%s: preview %v", mode, preview)
+		}
+		delete(out, "preview")
+		if fmt.Sprint(out) != fmt.Sprint(want[mode]) {
+			t.Errorf("%s dry run answers %v, want %v", mode, out, want[mode])
+		}
+		// A real run answers the tool's own answer alone.
+		if mode == sdk.ModeHeadless {
+			var real map[string]any
+			if err := h.Call(ctx, "rename", args).Structured(&real); err != nil || fmt.Sprint(real) != fmt.Sprint(map[string]any{"node_path": "Hero2", "renamed": true}) {
+				t.Errorf("real run answers %v (%v)", real, err)
+			}
+		}
+	}
+	// A function of the wrong argument type is a definition error.
+	bad := &sdk.Toolset{Name: "bad", Version: "1.0.0", Description: "A wrong DryRunAnswer.",
+		Tools: []sdk.Tool{sdk.NewTool("rename", "Rename a node.", sdk.Mutating, headless,
+			sdk.DryRunAnswer(func(in struct{}) map[string]any { return nil }))}}
+	if _, err := bad.Manifest(); err == nil || !strings.Contains(err.Error(), "DryRunAnswer needs a non-nil func(sdk_test.renameArgs)") {
+		t.Errorf("manifest of a wrong DryRunAnswer: %v", err)
+	}
+}
+
 // errorfTB records Errorf calls instead of failing the test.
 type errorfTB struct {
 	testing.TB

@@ -62,6 +62,7 @@ type toolOptions struct {
 	dispatch   string
 	performs   []string
 	overwrite  string
+	dryRun     dryRunAnswer // DryRunAnswer's fields and undone flags
 }
 
 // ConfirmOverwrite says the tool creates or replaces the res:// file named
@@ -187,6 +188,10 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 	if err != nil {
 		errs = append(errs, err)
 	}
+	fields, err := dryRunFields[In](o.dryRun)
+	if err != nil {
+		errs = append(errs, err)
+	}
 	paths, err := pathFields(reflect.TypeFor[In]())
 	if err != nil {
 		errs = append(errs, fmt.Errorf("arguments: %w", err))
@@ -214,7 +219,11 @@ func newTool[In any](name, description string, class SafetyClass, h Handler[In],
 		}
 		res, err := dispatch(ctx, call, v)
 		if err == nil && call.DryRun {
-			res = call.preview(res)
+			var known map[string]any
+			if fields != nil {
+				known = fields(v)
+			}
+			res = call.preview(ctx, res, known, o.dryRun.undone)
 		}
 		return res, err
 	}

@@ -28,6 +28,50 @@ import (
 // input schema. No command that changes the editor may reach the addon,
 // and most tools must answer a real preview.
 func TestEveryDryRunLeavesTheEditorAlone(t *testing.T) {
+	sw := newSweep(t, true)
+	ed := sw.addon
+
+	var previewed int
+	var missed []string
+	tools := sw.tools
+	for _, tl := range tools {
+		before := len(ed.Calls())
+		out := sw.s.call(t, tl.Name, sw.args(tl))
+		for _, c := range ed.Calls()[before:] {
+			if changesEditor(c) {
+				t.Errorf("%s dry run sent %s %v to the editor", tl.Name, c.Command, c.Params)
+			}
+		}
+		if why := notAPreview(out); why != "" {
+			missed = append(missed, fmt.Sprintf("%s (%s)", tl.Name, why))
+			continue
+		}
+		previewed++
+	}
+	t.Logf("%d of %d dry-runnable tools answered a preview", previewed, len(tools))
+	if previewed*100 < len(tools)*80 {
+		t.Errorf("only %d of %d tools answered a dry-run preview; these did not:\n  %s",
+			previewed, len(tools), strings.Join(missed, "\n  "))
+	} else if len(missed) > 0 {
+		t.Logf("no preview (arguments from the schema table did not fit, or the tool refused):\n  %s", strings.Join(missed, "\n  "))
+	}
+}
+
+// sweep is a real host with every bundled toolset enabled on a copy of the
+// corpus's dodge-the-creeps (plus what the sweep's arguments name), and the
+// tools that accept dry_run, read from tools/list so a new tool is covered
+// without touching the tests.
+type sweep struct {
+	s       *session
+	addon   *fakeaddon.Addon // nil when the host works headless
+	outside string           // the folder asset_import may copy from
+	tools   []*mcp.Tool
+}
+
+// newSweep starts the host; withEditor attaches the fake addon, answering
+// every command the toolsets name.
+func newSweep(t *testing.T, withEditor bool) *sweep {
+	t.Helper()
 	url := bridgeURL(t)
 	dir := corpusProject(t, "2d-dodge_the_creeps")
 	// A folder the operator lets asset_import copy from, and a texture in
@@ -51,58 +95,44 @@ func TestEveryDryRunLeavesTheEditorAlone(t *testing.T) {
 		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
 	all := append([]string{"inspection"}, firstParty...)
 	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": all}, nil)
-
-	ed := attachAddon(t, s, fakeaddon.Options{URL: url, GodotVersion: "4.6.1-stable", Handlers: addonAnswers(t)})
-
+	sw := &sweep{s: s, outside: outside}
+	if withEditor {
+		sw.addon = attachAddon(t, s, fakeaddon.Options{URL: url, GodotVersion: "4.6.1-stable", Handlers: addonAnswers(t)})
+	} else {
+		// The scene the fake addon says is active (cmd_get_active_scene),
+		// so that both modes edit the same scene.
+		s.ok(t, "godot_scene_edit_open_scene", map[string]any{"scene_path": "res://main.tscn"}, nil)
+	}
 	res, err := s.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tools []*mcp.Tool
 	for _, tl := range res.Tools {
 		if hasProperty(tl.InputSchema, "dry_run") {
-			tools = append(tools, tl)
+			sw.tools = append(sw.tools, tl)
 		}
 	}
-	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
-	if len(tools) < 20 {
-		t.Fatalf("only %d tools accept dry_run; are the toolsets enabled?", len(tools))
+	sort.Slice(sw.tools, func(i, j int) bool { return sw.tools[i].Name < sw.tools[j].Name })
+	if len(sw.tools) < 20 {
+		t.Fatalf("only %d tools accept dry_run; are the toolsets enabled?", len(sw.tools))
 	}
+	return sw
+}
 
-	var previewed int
-	var missed []string
-	for _, tl := range tools {
-		args := argsFor(tl.InputSchema)
-		for k, v := range overrides[tl.Name] {
-			args[k] = v
-		}
-		if tl.Name == "godot_asset_import_asset" {
-			args["source"] = filepath.Join(outside, "art.png")
-		}
-		args["dry_run"] = true
-		if hasProperty(tl.InputSchema, "confirm") {
-			args["confirm"] = true
-		}
-		before := len(ed.Calls())
-		out := s.call(t, tl.Name, args)
-		for _, c := range ed.Calls()[before:] {
-			if changesEditor(c) {
-				t.Errorf("%s dry run sent %s %v to the editor", tl.Name, c.Command, c.Params)
-			}
-		}
-		if why := notAPreview(out); why != "" {
-			missed = append(missed, fmt.Sprintf("%s (%s)", tl.Name, why))
-			continue
-		}
-		previewed++
+// args are a dry run's arguments for tl, built from its input schema.
+func (sw *sweep) args(tl *mcp.Tool) map[string]any {
+	args := argsFor(tl.InputSchema)
+	for k, v := range overrides[tl.Name] {
+		args[k] = v
 	}
-	t.Logf("%d of %d dry-runnable tools answered a preview", previewed, len(tools))
-	if previewed*100 < len(tools)*80 {
-		t.Errorf("only %d of %d tools answered a dry-run preview; these did not:\n  %s",
-			previewed, len(tools), strings.Join(missed, "\n  "))
-	} else if len(missed) > 0 {
-		t.Logf("no preview (arguments from the schema table did not fit, or the tool refused):\n  %s", strings.Join(missed, "\n  "))
+	if tl.Name == "godot_asset_import_asset" {
+		args["source"] = filepath.Join(sw.outside, "art.png")
 	}
+	args["dry_run"] = true
+	if hasProperty(tl.InputSchema, "confirm") {
+		args["confirm"] = true
+	}
+	return args
 }
 
 // changesEditor reports whether a command the addon received would have
@@ -187,6 +217,7 @@ func addonAnswers(t *testing.T) map[string]fakeaddon.Handler {
 	h["cmd_read_script"] = func(p map[string]any) fakeaddon.Reply {
 		return fakeaddon.OK(map[string]any{"script_path": p["script_path"], "content": "extends Node\n"})
 	}
+	h["cmd_node_persistence"] = func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"persisted": true}) }
 	h["cmd_get_scan_state"] = func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"scanning": false}) }
 	h["cmd_node_exists"] = func(map[string]any) fakeaddon.Reply { return fakeaddon.OK(map[string]any{"exists": true}) }
 	h["cmd_open_scene"] = func(p map[string]any) fakeaddon.Reply {
@@ -362,4 +393,131 @@ func hasProperty(schema any, name string) bool {
 	_ = json.Unmarshal(b, &s)
 	_, ok := s.Properties[name]
 	return ok
+}
+
+// TestDryRunSameShapeInBothModes: every tool's dry run answers the same
+// top-level fields headless and with an editor attached, apart from the
+// fields only one mode can know (modeOnlyFields) and the tools excepted in
+// dryRunShapeExceptions, each with its reason. Both hosts run on their own
+// copy of the same project with the same arguments; a tool that refuses
+// its arguments in either mode is not compared (the sweep's arguments come
+// from the schema and cannot fit every tool), but most tools that can run
+// on the project's main scene must be (45 of 110 when this was written;
+// plugins/scene_edit compares its tools with arguments that fit).
+func TestDryRunSameShapeInBothModes(t *testing.T) {
+	headless := newSweep(t, false)
+	editor := newSweep(t, true)
+	var compared int
+	var skipped []string
+	for _, tl := range editor.tools {
+		h := headless.s.call(t, tl.Name, headless.args(tl))
+		e := editor.s.call(t, tl.Name, editor.args(tl))
+		if h.IsError || e.IsError {
+			skipped = append(skipped, fmt.Sprintf("%s (headless: %s; editor: %s)", tl.Name, firstLine(h), firstLine(e)))
+			continue
+		}
+		compared++
+		hk, ek := topKeys(h), topKeys(e)
+		var differ []string
+		for _, k := range hk {
+			if !slices.Contains(ek, k) {
+				differ = append(differ, k+" (headless only)")
+			}
+		}
+		for _, k := range ek {
+			if !slices.Contains(hk, k) {
+				differ = append(differ, k+" (editor only)")
+			}
+		}
+		ex := dryRunShapeExceptions[tl.Name]
+		for _, d := range differ {
+			if !slices.Contains(ex.fields, strings.Fields(d)[0]) {
+				t.Errorf("%s dry run: %s; headless answers %v, the editor %v", tl.Name, d, hk, ek)
+			}
+		}
+		for _, f := range ex.fields {
+			if slices.Contains(hk, f) == slices.Contains(ek, f) {
+				t.Errorf("%s: %s is excepted (%s) but both modes answer it alike; drop it from the exceptions", tl.Name, f, ex.why)
+			}
+		}
+	}
+	t.Logf("%d of %d dry runs compared; refused in a mode (not compared):\n  %s", compared, len(editor.tools), strings.Join(skipped, "\n  "))
+	if compared < 45 {
+		t.Errorf("only %d of %d dry runs could be compared, want 45 or more", compared, len(editor.tools))
+	}
+}
+
+// modeOnlyFields are the dry-run fields only one mode answers: the
+// preview itself (its mode, the commands or the files, the same key in
+// both), the file diff that a headless edit made in memory shows, and
+// the addon's persistence verdict, which only an editor can give when
+// the change would not survive a save (headless, the change is in the
+// file, so persisted is always true and reason and hint never appear).
+//
+// commit, changes and files are the workspace's commit result and file
+// changes of a headless edit (the files it would write, the journal
+// action), which preview.files holds too; in the editor the change goes
+// to the editor's own undo history and preview.commands lists it.
+var modeOnlyFields = map[string]bool{"diff": true, "reason": true, "hint": true, "commit": true, "changes": true, "files": true}
+
+// dryRunShapeExceptions are the fields a tool's dry run answers in one
+// mode only, each tool's with the reason.
+var dryRunShapeExceptions = map[string]struct {
+	fields []string
+	why    string
+}{
+	"godot_scene_edit_save_scene": {[]string{"pending_changes", "note"},
+		"headless has nothing to save and says so; the editor's tab may hold unsaved changes, which a dry run does not ask"},
+	"godot_scene_edit_save_all_scenes": {[]string{"count", "pending_changes", "note"},
+		"headless has nothing to save and says so; the editor's tabs may hold unsaved changes, which a dry run does not ask"},
+	"godot_scene_edit_duplicate_node": {[]string{"node_path"},
+		"the copy's name (Box2, Box3, ...) is settled by the editor when it copies; an editor dry run names source_path"},
+	"godot_asset_import_create_material_from_textures": {[]string{"uid"},
+		"headless writes the new .tres with a uid it makes; the editor makes its own when it saves"},
+	"godot_resources_edit_create_resource": {[]string{"uid"},
+		"headless writes the new .tres with a uid it makes; the editor makes its own when it saves"},
+	"godot_audio_add_bus": {[]string{"index", "layout_path"},
+		"headless appends to the bus layout file it writes; the editor's AudioServer places the bus and saves its layout when it applies"},
+	"godot_audio_add_bus_effect": {[]string{"bus_index", "effect_index", "layout_path"},
+		"headless appends to the bus layout file it writes; the editor's AudioServer places the effect and saves its layout when it applies"},
+	"godot_project_set_setting": {[]string{"text"},
+		"the value as headless writes it in project.godot; the editor's ProjectSettings writes its own text when it saves"},
+	"godot_project_delete_resource_file": {[]string{"had_uid", "removed"},
+		"the files headless removes itself, sidecars included; the editor's file system removes them when it applies"},
+	"godot_project_move_file": {[]string{"uid", "updated_refs"},
+		"headless rewrites every reference itself and lists them; the editor's file system updates them when it moves the file"},
+	"godot_resources_edit_register_autoload": {[]string{"order"},
+		"the load order headless writes in project.godot; the editor's ProjectSettings orders the autoloads when it applies"},
+	"godot_scripts_write": {[]string{"version", "uid"},
+		"the version the file would have in the workspace and the .uid sidecar headless writes; the editor's write makes its own"},
+	"godot_batch_set_property": {[]string{"skipped_count"},
+		"answered only when nodes are skipped: headless skips the root (a Node has no visible), the fake addon's preview skips none"},
+}
+
+// firstLine is the first line of an error answer ("ok" for an answer).
+func firstLine(res *mcp.CallToolResult) string {
+	if !res.IsError {
+		return "ok"
+	}
+	msg := text(res)
+	if i := strings.IndexByte(msg, '\n'); i > 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+// topKeys are the top-level fields of a tool's structured answer, without
+// the mode-only ones, sorted.
+func topKeys(res *mcp.CallToolResult) []string {
+	var out map[string]json.RawMessage
+	b, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(b, &out)
+	var keys []string
+	for k := range out {
+		if !modeOnlyFields[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }

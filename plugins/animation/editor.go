@@ -7,6 +7,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
+	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 // Editor mode. A call the addon's command can carry (ADDON-PROTOCOL
@@ -261,4 +262,17 @@ func setBlendTreeNodeEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor,
 	return forward(ctx, ed, in.Scene, "cmd_set_blend_tree_node",
 		map[string]any{"tree_path": in.TreePath, "node_name": in.NodeName, "node_type": in.NodeType},
 		map[string]any{"node_path": in.TreePath})
+}
+
+// createTreeDryRun is what a dry run of create_tree answers without adding.
+func createTreeDryRun(in createTreeArgs) map[string]any {
+	name, rootType := in.Name, in.RootType
+	if name == "" {
+		name = "AnimationTree"
+	}
+	if rootType == "" {
+		rootType = "AnimationNodeStateMachine"
+	}
+	return map[string]any{"node_path": godot.JoinNodePath(nodeedit.NormalizePath(nodeedit.OrDot(in.ParentPath)), name),
+		"root_type": rootType, "scene_path": sdk.EditedScene}
 }

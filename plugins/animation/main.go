@@ -71,7 +71,7 @@ func Toolset() *sdk.Toolset {
 				"Add an AnimationTree under parent_path with a root_type root (AnimationNodeStateMachine, the default, or AnimationNodeBlendTree), "+
 					"playing the animations of anim_player (a path from the new tree, e.g. \"../AnimationPlayer\"). "+
 					"Next: godot_animation_add_state_machine_state or godot_animation_set_blend_tree_node.",
-				sdk.Mutating, createTree, sdk.EditorFunc(createTreeEditor), sdk.WithTitle("Create an AnimationTree")),
+				sdk.Mutating, createTree, sdk.EditorFunc(createTreeEditor), sdk.DryRunAnswer(createTreeDryRun), sdk.WithTitle("Create an AnimationTree")),
 			sdk.NewTool("add_state_machine_state",
 				"Add a state state_name playing animation to the state machine root of the AnimationTree at tree_path. "+
 					"Connect states with godot_animation_add_state_machine_transition (from \"Start\" for the first state).",

@@ -44,12 +44,16 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("add_bus",
 				"Add an audio bus named name (unique) at volume_db, after the last bus; it sends to Master. "+
 					"Then add effects with godot_audio_add_bus_effect or route a player to it (its bus property).",
-				sdk.Mutating, addBus, sdk.EditorCommand("cmd_add_audio_bus", addBusCommand), sdk.WithTitle("Add audio bus")),
+				sdk.Mutating, addBus, sdk.EditorCommand("cmd_add_audio_bus", addBusCommand),
+				sdk.DryRunAnswer(func(in addBusArgs) map[string]any { return map[string]any{"name": in.Name} }), sdk.WithTitle("Add audio bus")),
 			sdk.NewTool("add_bus_effect",
 				"Append an AudioEffect (effect_type, e.g. AudioEffectReverb, AudioEffectDelay, AudioEffectEQ10, "+
 					"AudioEffectCompressor) to the bus named bus, with properties checked against the effect's class "+
 					"(e.g. {\"room_size\": 0.8}). Returns the effect's index in the bus's stack.",
-				sdk.Mutating, addBusEffect, sdk.EditorCommand("cmd_add_audio_bus_effect", addBusEffectCommand), sdk.WithTitle("Add audio bus effect")),
+				sdk.Mutating, addBusEffect, sdk.EditorCommand("cmd_add_audio_bus_effect", addBusEffectCommand),
+				sdk.DryRunAnswer(func(in addEffectArgs) map[string]any {
+					return map[string]any{"bus": in.Bus, "effect_type": in.EffectType}
+				}), sdk.WithTitle("Add audio bus effect")),
 			sdk.NewTool("remove_bus",
 				"Remove the audio bus named bus with its effects; later buses move up one, and buses that sent to it "+
 					"send where it sent. The Master bus cannot be removed. Needs confirm.",
@@ -63,7 +67,7 @@ func Toolset() *sdk.Toolset {
 				"Add an AudioStreamPlayer (or player_type AudioStreamPlayer2D / AudioStreamPlayer3D) under parent_path, "+
 					"with stream_path (a res:// AudioStream: .wav, .ogg, .mp3 or .tres) and properties such as "+
 					"volume_db, bus (checked against the bus layout), autoplay and pitch_scale.",
-				sdk.Mutating, addPlayer, sdk.EditorFunc(addPlayerEditor), sdk.WithTitle("Add audio player")),
+				sdk.Mutating, addPlayer, sdk.EditorFunc(addPlayerEditor), sdk.DryRunAnswer(addPlayerDryRun, "created"), sdk.WithTitle("Add audio player")),
 		},
 	}
 }

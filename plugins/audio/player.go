@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
@@ -144,4 +145,18 @@ func propErr(arg string, err error) error {
 		return &sdk.Error{Code: sdk.CodeInvalidArgument, Required: arg, Message: err.Error(), Hint: "see the class's properties with godot_describe_class"}
 	}
 	return nodeedit.Err(err)
+}
+
+// addPlayerDryRun is what a dry run of add_player answers without adding.
+func addPlayerDryRun(in addPlayerArgs) map[string]any {
+	pt := in.PlayerType
+	if pt == "" {
+		pt = "AudioStreamPlayer"
+	}
+	name := in.Name
+	if name == "" {
+		name = pt
+	}
+	return map[string]any{"node_path": godot.JoinNodePath(nodeedit.NormalizePath(nodeedit.OrDot(in.ParentPath)), name),
+		"player_type": pt, "scene": sdk.EditedScene}
 }

@@ -360,6 +360,9 @@ func setPropertyEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setA
 	if out.Skipped == nil {
 		out.Skipped = []skipped{}
 	}
+	if ed.DryRun() {
+		out.bound() // skipped_count, as a headless dry run answers it
+	}
 	return result(out), nil
 }
 

@@ -47,16 +47,16 @@ func Toolset() *sdk.Toolset {
 				"Create a node with its properties, script and children in one call. A resource-typed property takes a res:// path "+
 					"or an inline resource {\"type\": ..., \"properties\": {...}}, written as a [sub_resource] (headless). An unknown property or a bad value "+
 					"fails the whole call and nothing is created.",
-				sdk.Mutating, composeTool, sdk.EditorFunc(composeEditor), sdk.WithTitle("Compose a node"), sdk.WithOutputSchema[composeResult](),
+				sdk.Mutating, composeTool, sdk.EditorFunc(composeEditor), sdk.DryRunAnswer(composeDryRun, "created", "saved", "script_attached"), sdk.WithTitle("Compose a node"), sdk.WithOutputSchema[composeResult](),
 				sdk.WithPerforms(createNode, setNodeProperty, attachScript)),
 			sdk.NewTool("batch_create_nodes",
 				"Create several nodes of one class under one parent, each with the same properties.",
-				sdk.Mutating, batchCreateTool, sdk.EditorFunc(batchCreateEditor), sdk.WithTitle("Create many nodes"), sdk.WithOutputSchema[batchCreateResult](),
+				sdk.Mutating, batchCreateTool, sdk.EditorFunc(batchCreateEditor), sdk.DryRunAnswer(batchCreateDryRun, "saved"), sdk.WithTitle("Create many nodes"), sdk.WithOutputSchema[batchCreateResult](),
 				sdk.WithPerforms(createNode, setNodeProperty)),
 			sdk.NewTool("apply_node_edits",
 				"Set properties on many nodes: a list of {node_path, properties}. A missing node fails the call; unknown "+
 					"properties are skipped and listed.",
-				sdk.Mutating, applyTool, sdk.EditorFunc(applyEditor), sdk.WithTitle("Apply node edits"), sdk.WithOutputSchema[applyResult](),
+				sdk.Mutating, applyTool, sdk.EditorFunc(applyEditor), sdk.DryRunAnswer(applyDryRun, "saved"), sdk.WithTitle("Apply node edits"), sdk.WithOutputSchema[applyResult](),
 				sdk.WithPerforms(setNodeProperty)),
 			sdk.NewTool("run_commands",
 				"Run a list of editor commands ({command, params}, e.g. {\"command\": \"create_node\", \"params\": {…}}) in order. "+

@@ -333,3 +333,12 @@ func describeEvent(d *classdb.DB, i int, o godot.Object) eventInfo {
 func hasEvent(a godot.InputAction, o godot.Object) bool {
 	return slices.ContainsFunc(a.Events, func(x godot.Object) bool { return godot.Equal(x, o) })
 }
+
+// addActionDryRun is what a dry run of add_action answers without adding.
+func addActionDryRun(in addActionArgs) map[string]any {
+	deadzone := 0.2
+	if in.Deadzone != nil {
+		deadzone = *in.Deadzone
+	}
+	return map[string]any{"name": in.Name, "deadzone": deadzone}
+}

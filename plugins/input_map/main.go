@@ -40,7 +40,8 @@ func Toolset() *sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("add_action",
 				"Add an input action (no events yet) with a deadzone.",
-				sdk.Mutating, addAction, sdk.EditorCommand("cmd_add_input_action", addActionCommand), sdk.WithTitle("Add input action")),
+				sdk.Mutating, addAction, sdk.EditorCommand("cmd_add_input_action", addActionCommand),
+				sdk.DryRunAnswer(addActionDryRun, "added"), sdk.WithTitle("Add input action")),
 			sdk.NewTool("remove_action",
 				"Remove an input action and all its events from project.godot.",
 				sdk.Destructive, removeAction, sdk.EditorCommand("cmd_remove_input_action", removeActionCommand), sdk.WithTitle("Remove input action")),

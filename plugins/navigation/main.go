@@ -44,11 +44,11 @@ func Toolset() *sdk.Toolset {
 					"named name under parent_path, with an empty NavigationPolygon (2D) or NavigationMesh (3D) ready to bake, and properties (enabled, navigation_layers, ...). "+
 					"Headless, mesh_properties sets the mesh's bake parameters (agent_radius, cell_size, parsed_geometry_type / geometry_parsed_geometry_type, ...) "+
 					"and outlines a 2D polygon's traversable outlines. Next: add its source geometry (meshes, static bodies) under it and call godot_navigation_bake_mesh.",
-				sdk.Mutating, setupRegion, sdk.EditorFunc(setupRegionEditor), sdk.WithTitle("Add a navigation region")),
+				sdk.Mutating, setupRegion, sdk.EditorFunc(setupRegionEditor), sdk.DryRunAnswer(func(setupRegionArgs) map[string]any { return map[string]any{"scene_path": sdk.EditedScene} }, "created"), sdk.WithTitle("Add a navigation region")),
 			sdk.NewTool("setup_agent",
 				"Add a NavigationAgent2D or NavigationAgent3D (agent_type; default NavigationAgent2D, or 3D under a 3D parent when that can be read) named name under parent_path, "+
 					"with properties such as radius, path_desired_distance, target_desired_distance, max_speed, avoidance_enabled.",
-				sdk.Mutating, setupAgent, sdk.EditorFunc(setupAgentEditor), sdk.WithTitle("Add a navigation agent")),
+				sdk.Mutating, setupAgent, sdk.EditorFunc(setupAgentEditor), sdk.DryRunAnswer(func(setupAgentArgs) map[string]any { return map[string]any{"scene_path": sdk.EditedScene} }, "created"), sdk.WithTitle("Add a navigation agent")),
 			sdk.NewTool("set_layers",
 				"Set navigation_layers of the region, agent or link at node_path from 1-based indices (layers=[1,3] is bitmask 5) "+
 					"or the project's layer names (layer_names, as in Project Settings > Layer Names > 2D/3D Navigation).",

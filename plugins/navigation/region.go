@@ -128,7 +128,15 @@ func setupRegionEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in s
 	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
 		return sdk.Result{}, err
 	}
-	return ed.Forward(ctx, "cmd_setup_navigation_region", map[string]any{"parent_path": parent, "region_type": rt, "name": name, "properties": orEmpty(in.Properties)})
+	res, err := ed.Forward(ctx, "cmd_setup_navigation_region", map[string]any{"parent_path": parent, "region_type": rt, "name": name, "properties": orEmpty(in.Properties)})
+	if out, ok := res.Structured.(map[string]any); ok && err == nil && ed.DryRun() {
+		// The fields headless answers, as far as the arguments and the
+		// scene's saved classes tell: the new region and its empty mesh.
+		prop, mt := in.meshType(rt)
+		out["node_path"], out["region_type"], out["properties"] = godot.JoinNodePath(nodeedit.NormalizePath(parent), name), rt, orEmpty(in.Properties)
+		out[prop] = map[string]any{"type": mt}
+	}
+	return res, err
 }
 
 type setupAgentArgs struct {
@@ -183,7 +191,13 @@ func setupAgentEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in se
 	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
 		return sdk.Result{}, err
 	}
-	return ed.Forward(ctx, "cmd_setup_navigation_agent", map[string]any{"parent_path": parent, "agent_type": at, "name": name, "properties": orEmpty(in.Properties)})
+	res, err := ed.Forward(ctx, "cmd_setup_navigation_agent", map[string]any{"parent_path": parent, "agent_type": at, "name": name, "properties": orEmpty(in.Properties)})
+	if out, ok := res.Structured.(map[string]any); ok && err == nil && ed.DryRun() {
+		// The fields headless answers, as far as the arguments and the
+		// scene's saved classes tell.
+		out["node_path"], out["agent_type"], out["properties"] = godot.JoinNodePath(nodeedit.NormalizePath(parent), name), at, orEmpty(in.Properties)
+	}
+	return res, err
 }
 
 type setLayersArgs struct {

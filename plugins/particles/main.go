@@ -42,7 +42,7 @@ func Toolset() *sdk.Toolset {
 				"Add a particle node under parent_path: particles_type GPUParticles2D (the default) or GPUParticles3D, with a new ParticleProcessMaterial, or CPUParticles2D/CPUParticles3D (their fields are the node's own); "+
 					"amount (default 8), lifetime (default 1.0 s) and node properties such as one_shot, explosiveness, emitting. A GPUParticles3D draws nothing until draw_pass_1 has a mesh: "+
 					"pass properties {\"draw_pass_1\": {\"type\": \"QuadMesh\"}} headless. Answers node_path. Next: apply_preset or set_material.",
-				sdk.Mutating, createParticles, sdk.EditorFunc(createParticlesEditor), sdk.WithTitle("Add a particle system")),
+				sdk.Mutating, createParticles, sdk.EditorFunc(createParticlesEditor), sdk.DryRunAnswer(createDryRun, "created"), sdk.WithTitle("Add a particle system")),
 			sdk.NewTool("set_material",
 				"Set fields of the ParticleProcessMaterial of the particle node at node_path (made when it has none): direction, spread, gravity, initial_velocity_min/max, "+
 					"scale_min/max, color, damping_min/max, emission_shape, angular_velocity_min/max, … (unknown fields are refused with the closest name). "+

@@ -733,3 +733,13 @@ func ramp(sec *godot.Section, doc *godot.File) any {
 func getMaterialEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in nodeArgs) (sdk.Result, error) {
 	return forward(ctx, ed, in.ScenePath, "cmd_get_particle_material", map[string]any{"node_path": in.NodePath})
 }
+
+// createDryRun is what a dry run of create answers without adding.
+func createDryRun(in createArgs) map[string]any {
+	typ, name, _, _, err := in.check()
+	if err != nil {
+		return nil
+	}
+	return map[string]any{"node_path": godot.JoinNodePath(nodeedit.NormalizePath(nodeedit.OrDot(in.ParentPath)), name),
+		"particles_type": typ, "scene_path": sdk.EditedScene}
+}

@@ -58,7 +58,7 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("add_raycast",
 				"Add a RayCast2D or RayCast3D (raycast_type) named name under parent_path, with properties such as target_position, collision_mask, "+
 					"enabled, collide_with_areas, exclude_parent.",
-				sdk.Mutating, addRaycast, sdk.EditorFunc(addRaycastEditor), sdk.WithTitle("Add a raycast")),
+				sdk.Mutating, addRaycast, sdk.EditorFunc(addRaycastEditor), sdk.DryRunAnswer(addRaycastDryRun, "created"), sdk.WithTitle("Add a raycast")),
 		},
 	}
 }

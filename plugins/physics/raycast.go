@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
@@ -60,4 +61,18 @@ func addRaycastEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in addRa
 	return ed.Forward(ctx, "cmd_add_raycast", map[string]any{
 		"parent_path": nodeedit.OrDot(in.ParentPath), "name": in.Name, "raycast_type": in.RaycastType, "properties": orEmpty(in.Properties),
 	})
+}
+
+// addRaycastDryRun is what a dry run of add_raycast answers without adding.
+func addRaycastDryRun(in addRaycastArgs) map[string]any {
+	rt := in.RaycastType
+	if rt == "" {
+		rt = "RayCast2D"
+	}
+	name := in.Name
+	if name == "" {
+		name = rt
+	}
+	return map[string]any{"node_path": godot.JoinNodePath(nodeedit.NormalizePath(nodeedit.OrDot(in.ParentPath)), name),
+		"properties": orEmpty(in.Properties), "scene_path": sdk.EditedScene}
 }

@@ -57,7 +57,8 @@ func Toolset() *sdk.Toolset {
 				"Set a project setting in project.godot, converted to the setting's type. An unknown key under an engine section "+
 					"(application, display, rendering, physics, …) is refused with the closest real key; other sections are the project's own. "+
 					"A value equal to the engine default removes the key, as the editor does.",
-				sdk.Mutating, setSetting, sdk.EditorCommand("cmd_set_setting", setSettingCommand), sdk.WithTitle("Set project setting")),
+				sdk.Mutating, setSetting, sdk.EditorCommand("cmd_set_setting", setSettingCommand),
+				sdk.DryRunAnswer(func(in setSettingArgs) map[string]any { return map[string]any{"name": in.Name, "value": in.Value} }, "set"), sdk.WithTitle("Set project setting")),
 			sdk.NewTool("resolve_uid",
 				"Find the res:// path of a resource UID (\"uid://…\") from the project's .uid files, resource headers and .import files; "+
 					"given a res:// path instead, find its UID.",
@@ -68,12 +69,16 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("delete_resource_file",
 				"Delete a project file with its .uid and .import sidecars. Refuses a file that other files still refer to "+
 					"(by path or uid://) and names them, unless force is set.",
-				sdk.Destructive, deleteResourceFile, sdk.EditorFunc(deleteResourceFileEditor), sdk.WithTitle("Delete resource file")),
+				sdk.Destructive, deleteResourceFile, sdk.EditorFunc(deleteResourceFileEditor),
+				sdk.DryRunAnswer(func(in deleteArgs) map[string]any { return map[string]any{"path": string(in.Path)} }, "deleted"), sdk.WithTitle("Delete resource file")),
 			sdk.NewTool("move_file",
 				"Move or rename a project file with its sidecars and rewrite every reference to it: ext_resource paths in scenes "+
 					"and resources, quoted res:// paths in scripts and project.godot. uid:// references stay valid. "+
 					"dry_run lists each file that would change and how many references.",
-				sdk.Mutating, moveResourceFile, sdk.EditorFunc(moveResourceFileEditor), sdk.WithTitle("Move resource file")),
+				sdk.Mutating, moveResourceFile, sdk.EditorFunc(moveResourceFileEditor),
+				sdk.DryRunAnswer(func(in moveArgs) map[string]any {
+					return map[string]any{"old_path": string(in.Path), "new_path": string(in.NewPath)}
+				}, "moved"), sdk.WithTitle("Move resource file")),
 		},
 	}
 }

@@ -52,6 +52,9 @@ func Toolset() *sdk.Toolset {
 				"Create a .tres resource of an instantiable Resource class (\"StyleBoxFlat\", \"Gradient\", \"LabelSettings\") with properties, "+
 					"each checked against the class and converted to its type; a res:// path sets a resource-typed property. Refuses an existing file.",
 				sdk.Mutating, createResource, sdk.EditorCommand("cmd_create_resource", createResourceCommand),
+				sdk.DryRunAnswer(func(in createArgs) map[string]any {
+					return map[string]any{"resource_path": string(in.Path), "type": in.Type}
+				}, "created"),
 				sdk.WithTitle("Create resource")),
 			sdk.NewTool("set_resource_property",
 				"Set one property of a .tres resource, checked against its class and converted to the property's type; "+
@@ -61,6 +64,9 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("register_autoload",
 				"Register a script or scene as an autoload in project.godot: a singleton (global name) by default. Existing autoloads keep their order.",
 				sdk.Mutating, registerAutoload, sdk.EditorCommand("cmd_register_autoload", registerAutoloadCommand),
+				sdk.DryRunAnswer(func(in registerArgs) map[string]any {
+					return map[string]any{"name": in.Name, "path": string(in.Path), "singleton": in.Singleton == nil || *in.Singleton}
+				}, "registered"),
 				sdk.WithTitle("Register autoload")),
 			sdk.NewTool("unregister_autoload",
 				"Remove an autoload from project.godot; the others keep their order.",

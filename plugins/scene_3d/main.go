@@ -45,20 +45,20 @@ func Toolset() *sdk.Toolset {
 					"material_path (a .tres/.material) or material (StandardMaterial3D properties, e.g. {\"albedo_color\": \"#ff0000\", \"metallic\": 0.5}) becomes its material_override; "+
 					"node_properties (position, rotation_degrees, scale, cast_shadow, …) are set on the node. Answers node_path. "+
 					"Next: setup_lighting and setup_camera so the mesh can be seen.",
-				sdk.Mutating, addMeshInstance, sdk.EditorFunc(addMeshInstanceEditor), sdk.WithTitle("Add a 3D mesh")),
+				sdk.Mutating, addMeshInstance, sdk.EditorFunc(addMeshInstanceEditor), sdk.DryRunAnswer(func(meshInstanceArgs) map[string]any { return map[string]any{"scene_path": sdk.EditedScene} }, "created"), sdk.WithTitle("Add a 3D mesh")),
 			sdk.NewTool("setup_camera",
 				"Add a Camera3D under parent_path, the scene's current camera unless make_current is false, with properties such as fov, near, far, position, rotation_degrees, projection. Answers node_path.",
-				sdk.Mutating, setupCamera, sdk.EditorFunc(setupCameraEditor), sdk.WithTitle("Add a 3D camera")),
+				sdk.Mutating, setupCamera, sdk.EditorFunc(setupCameraEditor), sdk.DryRunAnswer(cameraDryRun, "created"), sdk.WithTitle("Add a 3D camera")),
 			sdk.NewTool("setup_lighting",
 				"Add a 3D light under parent_path: light_type DirectionalLight3D (the default), OmniLight3D or SpotLight3D (directional, omni, spot also work), "+
 					"with properties such as light_color, light_energy, rotation_degrees, omni_range, spot_range, spot_angle; shadows true sets shadow_enabled. Answers node_path.",
-				sdk.Mutating, setupLighting, sdk.EditorFunc(setupLightingEditor), sdk.WithTitle("Add a 3D light")),
+				sdk.Mutating, setupLighting, sdk.EditorFunc(setupLightingEditor), sdk.DryRunAnswer(lightingDryRun, "created"), sdk.WithTitle("Add a 3D light")),
 			sdk.NewTool("setup_environment",
 				"Add a WorldEnvironment under parent_path with a new Environment configured by properties: background_mode (BG_CLEAR_COLOR, BG_COLOR, BG_SKY, …), background_color, "+
 					"ambient_light_source/color/energy, tonemap_mode (TONE_MAPPER_FILMIC, TONE_MAPPER_ACES, …), glow_enabled, fog_enabled, fog_density, ssao_enabled, …; "+
 					"sky (ProceduralSkyMaterial properties such as sky_top_color, ground_bottom_color; {} for its defaults) gives it a Sky and background_mode BG_SKY. "+
 					"Enum values take their names or numbers. Answers node_path.",
-				sdk.Mutating, setupEnvironment, sdk.EditorFunc(setupEnvironmentEditor), sdk.WithTitle("Add a WorldEnvironment")),
+				sdk.Mutating, setupEnvironment, sdk.EditorFunc(setupEnvironmentEditor), sdk.DryRunAnswer(environmentDryRun, "created"), sdk.WithTitle("Add a WorldEnvironment")),
 			sdk.NewTool("gridmap_set_cell",
 				"Set the GridMap cell at position [x, y, z] to MeshLibrary item (a negative item clears the cell) with orientation 0-23 (Godot's 24 cell rotations, the index GridMap.get_orthogonal_index_from_basis returns). "+
 					"The GridMap needs a mesh_library (create_mesh_library, then add_mesh_library_item). Read a cell back with gridmap_get_cell.",

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
@@ -390,4 +391,30 @@ func onScene[In interface{ scene() sdk.ScenePath }](cmd string, params func(In) 
 		}
 		return forward(ctx, ed, in.scene(), cmd, p)
 	})
+}
+
+// What a dry run answers without adding (sdk.DryRunAnswer).
+
+func under(parent, name string) string {
+	return godot.JoinNodePath(nodeedit.NormalizePath(nodeedit.OrDot(parent)), name)
+}
+
+func cameraDryRun(in cameraArgs) map[string]any {
+	return map[string]any{"node_path": under(in.ParentPath, in.name()), "current": in.current(), "scene_path": sdk.EditedScene}
+}
+
+func environmentDryRun(in environmentArgs) map[string]any {
+	return map[string]any{"node_path": under(in.ParentPath, in.name()), "scene_path": sdk.EditedScene}
+}
+
+func lightingDryRun(in lightArgs) map[string]any {
+	lt, _, err := in.check()
+	if err != nil {
+		return nil
+	}
+	name := in.Name
+	if name == "" {
+		name = lt
+	}
+	return map[string]any{"node_path": under(in.ParentPath, name), "light_type": lt, "scene_path": sdk.EditedScene}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -62,6 +63,8 @@ func dryRunEditor() *sdktest.Editor {
 	ed := sdktest.NewEditor().
 		Result("cmd_node_persistence", map[string]any{"persisted": true}).
 		Result("cmd_list_open_scenes", map[string]any{"scenes": []any{map[string]any{"path": pong}}}).
+		Result("cmd_get_active_scene", map[string]any{"is_open": true, "path": pong}).
+		Result("cmd_list_signal_connections", map[string]any{"connections": []any{}}).
 		On("cmd_open_scene", ok).
 		On("cmd_extract_scene", func(p map[string]any) (any, *sdk.Error) {
 			return map[string]any{"node_path": p["node_path"], "scene_path": p["scene_path"], "extracted": false}, nil
@@ -122,24 +125,73 @@ func TestEditorDryRunSendsNoEdit(t *testing.T) {
 	}
 }
 
-// A dry run answers in the same shape in both modes: dry_run and a preview
-// naming its mode.
+// A dry run answers in the same shape in both modes: dry_run, a preview
+// naming its mode, and the same fields of the tool's own answer, with the
+// "it happened" flags false; only the mode-only fields differ.
 func TestDryRunShapeSameInBothModes(t *testing.T) {
 	_, headlessHost := openDryRunProject(t)
-	editor := editorHost(t, dryRunEditor())
+	dir := fixture(t, "2d-pong")
+	plugintest.WriteFile(t, dir, "token.tscn", "[gd_scene format=3]\n\n[node name=\"Token\" type=\"Node2D\"]\n")
+	editor := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: dryRunEditor().Serve})
+	// modeOnly are the fields one mode alone answers: headless, the diff
+	// of the edit made in memory; in the editor, the addon's reason and
+	// hint when a change would not survive a save.
+	modeOnly := map[string]bool{"diff": true, "reason": true, "hint": true}
+	// except are the tools whose fields differ, and why.
+	except := map[string]string{
+		"save_scene":      "headless has nothing to save and says so (pending_changes: false, note); the editor's tab may hold unsaved changes a dry run does not know",
+		"save_all_scenes": "headless has nothing to save and says so (count, pending_changes: false, note); the editor's tabs may hold unsaved changes a dry run does not know",
+		"duplicate_node":  "the copy's name (Ball2, Ball3, …) is settled by the editor when it copies, so an editor dry run names only source_path, not node_path",
+		"extract_scene":   "the addon's own preview answers what it counts; headless answers node_count of the subtree it copied in memory",
+	}
 	for _, c := range dryRunCases {
 		keys := map[sdk.Mode][]string{}
+		answers := map[sdk.Mode]map[string]any{}
 		for mode, h := range map[sdk.Mode]*sdktest.Host{sdk.ModeHeadless: headlessHost, sdk.ModeEditor: editor} {
 			all := plugintest.DryRunIn(t, h, mode, c.tool, c.args)
+			answers[mode] = all
 			for k := range all {
-				if k == "dry_run" || k == "preview" {
+				if !modeOnly[k] {
 					keys[mode] = append(keys[mode], k)
 				}
 			}
 			slices.Sort(keys[mode])
 		}
-		if !slices.Equal(keys[sdk.ModeHeadless], keys[sdk.ModeEditor]) {
-			t.Errorf("%s: preview keys headless %v, editor %v", c.tool, keys[sdk.ModeHeadless], keys[sdk.ModeEditor])
+		same := slices.Equal(keys[sdk.ModeHeadless], keys[sdk.ModeEditor])
+		if why, ok := except[c.tool]; ok {
+			if same {
+				t.Errorf("%s is excepted (%s) but answers the same fields in both modes", c.tool, why)
+			}
+			continue
+		}
+		if !same {
+			t.Errorf("%s: headless answers %v, editor %v", c.tool, keys[sdk.ModeHeadless], keys[sdk.ModeEditor])
+		}
+		// node_path may differ: a name clash (Sprite2D2) is settled when
+		// the node is made.
+		for _, k := range []string{"scene_path", "path", "created", "moved", "deleted", "renamed", "set", "attached", "connected", "disconnected", "changed", "already_connected"} {
+			hv, hok := answers[sdk.ModeHeadless][k]
+			ev, eok := answers[sdk.ModeEditor][k]
+			if hok && eok && fmt.Sprint(hv) != fmt.Sprint(ev) {
+				t.Errorf("%s: %s is %v headless, %v in the editor", c.tool, k, hv, ev)
+			}
+		}
+	}
+}
+
+// The reference server's previews: create_node {node_path, created:false},
+// move_node {node_path, moved:false}, in both modes.
+func TestDryRunAnswersLikeTheReference(t *testing.T) {
+	_, headlessHost := openDryRunProject(t)
+	editor := editorHost(t, dryRunEditor())
+	for mode, h := range map[sdk.Mode]*sdktest.Host{sdk.ModeHeadless: headlessHost, sdk.ModeEditor: editor} {
+		out := plugintest.DryRunIn(t, h, mode, "create_node", map[string]any{"node_type": "Sprite2D", "parent_path": "Left", "node_name": "Glow", "scene": pong})
+		if out["node_path"] != "Left/Glow" || out["created"] != false || out["scene_path"] != pong {
+			t.Errorf("%s create_node dry run: %v", mode, out)
+		}
+		out = plugintest.DryRunIn(t, h, mode, "move_node", map[string]any{"node_path": "Ball", "new_parent_path": "Left"})
+		if out["node_path"] != "Left/Ball" || out["moved"] != false {
+			t.Errorf("%s move_node dry run: %v", mode, out)
 		}
 	}
 }

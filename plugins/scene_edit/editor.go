@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
@@ -108,7 +109,21 @@ func reloadSceneParams(in scenePathArgs) map[string]any {
 func noParams(struct{}) map[string]any { return map[string]any{} }
 
 func saveSceneEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in saveSceneArgs) (sdk.Result, error) {
-	return forward(ctx, ed, in.Scene, "cmd_save_scene", map[string]any{}, nil)
+	res, err := forward(ctx, ed, in.Scene, "cmd_save_scene", map[string]any{}, nil)
+	if err == nil && ed.DryRun() && in.Scene == "" {
+		err = withActiveScene(ctx, ed, res, "path")
+	}
+	return res, err
+}
+
+// closeSceneEditor closes the scene's tab; a dry run of the active one
+// names it, as headless does.
+func closeSceneEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in closeSceneArgs) (sdk.Result, error) {
+	res, err := forward(ctx, ed, "", "cmd_close_scene", closeSceneParams(in), nil)
+	if err == nil && ed.DryRun() && in.ScenePath == "" {
+		err = withActiveScene(ctx, ed, res, "scene_path")
+	}
+	return res, err
 }
 
 func createNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in createNodeArgs) (sdk.Result, error) {
@@ -117,7 +132,32 @@ func createNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in creat
 	if in.NodeName != "" {
 		params["name"] = in.NodeName
 	}
-	return forward(ctx, ed, in.Scene, "cmd_create_node", params, map[string]any{"node_path": parent, "probe_parent": true})
+	res, err := forward(ctx, ed, in.Scene, "cmd_create_node", params, map[string]any{"node_path": parent, "probe_parent": true})
+	if err == nil && ed.DryRun() && in.Scene == "" {
+		err = withActiveScene(ctx, ed, res, "scene_path")
+	}
+	return res, err
+}
+
+// withActiveScene adds the editor's active scene to a dry run's answer as
+// key, as the headless answer names the scene it edits (the arguments name
+// it only when the call gives scene).
+func withActiveScene(ctx context.Context, ed *sdk.Editor, res sdk.Result, key string) error {
+	out, ok := res.Structured.(map[string]any)
+	if !ok {
+		return nil
+	}
+	var act struct {
+		IsOpen bool   `json:"is_open"`
+		Path   string `json:"path"`
+	}
+	if err := ed.Query(ctx, "cmd_get_active_scene", nil, &act); err != nil {
+		return err
+	}
+	if act.IsOpen && act.Path != "" {
+		out[key] = act.Path
+	}
+	return nil
 }
 
 func renameNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in renameNodeArgs) (sdk.Result, error) {
@@ -160,13 +200,22 @@ func moveNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in moveNod
 		map[string]any{"node_path": dest, "probe_parent": true})
 }
 
-func instanceSceneEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in instanceArgs) (sdk.Result, error) {
+func instanceSceneEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in instanceArgs) (sdk.Result, error) {
 	parent := nodeedit.OrDot(in.ParentPath)
 	params := map[string]any{"parent_path": parent, "scene_path": string(in.ScenePath)}
 	if in.Name != "" {
 		params["name"] = in.Name
 	}
-	return forward(ctx, ed, in.Scene, "cmd_instance_scene", params, map[string]any{"node_path": parent, "probe_parent": true})
+	res, err := forward(ctx, ed, in.Scene, "cmd_instance_scene", params, map[string]any{"node_path": parent, "probe_parent": true})
+	if err == nil && ed.DryRun() && in.Name == "" {
+		// The instance is named after the instanced scene's root.
+		if out, ok := res.Structured.(map[string]any); ok {
+			if name := instancedRootName(ctx, call, string(in.ScenePath)); name != "" {
+				out["node_path"] = childPath(parent, name)
+			}
+		}
+	}
+	return res, err
 }
 
 func attachScriptEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in attachScriptArgs) (sdk.Result, error) {
@@ -195,12 +244,38 @@ func extractSceneEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in ext
 }
 
 func connectSignalEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in signalArgs) (sdk.Result, error) {
-	return forward(ctx, ed, in.Scene, "cmd_connect_signal", in.params(),
+	res, err := forward(ctx, ed, in.Scene, "cmd_connect_signal", in.params(),
 		map[string]any{"node_path": normalizeNodePath(in.SourcePath)})
+	if err != nil || !ed.DryRun() {
+		return res, err
+	}
+	// already_connected, as headless answers it: from the source's
+	// outgoing connections.
+	out, ok := res.Structured.(map[string]any)
+	if !ok {
+		return res, nil
+	}
+	var conns struct {
+		Connections []struct {
+			Signal     string `json:"signal"`
+			TargetPath string `json:"target_path"`
+			Method     string `json:"method"`
+		} `json:"connections"`
+	}
+	if err := ed.Query(ctx, "cmd_list_signal_connections", map[string]any{"node_path": normalizeNodePath(in.SourcePath)}, &conns); err != nil {
+		return sdk.Result{}, err
+	}
+	already := false
+	for _, c := range conns.Connections {
+		already = already || (c.Signal == in.SignalName && normalizeNodePath(c.TargetPath) == normalizeNodePath(in.TargetPath) && c.Method == in.MethodName)
+	}
+	out["already_connected"] = already
+	return res, nil
 }
 
 func disconnectSignalEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in signalArgs) (sdk.Result, error) {
-	return forward(ctx, ed, in.Scene, "cmd_disconnect_signal", in.params(), nil)
+	return forward(ctx, ed, in.Scene, "cmd_disconnect_signal", in.params(),
+		map[string]any{"node_path": normalizeNodePath(in.SourcePath)})
 }
 
 func listSignalConnectionsEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in nodeArgs) (sdk.Result, error) {
@@ -252,4 +327,19 @@ func selectNodesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in sele
 		return sdk.Result{}, err
 	}
 	return forward(ctx, ed, in.Scene, "cmd_select_nodes", map[string]any{"node_paths": paths}, nil)
+}
+
+// instancedRootName is the name of the root of the scene at sp, which an
+// instance of it is named after ("" when the file cannot be read as a text
+// scene: the answer then leaves node_path out).
+func instancedRootName(ctx context.Context, call *sdk.Call, sp string) string {
+	f, err := call.Workspace().Read(ctx, sp)
+	if err != nil {
+		return ""
+	}
+	file, err := godot.ParseFile(sp, f.Data)
+	if err != nil || file.Root() == nil {
+		return ""
+	}
+	return file.Root().Name()
 }

@@ -161,24 +161,32 @@ func TestEditorSceneArgumentOpensFirst(t *testing.T) {
 // the command it would have sent.
 func TestEditorDryRunProbes(t *testing.T) {
 	ed := sdktest.NewEditor().
-		Result("cmd_node_persistence", map[string]any{"node_path": "Left", "persisted": false, "reason": "instanced_child_not_editable", "hint": "enable editable children"})
+		Result("cmd_node_persistence", map[string]any{"node_path": "Left", "persisted": false, "reason": "instanced_child_not_editable", "hint": "enable editable children"}).
+		Result("cmd_get_active_scene", map[string]any{"is_open": true, "path": pong})
 	h := editorHost(t, ed)
 	out := plugintest.Call(t, h, "create_node", map[string]any{"node_type": "Node2D", "parent_path": "Left"}, sdktest.DryRun())
 	if out["dry_run"] != true || out["persisted"] != false || out["reason"] != "instanced_child_not_editable" ||
 		previewCommand(out) != "cmd_create_node" {
 		t.Fatalf("dry run: %v", out)
 	}
+	// The answer names what headless names: the node, the scene (the
+	// active tab, asked for), and created false.
+	if out["node_path"] != "Left/Node2D" || out["scene_path"] != pong || out["created"] != false {
+		t.Errorf("dry run answer: %v", out)
+	}
+	probes := func() []sdktest.EditorCall { return ed.Calls("cmd_node_persistence") }
 	calls := ed.Calls()
 	want := map[string]any{"node_path": "Left", "probe_parent": true}
-	if len(calls) != 1 || calls[0].Command != "cmd_node_persistence" || !reflect.DeepEqual(calls[0].Params, want) {
+	if len(calls) != 2 || calls[0].Command != "cmd_node_persistence" || !reflect.DeepEqual(calls[0].Params, want) ||
+		calls[1].Command != "cmd_get_active_scene" {
 		t.Fatalf("sent %+v", calls)
 	}
 	plugintest.Call(t, h, "duplicate_node", map[string]any{"node_path": "Left"}, sdktest.DryRun())
-	if c := ed.Calls()[1]; !reflect.DeepEqual(c.Params, map[string]any{"node_path": "Left", "probe_parent_of": true}) {
+	if c := probes()[1]; !reflect.DeepEqual(c.Params, map[string]any{"node_path": "Left", "probe_parent_of": true}) {
 		t.Fatalf("duplicate probe: %+v", c)
 	}
 	plugintest.Call(t, h, "remove_from_group", map[string]any{"node_path": "Left", "group": "g"}, sdktest.DryRun())
-	if c := ed.Calls()[2]; !reflect.DeepEqual(c.Params, map[string]any{"node_path": "Left", "group": "g"}) {
+	if c := probes()[2]; !reflect.DeepEqual(c.Params, map[string]any{"node_path": "Left", "group": "g"}) {
 		t.Fatalf("group probe: %+v", c)
 	}
 }

@@ -50,26 +50,32 @@ func tools() []sdk.Tool {
 		sdk.NewTool("create_scene",
 			"Create a new scene file with a root node of root_type (named after the file) and make it the active scene. "+
 				"Refuses a path that already exists. Headless: writes the .tscn at once (undo with godot_undo).",
-			sdk.Mutating, fresh(createScene), sdk.EditorFunc(createSceneEditor), sdk.WithTitle("Create scene")),
+			sdk.Mutating, fresh(createScene), sdk.EditorFunc(createSceneEditor),
+			sdk.DryRunAnswer(createSceneDryRun, "created"), sdk.WithTitle("Create scene")),
 		sdk.NewTool("open_scene",
 			"Open a scene and make it the active scene, the one the other tools edit when they get no scene argument. "+
 				"Editor: opens (or switches to) its tab. Headless: changes only which scene is active; no file is written.",
-			sdk.Mutating, fresh(openScene), sdk.EditorFunc(openSceneEditor), sdk.WithTitle("Open scene")),
+			sdk.Mutating, fresh(openScene), sdk.EditorFunc(openSceneEditor),
+			sdk.DryRunAnswer(scenePathDryRun, "opened"), sdk.WithTitle("Open scene")),
 		sdk.NewTool("close_scene",
 			"Close an open scene (default: the active one). Editor: discards its unsaved changes. "+
 				"Headless: nothing is unsaved (every edit is already on disk); only the open list changes.",
-			sdk.Destructive, fresh(closeScene), sceneCommand("cmd_close_scene", closeSceneParams), sdk.WithTitle("Close scene")),
+			sdk.Destructive, fresh(closeScene), sdk.EditorFunc(closeSceneEditor),
+			sdk.DryRunAnswer(closeSceneDryRun, "closed"), sdk.WithTitle("Close scene")),
 		sdk.NewTool("reload_scene",
 			"Reload an open scene from its file. Editor: discards its unsaved changes. "+
 				"Headless: every call reads the file anyway, so this only checks the scene is open and parses.",
-			sdk.Destructive, fresh(reloadScene), sceneCommand("cmd_reload_scene", reloadSceneParams), sdk.WithTitle("Reload scene")),
+			sdk.Destructive, fresh(reloadScene), sceneCommand("cmd_reload_scene", reloadSceneParams),
+			sdk.DryRunAnswer(scenePathDryRun, "reloaded"), sdk.WithTitle("Reload scene")),
 		sdk.NewTool("save_scene",
 			"Save the active scene (or the given one). Editor: saves the tab. Headless: every edit is written to the file "+
 				"when it is made, so there is never anything pending; this reports saved:true and writes nothing.",
-			sdk.Mutating, fresh(saveScene), sdk.EditorFunc(saveSceneEditor), sdk.WithTitle("Save scene")),
+			sdk.Mutating, fresh(saveScene), sdk.EditorFunc(saveSceneEditor),
+			sdk.DryRunAnswer(saveSceneDryRun, "saved"), sdk.WithTitle("Save scene")),
 		sdk.NewTool("save_all_scenes",
 			"Save every open scene. Headless: edits are already on disk; reports the open scenes and writes nothing.",
-			sdk.Mutating, fresh(saveAllScenes), sceneCommand("cmd_save_all_scenes", noParams), sdk.WithTitle("Save all scenes")),
+			sdk.Mutating, fresh(saveAllScenes), sceneCommand("cmd_save_all_scenes", noParams),
+			sdk.DryRunAnswer(func(struct{}) map[string]any { return map[string]any{} }, "saved"), sdk.WithTitle("Save all scenes")),
 		sdk.NewTool("list_open_scenes",
 			"List the open scenes and which one is active.",
 			sdk.ReadOnly, fresh(listOpenScenes), sceneCommand("cmd_list_open_scenes", noParams), sdk.WithTitle("List open scenes")),
@@ -79,12 +85,14 @@ func tools() []sdk.Tool {
 			"Add a node of class node_type under parent_path (default the root). The name defaults to the type; on a "+
 				"clash Godot's next free name is used, so read node_path from the result. Refuses unknown, abstract and "+
 				"non-Node classes with the closest valid name. parent_path may be a node of an instanced scene (Coins/Coin1/Sprite2D).",
-			sdk.Mutating, fresh(createNode), sdk.EditorFunc(createNodeEditor), sdk.WithTitle("Create node")),
+			sdk.Mutating, fresh(createNode), sdk.EditorFunc(createNodeEditor),
+			sdk.DryRunAnswer(createNodeDryRun, "created"), sdk.WithTitle("Create node")),
 		sdk.NewTool("rename_node",
 			"Rename a node; paths through it (children, connections, NodePath properties) follow, also in the scenes that "+
 				"inherit or instance this one (listed in updated_scenes; one undo restores all). Refuses nodes that an "+
 				"instanced or inherited scene defines: rename them in that scene.",
-			sdk.Mutating, fresh(renameNode), sdk.EditorFunc(renameNodeEditor), sdk.WithTitle("Rename node")),
+			sdk.Mutating, fresh(renameNode), sdk.EditorFunc(renameNodeEditor),
+			sdk.DryRunAnswer(renameNodeDryRun, "renamed"), sdk.WithTitle("Rename node")),
 		sdk.NewTool("set_node_property",
 			"Set one property of a node. value is JSON coerced to the property's type: vectors as {x,y} or [x,y], colors as "+
 				"{r,g,b,a}, [r,g,b,a] or \"#rrggbb\", enums as integers, resources as a res:// path, "+
@@ -95,51 +103,63 @@ func tools() []sdk.Tool {
 				"file, as Godot does. A node of an instanced scene (Coins/Coin1/Sprite2D) gets an override holding only what "+
 				"differs from that scene (override:true); headless the instances on the way get Editable Children, without "+
 				"which the editor would not save it.",
-			sdk.Mutating, fresh(setNodeProperty), sdk.EditorFunc(setNodePropertyEditor), sdk.WithTitle("Set node property")),
+			sdk.Mutating, fresh(setNodeProperty), sdk.EditorFunc(setNodePropertyEditor),
+			sdk.DryRunAnswer(setPropertyDryRun, "set"), sdk.WithTitle("Set node property")),
 		sdk.NewTool("delete_node",
 			"Delete a node and its subtree (and the connections from or to it). Refuses the scene root.",
-			sdk.Destructive, fresh(deleteNode), sdk.EditorFunc(deleteNodeEditor), sdk.WithTitle("Delete node")),
+			sdk.Destructive, fresh(deleteNode), sdk.EditorFunc(deleteNodeEditor),
+			sdk.DryRunAnswer(nodeDryRun, "deleted"), sdk.WithTitle("Delete node")),
 		sdk.NewTool("duplicate_node",
 			"Duplicate a node with its subtree as a sibling named like Godot does (\"Box\" -> \"Box2\"). Refuses the root.",
-			sdk.Mutating, fresh(duplicateNode), sdk.EditorFunc(duplicateNodeEditor), sdk.WithTitle("Duplicate node")),
+			sdk.Mutating, fresh(duplicateNode), sdk.EditorFunc(duplicateNodeEditor),
+			sdk.DryRunAnswer(duplicateNodeDryRun), sdk.WithTitle("Duplicate node")),
 		sdk.NewTool("move_node",
 			"Move a node (with its subtree) under new_parent_path, at index among its children (-1 appends). With the "+
 				"same parent it only reorders. Refuses the root and moving a node into itself or a descendant.",
-			sdk.Mutating, fresh(moveNode), sdk.EditorFunc(moveNodeEditor), sdk.WithTitle("Move node")),
+			sdk.Mutating, fresh(moveNode), sdk.EditorFunc(moveNodeEditor),
+			sdk.DryRunAnswer(moveNodeDryRun, "moved"), sdk.WithTitle("Move node")),
 		sdk.NewTool("instance_scene",
 			"Add an instance of another scene (scene_path) under parent_path. The name defaults to the instanced scene's root name.",
-			sdk.Mutating, fresh(instanceScene), sdk.EditorFunc(instanceSceneEditor), sdk.WithTitle("Instance scene")),
+			sdk.Mutating, fresh(instanceScene), sdk.EditorFunc(instanceSceneEditor),
+			sdk.DryRunAnswer(instanceSceneDryRun, "instanced"), sdk.WithTitle("Instance scene")),
 		sdk.NewTool("attach_script",
 			"Attach an existing script file (script_path) to a node, replacing its current script.",
-			sdk.Mutating, fresh(attachScript), sdk.EditorFunc(attachScriptEditor), sdk.WithTitle("Attach script")),
+			sdk.Mutating, fresh(attachScript), sdk.EditorFunc(attachScriptEditor),
+			sdk.DryRunAnswer(attachScriptDryRun, "attached"), sdk.WithTitle("Attach script")),
 		sdk.NewTool("set_editable_children",
 			"Turn Editable Children on or off for a node that instances another scene, so its children can be changed here "+
 				"(headless also an instance inside another instance, such as Coins/Coin1).",
-			sdk.Mutating, fresh(setEditableChildren), sdk.EditorFunc(setEditableChildrenEditor), sdk.WithTitle("Set editable children")),
+			sdk.Mutating, fresh(setEditableChildren), sdk.EditorFunc(setEditableChildrenEditor),
+			sdk.DryRunAnswer(editableDryRun), sdk.WithTitle("Set editable children")),
 		sdk.NewTool("extract_scene",
 			"Save a node's subtree as a new scene file (scene_path, must not exist), optionally replacing the subtree with "+
 				"an instance of it. preview:true only reports what would be extracted.",
-			sdk.Mutating, fresh(extractScene), sdk.EditorFunc(extractSceneEditor), sdk.WithTitle("Extract scene")),
+			sdk.Mutating, fresh(extractScene), sdk.EditorFunc(extractSceneEditor),
+			sdk.DryRunAnswer(extractDryRun, "extracted"), sdk.WithTitle("Extract scene")),
 
 		// Signals and groups.
 		sdk.NewTool("connect_signal",
 			"Connect a signal of source_path to method_name of target_path (saved with the scene). Idempotent: an existing "+
 				"connection answers already_connected:true and changes nothing. Unknown signals and methods are refused.",
-			sdk.Mutating, fresh(connectSignal), sdk.EditorFunc(connectSignalEditor), sdk.WithTitle("Connect signal")),
+			sdk.Mutating, fresh(connectSignal), sdk.EditorFunc(connectSignalEditor),
+			sdk.DryRunAnswer(signalDryRun, "connected"), sdk.WithTitle("Connect signal")),
 		sdk.NewTool("disconnect_signal",
 			"Remove a signal connection. Refuses a connection that does not exist.",
-			sdk.Mutating, fresh(disconnectSignal), sdk.EditorFunc(disconnectSignalEditor), sdk.WithTitle("Disconnect signal")),
+			sdk.Mutating, fresh(disconnectSignal), sdk.EditorFunc(disconnectSignalEditor),
+			sdk.DryRunAnswer(signalDryRun, "disconnected"), sdk.WithTitle("Disconnect signal")),
 		sdk.NewTool("list_signal_connections",
 			"List the signal connections going out of a node.",
 			sdk.ReadOnly, fresh(listSignalConnections), sdk.EditorFunc(listSignalConnectionsEditor), sdk.WithTitle("List signal connections")),
 		sdk.NewTool("add_to_group",
 			"Add a node to a group (saved with the scene). Answers {node_path, group, in_group, changed, added}: in_group is true after the call; "+
 				"already a member, changed (and added) is false and nothing changes.",
-			sdk.Mutating, fresh(addToGroup), sdk.EditorFunc(addToGroupEditor), sdk.WithTitle("Add to group")),
+			sdk.Mutating, fresh(addToGroup), sdk.EditorFunc(addToGroupEditor),
+			sdk.DryRunAnswer(groupDryRun, "changed", "added"), sdk.WithTitle("Add to group")),
 		sdk.NewTool("remove_from_group",
 			"Remove a node from a group. Answers {node_path, group, in_group, changed, removed}: not a member, changed (and removed) is false and nothing changes; "+
 				"a group the node's instanced scene gives it stays (in_group true, changed false: that scene's to remove).",
-			sdk.Mutating, fresh(removeFromGroup), sdk.EditorFunc(removeFromGroupEditor), sdk.WithTitle("Remove from group")),
+			sdk.Mutating, fresh(removeFromGroup), sdk.EditorFunc(removeFromGroupEditor),
+			sdk.DryRunAnswer(groupDryRun, "changed", "removed"), sdk.WithTitle("Remove from group")),
 
 		// Editor state.
 		sdk.NewTool("select_nodes",

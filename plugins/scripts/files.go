@@ -295,6 +295,7 @@ func writeEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in writeAr
 	}
 	if ed.DryRun() {
 		out["script_path"], out["previous_existed"] = p, old != nil
+		out["created"], out["overwrote"] = old == nil, old != nil
 	}
 	addSyntax(out, syntax(ctx, call, p, old, in.Content))
 	return sdk.JSON(out), nil

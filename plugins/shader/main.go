@@ -38,7 +38,8 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("create",
 				"Create or overwrite a .gdshader file. Without code, writes the editor's template for shader_type "+
 					"(spatial, canvas_item, particles, sky or fog; default canvas_item). Check it with godot_shader_validate.",
-				sdk.Mutating, createShader, sdk.EditorCommand("cmd_create_shader", createShaderCommand), sdk.WithTitle("Create shader")),
+				sdk.Mutating, createShader, sdk.EditorCommand("cmd_create_shader", createShaderCommand),
+				sdk.DryRunAnswer(createShaderDryRun, "created"), sdk.WithTitle("Create shader")),
 			sdk.NewTool("read",
 				"Read a .gdshader file: its source, shader type, render modes and uniforms (each with its type, hints, default and line).",
 				sdk.ReadOnly, readShader, sdk.EditorFunc(readShaderEditor), sdk.WithTitle("Read shader")),

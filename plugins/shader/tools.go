@@ -200,3 +200,12 @@ func sortDiagnostics(ds []Diagnostic) {
 		return a.Column - b.Column
 	})
 }
+
+// createShaderDryRun is what a dry run of create answers without writing.
+func createShaderDryRun(in createArgs) map[string]any {
+	out := map[string]any{"shader_path": string(in.ShaderPath)}
+	if code, err := sourceFor(in); err == nil {
+		out["shader_type"] = ParseSource(code).ShaderType
+	}
+	return out
+}

@@ -29,7 +29,8 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("create",
 				"Create an empty VisualShader .tres of a type: 3d (spatial, default), 2d (canvas_item), particles, sky or fog. "+
 					"Saved at path (default res://shaders/<name>.tres); refuses an existing file.",
-				sdk.Mutating, create, sdk.EditorCommand("cmd_create_visual_shader", createCommand), sdk.WithTitle("Create visual shader")),
+				sdk.Mutating, create, sdk.EditorCommand("cmd_create_visual_shader", createCommand),
+				sdk.DryRunAnswer(createDryRun, "created"), sdk.WithTitle("Create visual shader")),
 			sdk.NewTool("add_node",
 				"Add a node of a VisualShaderNode class to a graph with an id (2 or more; 0 is the output) and a position. "+
 					"The answer lists the node's input and output ports.",

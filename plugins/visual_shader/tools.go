@@ -484,3 +484,12 @@ func listNodeTypes(_ context.Context, _ *sdk.Call, _ listArgs) (sdk.Result, erro
 	slices.Sort(out)
 	return sdk.JSON(listResult{Types: out}), nil
 }
+
+// createDryRun is what a dry run of create answers without writing.
+func createDryRun(in createArgs) map[string]any {
+	p, mode, err := in.resolve()
+	if err != nil {
+		return nil
+	}
+	return map[string]any{"path": p, "mode": modes[mode].name}
+}
