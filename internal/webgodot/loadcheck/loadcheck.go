@@ -106,6 +106,10 @@ type Report struct {
 	// Notes are what the check could not verify: missing dependencies
 	// under AllowMissing, imported assets replaced by placeholders.
 	Notes []string
+	// Skipped are the files not checked because they are editor-only
+	// ("addons/x/plugin.gd: skipped: editor-only (extends EditorPlugin)"):
+	// the web runtime has no editor classes, so they cannot load there.
+	Skipped []string
 	// Log is the engine's whole output, for debugging a check.
 	Log []webgodot.Line
 }
@@ -137,7 +141,7 @@ func (r *Report) ProblemsIn(file string) []Problem {
 // that are neither scenes, resources, scripts nor project.godot go into
 // the pack as data for the others to load.
 func Check(ctx context.Context, r *webgodot.Runner, files map[string][]byte, opts Options) (*Report, error) {
-	p, err := plan(files, opts.AllowMissing)
+	p, err := plan(files, opts.AllowMissing, true)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +150,12 @@ func Check(ctx context.Context, r *webgodot.Runner, files map[string][]byte, opt
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	res, err := r.Run(ctx, p.files)
+	// The results are in once the checker says DONE: an engine that
+	// hangs or aborts on its way out (an autoload's _exit_tree) must not
+	// hold them back.
+	res, err := r.RunUntil(ctx, p.files, func(l webgodot.Line) bool {
+		return l.Stream == webgodot.Stdout && strings.HasPrefix(l.Text, "DONE ")
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +202,7 @@ var noise = []string{
 }
 
 func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Options) (*Report, error) {
-	rep := &Report{Engine: webgodot.RuntimeEngine, Log: res.Lines}
+	rep := &Report{Engine: webgodot.RuntimeEngine, Log: res.Lines, Skipped: p.skipped}
 	idx := newLineIndex(files)
 	begun, done := false, false
 	var startup []string

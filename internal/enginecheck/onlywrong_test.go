@@ -1,0 +1,158 @@
+package enginecheck_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
+	"github.com/godot-mcp/godot-mcp/internal/webgodot/loadcheck"
+)
+
+// realProjectFiles is a project with what real projects have and Godot
+// takes without a word; the check must report none of it. Each entry once
+// drew a false report.
+var realProjectFiles = map[string]string{
+	// Autoloads as the project defines them: a singleton the scripts use
+	// by name, a plain autoload (a node, no global name), one from
+	// override.cfg, and a commented-out one that must not load (its
+	// _ready would log an error).
+	"project.godot": `config_version=5
+
+[application]
+
+config/name="real"
+run/main_scene="res://main.tscn"
+config/features=PackedStringArray("4.6")
+
+[autoload]
+
+Game="*res://autoload/game.gd"
+Plain="res://autoload/plain.gd"
+; Off="*res://autoload/off.gd"
+`,
+	"override.cfg":      "[autoload]\n\nFromOverride=\"*res://autoload/over.gd\"\n",
+	"autoload/game.gd":  "extends Node\n\nvar score := 3\n",
+	"autoload/plain.gd": "extends Node\n\nfunc _ready() -> void:\n\tif get_node_or_null(\"/root/Plain\") != self:\n\t\tpush_error(\"Plain is not at /root/Plain\")\n",
+	"autoload/over.gd":  "extends Node\n\nvar level := \"one\"\n",
+	"autoload/off.gd":   "extends Node\n\nfunc _ready() -> void:\n\tpush_error(\"the commented-out autoload Off was loaded\")\n",
+	"uses_autoloads.gd": "extends Node\n\nfunc total() -> int:\n\treturn Game.score + FromOverride.level.length()\n",
+	// Assets only scripts load, relative and absolute: placeholders too.
+	"ui/hud.gd":           "extends Node2D\n\nvar icon := preload(\"res://art/only_script.png\")\nvar rel := preload(\"badge.png\")\nvar beep = load(\"res://art/beep.wav\")\n",
+	"ui/badge.png":        "\x89PNG",
+	"art/only_script.png": "\x89PNG",
+	"art/beep.wav":        "RIFF",
+	// Exported node references as the editor writes them.
+	"aim.gd": "extends Node2D\n\n@export var target: Node2D\n@export var many: Array[Node]\n",
+	// Exported variables of a script whose _get_property_list fails.
+	"props.gd": "extends Node2D\n\n@export var speed := 1.0\n\nfunc _get_property_list() -> Array[Dictionary]:\n\tvar none = null\n\treturn none.list\n",
+	"main.tscn": `[gd_scene format=3]
+
+[ext_resource type="Script" path="res://ui/hud.gd" id="1"]
+[ext_resource type="Script" path="res://aim.gd" id="2"]
+[ext_resource type="Script" path="res://props.gd" id="3"]
+
+[node name="Main" type="Node2D"]
+script = ExtResource("1")
+
+[node name="Aim" type="Node2D" parent="." node_paths=PackedStringArray("target", "many")]
+script = ExtResource("2")
+target = NodePath("../Other")
+many = [NodePath("../Other"), NodePath("..")]
+
+[node name="Props" type="Node2D" parent="."]
+script = ExtResource("3")
+speed = 5.0
+
+[node name="Other" type="Node2D" parent="."]
+`,
+	// Editor-only scripts: the web runtime has no editor classes. They are
+	// skipped with a note, as is what needs them.
+	"addons/tooly/plugin.cfg": "[plugin]\n\nname=\"tooly\"\nscript=\"plugin.gd\"\n",
+	"addons/tooly/plugin.gd":  "@tool\nextends EditorPlugin\n\nfunc _enter_tree() -> void:\n\tadd_control_to_bottom_panel(preload(\"res://addons/tooly/dock.tscn\").instantiate(), \"Tooly\")\n",
+	"addons/tooly/fs.gd":      "class_name ToolyFs\nextends RefCounted\n\nstatic func scan() -> void:\n\tEditorInterface.get_resource_filesystem().scan()\n",
+	"addons/tooly/dock.gd":    "@tool\nextends Control\n\nfunc _on_scan_pressed() -> void:\n\tToolyFs.scan()\n",
+	"addons/tooly/dock.tscn": `[gd_scene format=3]
+
+[ext_resource type="Script" path="res://addons/tooly/dock.gd" id="1"]
+
+[node name="Dock" type="Control"]
+script = ExtResource("1")
+
+[node name="Scan" type="Button" parent="."]
+
+[connection signal="pressed" from="Scan" to="." method="_on_scan_pressed"]
+`,
+}
+
+// TestOnlyWhatIsWrong checks realProjectFiles in one engine run: nothing
+// is reported, every file that is not editor-only loads, and the
+// editor-only ones are listed as skipped.
+func TestOnlyWhatIsWrong(t *testing.T) {
+	files := map[string][]byte{}
+	for k, v := range realProjectFiles {
+		files[k] = []byte(v)
+	}
+	rep := enginecheck.Run(t, files, loadcheck.Options{})
+	// props.gd's _get_property_list is broken, and the engine says so;
+	// that is the one problem, and speed is not reported unknown.
+	for _, p := range rep.Problems {
+		if p.File == "main.tscn" && strings.Contains(p.Message, "Wrong type for _get_property_list") {
+			continue
+		}
+		t.Errorf("reported: %s [%s]", p, p.Kind)
+	}
+	if len(rep.Problems) != 1 {
+		t.Errorf("%d problems, want 1 (the broken _get_property_list)", len(rep.Problems))
+	}
+	editorOnly := map[string]bool{"addons/tooly/plugin.gd": true, "addons/tooly/fs.gd": true, "addons/tooly/dock.gd": true, "addons/tooly/dock.tscn": true}
+	for _, f := range rep.Files {
+		if !f.Loaded {
+			t.Errorf("%s did not load", f.File)
+		}
+		if editorOnly[f.File] {
+			t.Errorf("%s is editor-only, yet it was checked", f.File)
+		}
+	}
+	skipped := strings.Join(rep.Skipped, "\n")
+	for f := range editorOnly {
+		if !strings.Contains(skipped, f+": skipped: editor-only") {
+			t.Errorf("skipped list lacks %s:\n%s", f, skipped)
+		}
+	}
+	for _, want := range []string{"res://art/only_script.png", "res://ui/badge.png", "res://art/beep.wav"} {
+		if !strings.Contains(strings.Join(rep.Notes, " "), want) {
+			t.Errorf("notes %q do not mention the placeholder for %s", rep.Notes, want)
+		}
+	}
+	if t.Failed() {
+		for _, l := range rep.Log {
+			t.Logf("[%s] %s", l.Stream, l.Text)
+		}
+	}
+}
+
+// TestResultsAsSoonAsReported: an engine that hangs on its way out (an
+// autoload's _exit_tree that never returns) still gives its results at
+// once, not when the deadline ends the run.
+func TestResultsAsSoonAsReported(t *testing.T) {
+	files := map[string][]byte{
+		"project.godot": []byte("config_version=5\n\n[application]\n\nconfig/name=\"hang\"\n\n[autoload]\n\nHang=\"*res://hang.gd\"\n"),
+		"hang.gd":       []byte("extends Node\n\nfunc _exit_tree() -> void:\n\twhile true:\n\t\tpass\n"),
+		"main.tscn":     []byte("[gd_scene format=3]\n\n[node name=\"Main\" type=\"Node2D\"]\npostion = Vector2(1, 2)\n"),
+	}
+	enginecheck.Runner(t) // the browser start is not the run's
+	start := time.Now()
+	rep, err := loadcheck.Check(context.Background(), enginecheck.Runner(t), files, loadcheck.Options{Timeout: 60 * time.Second})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatalf("check: %v (after %s)", err, took)
+	}
+	if took > 30*time.Second {
+		t.Errorf("the check took %s: it waited for the engine to exit", took)
+	}
+	if len(rep.ProblemsIn("main.tscn")) != 1 {
+		t.Errorf("problems %v, want main.tscn's postion", rep.Problems)
+	}
+}
