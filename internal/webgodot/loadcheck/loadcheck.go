@@ -84,6 +84,15 @@ func (p Problem) String() string {
 	return p.File + ": " + p.Message
 }
 
+// Skip is a file the check left out, and why.
+type Skip struct {
+	File   string // relative to the project root
+	Reason string // "extends EditorPlugin", "needs editor-only addons/x/a.gd"
+}
+
+// String formats the skip as "file: skipped: editor-only (reason)".
+func (s Skip) String() string { return s.File + ": skipped: editor-only (" + s.Reason + ")" }
+
 // IsWarning reports whether the engine logged the problem as a warning.
 func (p Problem) IsWarning() bool { return p.Kind == "engine_warning" }
 
@@ -106,10 +115,9 @@ type Report struct {
 	// Notes are what the check could not verify: missing dependencies
 	// under AllowMissing, imported assets replaced by placeholders.
 	Notes []string
-	// Skipped are the files not checked because they are editor-only
-	// ("addons/x/plugin.gd: skipped: editor-only (extends EditorPlugin)"):
+	// Skipped are the files not checked because they are editor-only:
 	// the web runtime has no editor classes, so they cannot load there.
-	Skipped []string
+	Skipped []Skip
 	// Log is the engine's whole output, for debugging a check.
 	Log []webgodot.Line
 }

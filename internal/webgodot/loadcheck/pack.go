@@ -137,7 +137,7 @@ type packPlan struct {
 	// because of a missing dependency (filled after the run).
 	unverifiable map[string]bool
 	// skipped lists the editor-only files left unchecked, with why.
-	skipped []string
+	skipped []Skip
 }
 
 // plan builds the pack for files (keys are paths relative to res://).
@@ -275,7 +275,7 @@ func plan(files map[string][]byte, allowMissing, autoloads bool) (*packPlan, err
 			return skip
 		})
 		for _, name := range slices.Sorted(mapKeys(eo)) {
-			p.skipped = append(p.skipped, fmt.Sprintf("%s: skipped: editor-only (%s)", name, eo[name]))
+			p.skipped = append(p.skipped, Skip{File: name, Reason: eo[name]})
 		}
 	}
 
