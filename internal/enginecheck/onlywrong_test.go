@@ -160,3 +160,67 @@ func TestResultsAsSoonAsReported(t *testing.T) {
 		t.Errorf("problems %v, want main.tscn's postion", rep.Problems)
 	}
 }
+
+// TestArtifactsSetAside checks, in one engine run, a Godot 4.7 project
+// with what is not its defect: a node of a class newer than the engine
+// (a note, not an error), and a scene inheriting an imported model whose
+// placeholder lacks the model's nodes (no "re-save this scene" warning).
+// A broken script that two others preload is reported once.
+func TestArtifactsSetAside(t *testing.T) {
+	files := map[string][]byte{
+		"project.godot": []byte("config_version=5\n\n[application]\n\nconfig/name=\"newer\"\nconfig/features=PackedStringArray(\"4.7\", \"Forward Plus\")\n"),
+		"light.gd":      []byte("extends Node3D\n"),
+		"lights.tscn": []byte(`[gd_scene format=3]
+
+[ext_resource type="Script" path="res://light.gd" id="1"]
+
+[node name="Lights" type="Node3D"]
+
+[node name="Area" type="AreaLight3D" parent="."]
+script = ExtResource("1")
+`),
+		"enemy.tscn": []byte(`[gd_scene format=3]
+
+[ext_resource type="PackedScene" path="res://enemy.glb" id="1"]
+
+[node name="Enemy" type="RigidBody3D" unique_id=100]
+
+[node name="Model" parent="." unique_id=200 instance=ExtResource("1")]
+
+[node name="Skeleton3D" parent="Model/Skeleton" parent_id_path=PackedInt32Array(200, 300) index="0" unique_id=500]
+
+[node name="Ray" type="RayCast3D" parent="Model/Skeleton" parent_id_path=PackedInt32Array(200, 300) index="1" unique_id=400]
+
+[node name="AnimationPlayer" parent="Model" index="1" unique_id=600]
+`),
+		"game.tscn": []byte(`[gd_scene format=3]
+
+[ext_resource type="PackedScene" path="res://enemy.tscn" id="1"]
+
+[node name="Game" type="Node3D"]
+
+[node name="Enemy" parent="." instance=ExtResource("1")]
+`),
+		"broken.gd": []byte("class_name Broken\nextends Node\n\nfunc f(:\n\tpass\n"),
+		"a.gd":      []byte("extends Broken\n"),
+		"b.gd":      []byte("extends Node\n\nfunc f() -> void:\n\tBroken.new().f()\n"),
+	}
+	rep := enginecheck.Run(t, files, loadcheck.Options{})
+	parseErrors := 0
+	for _, p := range rep.Problems {
+		switch {
+		case p.File == "broken.gd" && p.Line == 4:
+			parseErrors++
+		case p.File == "broken.gd" || p.File == "a.gd" || p.File == "b.gd":
+			// the script does not compile; its users fail with it
+		default:
+			t.Errorf("reported: %s [%s]", p, p.Kind)
+		}
+	}
+	if parseErrors != 1 {
+		t.Errorf("broken.gd:4 reported %d times, want once", parseErrors)
+	}
+	if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, "lights.tscn uses AreaLight3D, unknown to Godot 4.6") {
+		t.Errorf("notes do not set AreaLight3D aside:\n%s", notes)
+	}
+}
