@@ -34,14 +34,25 @@ type scriptInfo struct {
 	base   string          // what it extends, as written (a class or a path)
 	paths  []string        // files it loads by path, relative to res://
 	idents map[string]bool // capitalised identifiers in its code
-	code   string          // the source without comments
+	// code is the source without comments and string contents, and own
+	// the names it declares (a variable or inner class may be named like
+	// an editor class).
+	code string
+	own  map[string]bool
 }
+
+// declRe finds the names a script declares.
+var declRe = regexp.MustCompile(`\b(?:var|const|class|enum|signal|func)\s+([A-Za-z_][A-Za-z0-9_]*)`)
 
 func readScript(name string, src []byte) scriptInfo {
 	c, _ := webgodot.ScriptClass("res://"+name, src)
-	code := stripComments(string(src))
-	si := scriptInfo{base: c.Base, idents: map[string]bool{}, code: code}
-	for _, m := range scriptPathRe.FindAllStringSubmatch(code, -1) {
+	withStrings := stripComments(string(src))
+	code := blankStrings(withStrings)
+	si := scriptInfo{base: c.Base, idents: map[string]bool{}, code: code, own: map[string]bool{}}
+	for _, m := range declRe.FindAllStringSubmatch(code, -1) {
+		si.own[m[1]] = true
+	}
+	for _, m := range scriptPathRe.FindAllStringSubmatch(withStrings, -1) {
 		for _, p := range m[1:] {
 			if p != "" {
 				si.paths = append(si.paths, resolveRes(name, p))
@@ -98,6 +109,31 @@ func stripComments(src string) string {
 	return b.String()
 }
 
+// blankStrings empties the string literals of comment-free source,
+// keeping the quotes.
+func blankStrings(src string) string {
+	b := []byte(src)
+	var quote byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote != 0:
+			switch {
+			case c == '\\' && i+1 < len(b):
+				b[i], b[i+1] = ' ', ' '
+				i++
+			case c == quote || c == '\n':
+				quote = 0
+			default:
+				b[i] = ' '
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		}
+	}
+	return string(b)
+}
+
 // editorOnly returns the files of the project that are editor-only, with
 // the reason: scripts that extend an editor class, scripts under addons/
 // that use one, scripts that extend an editor-only script, and scripts,
@@ -121,11 +157,13 @@ func editorOnly(scripts map[string]scriptInfo, classes map[string]string, deps m
 		if !strings.HasPrefix(name, "addons/") {
 			continue
 		}
-		for _, m := range editorClassRe.FindAllString(si.code, -1) {
-			if isEditorClass(m) {
-				out[name] = "uses " + m
-				break
+		for _, loc := range editorClassRe.FindAllStringIndex(si.code, -1) {
+			m := si.code[loc[0]:loc[1]]
+			if loc[0] > 0 && si.code[loc[0]-1] == '.' || si.own[m] || !isEditorClass(m) {
+				continue // a member, or the script's own name
 			}
+			out[name] = "uses " + m
+			break
 		}
 	}
 	// What needs them, to a fixed point.
