@@ -22,18 +22,22 @@ import (
 // declares it as its class_name.
 var editorClassRe = regexp.MustCompile(`\b(?:Editor[A-Z][A-Za-z0-9_]*|ScriptEditor(?:Base)?|FileSystemDock|ScriptCreateDialog)\b`)
 
-// scriptPathRe finds the files a script loads by path: preload, load and
-// extends with a string.
-var scriptPathRe = regexp.MustCompile(`\b(?:preload|load|ResourceLoader\.load)\s*\(\s*(?:"([^"\n]+)"|'([^'\n]+)')|\bextends\s+(?:"([^"\n]+)"|'([^'\n]+)')`)
+// scriptPathRe finds the files a script loads by path: preload and
+// extends with a string when it compiles (groups 2-3), load when it runs
+// (group 1).
+var scriptPathRe = regexp.MustCompile(`\b(?:(load|ResourceLoader\.load)|preload|extends)\s*(?:\(\s*)?(?:"([^"\n]+)"|'([^'\n]+)')`)
 
 // identRe finds capitalised identifiers: the class_names a script may use.
 var identRe = regexp.MustCompile(`\b[A-Z][A-Za-z0-9_]*\b`)
 
 // scriptInfo is what a script needs from others, read from its source.
 type scriptInfo struct {
-	base   string          // what it extends, as written (a class or a path)
-	paths  []string        // files it loads by path, relative to res://
-	idents map[string]bool // capitalised identifiers in its code
+	base string // what it extends, as written (a class or a path)
+	// paths are the files it loads by path, relative to res://; needs
+	// those it preloads or extends, which must compile with it (a load()
+	// runs only when the code does).
+	paths, needs []string
+	idents       map[string]bool // capitalised identifiers in its code
 	// code is the source without comments and string contents, and own
 	// the names it declares (a variable or inner class may be named like
 	// an editor class).
@@ -53,10 +57,10 @@ func readScript(name string, src []byte) scriptInfo {
 		si.own[m[1]] = true
 	}
 	for _, m := range scriptPathRe.FindAllStringSubmatch(withStrings, -1) {
-		for _, p := range m[1:] {
-			if p != "" {
-				si.paths = append(si.paths, resolveRes(name, p))
-			}
+		p := resolveRes(name, m[2]+m[3])
+		si.paths = append(si.paths, p)
+		if m[1] == "" {
+			si.needs = append(si.needs, p)
 		}
 	}
 	for _, id := range identRe.FindAllString(code, -1) {
@@ -191,7 +195,7 @@ func editorOnly(scripts map[string]scriptInfo, classes map[string]string, deps m
 			if !strings.HasPrefix(name, "addons/") {
 				continue
 			}
-			for _, p := range si.paths {
+			for _, p := range si.needs {
 				if _, ok := out[p]; ok {
 					mark(name, "needs editor-only "+p)
 					break

@@ -231,7 +231,7 @@ func TestPlanForCheck(t *testing.T) {
 		"addons/x/base.gd":       []byte("class_name XBase\nextends Node\n\nfunc fs():\n\treturn EditorInterface.get_resource_filesystem()\n"),
 		"addons/x/child.gd":      []byte("extends XBase\n"),
 		"addons/x/user.gd":       []byte("extends Node\n\nconst P = preload(\"plugin.gd\")\n"),
-		"addons/x/clean.gd":      []byte("extends Node\n\n# extends EditorPlugin\nvar EditorGlobals = load(\"res://addons/x/globals.gd\")\nvar s := \"EditorInterface\"\nclass EditorButton:\n\tvar x = 1\n\nfunc f(o):\n\treturn [EditorGlobals.x, o.EditorSettings, EditorButton.new()]\n"),
+		"addons/x/clean.gd":      []byte("extends Node\n\nfunc ei():\n\treturn load(\"res://addons/x/plugin.gd\").new()\n\n# extends EditorPlugin\nvar EditorGlobals = load(\"res://addons/x/globals.gd\")\nvar s := \"EditorInterface\"\nclass EditorButton:\n\tvar x = 1\n\nfunc f(o):\n\treturn [EditorGlobals.x, o.EditorSettings, EditorButton.new()]\n"),
 		"addons/x/dock.tscn":     []byte("[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://addons/x/child.gd\" id=\"1\"]\n\n[node name=\"D\" type=\"Node\"]\nscript = ExtResource(\"1\")\n"),
 		"game_child_of_addon.gd": []byte("extends \"res://addons/x/base.gd\"\n"),
 		"scene_using_addon.tscn": []byte("[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://addons/x/child.gd\" id=\"1\"]\n\n[node name=\"D\" type=\"Node\"]\nscript = ExtResource(\"1\")\n"),
