@@ -2,6 +2,7 @@ package enginecheck_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +74,10 @@ speed = 5.0
 	"addons/tooly/plugin.gd":  "@tool\nextends EditorPlugin\n\nfunc _enter_tree() -> void:\n\tadd_control_to_bottom_panel(preload(\"res://addons/tooly/dock.tscn\").instantiate(), \"Tooly\")\n",
 	"addons/tooly/fs.gd":      "class_name ToolyFs\nextends RefCounted\n\nstatic func scan() -> void:\n\tEditorInterface.get_resource_filesystem().scan()\n",
 	"addons/tooly/dock.gd":    "@tool\nextends Control\n\nfunc _on_scan_pressed() -> void:\n\tToolyFs.scan()\n",
+	// Loads the editor-only fs.gd only when it runs, to compile without
+	// the editor: checked, and fs.gd's errors are not its own.
+	"addons/tooly/cursor.gd":   "extends Node\n\nvar fs = load(\"res://addons/tooly/fs.gd\")\n",
+	"addons/tooly/cursor.tscn": "[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://addons/tooly/cursor.gd\" id=\"1\"]\n\n[node name=\"Cursor\" type=\"Node\"]\nscript = ExtResource(\"1\")\n",
 	"addons/tooly/dock.tscn": `[gd_scene format=3]
 
 [ext_resource type="Script" path="res://addons/tooly/dock.gd" id="1"]
@@ -107,6 +112,11 @@ func TestOnlyWhatIsWrong(t *testing.T) {
 		t.Errorf("%d problems, want 1 (the broken _get_property_list)", len(rep.Problems))
 	}
 	editorOnly := map[string]bool{"addons/tooly/plugin.gd": true, "addons/tooly/fs.gd": true, "addons/tooly/dock.gd": true, "addons/tooly/dock.tscn": true}
+	for _, c := range []string{"addons/tooly/cursor.gd", "addons/tooly/cursor.tscn"} {
+		if !slices.ContainsFunc(rep.Files, func(f loadcheck.FileResult) bool { return f.File == c }) {
+			t.Errorf("%s was not checked", c)
+		}
+	}
 	for _, f := range rep.Files {
 		if !f.Loaded {
 			t.Errorf("%s did not load", f.File)

@@ -301,10 +301,36 @@ func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Optio
 	}
 	rep.Problems = unique(rep.Problems)
 	rep.Problems = p.dropPlaceholderBaseWarnings(rep.Problems)
+	rep.Problems = p.dropEditorOnly(rep.Problems)
 	if v := newerProject(files); v != "" {
 		rep.Problems, rep.Notes = setAsideNewClasses(rep.Problems, rep.Notes, v)
 	}
 	return rep, nil
+}
+
+// dropEditorOnly drops the errors of editor-only files that another file
+// loaded when it ran (GUT's RunAtCursor loads its editor-only caret
+// notifier with load()): they are logged with the editor-only file's
+// line, or name it, and say nothing about the file checked.
+func (p *packPlan) dropEditorOnly(ps []Problem) []Problem {
+	if len(p.skipped) == 0 {
+		return ps
+	}
+	skipped := map[string]bool{}
+	for _, s := range p.skipped {
+		skipped[s.File] = true
+	}
+	return slices.DeleteFunc(ps, func(pr Problem) bool {
+		if skipped[pr.File] {
+			return true
+		}
+		for _, m := range resPathRe.FindAllString(pr.Message, -1) {
+			if skipped[strings.TrimRight(strings.TrimPrefix(m, "res://"), ".'")] {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // inheritedRemoved is the engine's warning for a scene whose base scene
