@@ -152,9 +152,11 @@ func TestOnlyWhatIsWrong(t *testing.T) {
 // once, not when the deadline ends the run.
 func TestResultsAsSoonAsReported(t *testing.T) {
 	files := map[string][]byte{
-		"project.godot": []byte("config_version=5\n\n[application]\n\nconfig/name=\"hang\"\n\n[autoload]\n\nHang=\"*res://hang.gd\"\n"),
+		"project.godot": []byte("config_version=5\n\n[application]\n\nconfig/name=\"hang\"\n\n[autoload]\n\nHang=\"*res://hang.gd\"\nQuit=\"*res://quit.gd\"\n"),
 		"hang.gd":       []byte("extends Node\n\nfunc _exit_tree() -> void:\n\twhile true:\n\t\tpass\n"),
-		"main.tscn":     []byte("[gd_scene format=3]\n\n[node name=\"Main\" type=\"Node2D\"]\npostion = Vector2(1, 2)\n"),
+		// An autoload that quits at once does not stop the check either.
+		"quit.gd":   []byte("extends Node\n\nfunc _ready() -> void:\n\tget_tree().quit()\n"),
+		"main.tscn": []byte("[gd_scene format=3]\n\n[node name=\"Main\" type=\"Node2D\"]\npostion = Vector2(1, 2)\n"),
 	}
 	enginecheck.Runner(t) // the browser start is not the run's
 	start := time.Now()

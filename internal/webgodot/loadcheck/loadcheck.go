@@ -22,11 +22,16 @@
 //		fmt.Println(p) // scenes/main.tscn:14: Main/Sprite has no property postion (Sprite2D); Godot ignored it
 //	}
 //
+// The project's autoloads load as it defines them, so scripts naming a
+// singleton compile. Editor-only files (editor plugins and what under
+// addons/ needs them) are not checked: the runtime has no editor classes;
+// Report.Skipped lists them.
+//
 // What the check cannot see: imported assets (images, audio, fonts,
-// models) need the editor's import pipeline, so each one a file
+// models) need the editor's import pipeline, so each one a file or script
 // references is replaced by a placeholder of the declared type and only
-// the reference is checked; autoloads do not run; GDExtension classes do
-// not exist. See docs/engine.md.
+// the reference is checked; GDExtension classes do not exist. See
+// docs/engine.md.
 package loadcheck
 
 import (

@@ -307,8 +307,8 @@ func plan(files map[string][]byte, allowMissing, autoloads bool) (*packPlan, err
 	}
 	if hasProject || override != nil {
 		// The project's override.cfg keeps its settings (its autoloads
-		// commented out, as in project.godot); the checker's main scene
-		// comes after them, so it wins.
+		// as in project.godot); the checker's main scene comes after
+		// them, so it wins.
 		var ov bytes.Buffer
 		if override != nil {
 			ov.Write(override)
