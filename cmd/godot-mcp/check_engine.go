@@ -19,7 +19,9 @@ import (
 // runEngineCheck implements "godot-mcp check --engine PATH...": the real
 // engine loads every scene, resource, script and project.godot of the
 // projects holding the paths, and each problem in the given files or
-// folders prints as file:line: message. One engine run per project.
+// folders prints as file:line: message. Editor-only files (editor
+// plugins) are not checked; each is listed on stderr as skipped. One
+// engine run per project.
 // Exit status: 0 no errors, 1 errors found, 2 the check could not run
 // (usage, Chromium or the engine package missing).
 func runEngineCheck(paths []string, stdout, stderr io.Writer) int {
@@ -56,7 +58,7 @@ func runEngineCheck(paths []string, stdout, stderr io.Writer) int {
 	}
 	defer r.Close()
 
-	errorsFound, files := 0, 0
+	errorsFound, files, skipped := 0, 0, 0
 	for _, s := range scopes {
 		project, err := loadcheck.ReadProject(s.root)
 		if err != nil {
@@ -103,8 +105,18 @@ func runEngineCheck(paths []string, stdout, stderr io.Writer) int {
 		for _, n := range rep.Notes {
 			fmt.Fprintf(stderr, "note: %s\n", n)
 		}
+		for _, sk := range rep.Skipped {
+			if inScope(sk.File) {
+				skipped++
+				fmt.Fprintf(stderr, "skipped: %s: editor-only (%s)\n", display(filepath.Join(s.root, filepath.FromSlash(sk.File))), sk.Reason)
+			}
+		}
 	}
-	fmt.Fprintf(stdout, "engine check (Godot %s): %d files, %d errors\n", webgodot.RuntimeEngine, files, errorsFound)
+	if skipped > 0 {
+		fmt.Fprintf(stdout, "engine check (Godot %s): %d files, %d errors, %d skipped (editor-only)\n", webgodot.RuntimeEngine, files, errorsFound, skipped)
+	} else {
+		fmt.Fprintf(stdout, "engine check (Godot %s): %d files, %d errors\n", webgodot.RuntimeEngine, files, errorsFound)
+	}
 	if errorsFound > 0 {
 		return 1
 	}

@@ -33,10 +33,11 @@ func TestCheckEngine(t *testing.T) {
 		testenv.Missing(t, "the Godot web engine (Chromium and the npm package "+webgodot.RuntimePackage+")", err.Error())
 	}
 	dir := writeProject(t, map[string]string{
-		"project.godot":    "config_version=5\n\n[application]\n\nconfig/name=\"x\"\nconfig/features=PackedStringArray(\"4.3\")\n",
-		"scenes/main.tscn": "[gd_scene format=3]\n\n[node name=\"Main\" type=\"Node2D\"]\npostion = Vector2(1, 2)\n",
-		"scripts/bad.gd":   "extends Node\n\nfunc f(:\n\tpass\n",
-		"scenes/ok.tscn":   "[gd_scene format=3]\n\n[node name=\"Ok\" type=\"Node2D\"]\nposition = Vector2(1, 2)\n",
+		"project.godot":         "config_version=5\n\n[application]\n\nconfig/name=\"x\"\nconfig/features=PackedStringArray(\"4.3\")\n",
+		"scenes/main.tscn":      "[gd_scene format=3]\n\n[node name=\"Main\" type=\"Node2D\"]\npostion = Vector2(1, 2)\n",
+		"scripts/bad.gd":        "extends Node\n\nfunc f(:\n\tpass\n",
+		"scenes/ok.tscn":        "[gd_scene format=3]\n\n[node name=\"Ok\" type=\"Node2D\"]\nposition = Vector2(1, 2)\n",
+		"addons/tool/plugin.gd": "@tool\nextends EditorPlugin\n",
 	})
 	code, out, errOut := runCheckCapture("--engine", dir)
 	if code != 1 {
@@ -45,11 +46,14 @@ func TestCheckEngine(t *testing.T) {
 	for _, want := range []string{
 		filepath.Join(dir, "scenes", "main.tscn") + ":4: Main has no property postion (Node2D); Godot ignored it",
 		filepath.Join(dir, "scripts", "bad.gd") + ":3: Parse Error: Expected parameter name.",
-		"4 files, 3 errors",
+		"4 files, 3 errors, 1 skipped (editor-only)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
+	}
+	if want := "skipped: " + filepath.Join(dir, "addons", "tool", "plugin.gd") + ": editor-only (extends EditorPlugin)"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
 	if !strings.Contains(errOut, "Godot 4.3 project") {
 		t.Errorf("stderr does not say the 4.3 project is checked with 4.6:\n%s", errOut)

@@ -23,7 +23,7 @@ run/main_scene="res://main.tscn"
 
 [autoload]
 
-Missing="*res://does_not_exist.gd"
+Spawner="*res://main.gd"
 `
 
 // goodFiles is a small project that loads cleanly: a scene with a
@@ -85,6 +85,7 @@ script = ExtResource("1")
 // brokenFiles holds one of each problem the check must find, with the
 // line it must point at.
 var brokenFiles = map[string][]byte{
+	"project.godot": []byte("config_version=5\n\n[application]\n\nconfig/name=\"broken\"\n\n[autoload]\n\nGone=\"*res://gone.gd\"\n"),
 	"broken.tscn": []byte(`[gd_scene format=3]
 
 [sub_resource type="RectangleShape2D" id="old"]
@@ -149,6 +150,7 @@ func TestGoodAndBroken(t *testing.T) {
 		{"shape.tres:5", "unknown_property", "no property radios"},
 		{"shape.tres:6", "ignored_value", "custom_solver_bias takes float, the file gives Vector2"},
 		{"missing.tscn", "missing_dependency", "res://nowhere.gd"},
+		{"project.godot", "engine_error", "res://gone.gd"},
 	}
 	for _, w := range want {
 		found := false
@@ -203,7 +205,7 @@ var ownFiles = map[string]string{
 	"project.godot": "config_version=5\n\n[application]\n\nconfig/name=\"own\"\nrun/main_scene=\"res://main.tscn\"\n",
 	"shape.gd":      "@abstract class_name Shape extends Node2D\n\n@abstract func area() -> float\n",
 	"square.gd":     "class_name Square extends Shape\n\nvar side := 2.0\n\nfunc area() -> float:\n\treturn side * side\n",
-	"override.cfg":  "[application]\n\nconfig/name=\"overridden\"\n\n[autoload]\n\nGone=\"*res://gone.gd\"\n",
+	"override.cfg":  "[application]\n\nconfig/name=\"overridden\"\n\n[autoload]\n\nSquares=\"*res://square.gd\"\n",
 	"nav.tscn":      "[gd_scene format=3]\n\n[ext_resource type=\"NavigationPolygon\" path=\"res://nav/poly.res\" id=\"1\"]\n\n[node name=\"Nav\" type=\"NavigationRegion2D\"]\nnavigation_polygon = ExtResource(\"1\")\n",
 	"main.tscn":     "[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://square.gd\" id=\"1\"]\n\n[node name=\"Main\" type=\"Node2D\"]\nscript = ExtResource(\"1\")\n",
 }

@@ -300,6 +300,25 @@ func (r *Runner) Run(ctx context.Context, files []PackFile) (*Result, error) {
 
 // RunPack runs a pack built with BuildPCK; see Run.
 func (r *Runner) RunPack(ctx context.Context, pck []byte) (*Result, error) {
+	return r.RunPackUntil(ctx, pck, nil)
+}
+
+// RunUntil is Run that also ends the run as soon as the engine prints a
+// line for which done returns true, without waiting for the engine to
+// exit: for a script that prints its last result and then quits, so that
+// an engine that hangs or aborts on its way out costs nothing. Exited is
+// false then. done is called with each line as it comes, one at a time.
+func (r *Runner) RunUntil(ctx context.Context, files []PackFile, done func(Line) bool) (*Result, error) {
+	pck, err := BuildPCK(RuntimeVersion, files)
+	if err != nil {
+		return nil, &sdk.Error{Code: sdk.CodeInvalidArgument, Message: err.Error(), Hint: "give every pack file a relative resource path"}
+	}
+	return r.RunPackUntil(ctx, pck, done)
+}
+
+// RunPackUntil is RunUntil for a pack built with BuildPCK; a nil done
+// waits for the engine to exit, as RunPack does.
+func (r *Runner) RunPackUntil(ctx context.Context, pck []byte, done func(Line) bool) (*Result, error) {
 	brCtx, err := r.browser(ctx)
 	if err != nil {
 		return nil, err
@@ -323,7 +342,11 @@ func (r *Runner) RunPack(ctx context.Context, pck []byte) (*Result, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-			res.Lines = append(res.Lines, Line{Stream: s, Text: l})
+			line := Line{Stream: s, Text: l}
+			res.Lines = append(res.Lines, line)
+			if done != nil && done(line) {
+				once.Do(func() { close(exited) })
+			}
 		}
 	}
 	chromedp.Listen(tabCtx, pageEvents{

@@ -130,6 +130,19 @@ func _ready():
 		t.Errorf("aborted run: aborted %v exited %v after %s, stdout %q", res.Aborted, res.Exited, res.Elapsed, res.Stdout())
 	}
 
+	// RunUntil ends the run at the line it waits for, though the engine
+	// spins on and never exits.
+	untilCtx, cancelUntil := context.WithTimeout(context.Background(), time.Minute)
+	defer cancelUntil()
+	res, err = r.RunUntil(untilCtx, ScriptProject("extends Node\nfunc _ready():\n\tprint(\"all done\")\n\twhile true:\n\t\tpass\n"),
+		func(l Line) bool { return l.Stream == Stdout && l.Text == "all done" })
+	if err != nil {
+		t.Fatalf("run until: %v", err)
+	}
+	if res.Exited || !slices.Contains(res.Stdout(), "all done") || res.Elapsed > 20*time.Second {
+		t.Errorf("run until: exited %v after %s, stdout %q", res.Exited, res.Elapsed, res.Stdout())
+	}
+
 	// Every process of the browser, found by parent pid while it runs.
 	pid := r.BrowserPID()
 	if pid == 0 {

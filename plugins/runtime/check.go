@@ -40,6 +40,13 @@ type checkResult struct {
 	Problems     []checkProblem `json:"problems"`
 	sdk.Page
 	Notes []string `json:"notes,omitempty" jsonschema:"what the check could not verify, such as imported assets replaced by placeholders"`
+	// Skipped are editor-only files under path, not errors.
+	Skipped []checkSkip `json:"skipped,omitempty" jsonschema:"editor-only files under path (editor plugins and what they need): not checked, since the runtime has no editor classes; not errors"`
+}
+
+type checkSkip struct {
+	File   string `json:"file" jsonschema:"res:// path"`
+	Reason string `json:"reason" jsonschema:"why it is editor-only, e.g. extends EditorPlugin"`
 }
 
 func (r *checkResult) String() string {
@@ -57,6 +64,9 @@ func (r *checkResult) String() string {
 	}
 	for _, n := range r.Notes {
 		b.WriteString("note: " + n + "\n")
+	}
+	for _, sk := range r.Skipped {
+		fmt.Fprintf(&b, "skipped: %s: editor-only (%s)\n", sk.File, sk.Reason)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -93,6 +103,11 @@ func checkProject(ctx context.Context, call *sdk.Call, in checkArgs) (sdk.Result
 	for _, f := range rep.Files {
 		if under(f.File) {
 			out.FilesChecked++
+		}
+	}
+	for _, sk := range rep.Skipped {
+		if under(sk.File) {
+			out.Skipped = append(out.Skipped, checkSkip{File: "res://" + sk.File, Reason: sk.Reason})
 		}
 	}
 	var list []checkProblem

@@ -24,6 +24,9 @@ func TestCheckProjectInTheEngine(t *testing.T) {
 			"[node name=\"Child\" type=\"Node2D\" parent=\".\"]\nspeeed = 3\n\n" +
 			"[connection signal=\"ready\" from=\".\" to=\"Missing\" method=\"_on_ready\"]\n",
 		"bad/broken.gd": "extends Node2D\n\nfunc _ready() -> void:\n\tvar x: int = \"text\"\n",
+		// An editor plugin: the runtime has no editor classes, so it is
+		// listed as skipped rather than reported.
+		"addons/tool/plugin.gd": "@tool\nextends EditorPlugin\n",
 	})
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -64,6 +67,10 @@ func TestCheckProjectInTheEngine(t *testing.T) {
 	}
 	if !sawScript || !sawProperty || !sawConnection {
 		t.Errorf("want the type error at broken.gd:4, the unknown property speeed and the connection to Missing, got %+v", all.Problems)
+	}
+
+	if len(all.Skipped) != 1 || all.Skipped[0] != (checkSkip{File: "res://addons/tool/plugin.gd", Reason: "extends EditorPlugin"}) {
+		t.Errorf("skipped %+v, want the editor plugin", all.Skipped)
 	}
 
 	clean := check(map[string]any{"path": "res://ok"})

@@ -74,7 +74,8 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("check_project",
 				"Load every scene, resource, script and project.godot of the project in the real Godot 4.6 engine and list what it refuses "+
 					"or drops silently (scripts that do not compile, unknown properties and types, nodes whose parent is missing, "+
-					"connections to missing nodes, broken references) as res:// file:line, a page at a time. "+
+					"connections to missing nodes, broken references) as res:// file:line, a page at a time; editor-only scripts "+
+					"(editor plugins; the runtime has no editor classes) are listed under skipped, not as errors. "+
 					"The same check as `godot-mcp check --engine`; it reads the saved files, so it runs with or without an editor.",
 				sdk.ReadOnly, checkProject, sdk.AnyMode(),
 				sdk.WithTitle("Check the project in the engine"),

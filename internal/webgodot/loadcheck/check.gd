@@ -206,6 +206,14 @@ func compare(st: SceneState, inst: Node, r: Dictionary) -> void:
 		for p in node.get_property_list():
 			known[p.name] = p.type
 			hints[p.name] = p.hint_string
+		# A script whose _get_property_list fails makes the node's list come
+		# back short; its declared variables are there all the same.
+		var scr = node.get_script()
+		if scr is Script:
+			for p in scr.get_script_property_list():
+				if not known.has(p.name):
+					known[p.name] = p.type
+					hints[p.name] = p.hint_string
 		# A node whose script did not load (missing, or failed to compile)
 		# lacks the script's variables; those cannot be checked.
 		var script_missing := false

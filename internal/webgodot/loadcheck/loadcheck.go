@@ -22,11 +22,16 @@
 //		fmt.Println(p) // scenes/main.tscn:14: Main/Sprite has no property postion (Sprite2D); Godot ignored it
 //	}
 //
+// The project's autoloads load as it defines them, so scripts naming a
+// singleton compile. Editor-only files (editor plugins and what under
+// addons/ needs them) are not checked: the runtime has no editor classes;
+// Report.Skipped lists them.
+//
 // What the check cannot see: imported assets (images, audio, fonts,
-// models) need the editor's import pipeline, so each one a file
+// models) need the editor's import pipeline, so each one a file or script
 // references is replaced by a placeholder of the declared type and only
-// the reference is checked; autoloads do not run; GDExtension classes do
-// not exist. See docs/engine.md.
+// the reference is checked; GDExtension classes do not exist. See
+// docs/engine.md.
 package loadcheck
 
 import (
@@ -44,6 +49,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/godot"
 )
 
 //go:embed check.gd
@@ -84,6 +90,15 @@ func (p Problem) String() string {
 	return p.File + ": " + p.Message
 }
 
+// Skip is a file the check left out, and why.
+type Skip struct {
+	File   string // relative to the project root
+	Reason string // "extends EditorPlugin", "needs editor-only addons/x/a.gd"
+}
+
+// String formats the skip as "file: skipped: editor-only (reason)".
+func (s Skip) String() string { return s.File + ": skipped: editor-only (" + s.Reason + ")" }
+
 // IsWarning reports whether the engine logged the problem as a warning.
 func (p Problem) IsWarning() bool { return p.Kind == "engine_warning" }
 
@@ -106,6 +121,9 @@ type Report struct {
 	// Notes are what the check could not verify: missing dependencies
 	// under AllowMissing, imported assets replaced by placeholders.
 	Notes []string
+	// Skipped are the files not checked because they are editor-only:
+	// the web runtime has no editor classes, so they cannot load there.
+	Skipped []Skip
 	// Log is the engine's whole output, for debugging a check.
 	Log []webgodot.Line
 }
@@ -137,7 +155,7 @@ func (r *Report) ProblemsIn(file string) []Problem {
 // that are neither scenes, resources, scripts nor project.godot go into
 // the pack as data for the others to load.
 func Check(ctx context.Context, r *webgodot.Runner, files map[string][]byte, opts Options) (*Report, error) {
-	p, err := plan(files, opts.AllowMissing)
+	p, err := plan(files, opts.AllowMissing, true)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +164,12 @@ func Check(ctx context.Context, r *webgodot.Runner, files map[string][]byte, opt
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
-	res, err := r.Run(ctx, p.files)
+	// The results are in once the checker says DONE: an engine that
+	// hangs or aborts on its way out (an autoload's _exit_tree) must not
+	// hold them back.
+	res, err := r.RunUntil(ctx, p.files, func(l webgodot.Line) bool {
+		return l.Stream == webgodot.Stdout && strings.HasPrefix(l.Text, "DONE ")
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +216,7 @@ var noise = []string{
 }
 
 func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Options) (*Report, error) {
-	rep := &Report{Engine: webgodot.RuntimeEngine, Log: res.Lines}
+	rep := &Report{Engine: webgodot.RuntimeEngine, Log: res.Lines, Skipped: p.skipped}
 	idx := newLineIndex(files)
 	begun, done := false, false
 	var startup []string
@@ -281,7 +304,147 @@ func read(res *webgodot.Result, p *packPlan, files map[string][]byte, opts Optio
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d imported assets replaced by placeholders (no import pipeline): %s",
 			len(p.stubbed), strings.Join(p.stubbed, ", ")))
 	}
+	rep.Problems = unique(rep.Problems)
+	rep.Problems = p.dropPlaceholderBaseWarnings(rep.Problems)
+	rep.Problems = p.dropEditorOnly(rep.Problems)
+	if v := newerProject(files); v != "" {
+		rep.Problems, rep.Notes = setAsideNewClasses(rep.Problems, rep.Notes, v)
+	}
 	return rep, nil
+}
+
+// dropEditorOnly drops the errors of editor-only files that another file
+// loaded when it ran (GUT's RunAtCursor loads its editor-only caret
+// notifier with load()): they are logged with the editor-only file's
+// line, or name it, and say nothing about the file checked.
+func (p *packPlan) dropEditorOnly(ps []Problem) []Problem {
+	if len(p.skipped) == 0 {
+		return ps
+	}
+	skipped := map[string]bool{}
+	for _, s := range p.skipped {
+		skipped[s.File] = true
+	}
+	return slices.DeleteFunc(ps, func(pr Problem) bool {
+		if skipped[pr.File] {
+			return true
+		}
+		for _, m := range resPathRe.FindAllString(pr.Message, -1) {
+			if skipped[strings.TrimRight(strings.TrimPrefix(m, "res://"), ".'")] {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// inheritedRemoved is the engine's warning for a scene whose base scene
+// lacks nodes it names.
+const inheritedRemoved = "A node in the scene this one inherits from has been removed or moved"
+
+// dropPlaceholderBaseWarnings drops inheritedRemoved about a scene that
+// instances or inherits an imported model and edits nodes inside it: the
+// placeholder standing in for the model has none of its nodes, so the
+// warning says nothing about the files.
+func (p *packPlan) dropPlaceholderBaseWarnings(ps []Problem) []Problem {
+	return slices.DeleteFunc(ps, func(pr Problem) bool {
+		if !strings.Contains(pr.Message, inheritedRemoved) {
+			return false
+		}
+		scene := pr.File
+		if m := resPathRe.FindString(pr.Message); m != "" {
+			scene = strings.TrimRight(strings.TrimPrefix(m, "res://"), ".:")
+		}
+		return len(p.opaque[scene]) > 0
+	})
+}
+
+// newerProject returns the Godot version project.godot declares when it
+// is newer than the engine's ("4.7" against 4.6), else "".
+func newerProject(files map[string][]byte) string {
+	src, ok := files["project.godot"]
+	if !ok {
+		return ""
+	}
+	proj, err := godot.ParseProject("project.godot", src)
+	if err != nil {
+		return ""
+	}
+	v := proj.Version()
+	maj, min, ok := majorMinor(v)
+	emaj, emin, eok := majorMinor(webgodot.RuntimeEngine)
+	if !ok || !eok || maj < emaj || maj == emaj && min <= emin {
+		return ""
+	}
+	return v
+}
+
+func majorMinor(v string) (int, int, bool) {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return 0, 0, false
+	}
+	maj, err1 := strconv.Atoi(parts[0])
+	min, err2 := strconv.Atoi(parts[1])
+	return maj, min, err1 == nil && err2 == nil
+}
+
+var (
+	unknownTypeRe = regexp.MustCompile(`has type (\S+), which this engine does not know`)
+	cannotGetRe   = regexp.MustCompile(`^Cannot get class '([^']+)'`)
+	cannotMakeRe  = regexp.MustCompile(`of type (\S+) cannot be created`)
+)
+
+// setAsideNewClasses turns the classes the engine does not know in a
+// project made for a newer Godot into a note: a class added after the
+// engine's version (AreaLight3D in 4.7) is not a defect of the project.
+// The placeholder node the engine makes for one cannot take the script
+// the file gives it; that error goes too.
+func setAsideNewClasses(ps []Problem, notes []string, version string) ([]Problem, []string) {
+	classes := map[string]map[string]bool{} // file -> unknown classes
+	for _, pr := range ps {
+		if pr.Kind == "unknown_type" {
+			if m := unknownTypeRe.FindStringSubmatch(pr.Message); m != nil {
+				if classes[pr.File] == nil {
+					classes[pr.File] = map[string]bool{}
+				}
+				classes[pr.File][m[1]] = true
+			}
+		}
+	}
+	if len(classes) == 0 {
+		return ps, notes
+	}
+	ps = slices.DeleteFunc(ps, func(pr Problem) bool {
+		cs := classes[pr.File]
+		if cs == nil {
+			return false
+		}
+		for _, re := range []*regexp.Regexp{unknownTypeRe, cannotGetRe, cannotMakeRe} {
+			if m := re.FindStringSubmatch(pr.Message); m != nil && cs[m[1]] {
+				return true
+			}
+		}
+		return strings.HasPrefix(pr.Message, "Script inherits from native type ")
+	})
+	for _, f := range slices.Sorted(mapKeys(classes)) {
+		notes = append(notes, fmt.Sprintf("not checked: %s uses %s, unknown to Godot %s; the project is for Godot %s, so they may be newer classes (or misspelt)",
+			f, strings.Join(slices.Sorted(mapKeys(classes[f])), ", "), webgodot.RuntimeEngine, version))
+	}
+	return ps, notes
+}
+
+// unique drops repeats of a problem: a script's error is logged each time
+// a file loads it, and once more when it is checked itself.
+func unique(ps []Problem) []Problem {
+	seen := map[Problem]bool{}
+	return slices.DeleteFunc(ps, func(p Problem) bool {
+		if seen[p] {
+			return true
+		}
+		seen[p] = true
+		return false
+	})
 }
 
 func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {

@@ -136,10 +136,20 @@ type packPlan struct {
 	// unverifiable are res:// paths of present files that did not load
 	// because of a missing dependency (filled after the run).
 	unverifiable map[string]bool
+	// skipped lists the editor-only files left unchecked, with why.
+	skipped []Skip
 }
 
 // plan builds the pack for files (keys are paths relative to res://).
-func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
+// With autoloads, the project's autoloads stay as it defines them (a
+// check loads them as the game would); without, they are commented out.
+func plan(files map[string][]byte, allowMissing, autoloads bool) (*packPlan, error) {
+	keepOrStrip := func(src []byte) []byte {
+		if autoloads {
+			return src
+		}
+		return webgodot.WithoutAutoloads(src)
+	}
 	p := &packPlan{missing: map[string]bool{}, opaque: map[string][]string{}, deps: map[string][]string{}, unverifiable: map[string]bool{}}
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -168,13 +178,14 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 
 	stubs := map[string]string{} // imported path -> declared type
 	var classes []webgodot.GlobalClass
+	scripts := map[string]scriptInfo{}
 	hasProject := false
 	var override []byte
 	for _, name := range names {
 		src := data(name)
 		if name == "override.cfg" {
 			// The project's own; merged with the checker's below.
-			override = webgodot.WithoutAutoloads(src)
+			override = keepOrStrip(src)
 			continue
 		}
 		kind := KindOf(name)
@@ -184,7 +195,7 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 				continue // a nested project is not this project's
 			}
 			hasProject = true
-			p.files = append(p.files, webgodot.PackFile{Path: name, Data: webgodot.WithoutAutoloads(src)})
+			p.files = append(p.files, webgodot.PackFile{Path: name, Data: keepOrStrip(src)})
 			p.checked = append(p.checked, manifestFile{Path: "res://" + name, Kind: kind})
 			continue
 		case KindScene, KindResource:
@@ -232,6 +243,17 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 			if c, ok := webgodot.ScriptClass("res://"+name, src); ok {
 				classes = append(classes, c)
 			}
+			si := readScript(name, src)
+			scripts[name] = si
+			// Assets a script preloads or loads need their placeholder
+			// as much as those a scene declares.
+			for _, ref := range si.paths {
+				if IsImportable(ref) && !strings.Contains(ref, "://") {
+					if _, ok := stubs["res://"+ref]; !ok {
+						stubs["res://"+ref] = importedType(ref)
+					}
+				}
+			}
 		}
 		if IsImportable(name) {
 			continue // the source of an import; the stub stands in for it
@@ -239,6 +261,21 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 		p.files = append(p.files, webgodot.PackFile{Path: name, Data: src})
 		if kind != "" {
 			p.checked = append(p.checked, manifestFile{Path: "res://" + name, Kind: kind})
+		}
+	}
+
+	// Editor-only files are packed (others may name them) but not checked.
+	classPaths := map[string]string{}
+	for _, c := range classes {
+		classPaths[c.Name] = strings.TrimPrefix(c.Path, "res://")
+	}
+	if eo := editorOnly(scripts, classPaths, p.deps); len(eo) > 0 {
+		p.checked = slices.DeleteFunc(p.checked, func(f manifestFile) bool {
+			_, skip := eo[strings.TrimPrefix(f.Path, "res://")]
+			return skip
+		})
+		for _, name := range slices.Sorted(mapKeys(eo)) {
+			p.skipped = append(p.skipped, Skip{File: name, Reason: eo[name]})
 		}
 	}
 
@@ -270,8 +307,8 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 	}
 	if hasProject || override != nil {
 		// The project's override.cfg keeps its settings (its autoloads
-		// commented out, as in project.godot); the checker's main scene
-		// comes after them, so it wins.
+		// as in project.godot); the checker's main scene comes after
+		// them, so it wins.
 		var ov bytes.Buffer
 		if override != nil {
 			ov.Write(override)
@@ -290,6 +327,24 @@ func plan(files map[string][]byte, allowMissing bool) (*packPlan, error) {
 	}
 	p.files = append(p.files, webgodot.PackFile{Path: "webgodot/manifest.json", Data: m})
 	return p, nil
+}
+
+// importedType is the resource type an imported file of this name
+// becomes, for a placeholder when no scene declares it.
+func importedType(name string) string {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".wav", ".ogg", ".mp3":
+		return "AudioStream"
+	case ".ttf", ".otf", ".woff", ".woff2", ".fnt", ".font":
+		return "Font"
+	case ".glb", ".gltf", ".fbx", ".blend", ".dae":
+		return "PackedScene"
+	case ".obj":
+		return "Mesh"
+	case ".csv":
+		return "Translation"
+	}
+	return "Texture2D"
 }
 
 // missingUnder returns the missing files name depends on, directly or
@@ -322,7 +377,7 @@ func (p *packPlan) missingUnder(name string) []string {
 // not the checker's own scene and script. A warm engine that compiles the
 // project's scripts adds its own (webgodot.WarmProject's) to it.
 func ProjectPack(files map[string][]byte) ([]webgodot.PackFile, error) {
-	p, err := plan(files, false)
+	p, err := plan(files, false, false)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ script = ExtResource("2")
 		"notes.json":   []byte("{}"),
 		"override.cfg": []byte("[display]\n\nwindow/size/viewport_width=640\n\n[autoload]\n\nB=\"*res://b.gd\"\n"),
 	}
-	p, err := plan(files, false)
+	p, err := plan(files, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ script = ExtResource("2")
 
 	// Without project.godot the checker brings its own.
 	delete(files, "project.godot")
-	p, err = plan(files, false)
+	p, err = plan(files, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ script = ExtResource("2")
 		t.Error("no minimal project.godot")
 	}
 	// The checker's folder is reserved.
-	if _, err := plan(map[string][]byte{"webgodot/x.gd": nil}, false); err == nil {
+	if _, err := plan(map[string][]byte{"webgodot/x.gd": nil}, false, false); err == nil {
 		t.Error("a file under webgodot/ was accepted")
 	}
 }
@@ -196,7 +196,7 @@ func FuzzPlan(f *testing.F) {
 	f.Add([]byte("[gd_scene format=3]\n\n[ext_resource type=\"Texture2D\" path=\"res://a.png\" id=\"1\"]\n\n[node name=\"R\" type=\"Node\"]\n"))
 	f.Add([]byte("[gd_scene format=3]\n[node name=\"I\" instance=ExtResource(\"9\")]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		p, err := plan(map[string][]byte{"a.tscn": src, "b.tres": src, "c.gd": src, "project.godot": src}, true)
+		p, err := plan(map[string][]byte{"a.tscn": src, "b.tres": src, "c.gd": src, "project.godot": src}, true, false)
 		if err != nil {
 			return
 		}
@@ -213,4 +213,65 @@ func FuzzPlan(f *testing.F) {
 			t.Fatalf("the plan does not pack: %v", err)
 		}
 	})
+}
+
+// TestPlanForCheck: a check keeps the project's autoloads, gives assets
+// that only scripts load a placeholder, and leaves editor-only files
+// unchecked, naming why.
+func TestPlanForCheck(t *testing.T) {
+	files := map[string][]byte{
+		"project.godot":          []byte("config_version=5\n\n[autoload]\n\nA=\"*res://a.gd\"\n"),
+		"override.cfg":           []byte("[autoload]\n\nB=\"res://b.gd\"\n"),
+		"a.gd":                   []byte("extends Node\n"),
+		"b.gd":                   []byte("extends Node\n\n# EditorInterface in a comment is not a use.\nvar s := \"EditorInterface\"\n"),
+		"hud.gd":                 []byte("extends Node\n\nvar a := preload(\"icons/a.png\")\nvar b = load('res://s.ogg')\n"),
+		"tool.gd":                []byte("@tool\nextends EditorScript\n"),
+		"game_uses_editor.gd":    []byte("extends Node\n\nfunc f():\n\tEditorInterface.get_edited_scene_root()\n"),
+		"addons/x/plugin.gd":     []byte("@tool\nextends EditorPlugin\n"),
+		"addons/x/base.gd":       []byte("class_name XBase\nextends Node\n\nfunc fs():\n\treturn EditorInterface.get_resource_filesystem()\n"),
+		"addons/x/child.gd":      []byte("extends XBase\n"),
+		"addons/x/user.gd":       []byte("extends Node\n\nconst P = preload(\"plugin.gd\")\n"),
+		"addons/x/clean.gd":      []byte("extends Node\n\nfunc ei():\n\treturn load(\"res://addons/x/plugin.gd\").new()\n\n# extends EditorPlugin\nvar EditorGlobals = load(\"res://addons/x/globals.gd\")\nvar s := \"EditorInterface\"\nclass EditorButton:\n\tvar x = 1\n\nfunc f(o):\n\treturn [EditorGlobals.x, o.EditorSettings, EditorButton.new()]\n"),
+		"addons/x/dock.tscn":     []byte("[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://addons/x/child.gd\" id=\"1\"]\n\n[node name=\"D\" type=\"Node\"]\nscript = ExtResource(\"1\")\n"),
+		"game_child_of_addon.gd": []byte("extends \"res://addons/x/base.gd\"\n"),
+		"scene_using_addon.tscn": []byte("[gd_scene format=3]\n\n[ext_resource type=\"Script\" path=\"res://addons/x/child.gd\" id=\"1\"]\n\n[node name=\"D\" type=\"Node\"]\nscript = ExtResource(\"1\")\n"),
+	}
+	p, err := plan(files, false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg := string(packFile(t, p.files, "project.godot")); !strings.Contains(pg, "\nA=\"*res://a.gd\"") {
+		t.Errorf("project.godot lost its autoload:\n%s", pg)
+	}
+	if ov := string(packFile(t, p.files, "override.cfg")); !strings.Contains(ov, "\nB=\"res://b.gd\"") {
+		t.Errorf("override.cfg lost its autoload:\n%s", ov)
+	}
+	if !slices.Equal(p.stubbed, []string{"res://icons/a.png", "res://s.ogg"}) {
+		t.Errorf("placeholders %v, want the two assets hud.gd loads", p.stubbed)
+	}
+	want := []string{
+		"addons/x/base.gd: skipped: editor-only (uses EditorInterface)",
+		"addons/x/child.gd: skipped: editor-only (extends editor-only addons/x/base.gd)",
+		"addons/x/dock.tscn: skipped: editor-only (needs editor-only addons/x/child.gd)",
+		"addons/x/plugin.gd: skipped: editor-only (extends EditorPlugin)",
+		"addons/x/user.gd: skipped: editor-only (needs editor-only addons/x/plugin.gd)",
+		"game_child_of_addon.gd: skipped: editor-only (extends editor-only addons/x/base.gd)",
+		"tool.gd: skipped: editor-only (extends EditorScript)",
+	}
+	var skipped []string
+	for _, s := range p.skipped {
+		skipped = append(skipped, s.String())
+	}
+	if !slices.Equal(skipped, want) {
+		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(skipped, "\n"), strings.Join(want, "\n"))
+	}
+	var checked []string
+	for _, f := range p.checked {
+		checked = append(checked, f.Path)
+	}
+	for _, c := range []string{"res://b.gd", "res://game_uses_editor.gd", "res://addons/x/clean.gd", "res://scene_using_addon.tscn"} {
+		if !slices.Contains(checked, c) {
+			t.Errorf("%s is not checked; checked: %v", c, checked)
+		}
+	}
 }
