@@ -15,9 +15,10 @@ import (
 // An Ogg Vorbis file that no editor imported loads from the game pack of
 // a project without .godot/: one with the demo's .import file (loop on,
 // bar_beats changed here) and one with none (the defaults), each an
-// AudioStreamOggVorbis whose pages, packets, granule positions and rate
-// are those of the engine's own AudioStreamOggVorbis.load_from_buffer of
-// the same bytes (what the editor's importer saves), of the same length.
+// AudioStreamOggVorbis whose pages, packets, granule positions, rate and
+// comment tags are those of the engine's own
+// AudioStreamOggVorbis.load_from_buffer of the same bytes (what the
+// editor's importer saves), of the same length.
 func TestImportedOggLoads(t *testing.T) {
 	setup := requireSetup(t)
 	fixtures := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects")
@@ -42,7 +43,7 @@ func _ready():
 		var e := AudioStreamOggVorbis.load_from_buffer(FileAccess.get_file_as_bytes(p))
 		var a := s.packet_sequence
 		var b := e.packet_sequence
-		var same: bool = a.packet_data == b.packet_data and a.granule_positions == b.granule_positions and a.sampling_rate == b.sampling_rate
+		var same: bool = a.packet_data == b.packet_data and a.granule_positions == b.granule_positions and a.sampling_rate == b.sampling_rate and s.tags == e.tags and s.tags.size() > 0
 		print("OGG %s|%s|%f|%f|%s|%d|%s|%d" % [p, s.get_class(), s.get_length(), e.get_length(), same, a.granule_positions.size(), s.loop, s.bar_beats])
 	get_tree().quit()
 `)

@@ -183,25 +183,36 @@ func (st *oggStream) pageIn(page, lacing []byte) (packets [][]byte, isVorbis boo
 			}
 		}
 	}
+	// A packet that starts on this page is a slice of the file's bytes; one
+	// continued from an earlier page is copied together.
+	from, at := 0, 0 // where the packet being read starts in body, and the next segment
 	for k, l := range lacing[start:] {
 		n := int(l)
 		if !st.pending {
-			st.partial, st.bos = nil, bos && k == 0
+			st.bos, from = bos && k == 0, at
 		}
-		st.partial = append(st.partial, body[:n]...)
-		body = body[n:]
+		at += n
 		st.pending = n == 255
 		if st.pending {
 			continue
 		}
-		pk := st.partial
-		st.partial, st.pending = nil, false
+		pk := body[from:at:at]
+		if st.partial != nil {
+			pk = append(st.partial, pk...)
+			st.partial = nil
+		}
 		if st.received == 0 && !(st.bos && isIDHeader(pk)) {
 			return nil, false
 		}
 		if len(pk) > 0 {
 			packets = append(packets, pk)
 			st.received++
+		}
+	}
+	if st.pending {
+		st.partial = append(st.partial, body[from:at]...)
+		if st.partial == nil {
+			st.partial = []byte{}
 		}
 	}
 	return packets, true
@@ -218,7 +229,9 @@ func isIDHeader(pk []byte) bool {
 // in an OggPacketSequence, and the .import file's loop, loop_offset, bpm,
 // beat_count and bar_beats (params; missing ones take the editor's
 // defaults). The editor saves the same resource binary in an
-// .oggvorbisstr; the file's comment tags are not copied here.
+// .oggvorbisstr. The comment tags (artist, title, ...) are not written:
+// the engine reads them from the comment header when it loads the
+// packets.
 func OggResource(data []byte, params map[string]string) ([]byte, error) {
 	ov, err := DecodeOgg(data)
 	if err != nil {
@@ -266,6 +279,7 @@ func OggResource(data []byte, params map[string]string) ([]byte, error) {
 	}
 	var b strings.Builder
 	b.Grow(size + len(ov.Pages)*12 + 400)
+	enc := make([]byte, 0, 4<<10)
 	b.WriteString("[gd_resource type=\"AudioStreamOggVorbis\" format=4]\n\n[sub_resource type=\"OggPacketSequence\" id=\"OggPacketSequence_1\"]\npacket_data = Array[Array]([")
 	for i, p := range ov.Pages {
 		if i > 0 {
@@ -277,7 +291,13 @@ func OggResource(data []byte, params map[string]string) ([]byte, error) {
 				b.WriteString(", ")
 			}
 			b.WriteString("PackedByteArray(\"")
-			b.WriteString(base64.StdEncoding.EncodeToString(pk))
+			if n := base64.StdEncoding.EncodedLen(len(pk)); n > cap(enc) {
+				enc = make([]byte, n)
+			} else {
+				enc = enc[:n]
+			}
+			base64.StdEncoding.Encode(enc, pk)
+			b.Write(enc)
 			b.WriteString("\")")
 		}
 		b.WriteString("]")

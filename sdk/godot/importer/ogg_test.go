@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // oggPage builds one Ogg page with its checksum.
@@ -163,6 +165,18 @@ loop_offset = 1.5
 	if err != nil || !strings.HasSuffix(string(res), "packet_sequence = SubResource(\"OggPacketSequence_1\")\n") {
 		t.Errorf("defaults: %v\n%s", err, res)
 	}
+	// A 70000-byte packet over two pages, the first full (255 segments).
+	pk := make([]byte, 70000)
+	for i := range pk {
+		pk[i] = byte(i * 7)
+	}
+	full := oggPage(0, -1, 3, 2, fill(255, 255), pk[:65025])
+	l, _ := lace(pk[65025:])
+	data2 := append(append(oggHeaders(3), full...), oggPage(5, 1000, 3, 3, l, pk[65025:])...)
+	res, err = OggResource(data2, nil)
+	if err != nil || !strings.Contains(string(res), "PackedByteArray(\""+base64.StdEncoding.EncodeToString(pk)+"\")]])\ngranule_positions = PackedInt64Array(0, 0, 1000)\n") {
+		t.Errorf("a packet over two pages: %v", err)
+	}
 	for k, v := range map[string]string{"loop": "yes", "bpm": "-1", "bar_beats": "1", "beat_count": "x", "loop_offset": "nan"} {
 		if _, err := OggResource(data, map[string]string{k: v}); err == nil || !strings.Contains(err.Error(), k+"="+v) {
 			t.Errorf("%s=%s: %v", k, v, err)
@@ -170,15 +184,19 @@ loop_offset = 1.5
 	}
 }
 
-// A real file splits as the engine's AudioStreamOggVorbis.load_from_buffer
-// splits it (numbers printed by Godot 4.6 for the same file).
-func TestDecodeOggDemoMusic(t *testing.T) {
+func demoMusic(tb testing.TB) []byte {
 	src := filepath.Join("..", "..", "..", "..", "shared", "fixtures", "projects", "2d-platformer", "music.ogg")
 	data, err := os.ReadFile(src)
 	if err != nil {
-		t.Skip("the demo projects fixture is not here: " + err.Error())
+		tb.Skip("the demo projects fixture is not here: " + err.Error())
 	}
-	ov, err := DecodeOgg(data)
+	return data
+}
+
+// A real file splits as the engine's AudioStreamOggVorbis.load_from_buffer
+// splits it (numbers printed by Godot 4.6 for the same file).
+func TestDecodeOggDemoMusic(t *testing.T) {
+	ov, err := DecodeOgg(demoMusic(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,4 +233,26 @@ func FuzzOgg(f *testing.F) {
 		}
 		_, _ = OggResource(data, nil)
 	})
+}
+
+// BenchmarkImportOgg makes the text resource of the 2d-platformer demo's
+// music (1.7 MB, 148 s of 44.1 kHz stereo, 400 pages).
+func BenchmarkImportOgg(b *testing.B) {
+	data := demoMusic(b)
+	var out []byte
+	var err error
+	b.ReportAllocs()
+	b.ResetTimer()
+	start, cpu := time.Now(), processCPUTime()
+	for i := 0; i < b.N; i++ {
+		if out, err = OggResource(data, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/file")
+	if c := processCPUTime() - cpu; c > 0 {
+		b.ReportMetric(float64(c.Microseconds())/1000/float64(b.N), "cpu-ms/file")
+	}
+	b.ReportMetric(float64(len(data)), "source-bytes")
+	b.ReportMetric(float64(len(out)), "tres-bytes")
 }
