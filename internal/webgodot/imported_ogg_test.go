@@ -122,3 +122,44 @@ func _ready():
 		t.Errorf("the engine reported errors: %q", res.Stderr())
 	}
 }
+
+// A file that is not Ogg Vorbis is left out of the pack (the game's load
+// of it fails) and the others are still made; one whose .import file
+// names imported files the project has is left as it is.
+func TestImportedOggBadFile(t *testing.T) {
+	music, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", "2d-platformer", "music.ogg"))
+	if err != nil {
+		testenv.Missing(t, "the demo projects fixture", err.Error())
+	}
+	have := map[string][]byte{
+		"bad.ogg":      []byte("OggS but nothing else"),
+		"riff.ogg":     []byte("RIFF....WAVE"),
+		"music.ogg":    music,
+		"imported.ogg": music,
+		"imported.ogg.import": []byte(`[remap]
+
+importer="oggvorbisstr"
+type="AudioStreamOggVorbis"
+path="res://.godot/imported/imported.ogg-0123.oggvorbisstr"
+
+[deps]
+
+source_file="res://imported.ogg"
+dest_files=["res://.godot/imported/imported.ogg-0123.oggvorbisstr"]
+`),
+		".godot/imported/imported.ogg-0123.oggvorbisstr": []byte("RSRC"),
+	}
+	made := importedFiles([]string{"bad.ogg", "riff.ogg", "music.ogg", "imported.ogg"}, have)
+	var paths []string
+	for _, f := range made {
+		paths = append(paths, f.Path)
+	}
+	if len(made) != 2 || made[0].Path != "music.ogg.import" || !strings.HasPrefix(made[1].Path, ".godot/imported/music.ogg-") || !strings.HasSuffix(made[1].Path, ".tres") {
+		t.Fatalf("made %v, want music.ogg's .import and .tres only", paths)
+	}
+	for _, want := range []string{`importer="oggvorbisstr"`, `type="AudioStreamOggVorbis"`, `path="res://` + made[1].Path + `"`} {
+		if !strings.Contains(string(made[0].Data), want) {
+			t.Errorf("the .import file lacks %s:\n%s", want, made[0].Data)
+		}
+	}
+}
