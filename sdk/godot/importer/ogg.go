@@ -256,6 +256,7 @@ func OggResource(data []byte, params map[string]string) ([]byte, error) {
 			if err != nil || n < 0 || k == "bar_beats" && n < 2 {
 				return nil, fmt.Errorf("%s=%s is not a whole number the engine accepts", k, v)
 			}
+			v = strconv.Itoa(n)
 		default:
 			f, err := strconv.ParseFloat(v, 64)
 			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f < 0 {

@@ -141,7 +141,7 @@ func TestDecodeOgg(t *testing.T) {
 // defaults, as the engine's ResourceSaver writes them.
 func TestOggResource(t *testing.T) {
 	data := append(oggHeaders(3), wholePage(4, 100, 3, 2, []byte{0xff, 0, 1})...)
-	res, err := OggResource(data, map[string]string{"loop": "true", "loop_offset": "1.5", "bpm": "0", "bar_beats": "4", "beat_count": "16"})
+	res, err := OggResource(data, map[string]string{"loop": "true", "loop_offset": "1.5", "bpm": "0", "bar_beats": "04", "beat_count": "016"})
 	if err != nil {
 		t.Fatal(err)
 	}
