@@ -88,6 +88,10 @@ func DecodeOgg(data []byte) (*OggVorbis, error) {
 	}
 	var st *oggStream
 	var pages []OggPage
+	// A damaged file can make every "OggS" in it the start of a page
+	// whose checksum fails: bound the bytes checked (a sound file's pages
+	// are checked once each).
+	budget := 4*len(data) + 1<<20
 	for pos := 0; ; {
 		i := bytes.Index(data[pos:], []byte("OggS"))
 		if i < 0 {
@@ -110,6 +114,9 @@ func DecodeOgg(data []byte) (*OggVorbis, error) {
 			break // the engine waits for the rest of the page, which never comes
 		}
 		page := data[pos : pos+size]
+		if budget -= size; budget < 0 {
+			return nil, fmt.Errorf("the Ogg file is damaged: too many of its pages fail their checksum")
+		}
 		if binary.LittleEndian.Uint32(page[22:]) != oggChecksum(page) {
 			pos++
 			continue

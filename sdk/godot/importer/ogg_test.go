@@ -136,6 +136,24 @@ func TestDecodeOgg(t *testing.T) {
 	}
 }
 
+// A file full of page starts whose checksums fail ends quickly with an
+// error (each would be checked over 65 KB).
+func TestDecodeOggDamaged(t *testing.T) {
+	p := []byte("OggS\x00\x02")
+	p = append(p, make([]byte, 20)...)
+	p = append(p, 255)
+	p = append(p, fill(255, 255)...)
+	data := append(oggHeaders(1), bytes.Repeat(p, 4<<20/len(p))...)
+	start := time.Now()
+	_, err := DecodeOgg(data)
+	if err == nil || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("%v, want the file damaged", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
 // The text resource holds the packets in base64 by page, the granule
 // positions and the rate, and the import options that differ from the
 // defaults, as the engine's ResourceSaver writes them.
