@@ -167,7 +167,7 @@ func ReadGameFiles(dir, mainScene string) ([]PackFile, error) {
 
 // packImported are the extensions, besides textures, whose imported form a
 // game pack makes (see importedResource).
-var packImported = map[string]bool{".wav": true, ".ttf": true, ".otf": true, ".woff": true, ".woff2": true}
+var packImported = map[string]bool{".wav": true, ".ogg": true, ".ttf": true, ".otf": true, ".woff": true, ".woff2": true}
 
 // path1 returns the second element of a slash path: "imported" for
 // ".godot/imported/x.ctex".

@@ -33,6 +33,9 @@ func importedFiles(assets []string, have map[string][]byte) []PackFile {
 		case ".ttf", ".otf", ".woff", ".woff2":
 			out = append(out, importedResource(rel, importData, have, importer.FontResource)...)
 			continue
+		case ".ogg":
+			out = append(out, importedResource(rel, importData, have, importer.OggResource)...)
+			continue
 		}
 		if hasImport {
 			info, err := importfile.Parse(rel+".import", importData)
@@ -85,12 +88,13 @@ type fileCache struct {
 	hits int
 }
 
-// importedResource is the pack's form of a WAV or font file that no
-// editor imported: the resource the importer would save, as a text
-// resource (importer.WAVResource, importer.FontResource) beside the
-// editor's imported path, and a .import file naming it, in place of the
-// project's own in the pack. The editor saves them as binary resources
-// (.sample, .fontdata), which this package does not write.
+// importedResource is the pack's form of a WAV, Ogg Vorbis or font file
+// that no editor imported: the resource the importer would save, as a
+// text resource (importer.WAVResource, importer.OggResource,
+// importer.FontResource) beside the editor's imported path, and a .import
+// file naming it, in place of the project's own in the pack. The editor
+// saves them as binary resources (.sample, .oggvorbisstr, .fontdata),
+// which this package does not write.
 func importedResource(rel string, importData []byte, have map[string][]byte, build func([]byte, map[string]string) ([]byte, error)) []PackFile {
 	source := "res://" + rel
 	im, _ := importfile.For(source)

@@ -7,10 +7,12 @@
 // (.ctex) the engine loads to the pixels the editor's import gives. Where
 // the bytes differ from the editor's (PNG inside where the editor puts
 // WebP, uncompressed pixels where it compresses for the GPU) the doc of
-// Texture says so. WAV and font files have WAVResource and FontResource,
-// the AudioStreamWAV and FontFile as text resources for a game pack (the
-// editor saves binary .sample and .fontdata files). Ogg, MP3 and scenes
-// are not made yet: Import answers ErrUnsupported.
+// Texture says so. WAV, Ogg Vorbis and font files have WAVResource,
+// OggResource and FontResource, the AudioStreamWAV, AudioStreamOggVorbis
+// and FontFile as text resources for a game pack (the editor saves binary
+// .sample, .oggvorbisstr and .fontdata files). MP3 and scenes are not
+// made yet; Import makes textures only and answers ErrUnsupported for the
+// rest.
 //
 // It only builds bytes; callers write them through the host's workspace
 // (or into a game pack).
