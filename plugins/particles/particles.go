@@ -46,7 +46,7 @@ func (in createArgs) check() (typ, name string, amount int, lifetime float64, er
 	if in.Lifetime != nil {
 		lifetime = max(0.01, *in.Lifetime)
 	}
-	return typ, name, amount, lifetime, checkProps("properties", typ, in.Properties)
+	return typ, name, amount, lifetime, nodeedit.CheckProps("properties", typ, in.Properties)
 }
 
 func createParticles(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Result, error) {
@@ -80,7 +80,7 @@ func createParticlesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in 
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	props, err := editorProps("properties", typ, in.Properties)
+	props, err := nodeedit.EditorProps("properties", typ, in.Properties)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -100,7 +100,7 @@ func createParticlesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in 
 	}
 	np, _ := out["node_path"].(string)
 	if np == "" {
-		np = childPath(parent, name)
+		np = nodeedit.ChildPath(parent, name)
 	}
 	props["amount"], props["lifetime"] = amount, lifetime
 	for _, k := range nodeedit.SortedKeys(typ, props) {
@@ -346,7 +346,7 @@ func setMaterial(ctx context.Context, call *sdk.Call, in setMaterialArgs) (sdk.R
 		}
 		return commitSystem(ctx, call, p, nil, "Configure particle material", map[string]any{"node_path": in.NodePath, "properties": applied})
 	}
-	if err := checkProps("properties", matClass, in.Properties); err != nil {
+	if err := nodeedit.CheckProps("properties", matClass, in.Properties); err != nil {
 		return sdk.Result{}, err
 	}
 	m, _, err := p.stage(ctx, call, true)
@@ -392,11 +392,11 @@ func cpuProps(class string, props map[string]any) (map[string]any, error) {
 		}
 		out[k] = v
 	}
-	return out, checkProps("properties", class, out)
+	return out, nodeedit.CheckProps("properties", class, out)
 }
 
 func setMaterialEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setMaterialArgs) (sdk.Result, error) {
-	props, err := editorProps("properties", matClass, in.Properties)
+	props, err := nodeedit.EditorProps("properties", matClass, in.Properties)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -615,7 +615,7 @@ func applyPresetEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in pres
 	}
 	// A preset the addon does not know: its material fields, ramp and node
 	// properties, one command each.
-	mat, err := editorProps("preset", matClass, pr.material)
+	mat, err := nodeedit.EditorProps("preset", matClass, pr.material)
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -46,60 +45,6 @@ func inline(class string, props map[string]any) map[string]any {
 		props = map[string]any{}
 	}
 	return map[string]any{"type": class, "properties": props}
-}
-
-// checkProps refuses properties class does not have (with the closest
-// name and Godot 3 renames), before anything is written or sent.
-func checkProps(arg, class string, props map[string]any) error {
-	d := nodeedit.DB()
-	for _, k := range nodeedit.SortedKeys(class, props) {
-		if _, ok := d.Property(class, k); ok {
-			continue
-		}
-		hint := `godot_describe_class({"class_name":"` + class + `","members":"properties","inherited":true}) lists its properties`
-		if h := d.PropertyHint(class, k); h != "" {
-			hint = h
-		}
-		return nodeedit.Invalid(arg, hint, "%s has no property '%s' (in %s)", class, k, arg)
-	}
-	return nil
-}
-
-// editorProps checks props against class and spells them for the addon,
-// which converts a value to the property's type but knows no enum names:
-// a name (BG_SKY, "Sky") becomes its number. An inline resource is
-// refused: the addon takes resources only as paths.
-func editorProps(arg, class string, props map[string]any) (map[string]any, error) {
-	if err := checkProps(arg, class, props); err != nil {
-		return nil, err
-	}
-	if nodeedit.HasInline(props) {
-		return nil, nodeedit.EditorInline(arg)
-	}
-	out := make(map[string]any, len(props))
-	for k, v := range props {
-		out[k] = v
-		if s, ok := v.(string); ok {
-			if t, _ := nodeedit.DB().PropertyType(class, k); t == "int" || strings.Contains(t, "::") || strings.Contains(t, ".") {
-				if c, err := nodeedit.DB().Coerce(class, k, s, nil); err == nil {
-					if i, ok := c.(godot.Int); ok {
-						out[k] = int64(i)
-					}
-				}
-			}
-		}
-	}
-	return out, nil
-}
-
-// childPath is the path the editor gives a new child name of parent
-// (before a clash renames it).
-func childPath(parent, name string) string {
-	p := nodeedit.OrDot(parent)
-	if p == "." {
-		return name
-	}
-	return p + "/" + name
 }
 
 // forward opens scene (if given) and sends one addon command.

@@ -129,7 +129,7 @@ func (a addItemArgs) check() error {
 		if !d.Inherits(a.MeshType, "Mesh") || !d.Instantiable(a.MeshType) {
 			return nodeedit.Invalid("mesh_type", "pass a primitive mesh class: BoxMesh, SphereMesh, CylinderMesh, PlaneMesh, …", "Cannot instantiate mesh '%s'.", a.MeshType)
 		}
-		return checkProps("properties", a.MeshType, a.Properties)
+		return nodeedit.CheckProps("properties", a.MeshType, a.Properties)
 	}
 	return nil
 }
@@ -138,7 +138,7 @@ func addItemParams(in addItemArgs) (map[string]any, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	props, err := editorProps("properties", in.MeshType, in.Properties)
+	props, err := nodeedit.EditorProps("properties", in.MeshType, in.Properties)
 	if in.MeshType == "" {
 		props, err = map[string]any{}, nil
 	}

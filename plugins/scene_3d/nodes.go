@@ -34,7 +34,7 @@ func (in meshInstanceArgs) check() (string, error) {
 		return "", nodeedit.Invalid("material", "pass material for a new material or material_path for an existing one", "Pass only one of 'material' or 'material_path', not both.")
 	}
 	if in.MeshPath != "" {
-		return "", checkProps("node_properties", "MeshInstance3D", in.NodeProperties)
+		return "", nodeedit.CheckProps("node_properties", "MeshInstance3D", in.NodeProperties)
 	}
 	mt := in.MeshType
 	if mt == "" {
@@ -48,14 +48,14 @@ func (in meshInstanceArgs) check() (string, error) {
 		}
 		return "", nodeedit.Invalid("mesh_type", hint, "'%s' is not an instantiable Mesh class", mt)
 	}
-	if err := checkProps("properties", mt, in.Properties); err != nil {
+	if err := nodeedit.CheckProps("properties", mt, in.Properties); err != nil {
 		return "", err
 	}
-	if err := checkProps("node_properties", "MeshInstance3D", in.NodeProperties); err != nil {
+	if err := nodeedit.CheckProps("node_properties", "MeshInstance3D", in.NodeProperties); err != nil {
 		return "", err
 	}
 	if in.Material != nil && !isInline(in.Material) {
-		if err := checkProps("material", "StandardMaterial3D", in.Material); err != nil {
+		if err := nodeedit.CheckProps("material", "StandardMaterial3D", in.Material); err != nil {
 			return "", err
 		}
 	}
@@ -129,11 +129,11 @@ func addMeshInstanceEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in 
 			Hint: "save the material as a .tres (godot_resources_edit_create_resource {\"type\": \"StandardMaterial3D\", \"path\": …, \"properties\": …}) " +
 				"and pass its path as material_path, or detach the editor and edit the scene headless"}
 	}
-	props, err := editorProps("properties", mt, in.Properties)
+	props, err := nodeedit.EditorProps("properties", mt, in.Properties)
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	nodeProps, err := editorProps("node_properties", "MeshInstance3D", in.NodeProperties)
+	nodeProps, err := nodeedit.EditorProps("node_properties", "MeshInstance3D", in.NodeProperties)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -173,7 +173,7 @@ func created(out map[string]any, parent, name string) string {
 	if p, ok := out["node_path"].(string); ok && p != "" {
 		return p
 	}
-	return childPath(parent, name)
+	return nodeedit.ChildPath(parent, name)
 }
 
 // setNodeProps sets props on the node at np in the editor, one
@@ -205,7 +205,7 @@ func (in cameraArgs) name() string {
 }
 
 func setupCamera(ctx context.Context, call *sdk.Call, in cameraArgs) (sdk.Result, error) {
-	if err := checkProps("properties", "Camera3D", in.Properties); err != nil {
+	if err := nodeedit.CheckProps("properties", "Camera3D", in.Properties); err != nil {
 		return sdk.Result{}, err
 	}
 	s, err := nodeedit.OpenScene(ctx, call, string(in.ScenePath))
@@ -224,7 +224,7 @@ func setupCamera(ctx context.Context, call *sdk.Call, in cameraArgs) (sdk.Result
 }
 
 func setupCameraEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in cameraArgs) (sdk.Result, error) {
-	props, err := editorProps("properties", "Camera3D", in.Properties)
+	props, err := nodeedit.EditorProps("properties", "Camera3D", in.Properties)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -263,7 +263,7 @@ func (in lightArgs) check() (string, map[string]any, error) {
 	if in.Shadows != nil {
 		props["shadow_enabled"] = *in.Shadows
 	}
-	return lt, props, checkProps("properties", lt, props)
+	return lt, props, nodeedit.CheckProps("properties", lt, props)
 }
 
 func setupLighting(ctx context.Context, call *sdk.Call, in lightArgs) (sdk.Result, error) {
@@ -291,7 +291,7 @@ func setupLightingEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in li
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if props, err = editorProps("properties", lt, props); err != nil {
+	if props, err = nodeedit.EditorProps("properties", lt, props); err != nil {
 		return sdk.Result{}, err
 	}
 	name := in.Name
@@ -327,7 +327,7 @@ func (in environmentArgs) environment() (map[string]any, error) {
 		if _, ok := props["sky"]; ok {
 			return nil, nodeedit.Invalid("sky", "pass the sky once: either sky or properties.sky", "both sky and properties.sky are given")
 		}
-		if err := checkProps("sky", "ProceduralSkyMaterial", in.Sky); err != nil {
+		if err := nodeedit.CheckProps("sky", "ProceduralSkyMaterial", in.Sky); err != nil {
 			return nil, err
 		}
 		props["sky"] = inline("Sky", map[string]any{"sky_material": inline("ProceduralSkyMaterial", in.Sky)})
@@ -335,7 +335,7 @@ func (in environmentArgs) environment() (map[string]any, error) {
 			props["background_mode"] = "BG_SKY"
 		}
 	}
-	return props, checkProps("properties", "Environment", props)
+	return props, nodeedit.CheckProps("properties", "Environment", props)
 }
 
 func setupEnvironment(ctx context.Context, call *sdk.Call, in environmentArgs) (sdk.Result, error) {
@@ -365,7 +365,7 @@ func setupEnvironmentEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in
 			Message: "sky builds a Sky and a ProceduralSkyMaterial, which the Godot editor addon cannot do (it sets only plain Environment values)",
 			Hint:    "call without sky and add the sky in the editor's inspector, or detach the editor and edit the scene headless"}
 	}
-	props, err := editorProps("properties", "Environment", in.Properties)
+	props, err := nodeedit.EditorProps("properties", "Environment", in.Properties)
 	if err != nil {
 		return sdk.Result{}, err
 	}

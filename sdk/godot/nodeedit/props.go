@@ -429,3 +429,61 @@ func withOrigin(n *godot.Node, tn *godot.TreeNode, raw any) (any, error) {
 	t.Origin = o.(godot.Vector3)
 	return godot.FormatValue(t), nil
 }
+
+// CheckProps refuses the first property of props (in the order Godot saves
+// them) that class does not have, with the closest name or the Godot 3
+// rename as the hint, before anything is written or sent. arg names the
+// argument that holds props.
+func CheckProps(arg, class string, props map[string]any) error {
+	d := DB()
+	for _, k := range SortedKeys(class, props) {
+		if _, ok := d.Property(class, k); ok {
+			continue
+		}
+		hint := `godot_describe_class({"class_name":"` + class + `","members":"properties","inherited":true}) lists its properties`
+		if h := d.PropertyHint(class, k); h != "" {
+			hint = h
+		}
+		return Invalid(arg, hint, "%s has no property '%s' (in %s)", class, k, arg)
+	}
+	return nil
+}
+
+// EditorProps checks props against class (CheckProps) and spells them for
+// the editor addon, which converts a value to the property's type but
+// knows no enum names: a name (BG_SKY, "Sky") becomes its number. An
+// inline resource is refused: the addon takes resources only as paths.
+func EditorProps(arg, class string, props map[string]any) (map[string]any, error) {
+	if err := CheckProps(arg, class, props); err != nil {
+		return nil, err
+	}
+	if HasInline(props) {
+		return nil, EditorInline(arg)
+	}
+	d := DB()
+	out := make(map[string]any, len(props))
+	for k, v := range props {
+		out[k] = v
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		if t, _ := d.PropertyType(class, k); t == "int" || strings.Contains(t, "::") || strings.Contains(t, ".") {
+			if c, err := d.Coerce(class, k, s, nil); err == nil {
+				if i, ok := c.(godot.Int); ok {
+					out[k] = int64(i)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// ChildPath is the path the editor gives a new child name of parent
+// (before a clash renames it).
+func ChildPath(parent, name string) string {
+	if p := OrDot(parent); p != "." {
+		return p + "/" + name
+	}
+	return name
+}
