@@ -165,7 +165,7 @@ func TestHeadlessRender(t *testing.T) {
 	if _, err := webgodot.Locate(); err != nil {
 		testenv.Missing(t, "the Godot web runtime (Chromium and the npm package "+webgodot.RuntimePackage+")", err.Error())
 	}
-	t.Cleanup(closeRunner)
+	t.Cleanup(web.Close)
 	dir := testGame(t)
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -24,7 +24,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
@@ -131,18 +130,10 @@ func captureEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in shotArgs
 	}
 }
 
-// The plugin keeps one web runtime (one Chromium) for its life.
-var (
-	webMu     sync.Mutex
-	webRunner *webgodot.Runner
-)
+// web is the plugin's one web runtime (one Chromium) for its life.
+var web webgodot.Shared
 
 func runner() (*webgodot.Runner, error) {
-	webMu.Lock()
-	defer webMu.Unlock()
-	if webRunner != nil {
-		return webRunner, nil
-	}
 	setup, err := webgodot.Locate()
 	if err != nil {
 		e := sdk.Errorf(sdk.CodePreconditionFailed, "set up the web runtime: "+webgodot.SetupHint,
@@ -150,22 +141,7 @@ func runner() (*webgodot.Runner, error) {
 		e.Required = "godot_web_runtime"
 		return nil, e
 	}
-	r, err := webgodot.New(setup)
-	if err != nil {
-		return nil, err
-	}
-	webRunner = r
-	return r, nil
-}
-
-func closeRunner() {
-	webMu.Lock()
-	r := webRunner
-	webRunner = nil
-	webMu.Unlock()
-	if r != nil {
-		_ = r.Close()
-	}
+	return web.Get(setup)
 }
 
 // captureHeadless renders what the arguments name in the web runtime.

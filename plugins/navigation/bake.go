@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
@@ -28,10 +27,7 @@ const (
 
 // engine is this process's web runtime, started on the first bake and
 // kept for the next ones (starting Chromium costs about a second).
-var engine struct {
-	mu sync.Mutex
-	r  *webgodot.Runner
-}
+var engine webgodot.Shared
 
 // engineName names the engine that bakes, for the answer.
 const engineName = "Godot " + webgodot.RuntimeEngine + " (web runtime)"
@@ -374,23 +370,13 @@ func placeholder(typ, src string) string {
 // runner returns the process's engine runner, started on first use; a
 // machine without Chromium or the engine package gets PRECONDITION_FAILED.
 func runner() (*webgodot.Runner, error) {
-	engine.mu.Lock()
-	defer engine.mu.Unlock()
-	if engine.r != nil {
-		return engine.r, nil
-	}
 	setup, err := webgodot.Locate()
 	if err != nil {
 		return nil, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "engine",
 			Message: "baking headless needs the Godot web runtime, which is not installed here: " + err.Error(),
 			Hint:    "install Chromium and the engine package (docs/engine.md), or attach the Godot editor and bake there"}
 	}
-	r, err := webgodot.New(setup)
-	if err != nil {
-		return nil, err
-	}
-	engine.r = r
-	return r, nil
+	return engine.Get(setup)
 }
 
 func bakeMeshEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in bakeArgs) (sdk.Result, error) {

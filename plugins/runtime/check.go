@@ -86,7 +86,7 @@ func checkProject(ctx context.Context, call *sdk.Call, in checkArgs) (sdk.Result
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	r, err := runnerFor(*t.web)
+	r, err := web.Get(*t.web)
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/godot-mcp/godot-mcp/internal/engines"
 	"github.com/godot-mcp/godot-mcp/internal/godotrun"
@@ -149,38 +148,15 @@ func errMessage(err error) string {
 	return err.Error()
 }
 
-// The plugin keeps one web runtime (one Chromium) for every run and game
-// session of its life: a browser start costs a second or more.
-var (
-	webMu     sync.Mutex
-	webRunner *webgodot.Runner
-)
-
-func runnerFor(setup webgodot.Setup) (*webgodot.Runner, error) {
-	webMu.Lock()
-	defer webMu.Unlock()
-	if webRunner != nil {
-		return webRunner, nil
-	}
-	r, err := webgodot.New(setup)
-	if err != nil {
-		return nil, err
-	}
-	webRunner = r
-	return r, nil
-}
+// web is the plugin's one web runtime (one Chromium) for every run and
+// game session of its life.
+var web webgodot.Shared
 
 // closeWebRunner stops the browser and every game in it (tests, and the
 // end of the plugin).
 func closeWebRunner() {
 	games.stopAll()
-	webMu.Lock()
-	r := webRunner
-	webRunner = nil
-	webMu.Unlock()
-	if r != nil {
-		_ = r.Close()
-	}
+	web.Close()
 }
 
 // webGamePack reads the project's game files for the scene the caller
@@ -209,7 +185,7 @@ func webPack(t *target, files []webgodot.PackFile) ([]byte, *webgodot.Runner, er
 	if err != nil {
 		return nil, nil, sdk.Errorf(sdk.CodeInvalidArgument, "rename the file so that its path is a plain relative resource path", "%v", err)
 	}
-	r, err := runnerFor(*t.web)
+	r, err := web.Get(*t.web)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -276,11 +276,12 @@ func TestGameInTheWebRuntime(t *testing.T) {
 	}
 
 	// Close leaves no browser behind.
-	pid := webRunner.BrowserPID()
-	closeWebRunner()
-	if pid == 0 {
+	r := web.Started()
+	if r == nil || r.BrowserPID() == 0 {
 		t.Fatal("no browser ran")
 	}
+	pid := r.BrowserPID()
+	closeWebRunner()
 	time.Sleep(200 * time.Millisecond)
 	if err := processAlive(pid); err == nil {
 		t.Errorf("browser %d still runs after the runner closed", pid)

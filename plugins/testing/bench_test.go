@@ -39,11 +39,11 @@ func suiteOverhead(b *testing.B, testFiles map[string]string, addon string, test
 		files[k] = v
 	}
 	dir := godot4Project(b, files, addon)
-	r, err := runnerFor(setup)
+	r, err := web.Get(setup)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer closeWebRunner()
+	defer web.Close()
 	pack, err := webgodot.ReadGameFiles(dir, "res://quit.tscn")
 	if err != nil {
 		b.Fatal(err)

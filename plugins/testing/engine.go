@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/engines"
@@ -105,35 +104,8 @@ func errMessage(err error) string {
 	return err.Error()
 }
 
-// The plugin keeps one web runtime (one Chromium) for all its runs.
-var (
-	webMu     sync.Mutex
-	webRunner *webgodot.Runner
-)
-
-func runnerFor(setup webgodot.Setup) (*webgodot.Runner, error) {
-	webMu.Lock()
-	defer webMu.Unlock()
-	if webRunner != nil {
-		return webRunner, nil
-	}
-	r, err := webgodot.New(setup)
-	if err != nil {
-		return nil, err
-	}
-	webRunner = r
-	return r, nil
-}
-
-func closeWebRunner() {
-	webMu.Lock()
-	r := webRunner
-	webRunner = nil
-	webMu.Unlock()
-	if r != nil {
-		_ = r.Close()
-	}
-}
+// web is the plugin's one web runtime (one Chromium) for all its runs.
+var web webgodot.Shared
 
 // webRun is one run of a pack in the web runtime until the engine exits or
 // the deadline passes.
@@ -162,7 +134,7 @@ func runPack(ctx context.Context, call *sdk.Call, t *target, files []webgodot.Pa
 	if err != nil {
 		return nil, sdk.Errorf(sdk.CodeInvalidArgument, "rename the file so that its path is a plain relative resource path", "%v", err)
 	}
-	r, err := runnerFor(*t.web)
+	r, err := web.Get(*t.web)
 	if err != nil {
 		return nil, err
 	}

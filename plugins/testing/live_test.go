@@ -21,7 +21,7 @@ func playGame(t *testing.T, dir string) (*webgodot.Session, *gamesession.Publica
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := runnerFor(setup)
+	r, err := web.Get(setup)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func requireWeb(t *testing.T) {
 	}
 	t.Setenv("PATH", strings.Join(keep, string(filepath.ListSeparator)))
 	t.Setenv(godotrun.EnvBin, "")
-	t.Cleanup(closeWebRunner)
+	t.Cleanup(web.Close)
 }
 
 func isFile(p string) bool {
