@@ -54,7 +54,7 @@ func TestHeadlessWritesWhatTheEngineWrites(t *testing.T) {
 // the explosion preset; get_material reads a material the demo made; the
 // engine loads the result; undo restores the scene byte for byte.
 func TestHeadlessEdits3DParticles(t *testing.T) {
-	dir := assetProject(t, "3d-particles")
+	dir := plugintest.AssetProject(t, "3d-particles")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	scene := filepath.Join(dir, "test.tscn")
 	orig := read(t, scene)
@@ -79,8 +79,8 @@ func TestHeadlessEdits3DParticles(t *testing.T) {
 	if strings.Contains(text, `"ParticlesMaterial_wcmum"`) {
 		t.Error("the replaced material is still in the scene")
 	}
-	engineLoads(t, dir)
-	undoAll(t, h)
+	plugintest.EngineLoads(t, dir)
+	plugintest.UndoAll(t, h)
 	if read(t, scene) != orig {
 		t.Error("undo did not restore the scene byte for byte")
 	}
@@ -98,7 +98,7 @@ func TestRenderParticleScene(t *testing.T) {
 	plugintest.Call(t, h, "create", map[string]any{"scene_path": sp, "parent_path": ".", "name": "Fire", "properties": map[string]any{"position": []any{160, 180}, "preprocess": 1.0}})
 	plugintest.Call(t, h, "apply_preset", map[string]any{"scene_path": sp, "node_path": "Fire", "preset": "fire"})
 	plugintest.Call(t, h, "set_material", map[string]any{"scene_path": sp, "node_path": "Fire", "properties": map[string]any{"scale_min": 8, "scale_max": 12}})
-	engineLoads(t, dir)
+	plugintest.EngineLoads(t, dir)
 	img := render(t, dir, sp, 320)
 	lit, warm := 0, 0
 	b := img.Bounds()

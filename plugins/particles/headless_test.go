@@ -13,7 +13,7 @@ import (
 // engine loads the result with every value set; undo restores the scene
 // byte for byte.
 func TestHeadlessEdits2DParticles(t *testing.T) {
-	dir := assetProject(t, "2d-particles")
+	dir := plugintest.AssetProject(t, "2d-particles")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	scene := filepath.Join(dir, "particles.tscn")
 	orig := read(t, scene)
@@ -46,8 +46,8 @@ func TestHeadlessEdits2DParticles(t *testing.T) {
 	if len(cr["colors"].([]any)) != 3 || cr["offsets"].([]any)[1] != 0.5 {
 		t.Errorf("color_ramp = %v", cr)
 	}
-	engineLoads(t, dir)
-	undoAll(t, h)
+	plugintest.EngineLoads(t, dir)
+	plugintest.UndoAll(t, h)
 	if read(t, scene) != orig {
 		t.Error("undo did not restore the scene byte for byte")
 	}

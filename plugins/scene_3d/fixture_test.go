@@ -17,7 +17,7 @@ import (
 // new one goes last, a cleared one leaves it; the edit changes only the
 // data line and the engine loads the stage.
 func TestHeadlessGridMapOfThePlatformer(t *testing.T) {
-	dir := assetProject(t, "3d-platformer")
+	dir := plugintest.AssetProject(t, "3d-platformer")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	scene := filepath.Join(dir, "stage", "stage.tscn")
 	orig := read(t, scene)
@@ -61,8 +61,8 @@ func TestHeadlessGridMapOfThePlatformer(t *testing.T) {
 		t.Errorf("new cell reads %v", got)
 	}
 	plugintest.Refused(t, h, "gridmap_set_cell", map[string]any{"scene_path": sp, "node_path": "WorldEnvironment", "position": []int{0, 0, 0}, "item": 1}, sdk.CodeInvalidArgument, "not a GridMap")
-	engineLoads(t, dir)
-	undoAll(t, h)
+	plugintest.EngineLoads(t, dir)
+	plugintest.UndoAll(t, h)
 	if read(t, scene) != orig {
 		t.Error("undo did not restore the stage byte for byte")
 	}
@@ -83,7 +83,7 @@ func cellsLine(s string) string {
 // saved as a .tres with an item from a project mesh and a primitive; the
 // engine loads it all with every property set; undo restores every file.
 func TestHeadlessBuildsOnTheLightsDemo(t *testing.T) {
-	dir := assetProject(t, "3d-lights_and_shadows")
+	dir := plugintest.AssetProject(t, "3d-lights_and_shadows")
 	plugintest.WriteFile(t, dir, "res://gold.tres", "[gd_resource type=\"StandardMaterial3D\" format=3 uid=\"uid://bgoldmat1234\"]\n\n[resource]\nalbedo_color = Color(1, 0.8, 0.2, 1)\nmetallic = 1.0\n")
 	plugintest.WriteFile(t, dir, "res://rock.tres", "[gd_resource type=\"SphereMesh\" format=3 uid=\"uid://brockmesh123\"]\n\n[resource]\nradius = 0.8\n")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
@@ -132,8 +132,8 @@ func TestHeadlessBuildsOnTheLightsDemo(t *testing.T) {
 		"[sub_resource type=\"BoxMesh\" id=\"BoxMesh_", "size = Vector3(2, 2, 2)",
 		"item/0/name = \"Rock\"\nitem/0/mesh = ExtResource(", "item/1/name = \"\"\nitem/1/mesh = SubResource(\"BoxMesh_",
 	)
-	engineLoads(t, dir)
-	undoAll(t, h)
+	plugintest.EngineLoads(t, dir)
+	plugintest.UndoAll(t, h)
 	if read(t, scene) != orig {
 		t.Error("undo did not restore the scene byte for byte")
 	}

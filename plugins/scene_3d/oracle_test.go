@@ -122,8 +122,8 @@ func TestHeadlessWritesWhatTheEngineWrites(t *testing.T) {
 			t.Errorf("gridmap_get_cell %v = %v", c.pos, got)
 		}
 	}
-	engineLoads(t, dir)
-	undoAll(t, h)
+	plugintest.EngineLoads(t, dir)
+	plugintest.UndoAll(t, h)
 	if now := read(t, filepath.Join(dir, "main.tscn")); now != orig {
 		t.Errorf("undo did not restore the scene byte for byte:\n%s", now)
 	}
@@ -145,7 +145,7 @@ func TestRenderLitScene(t *testing.T) {
 	plugintest.Call(t, h, "setup_camera", map[string]any{"scene_path": sp, "parent_path": ".", "properties": map[string]any{"position": []any{0, 0, 4}}})
 	plugintest.Call(t, h, "setup_environment", map[string]any{"scene_path": sp, "parent_path": ".",
 		"properties": map[string]any{"background_mode": "BG_COLOR", "background_color": "#2040c0", "ambient_light_source": "AMBIENT_SOURCE_COLOR", "ambient_light_color": "#404040"}})
-	engineLoads(t, dir)
+	plugintest.EngineLoads(t, dir)
 	img := render(t, dir, sp, 160)
 	b := img.Bounds()
 	cr, cg, cb := rgb(img, b.Dx()/2, b.Dy()/2)

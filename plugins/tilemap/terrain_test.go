@@ -286,7 +286,7 @@ static func _static_init() -> void:
 }
 
 func TestPaintTerrainAsTheEditor(t *testing.T) {
-	dir := assetProject(t, "2d-skeleton")
+	dir := plugintest.AssetProject(t, "2d-skeleton")
 	seeds := map[string][][4]int{}
 	for _, g := range terrainGrids {
 		text, tiles, edges := terrainTileSet(g.grid, g.mode, max(g.terrains, 1))

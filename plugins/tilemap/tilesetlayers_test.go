@@ -13,24 +13,9 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
-	"github.com/godot-mcp/godot-mcp/internal/projfixture"
-	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot/loadcheck"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
-
-// assetProject copies a project of the shared corpus that ships its
-// images (the Godot 4 corpus leaves them out), for tests that read pixels
-// or need the engine to see the real textures.
-func assetProject(t *testing.T, name string) string {
-	t.Helper()
-	dir := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects")
-	if st, err := os.Stat(filepath.Join(dir, name)); err != nil || !st.IsDir() {
-		testenv.Missing(t, "the Godot projects corpus with assets ("+dir+")", "check out the shared fixtures beside the repository")
-	}
-	t.Setenv(projfixture.Env, dir)
-	return projfixture.Copy(t, name)
-}
 
 // subID masks the generated part of sub-resource ids.
 var subID = regexp.MustCompile(`"([A-Za-z0-9]+)_[a-z0-9]{5}"`)
@@ -115,7 +100,7 @@ static func _static_init() -> void:
 const wantTileCheck = `TILECHECK [2,6,3,1,1,4,true,2.5,1,2,2,"Grass",0,0,0,-1,2,5,"spike",2,1,2,1,3,true,true]`
 
 func TestTileSetLayersAsTheEditorWrites(t *testing.T) {
-	dir := assetProject(t, "2d-skeleton")
+	dir := plugintest.AssetProject(t, "2d-skeleton")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	ts := "res://level/tileset/game.tres"
 	call := func(tool string, args map[string]any) map[string]any {
@@ -274,7 +259,7 @@ static func _static_init() -> void:
 `
 
 func TestCreateAtlasFromImage(t *testing.T) {
-	dir := assetProject(t, "2d-skeleton")
+	dir := plugintest.AssetProject(t, "2d-skeleton")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	orig, _ := os.ReadFile(filepath.Join(dir, "level", "tileset", "tileset.tres"))
 	// Into the demo's TileSet (tile_size 32): a new source after the
