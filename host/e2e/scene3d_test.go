@@ -7,44 +7,15 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/fakeaddon"
-	"github.com/godot-mcp/godot-mcp/internal/testenv"
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 )
-
-// copyProjectWithAssets copies a project of fixtures/projects (the demo
-// projects with their assets) into a temporary directory.
-func copyProjectWithAssets(t *testing.T, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the shared project corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // scene_3d and particles through the real host, headless, on a copy of
 // the 3d-particles demo: a lit scene is built around its testers, a fire
 // system added and given a preset; godot_undo, step by step, restores the
 // scene byte for byte.
 func TestScene3DAndParticlesHeadlessThroughTheHost(t *testing.T) {
-	dir := copyProjectWithAssets(t, "3d-particles")
+	dir := plugintest.CorpusProject(t, "3d-particles")
 	scene := filepath.Join(dir, "test.tscn")
 	orig, err := os.ReadFile(scene)
 	if err != nil {
@@ -94,7 +65,7 @@ func TestScene3DAndParticlesHeadlessThroughTheHost(t *testing.T) {
 // Editor mode through the real bridge: each tool is the addon's command
 // with the reference server's params, on the scene_path's tab.
 func TestScene3DAndParticlesEditorMode(t *testing.T) {
-	dir := copyProjectWithAssets(t, "3d-particles")
+	dir := plugintest.CorpusProject(t, "3d-particles")
 	url := bridgeURL(t)
 	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_BRIDGE_URL=" + url}, "--project", dir, "--plugins-dir", projectPluginsDir, "--log-level", "warn")
 	echo := func(p map[string]any) fakeaddon.Reply {

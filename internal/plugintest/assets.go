@@ -19,12 +19,32 @@ import (
 // EngineLoads can compare with the unedited project.
 func AssetProject(t *testing.T, name string) string {
 	t.Helper()
+	t.Setenv(projfixture.Env, corpusOfProjects(t, name))
+	return projfixture.Copy(t, name)
+}
+
+// CorpusProject copies the project name of the shared corpus of whole
+// projects (fixtures/projects, with their assets) into a new temporary
+// directory and returns that directory, the project's root.
+func CorpusProject(t testing.TB, name string) string {
+	t.Helper()
+	src := filepath.Join(corpusOfProjects(t, name), name)
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// corpusOfProjects is the folder of the corpus of whole projects; it stops
+// the test as testenv.Missing says when name is not there.
+func corpusOfProjects(t testing.TB, name string) string {
+	t.Helper()
 	dir := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects")
 	if st, err := os.Stat(filepath.Join(dir, name)); err != nil || !st.IsDir() {
 		testenv.Missing(t, "the Godot projects corpus with assets ("+dir+")", "check out the shared fixtures beside the repository")
 	}
-	t.Setenv(projfixture.Env, dir)
-	return projfixture.Copy(t, name)
+	return dir
 }
 
 // EngineLoads has Godot 4.6 load the edited project dir and fails on

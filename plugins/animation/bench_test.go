@@ -14,7 +14,7 @@ import (
 // sorted insert, the render and the journaled atomic commit.
 // BenchmarkGetAnimation reads one animation back.
 func BenchmarkInsertKeyframe(b *testing.B) {
-	dir := copyProject(b, "2d-skeleton")
+	dir := plugintest.CorpusProject(b, "2d-skeleton")
 	h := headless(b, dir)
 	args := map[string]any{"scene": "res://player/player.tscn", "node_path": "AnimationPlayer", "animation": "run", "track": 0, "time": 0.05}
 	v := 0.0
@@ -28,7 +28,7 @@ func BenchmarkInsertKeyframe(b *testing.B) {
 }
 
 func BenchmarkGetAnimation(b *testing.B) {
-	dir := copyProject(b, "2d-skeleton")
+	dir := plugintest.CorpusProject(b, "2d-skeleton")
 	h := headless(b, dir)
 	args := map[string]any{"scene": "res://player/player.tscn", "node_path": "AnimationPlayer", "animation_name": "run"}
 	plugintest.Call(b, h, "get", args)

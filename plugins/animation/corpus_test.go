@@ -80,7 +80,7 @@ func TestCorpusAnimations(t *testing.T) {
 		if len(scenes) == 0 {
 			continue
 		}
-		h := headless(t, copyProject(t, pr.Name()))
+		h := headless(t, plugintest.CorpusProject(t, pr.Name()))
 		for _, sp := range scenes {
 			scene, node, _ := strings.Cut(sp, "|")
 			players++

@@ -11,29 +11,12 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
-	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
 func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }
-
-// copyProject copies a whole demo project of the shared corpus
-// (fixtures/projects, with its scripts and assets) to a temporary
-// directory.
-func copyProject(t testing.TB, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the shared project corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 func headless(t testing.TB, dir string) *sdktest.Host {
 	t.Helper()
@@ -99,7 +82,7 @@ func animID(t *testing.T, src []byte, lib, player, name string) string {
 // refusals, that the engine loads the scene with every value, and that
 // undo restores the file byte for byte.
 func TestHeadlessPlayerAnimation(t *testing.T) {
-	dir := copyProject(t, "2d-platformer")
+	dir := plugintest.CorpusProject(t, "2d-platformer")
 	h := headless(t, dir)
 	scene := filepath.Join(dir, "player/player.tscn")
 	orig := read(t, scene)
@@ -303,7 +286,7 @@ tracks/4/use_blend = true
 // TestHeadlessStandaloneTres creates and edits an Animation saved as its
 // own .tres, then links one from a player's library.
 func TestHeadlessStandaloneTres(t *testing.T) {
-	dir := copyProject(t, "2d-platformer")
+	dir := plugintest.CorpusProject(t, "2d-platformer")
 	h := headless(t, dir)
 	plugintest.Call(t, h, "create", map[string]any{"name": "bob", "resource_path": "res://anims/bob.tres", "length": 2})
 	plugintest.Call(t, h, "add_track", map[string]any{"resource_path": "res://anims/bob.tres", "track_path": "Sprite2D:position"})

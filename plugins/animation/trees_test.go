@@ -18,7 +18,7 @@ import (
 // blend tree) and adds a state machine tree beside it: exact text, the
 // refusals, the engine's load check, a clean round trip and undo.
 func TestHeadlessTrees(t *testing.T) {
-	dir := copyProject(t, "2d-skeleton")
+	dir := plugintest.CorpusProject(t, "2d-skeleton")
 	h := headless(t, dir)
 	scene := filepath.Join(dir, "player/player.tscn")
 	orig := read(t, scene)

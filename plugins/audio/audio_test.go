@@ -26,35 +26,6 @@ func requireEngine(t *testing.T) {
 	}
 }
 
-// copyProject copies a project of the shared corpus (fixtures/projects)
-// to a temporary directory.
-func copyProject(t *testing.T, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the shared project corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 func readFile(t *testing.T, dir, rel string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, rel))
@@ -109,7 +80,7 @@ bus/2/effect/0/enabled = true
 // loads it into the AudioServer with every value; removing a bus fixes
 // the sends and indices; undo restores every byte.
 func TestBusLayoutAsTheEngineWritesIt(t *testing.T) {
-	dir := copyProject(t, "2d-platformer")
+	dir := plugintest.CorpusProject(t, "2d-platformer")
 	orig := readFile(t, dir, "default_bus_layout.tres")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 
@@ -255,7 +226,7 @@ func _ready():
 // A project without a layout file gets one on the first edit, with a
 // uid, that the engine loads without a problem.
 func TestNewLayoutFile(t *testing.T) {
-	dir := copyProject(t, "audio-generator")
+	dir := plugintest.CorpusProject(t, "audio-generator")
 	if _, err := os.Stat(filepath.Join(dir, "default_bus_layout.tres")); err == nil {
 		t.Fatal("the fixture has a layout already")
 	}
@@ -295,7 +266,7 @@ bus/1/send = &""
 // Refusals name the argument and the fix, in both modes where the check
 // needs no file.
 func TestRefusals(t *testing.T) {
-	dir := copyProject(t, "2d-platformer")
+	dir := plugintest.CorpusProject(t, "2d-platformer")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	plugintest.Refused(t, h, "add_bus_effect", map[string]any{"bus": "Master", "effect_type": "AudioEffectReverbb"}, sdk.CodeInvalidArgument, "did you mean AudioEffectReverb")
 	plugintest.Refused(t, h, "add_bus_effect", map[string]any{"bus": "Master", "effect_type": "Node2D"}, sdk.CodeInvalidArgument, "not an AudioEffect")

@@ -19,7 +19,7 @@ import (
 // autoplay, as the editor saves them; the engine loads the scene with
 // every value; undo restores the scene byte for byte.
 func TestAddPlayer(t *testing.T) {
-	dir := copyProject(t, "2d-platformer")
+	dir := plugintest.CorpusProject(t, "2d-platformer")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	orig := readFile(t, dir, "level/coin.tscn")
 	plugintest.Must(t, h, "add_bus", map[string]any{"name": "SFX"})
@@ -128,7 +128,7 @@ func TestDryRuns(t *testing.T) {
 	}
 	plugintest.EditorDryRuns(t, he, ed, calls)
 
-	dir := copyProject(t, "2d-platformer")
+	dir := plugintest.CorpusProject(t, "2d-platformer")
 	plugintest.WriteFile(t, dir, "main.tscn", "[gd_scene format=3]\n\n[node name=\"Main\" type=\"Node\"]\n")
 	layout := strings.ReplaceAll(engineLayout, "_x\"", "_abcde\"")
 	plugintest.WriteFile(t, dir, "default_bus_layout.tres", layout)

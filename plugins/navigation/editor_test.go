@@ -32,7 +32,7 @@ func jsonEq(a, b any) bool {
 // types are picked from the saved scene's parent, layer names become
 // indices, get_region is a query.
 func TestEditorCommands(t *testing.T) {
-	dir := copyProject(t, "3d-navigation")
+	dir := plugintest.CorpusProject(t, "3d-navigation")
 	plugintest.WriteFile(t, dir, "project.godot", read(t, dir, "project.godot")+"\n[layer_names]\n\n3d_navigation/layer_3=\"air\"\n")
 	h, ed := editorHost(t, dir)
 	scene := "res://navmesh.tscn"
@@ -88,7 +88,7 @@ func TestEditorCommands(t *testing.T) {
 // Every mutating tool dry-runs in the editor (recorded, not sent) and
 // headless (a preview, nothing written); and the headless refusals.
 func TestDryRunsAndRefusals(t *testing.T) {
-	dir := copyProject(t, "3d-navigation")
+	dir := plugintest.CorpusProject(t, "3d-navigation")
 	scene := "res://navmesh.tscn"
 	h, ed := editorHost(t, dir)
 	plugintest.EditorDryRuns(t, h, ed, map[string]any{

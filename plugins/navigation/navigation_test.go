@@ -22,20 +22,6 @@ import (
 
 func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }
 
-// copyProject copies a project of the shared corpus (fixtures/projects).
-func copyProject(t *testing.T, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the shared project corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 func read(t *testing.T, dir, rel string) string {
 	t.Helper()
 	return string(projfixture.Read(t, dir, rel))
@@ -173,7 +159,7 @@ func around(path [][]float64, lo, hi [2]float64) error {
 // scene byte for byte.
 func TestBake2D(t *testing.T) {
 	requireEngine(t)
-	dir := copyProject(t, "2d-navigation")
+	dir := plugintest.CorpusProject(t, "2d-navigation")
 	scene := "res://navigation.tscn"
 	orig := read(t, dir, "navigation.tscn")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
@@ -246,7 +232,7 @@ func TestBake2D(t *testing.T) {
 // it, and a path over it goes around the box.
 func TestBake3D(t *testing.T) {
 	requireEngine(t)
-	dir := copyProject(t, "3d-navigation")
+	dir := plugintest.CorpusProject(t, "3d-navigation")
 	scene := "res://navmesh.tscn"
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 

@@ -35,7 +35,7 @@ func jsonEq(a, b any) bool {
 // sprite fit is computed from the saved scene and sent as the shape's
 // size; layer names become indices.
 func TestEditorCommands(t *testing.T) {
-	dir := copyProject(t, "2d-navigation")
+	dir := plugintest.CorpusProject(t, "2d-navigation")
 	plugintest.WriteFile(t, dir, "project.godot", read(t, dir, "project.godot")+"\n[layer_names]\n\n2d_physics/layer_3=\"walls\"\n")
 	h, ed := editorHost(t, dir)
 	scene := "res://character.tscn"
@@ -83,7 +83,7 @@ func TestEditorCommands(t *testing.T) {
 		}
 	}
 	// Nothing was written: the editor owns the scene.
-	if read(t, dir, "character.tscn") != read(t, copyProject(t, "2d-navigation"), "character.tscn") {
+	if read(t, dir, "character.tscn") != read(t, plugintest.CorpusProject(t, "2d-navigation"), "character.tscn") {
 		t.Error("editor mode wrote the scene file")
 	}
 	// What the addon cannot take is refused before anything is sent.
@@ -102,7 +102,7 @@ func TestEditorCommands(t *testing.T) {
 // Every mutating tool dry-runs in the editor (recorded, not sent) and
 // headless (a preview, nothing written).
 func TestDryRunsBothModes(t *testing.T) {
-	dir := copyProject(t, "2d-navigation")
+	dir := plugintest.CorpusProject(t, "2d-navigation")
 	calls := map[string]any{
 		"setup_body":      map[string]any{"node_path": "Crate", "body_type": "StaticBody2D", "properties": map[string]any{"physics_material_override": nil}, "scene": "res://character.tscn"},
 		"setup_collision": map[string]any{"node_path": ".", "shape_type": "CapsuleShape2D", "fit_to": "Sprite2D", "scene": "res://character.tscn"},

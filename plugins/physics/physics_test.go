@@ -10,27 +10,12 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/projfixture"
-	"github.com/godot-mcp/godot-mcp/internal/testenv"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot/loadcheck"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
 func TestMain(m *testing.M) { enginecheck.Main(m, enginecheck.IgnoreLeaks) }
-
-// copyProject copies a project of the shared corpus (fixtures/projects).
-func copyProject(t *testing.T, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the shared project corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 func read(t *testing.T, dir, rel string) string {
 	t.Helper()
@@ -64,7 +49,7 @@ func undoAll(t *testing.T, h *sdktest.Host, n int, dir string, orig map[string]s
 // material; the engine loads the result with every property we set, and
 // undo restores the scene byte for byte.
 func TestHeadless2D(t *testing.T) {
-	dir := copyProject(t, "2d-navigation")
+	dir := plugintest.CorpusProject(t, "2d-navigation")
 	orig := read(t, dir, "character.tscn")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	scene := "res://character.tscn"
@@ -128,7 +113,7 @@ func TestHeadless2D(t *testing.T) {
 }
 
 func TestRefusals(t *testing.T) {
-	dir := copyProject(t, "2d-navigation")
+	dir := plugintest.CorpusProject(t, "2d-navigation")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	scene := "res://character.tscn"
 	for _, tc := range []struct {

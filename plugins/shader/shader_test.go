@@ -55,7 +55,7 @@ func TestShadersCompileInTheEngine(t *testing.T) {
 	}
 	n := 0
 	for _, name := range []string{"2d-screen_space_shaders", "2d-sprite_shaders", "3d-platformer"} {
-		dir := copyProject(t, name)
+		dir := plugintest.CorpusProject(t, name)
 		h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
 		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || filepath.Ext(p) != ".gdshader" {
@@ -244,35 +244,6 @@ func BenchmarkValidateWarm(b *testing.B) {
 	}
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "median-ms/validation")
-}
-
-// copyProject copies a project of the shared corpus (fixtures/projects)
-// to a temporary directory.
-func copyProject(t *testing.T, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the shared project corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 // A native Godot 4, when one is found, compiles instead of the web

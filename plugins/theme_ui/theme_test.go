@@ -26,35 +26,6 @@ func requireEngine(t *testing.T) {
 	}
 }
 
-// copyProject copies a project of the shared corpus (fixtures/projects)
-// to a temporary directory.
-func copyProject(t *testing.T, name string) string {
-	t.Helper()
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", name)
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "the shared project corpus ("+src+")", "check out the shared fixtures beside the repository")
-	}
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 func readFile(t *testing.T, dir, rel string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, rel))
@@ -117,7 +88,7 @@ func engineProbe(t *testing.T, dir, script string) []string {
 // get_node_overrides, loaded by the engine with every value, and undone
 // byte for byte.
 func TestNodeOverrides(t *testing.T) {
-	dir := copyProject(t, "gui-theming_override")
+	dir := plugintest.CorpusProject(t, "gui-theming_override")
 	orig := readFile(t, dir, "test.tscn")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	btn := "Panel/MarginContainer/VBoxContainer/Button"
@@ -213,7 +184,7 @@ var uidRe = regexp.MustCompile(`uid="uid://[a-z0-9]+"`)
 // and the scene with every value; undo removes the file and restores the
 // scene.
 func TestThemeResource(t *testing.T) {
-	dir := copyProject(t, "gui-theming_override")
+	dir := plugintest.CorpusProject(t, "gui-theming_override")
 	orig := readFile(t, dir, "test.tscn")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	c := plugintest.CallAs[createResult](t, h, "create", map[string]any{"node_path": "Panel", "save_path": "res://ui/theme.tres", "scene": "res://test.tscn"})
@@ -283,7 +254,7 @@ func _ready():
 // create without save_path embeds the Theme in the scene; the refusals
 // name the argument and the fix.
 func TestEmbeddedThemeAndRefusals(t *testing.T) {
-	dir := copyProject(t, "gui-theming_override")
+	dir := plugintest.CorpusProject(t, "gui-theming_override")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	plugintest.Must(t, h, "create", map[string]any{"node_path": ".", "scene": "res://test.tscn"})
 	got := readFile(t, dir, "test.tscn")
@@ -378,7 +349,7 @@ func TestDryRuns(t *testing.T) {
 		"set_stylebox":  map[string]any{"node_path": btn, "name": "normal", "scene": "res://test.tscn"},
 	}
 	plugintest.EditorDryRuns(t, he, ed, calls)
-	dir := copyProject(t, "gui-theming_override")
+	dir := plugintest.CorpusProject(t, "gui-theming_override")
 	orig := readFile(t, dir, "test.tscn")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	for tool, args := range calls {
@@ -395,7 +366,7 @@ func TestDryRuns(t *testing.T) {
 // A StyleBoxTexture's texture in a Theme is an ext_resource of the Theme
 // with the image's uid; fields equal to their default are left out.
 func TestStyleBoxTextureInATheme(t *testing.T) {
-	dir := copyProject(t, "2d-platformer")
+	dir := plugintest.CorpusProject(t, "2d-platformer")
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6"})
 	plugintest.Must(t, h, "set_stylebox", map[string]any{"theme_path": "res://gui/theme.tres", "theme_type": "PanelContainer", "name": "panel",
 		"stylebox_type": "StyleBoxTexture", "properties": map[string]any{"texture": "res://icon.webp", "texture_margin_all": 4, "modulate_color": "#ffffff"}})
