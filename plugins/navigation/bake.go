@@ -116,7 +116,7 @@ func bakeMesh(ctx context.Context, call *sdk.Call, in bakeArgs) (sdk.Result, err
 		return sdk.Result{}, err
 	}
 	np := nodeedit.OrDot(in.NodePath)
-	n, class, err := node(ctx, call, s, np)
+	n, class, err := s.NodeAndClass(ctx, call, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}

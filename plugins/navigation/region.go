@@ -279,7 +279,7 @@ func setLayers(ctx context.Context, call *sdk.Call, in setLayersArgs) (sdk.Resul
 		return sdk.Result{}, err
 	}
 	np := nodeedit.OrDot(in.NodePath)
-	n, class, err := node(ctx, call, s, np)
+	n, class, err := s.NodeAndClass(ctx, call, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}

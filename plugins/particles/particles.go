@@ -69,10 +69,10 @@ func createParticles(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Re
 	for k, v := range in.Properties {
 		props[k] = v
 	}
-	if err := setProps(s, n, typ, props); err != nil {
+	if err := s.SetProps(n, typ, props); err != nil {
 		return sdk.Result{}, err
 	}
-	return commit(s, "Add "+n.Name(), map[string]any{"node_path": n.Path(), "particles_type": typ, "created": true})
+	return s.CommitAnswer("Add "+n.Name(), map[string]any{"node_path": n.Path(), "particles_type": typ, "created": true})
 }
 
 func createParticlesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in createArgs) (sdk.Result, error) {
@@ -571,7 +571,7 @@ func applyPreset(ctx context.Context, call *sdk.Call, in presetArgs) (sdk.Result
 		if err != nil {
 			return sdk.Result{}, err
 		}
-		if err := setProps(s, p.n, p.class, props); err != nil {
+		if err := s.SetProps(p.n, p.class, props); err != nil {
 			return sdk.Result{}, err
 		}
 		ramp, err := newGradient(s.Resources(), offsets, colors, false)
@@ -599,7 +599,7 @@ func applyPreset(ctx context.Context, call *sdk.Call, in presetArgs) (sdk.Result
 		}
 		p.replace("process_material", v)
 	}
-	if err := setProps(s, p.n, p.class, pr.node); err != nil {
+	if err := s.SetProps(p.n, p.class, pr.node); err != nil {
 		return sdk.Result{}, err
 	}
 	return commitSystem(ctx, call, p, nil, "Apply particle preset "+in.Preset, out)

@@ -73,7 +73,7 @@ func setupBody(ctx context.Context, call *sdk.Call, in setupBodyArgs) (sdk.Resul
 		}
 		np, created = n.Path(), true
 	}
-	n, class, err := node(ctx, call, s, np)
+	n, class, err := s.NodeAndClass(ctx, call, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}

@@ -55,7 +55,7 @@ func setupCollision(ctx context.Context, call *sdk.Call, in setupCollisionArgs) 
 		return sdk.Result{}, err
 	}
 	np := nodeedit.OrDot(in.NodePath)
-	_, class, err := node(ctx, call, s, np)
+	_, class, err := s.NodeAndClass(ctx, call, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}

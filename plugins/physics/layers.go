@@ -93,7 +93,7 @@ func setLayers(ctx context.Context, call *sdk.Call, in setLayersArgs) (sdk.Resul
 		return sdk.Result{}, err
 	}
 	np := nodeedit.OrDot(in.NodePath)
-	n, class, err := node(ctx, call, s, np)
+	n, class, err := s.NodeAndClass(ctx, call, np)
 	if err != nil {
 		return sdk.Result{}, err
 	}
@@ -162,7 +162,7 @@ func setLayersEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in set
 		// The body's dimension picks the 2D or 3D names: read it from the
 		// saved scene.
 		if s, err := nodeedit.OpenScene(ctx, call, string(in.Scene)); err == nil {
-			if _, class, err := node(ctx, call, s, nodeedit.OrDot(in.NodePath)); err == nil {
+			if _, class, err := s.NodeAndClass(ctx, call, nodeedit.OrDot(in.NodePath)); err == nil {
 				dim = dimension(class)
 			}
 		}

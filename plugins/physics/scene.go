@@ -1,33 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
-	"github.com/godot-mcp/godot-mcp/sdk/godot"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
 
 func db() *classdb.DB { return classdb.MustEmbedded() }
-
-// node resolves a node path to the section that sets its properties and
-// its class.
-func node(ctx context.Context, call *sdk.Call, s *nodeedit.Scene, path string) (*godot.Node, string, error) {
-	n, tn, err := s.Override(nodeedit.OrDot(path))
-	if err != nil {
-		return nil, "", err
-	}
-	class := n.Type()
-	if tn != nil && tn.Class() != "" {
-		class = tn.Class()
-	}
-	if class == "" {
-		class = nodeedit.NodeClass(ctx, call, s.Doc, n)
-	}
-	return n, class, nil
-}
 
 // dimension is "2D" or "3D" for a class of either world, else "".
 func dimension(class string) string {

@@ -292,7 +292,7 @@ func gridmapSetCell(ctx context.Context, call *sdk.Call, in setCellArgs) (sdk.Re
 	g.sec.SetOrdered("data", withCells(data, cells), dataRank())
 	s.Edited = true
 	out := map[string]any{"node_path": in.NodePath, "position": []int{int(p[0]), int(p[1]), int(p[2])}, "item": item}
-	return commit(s, fmt.Sprintf("Set GridMap cell (%d, %d, %d)", p[0], p[1], p[2]), out)
+	return s.CommitAnswer(fmt.Sprintf("Set GridMap cell (%d, %d, %d)", p[0], p[1], p[2]), out)
 }
 
 // dataRank places data where GridMap saves it: after the class's own

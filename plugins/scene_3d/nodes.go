@@ -107,10 +107,10 @@ func addMeshInstance(ctx context.Context, call *sdk.Call, in meshInstanceArgs) (
 			return sdk.Result{}, err
 		}
 	}
-	if err := setProps(s, n, "MeshInstance3D", in.NodeProperties); err != nil {
+	if err := s.SetProps(n, "MeshInstance3D", in.NodeProperties); err != nil {
 		return sdk.Result{}, err
 	}
-	return commit(s, "Add "+n.Name(), out)
+	return s.CommitAnswer("Add "+n.Name(), out)
 }
 
 // addMeshInstanceEditor is cmd_add_mesh_instance for a primitive mesh; a
@@ -220,7 +220,7 @@ func setupCamera(ctx context.Context, call *sdk.Call, in cameraArgs) (sdk.Result
 	if _, err := s.Set(n, "current", in.current()); err != nil {
 		return sdk.Result{}, err
 	}
-	return commit(s, "Add "+n.Name(), map[string]any{"node_path": n.Path(), "current": in.current(), "created": true})
+	return s.CommitAnswer("Add "+n.Name(), map[string]any{"node_path": n.Path(), "current": in.current(), "created": true})
 }
 
 func setupCameraEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in cameraArgs) (sdk.Result, error) {
@@ -283,7 +283,7 @@ func setupLighting(ctx context.Context, call *sdk.Call, in lightArgs) (sdk.Resul
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	return commit(s, "Add "+n.Name(), map[string]any{"node_path": n.Path(), "light_type": lt, "created": true})
+	return s.CommitAnswer("Add "+n.Name(), map[string]any{"node_path": n.Path(), "light_type": lt, "created": true})
 }
 
 func setupLightingEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in lightArgs) (sdk.Result, error) {
@@ -356,7 +356,7 @@ func setupEnvironment(ctx context.Context, call *sdk.Call, in environmentArgs) (
 	if _, err := s.Set(n, "environment", inline("Environment", env)); err != nil {
 		return sdk.Result{}, err
 	}
-	return commit(s, "Add "+n.Name(), map[string]any{"node_path": n.Path(), "created": true})
+	return s.CommitAnswer("Add "+n.Name(), map[string]any{"node_path": n.Path(), "created": true})
 }
 
 func setupEnvironmentEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in environmentArgs) (sdk.Result, error) {

@@ -312,3 +312,35 @@ func (s *Scene) SetAll(n *godot.Node, props map[string]any) (map[string]any, err
 	}
 	return out, nil
 }
+
+// CommitAnswer commits the scene as one undoable action (Commit) and
+// answers out with the scene's path, dry_run and the workspace's warnings.
+func (s *Scene) CommitAnswer(name string, out map[string]any) (sdk.Result, error) {
+	res, err := s.Commit(name)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	out["scene_path"] = s.Path
+	out["dry_run"] = res.DryRun
+	if len(res.Warnings) > 0 {
+		out["warnings"] = res.Warnings
+	}
+	return sdk.JSON(out), nil
+}
+
+// SetProps sets props on the node n (of class) in the order Godot saves
+// them, each checked against the class database and converted as the
+// editor saves it; position, rotation and scale of a Node3D are composed
+// into its transform first (WithTransform).
+func (s *Scene) SetProps(n *godot.Node, class string, props map[string]any) error {
+	props, err := WithTransform(class, props)
+	if err != nil {
+		return err
+	}
+	for _, k := range SortedKeys(class, props) {
+		if _, err := s.Set(n, k, props[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

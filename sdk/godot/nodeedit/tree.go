@@ -1,6 +1,7 @@
 package nodeedit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -189,4 +190,23 @@ func parentPath(p string) string {
 		return p[:i]
 	}
 	return "."
+}
+
+// NodeAndClass resolves a node path to the section that sets its
+// properties (an override inside an instance, see Override) and the
+// node's class: its type, the instanced scene's class, or its script's
+// base class.
+func (s *Scene) NodeAndClass(ctx context.Context, call *sdk.Call, path string) (*godot.Node, string, error) {
+	n, tn, err := s.Override(OrDot(path))
+	if err != nil {
+		return nil, "", err
+	}
+	class := n.Type()
+	if tn != nil && tn.Class() != "" {
+		class = tn.Class()
+	}
+	if class == "" {
+		class = NodeClass(ctx, call, s.Doc, n)
+	}
+	return n, class, nil
 }
