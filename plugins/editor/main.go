@@ -134,6 +134,9 @@ func captureEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in shotArgs
 var web webgodot.Shared
 
 func runner() (*webgodot.Runner, error) {
+	if r := web.Started(); r != nil {
+		return r, nil // Locate looks on disk: only before the first start
+	}
 	setup, err := webgodot.Locate()
 	if err != nil {
 		e := sdk.Errorf(sdk.CodePreconditionFailed, "set up the web runtime: "+webgodot.SetupHint,

@@ -370,6 +370,9 @@ func placeholder(typ, src string) string {
 // runner returns the process's engine runner, started on first use; a
 // machine without Chromium or the engine package gets PRECONDITION_FAILED.
 func runner() (*webgodot.Runner, error) {
+	if r := engine.Started(); r != nil {
+		return r, nil // Locate looks on disk: only before the first start
+	}
 	setup, err := webgodot.Locate()
 	if err != nil {
 		return nil, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "engine",
