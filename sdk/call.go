@@ -49,6 +49,9 @@ type Call struct {
 	// changes are the file changes of the call's dry-run commits, for the
 	// preview.
 	changes []FileChange
+	// saveInEditor is the editor's scene that Editor.OnSceneFile lets this
+	// call's commits write (WorkspaceCommitRequest.save_in_editor).
+	saveInEditor string
 }
 
 // Progress reports how far the call has got; total is 0 when unknown. The

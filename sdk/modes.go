@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -97,6 +98,15 @@ func EditorFunc[In any](fn EditorHandler[In]) ToolOption {
 	}
 }
 
+// ErrOnFiles, returned by an [EditorCommand]'s params function, runs the
+// tool's headless handler for this call instead of the command: for
+// arguments the command cannot take (an inline resource: the addon takes
+// resources as paths only) when the tool writes a file the editor does not
+// hold open as a scene, such as a .tres. The workspace writes it and has
+// the editor rescan, which reloads it. (A change to an open scene goes
+// through [Editor.OnSceneFile] instead.)
+var ErrOnFiles = errors.New("run on the project files")
+
 // AnyMode says the tool's handler serves both modes: it only reads the
 // project files, or writes them through [Call.Workspace], which refuses to
 // clobber a scene the editor holds unsaved and asks the editor to reload
@@ -139,8 +149,12 @@ func bindModes[In any](t *Tool, h Handler[In], o toolOptions) (func(ctx context.
 			return nil, fmt.Errorf("EditorCommand needs a command name and a func(%s) (any, error)", reflect.TypeFor[In]())
 		}
 		cmd := o.editor.command
-		editor = func(ctx context.Context, _ *Call, ed *Editor, in In) (Result, error) {
+		editor = func(ctx context.Context, call *Call, ed *Editor, in In) (Result, error) {
 			params, err := build(in)
+			if errors.Is(err, ErrOnFiles) && h != nil {
+				call.viaEditor = false
+				return h(ctx, call, in)
+			}
 			if err != nil {
 				return Result{}, err
 			}
@@ -303,6 +317,88 @@ func (e *Editor) OpenScene(ctx context.Context, scene string) error {
 		return nil
 	}
 	return e.Query(ctx, "cmd_open_scene", map[string]any{"scene_path": scene}, nil)
+}
+
+// OnSceneFile makes a change that the addon's commands cannot express (an
+// inline resource: the addon takes resources as res:// paths only) on the
+// file of a scene the editor has open, and has the editor show it: fn is
+// the tool's headless handler, run on the files for the scene it is given.
+//
+// scene names the scene ("" for the editor's active one); it is opened
+// first, since the addon saves and the host checks the active tab. The
+// editor then saves it, so fn reads everything the user sees; fn's
+// workspace commits may write that one open scene, where the host has the
+// editor save it again under the commit's lock (an edit the user made
+// meanwhile turns into a CONFLICT, with nothing lost), writes it, and has
+// the editor reload it. The change is one step of the workspace's journal,
+// not of the editor's undo history: the answer says so in "on_file". A dry
+// run saves nothing and previews the change on the file as last saved.
+func (e *Editor) OnSceneFile(ctx context.Context, scene string, fn func(ctx context.Context, scene string) (Result, error)) (Result, error) {
+	if err := e.OpenScene(ctx, scene); err != nil {
+		return Result{}, err
+	}
+	var act struct {
+		IsOpen bool   `json:"is_open"`
+		Path   string `json:"path"`
+	}
+	if err := e.Query(ctx, "cmd_get_active_scene", nil, &act); err != nil {
+		return Result{}, err
+	}
+	switch {
+	case !act.IsOpen:
+		return Result{}, &Error{Code: CodePreconditionFailed, Required: "active_scene",
+			Message: "no scene is open in the Godot editor",
+			Hint:    "open one with godot_scene_edit_open_scene {\"scene_path\"} (or pass scene), then call again"}
+	case act.Path == "":
+		return Result{}, &Error{Code: CodePreconditionFailed, Required: "scene_path",
+			Message: "the editor's active scene has never been saved, so it has no file to write the inline resource into",
+			Hint:    "save it once with godot_scene_edit_save_scene (the editor asks for a path), then call again"}
+	}
+	if err := e.Apply(ctx, "cmd_save_scene", nil, nil); err != nil {
+		return Result{}, err
+	}
+	c := e.call
+	c.mu.Lock()
+	c.saveInEditor = act.Path
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.saveInEditor = ""
+		c.mu.Unlock()
+	}()
+	res, err := fn(ctx, act.Path)
+	if err != nil || res.IsError {
+		return res, err
+	}
+	out, ok := res.Structured.(map[string]any)
+	if !ok && res.Structured != nil {
+		// A typed answer: add the field to its JSON object.
+		if b, err := json.Marshal(res.Structured); err == nil && json.Unmarshal(b, &out) == nil && out != nil {
+			res.Structured, ok = out, true
+		}
+	}
+	if ok {
+		done := " was saved, edited on disk and reloaded in the editor: Ctrl+Z there does not undo this step; to revert it, set the property again"
+		if c.DryRun {
+			done = " would be saved, edited on disk and reloaded in the editor (the preview shows the file as last saved): Ctrl+Z there would not undo this step"
+		}
+		out["on_file"] = "the editor cannot build an inline resource, so " + act.Path + done
+	}
+	return res, nil
+}
+
+// HandlerOnSceneFile is [Editor.OnSceneFile] for the usual case: h, the
+// tool's headless handler, runs on *in with *scene (in's scene argument)
+// set to the editor's scene:
+//
+//	if nodeedit.HasInline(in.Value) {
+//		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, setProperty)
+//	}
+func HandlerOnSceneFile[In any](ctx context.Context, call *Call, ed *Editor, in *In, scene *ScenePath, h Handler[In]) (Result, error) {
+	return ed.OnSceneFile(ctx, string(*scene), func(ctx context.Context, path string) (Result, error) {
+		*scene = ScenePath(path)
+		return h(ctx, call, *in)
+	})
 }
 
 func (e *Editor) record(command string, params json.RawMessage, previewed bool) {
@@ -486,6 +582,8 @@ func withPreviewFields(s *jsonschema.Schema, err error) (*jsonschema.Schema, err
 	add("dry_run", &jsonschema.Schema{Type: "boolean", Description: "true when the call only previewed"})
 	add("preview", &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{},
 		Description: "a dry run: what it would have done (mode, the addon commands it would send, the file changes with their diff)"})
+	add("on_file", &jsonschema.Schema{Type: "string",
+		Description: "with an editor attached, set when the change was made on the saved scene file, which the editor then reloaded (an inline resource, which the addon cannot build)"})
 	s.Required = nil
 	return s, nil
 }

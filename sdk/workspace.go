@@ -411,8 +411,12 @@ func (tx *Tx) Commit(ctx context.Context) (CommitResult, error) {
 		return CommitResult{}, err
 	}
 	call := tx.ws.call
+	call.mu.Lock()
+	saveInEditor := call.saveInEditor
+	call.mu.Unlock()
 	resp, err := c.Commit(ctx, &pb.WorkspaceCommitRequest{
 		CallId: validUTF8(call.CallID), Name: validUTF8(tx.name), Ops: tx.ops, DryRun: call.DryRun, ExpectActiveScene: requestPath(tx.active),
+		SaveInEditor: requestPath(saveInEditor),
 	})
 	if err != nil {
 		return CommitResult{}, rpcError(ctx, "commit", err)

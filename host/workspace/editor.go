@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path"
 	"slices"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 // Addon commands the workspace sends to an attached editor
@@ -14,6 +16,8 @@ const (
 	CmdListOpenScenes   = "cmd_list_open_scenes"  // {} → {scenes:[{path}]}
 	CmdRescanFilesystem = "cmd_rescan_filesystem" // {} → {scanned:true, scanning}
 	CmdReloadScene      = "cmd_reload_scene"      // {scene_path, confirm:true} → {scene_path, reloaded:true}
+	CmdGetActiveScene   = "cmd_get_active_scene"  // {} → {is_open, path, …}
+	CmdSaveScene        = "cmd_save_scene"        // {} → {path, saved:true}; saves the active tab
 )
 
 // AddonEditor implements Editor over the godot-mcp addon's commands; Send
@@ -50,6 +54,34 @@ func (a *AddonEditor) openScenes(ctx context.Context) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// SaveScene implements Editor: the addon saves the active tab only, so
+// scene must be the active one; a tab the user switched in the meantime is
+// refused rather than saved by mistake.
+func (a *AddonEditor) SaveScene(ctx context.Context, scene string) error {
+	raw, err := a.Send(ctx, CmdGetActiveScene, map[string]any{})
+	if err != nil {
+		return err
+	}
+	var act struct {
+		IsOpen bool   `json:"is_open"`
+		Path   string `json:"path"`
+	}
+	if err := json.Unmarshal(raw, &act); err != nil {
+		return fmt.Errorf("%s: unexpected reply %.200s: %w", CmdGetActiveScene, raw, err)
+	}
+	if !act.IsOpen || act.Path != scene {
+		now := "no scene is active"
+		if act.IsOpen {
+			now = "the active scene is " + act.Path
+		}
+		return &sdk.Error{Code: sdk.CodeConflict, Required: "active_scene",
+			Message: "the edit was made to " + scene + " as the editor's active scene, but " + now + " (the tab was switched); nothing was written",
+			Hint:    "call the tool again: it acts on the editor's active scene, or pass scene to name one"}
+	}
+	_, err = a.Send(ctx, CmdSaveScene, map[string]any{})
+	return err
 }
 
 // UnsavedScenes implements Editor: every open scene (see the type doc).

@@ -709,6 +709,8 @@ type scanRecorder struct {
 
 func (r *scanRecorder) UnsavedScenes(context.Context) ([]string, error) { return nil, nil }
 
+func (r *scanRecorder) SaveScene(context.Context, string) error { return nil }
+
 func (r *scanRecorder) Reload(_ context.Context, paths []string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

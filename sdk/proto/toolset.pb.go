@@ -1962,8 +1962,16 @@ type WorkspaceCommitRequest struct {
 	// (Scenes) before every edit, sets it so the check happens in the same
 	// round trip, under the lock that serialises commits.
 	ExpectActiveScene string `protobuf:"bytes,5,opt,name=expect_active_scene,json=expectActiveScene,proto3" json:"expect_active_scene,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// A res:// scene open in the attached editor that this commit writes on
+	// disk, for an edit the editor's own commands cannot make (an inline
+	// sub-resource). The host has the editor save it first, under the
+	// commit's lock (it must be the editor's active scene), checks the base
+	// versions against what it saved, writes, and has the editor reload it.
+	// Any other scene open in the editor is never written. Ignored without
+	// an editor attached.
+	SaveInEditor  string `protobuf:"bytes,6,opt,name=save_in_editor,json=saveInEditor,proto3" json:"save_in_editor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *WorkspaceCommitRequest) Reset() {
@@ -2027,6 +2035,13 @@ func (x *WorkspaceCommitRequest) GetDryRun() bool {
 func (x *WorkspaceCommitRequest) GetExpectActiveScene() string {
 	if x != nil {
 		return x.ExpectActiveScene
+	}
+	return ""
+}
+
+func (x *WorkspaceCommitRequest) GetSaveInEditor() string {
+	if x != nil {
+		return x.SaveInEditor
 	}
 	return ""
 }
@@ -2472,13 +2487,14 @@ const file_toolset_proto_rawDesc = "" +
 	"\x04data\x18\x03 \x01(\fR\x04data\x12!\n" +
 	"\fbase_version\x18\x04 \x01(\tR\vbaseVersion\x12\x12\n" +
 	"\x04mode\x18\x05 \x01(\rR\x04mode\x12\x1b\n" +
-	"\tbase_seen\x18\x06 \x01(\bR\bbaseSeen\"\xc2\x01\n" +
+	"\tbase_seen\x18\x06 \x01(\bR\bbaseSeen\"\xe8\x01\n" +
 	"\x16WorkspaceCommitRequest\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x122\n" +
 	"\x03ops\x18\x03 \x03(\v2 .godotmcp.toolset.v1.WorkspaceOpR\x03ops\x12\x17\n" +
 	"\adry_run\x18\x04 \x01(\bR\x06dryRun\x12.\n" +
-	"\x13expect_active_scene\x18\x05 \x01(\tR\x11expectActiveScene\"\xe5\x01\n" +
+	"\x13expect_active_scene\x18\x05 \x01(\tR\x11expectActiveScene\x12$\n" +
+	"\x0esave_in_editor\x18\x06 \x01(\tR\fsaveInEditor\"\xe5\x01\n" +
 	"\x13WorkspaceFileChange\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
 	"\x06change\x18\x02 \x01(\tR\x06change\x12!\n" +

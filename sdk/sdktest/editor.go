@@ -72,6 +72,16 @@ func (e *Editor) Result(command string, result any) *Editor {
 	return e.On(command, func(map[string]any) (any, *sdk.Error) { return result, nil })
 }
 
+// ActiveScene scripts an editor whose active tab is scene (a saved
+// res:// scene): cmd_get_active_scene answers it and cmd_save_scene saves
+// it, as the addon does. With Options.WorkspaceEditor (see OpenScenes) it
+// serves the tools that write an inline resource to the scene's file
+// (sdk.Editor.OnSceneFile).
+func (e *Editor) ActiveScene(scene string) *Editor {
+	return e.Result("cmd_get_active_scene", map[string]any{"is_open": true, "path": scene}).
+		Result("cmd_save_scene", map[string]any{"path": scene, "saved": true})
+}
+
 // Fail scripts command to fail every time, as the addon does: its code
 // such as "RESOURCE_NOT_FOUND", its hint, and required ("" for none).
 func (e *Editor) Fail(command, code, hint, required string) *Editor {

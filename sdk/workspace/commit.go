@@ -48,6 +48,17 @@ type Change struct {
 	// active scene it remembers (rather than asking first) is told so when
 	// another call or process has switched scenes since.
 	ExpectActiveScene string
+	// SaveInEditor is a res:// scene open in the attached editor that this
+	// commit writes on disk, for an edit the editor's own commands cannot
+	// make (an inline sub-resource: the addon takes resources as paths
+	// only). Any other scene the editor has open is never written, as it
+	// may hold unsaved changes. This one is made safe instead: under the
+	// commit's lock the editor saves it first (it must be the editor's
+	// active scene), so the bases are checked against everything the user
+	// had, and after the write the editor reloads it. A dry run saves
+	// nothing and previews against the file as last saved. Without an
+	// editor attached it changes nothing.
+	SaveInEditor string
 }
 
 // file is one file of an action: its state before and after.
@@ -147,6 +158,10 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 	if err := w.expectActiveLocked(ch.ExpectActiveScene); err != nil {
 		return sdk.CommitResult{}, err
 	}
+	saved, err := w.saveInEditorLocked(ctx, ch)
+	if err != nil {
+		return sdk.CommitResult{}, err
+	}
 	// Compare and swap: read every file and check its version.
 	var conflicts, diffs []string
 	changed := files[:0:0]
@@ -191,7 +206,7 @@ func (w *Workspace) Commit(ctx context.Context, ch Change) (sdk.CommitResult, er
 		}
 		return sdk.CommitResult{}, e
 	}
-	if err := w.guardLocked(ctx, changed); err != nil {
+	if err := w.guardLocked(ctx, changed, saved); err != nil {
 		return sdk.CommitResult{}, err
 	}
 	res := sdk.CommitResult{DryRun: ch.DryRun, Files: make([]sdk.FileChange, 0, len(changed))}
@@ -262,10 +277,46 @@ func (w *Workspace) expectActiveLocked(want string) error {
 		Hint:    "run the tool again: it edits the scene that is active now, or pass scene explicitly"}
 }
 
+// saveInEditorLocked has the attached editor save the commit's
+// SaveInEditor scene, before the compare-and-swap reads it, and returns
+// its res:// path ("" when there is none, no editor is attached, or the
+// commit is a dry run, which writes nothing and so may preview it).
+func (w *Workspace) saveInEditorLocked(ctx context.Context, ch Change) (string, error) {
+	if ch.SaveInEditor == "" {
+		return "", nil
+	}
+	res, _, err := clean(ch.SaveInEditor)
+	if err != nil {
+		return "", err
+	}
+	ed := w.getEditor()
+	if ed == nil {
+		return "", nil
+	}
+	if ch.DryRun {
+		return res, nil
+	}
+	if err := ed.SaveScene(ctx, res); err != nil {
+		if ctx.Err() != nil {
+			return "", cancelled(ctx.Err())
+		}
+		var e *sdk.Error
+		if errors.As(err, &e) {
+			return "", e
+		}
+		return "", &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "scene_saved",
+			Message: "the Godot editor did not save " + res + " before it was to be edited on disk, so nothing was written: " + err.Error(),
+			Hint:    "save the scene in the editor (godot_scene_edit_save_scene) and call again"}
+	}
+	return res, nil
+}
+
 // guardLocked refuses changes to scenes with unsaved editor changes. With
 // no editor it allows everything; with an editor that cannot answer it
-// refuses (fail closed: a clobbered scene cannot be undone).
-func (w *Workspace) guardLocked(ctx context.Context, files []*file) error {
+// refuses (fail closed: a clobbered scene cannot be undone). saved is a
+// scene the editor saved under this lock (Change.SaveInEditor): it holds
+// nothing unsaved, and the editor reloads it after the write.
+func (w *Workspace) guardLocked(ctx context.Context, files []*file, saved string) error {
 	ed := w.getEditor()
 	if ed == nil || len(files) == 0 {
 		return nil
@@ -281,7 +332,7 @@ func (w *Workspace) guardLocked(ctx context.Context, files []*file) error {
 	}
 	var hit []string
 	for _, f := range files {
-		if slices.Contains(unsaved, f.res) {
+		if f.res != saved && slices.Contains(unsaved, f.res) {
 			hit = append(hit, f.res)
 		}
 	}

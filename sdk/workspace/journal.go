@@ -312,7 +312,7 @@ func (w *Workspace) walk(ctx context.Context, count int, dryRun, redo bool) (Und
 			return res, &sdk.Error{Code: sdk.CodeConflict, Message: msg, Hint: hint}
 		}
 	}
-	if err := w.guardLocked(ctx, all); err != nil {
+	if err := w.guardLocked(ctx, all, ""); err != nil {
 		return res, err
 	}
 	if dryRun || n == 0 {

@@ -130,7 +130,8 @@ func (s *Service) Commit(ctx context.Context, req *pb.WorkspaceCommitRequest) (*
 		dry = dry || info.DryRun
 	}
 	ch := Change{Name: req.GetName(), Toolset: s.toolset, CallID: req.GetCallId(), DryRun: dry,
-		ExpectActiveScene: sdk.PathFromWire(req.GetExpectActiveScene()), Ops: make([]Op, len(req.GetOps()))}
+		ExpectActiveScene: sdk.PathFromWire(req.GetExpectActiveScene()), SaveInEditor: sdk.PathFromWire(req.GetSaveInEditor()),
+		Ops: make([]Op, len(req.GetOps()))}
 	for i, op := range req.GetOps() {
 		ch.Ops[i] = Op{Path: sdk.PathFromWire(op.GetPath()), Delete: op.GetDelete(), Data: op.GetData(),
 			Base: sdk.FileVersion(op.GetBaseVersion()), Mode: fs.FileMode(op.GetMode()).Perm(), BaseSeen: op.GetBaseSeen()}

@@ -85,6 +85,10 @@ type Editor interface {
 	// Reload tells the editor that these files changed on disk, so it
 	// rescans them and reloads the ones it has open.
 	Reload(ctx context.Context, paths []string) error
+	// SaveScene has the editor save scene, a res:// path that must be its
+	// active scene, so that the file holds everything the user sees (see
+	// Change.SaveInEditor).
+	SaveScene(ctx context.Context, scene string) error
 }
 
 // SyncMode says how hard a commit makes its files durable. Every mode is

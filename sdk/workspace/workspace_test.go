@@ -553,6 +553,24 @@ type fakeEditor struct {
 	unsaved  []string
 	err      error
 	reloaded [][]string
+	// saves are the scenes SaveScene saved; onSave plays the editor's
+	// save (writes what the user sees), saveErr refuses it.
+	saves   []string
+	onSave  func(scene string)
+	saveErr error
+}
+
+func (f *fakeEditor) SaveScene(_ context.Context, scene string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.saveErr != nil {
+		return f.saveErr
+	}
+	f.saves = append(f.saves, scene)
+	if f.onSave != nil {
+		f.onSave(scene)
+	}
+	return nil
 }
 
 func (f *fakeEditor) UnsavedScenes(context.Context) ([]string, error) {
@@ -611,6 +629,72 @@ func TestEditorGuard(t *testing.T) {
 	w.SetEditor(nil)
 	if _, err := w.Commit(bg, Change{Name: "z", Ops: []Op{{Path: "z.txt", Data: []byte("z")}}}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSaveInEditor: a commit may write the one scene open in the editor
+// that it names in SaveInEditor: the editor saves it first, under the
+// lock, so a base read before the user's last unsaved edits is a CONFLICT
+// (their edits are on disk, nothing is lost), and it is reloaded after.
+// Every other open scene stays refused; a dry run saves nothing.
+func TestSaveInEditor(t *testing.T) {
+	w, dir := newWS(t, Options{})
+	ed := &fakeEditor{unsaved: []string{"res://open.tscn", "res://other.tscn"}}
+	w.SetEditor(ed)
+	put(t, dir, "open.tscn", "saved")
+	put(t, dir, "other.tscn", "o")
+	f := mustRead(t, w, "open.tscn")
+
+	// A dry run previews against the file as saved and saves nothing.
+	res, err := w.Commit(bg, Change{Name: "x", DryRun: true, SaveInEditor: "res://open.tscn", Ops: []Op{{Path: "open.tscn", Data: []byte("edited"), Base: f.Version}}})
+	if err != nil || len(res.Files) != 1 || len(ed.saves) != 0 {
+		t.Fatalf("dry run: %+v %v, saves %v", res, err, ed.saves)
+	}
+	// Another open scene is still refused.
+	o := mustRead(t, w, "other.tscn")
+	_, err = w.Commit(bg, Change{Name: "x", SaveInEditor: "res://open.tscn", Ops: []Op{
+		{Path: "open.tscn", Data: []byte("edited"), Base: f.Version}, {Path: "other.tscn", Data: []byte("o2"), Base: o.Version}}})
+	if e := wantCode(t, err, sdk.CodePreconditionFailed); !strings.Contains(e.Message, "res://other.tscn") || strings.Contains(e.Message, "res://open.tscn") {
+		t.Fatal(e)
+	}
+	// The user edited in the editor after the read: the save puts the
+	// edits on disk and the stale base is a conflict.
+	ed.onSave = func(string) { put(t, dir, "open.tscn", "saved with the user's edits") }
+	_, err = w.Commit(bg, Change{Name: "x", SaveInEditor: "res://open.tscn", Ops: []Op{{Path: "open.tscn", Data: []byte("edited"), Base: f.Version}}})
+	wantCode(t, err, sdk.CodeConflict)
+	if s, _ := get(t, dir, "open.tscn"); s != "saved with the user's edits" {
+		t.Fatalf("open.tscn = %q", s)
+	}
+	// Read again: the save changes nothing now, and the write goes through
+	// and is reloaded.
+	ed.onSave = nil
+	f = mustRead(t, w, "open.tscn")
+	res, err = w.Commit(bg, Change{Name: "x", SaveInEditor: "res://open.tscn", Ops: []Op{{Path: "open.tscn", Data: []byte("edited"), Base: f.Version}}})
+	if err != nil || res.ActionID == 0 {
+		t.Fatal(res, err)
+	}
+	if s, _ := get(t, dir, "open.tscn"); s != "edited" {
+		t.Fatalf("open.tscn = %q", s)
+	}
+	// (The refused commit with other.tscn saved open.tscn too: the save
+	// comes before the checks, and saving loses nothing.)
+	if !slices.Equal(ed.saves, []string{"res://open.tscn", "res://open.tscn", "res://open.tscn"}) || len(ed.reloaded) != 1 || !slices.Equal(ed.reloaded[0], []string{"res://open.tscn"}) {
+		t.Fatalf("saves %v, reloaded %v", ed.saves, ed.reloaded)
+	}
+	// An editor that will not save (the tab was switched) refuses the write.
+	ed.saveErr = &sdk.Error{Code: sdk.CodeConflict, Required: "active_scene", Message: "switched"}
+	f = mustRead(t, w, "open.tscn")
+	_, err = w.Commit(bg, Change{Name: "y", SaveInEditor: "res://open.tscn", Ops: []Op{{Path: "open.tscn", Data: []byte("again"), Base: f.Version}}})
+	if e := wantCode(t, err, sdk.CodeConflict); e.Required != "active_scene" {
+		t.Fatal(e)
+	}
+	ed.saveErr = errors.New("bridge down")
+	_, err = w.Commit(bg, Change{Name: "y", SaveInEditor: "res://open.tscn", Ops: []Op{{Path: "open.tscn", Data: []byte("again"), Base: f.Version}}})
+	if e := wantCode(t, err, sdk.CodePreconditionFailed); e.Required != "scene_saved" {
+		t.Fatal(e)
+	}
+	if s, _ := get(t, dir, "open.tscn"); s != "edited" {
+		t.Fatalf("a refused commit wrote: %q", s)
 	}
 }
 
