@@ -54,12 +54,12 @@ func (in *addPlayerArgs) check() error {
 	return nil
 }
 
-func addPlayerEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in addPlayerArgs) (sdk.Result, error) {
+func addPlayerEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in addPlayerArgs) (sdk.Result, error) {
 	if err := in.check(); err != nil {
 		return sdk.Result{}, err
 	}
 	if nodeedit.HasInline(in.Properties) {
-		return sdk.Result{}, nodeedit.EditorInline("properties")
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, addPlayer)
 	}
 	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
 		return sdk.Result{}, err

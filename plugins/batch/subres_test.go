@@ -1,17 +1,17 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
-	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
 // set_property with an inline resource makes one [sub_resource] that
-// every matched node shares; with an editor attached it is refused before
-// anything reaches the editor.
+// every matched node shares, headless and, through the scene's file, with
+// an editor attached.
 func TestSetPropertyInlineShared(t *testing.T) {
 	dir := project(t)
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir})
@@ -22,11 +22,24 @@ func TestSetPropertyInlineShared(t *testing.T) {
 		t.Fatalf("want one shared GradientTexture2D for both sprites:\n%s", got)
 	}
 
-	ed := sdktest.NewEditor()
-	eh := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: project(t), Editor: ed.Serve})
-	plugintest.Refused(t, eh, "set_property", map[string]any{"scene": "res://main.tscn", "type": "Sprite2D", "property": "texture",
-		"value": map[string]any{"type": "GradientTexture2D"}}, sdk.CodePreconditionFailed, "res:// path")
-	if n := len(ed.Calls()); n != 0 {
-		t.Errorf("%d commands reached the editor", n)
+	// With an editor attached the addon cannot build the texture: the
+	// scene is opened and saved there, set on its file, and reloaded.
+	ed := sdktest.NewEditor().ActiveScene("res://main.tscn").Result("cmd_open_scene", map[string]any{"opened": true})
+	edDir := project(t)
+	scenes := sdktest.NewOpenScenes("res://main.tscn")
+	eh := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: edDir, Editor: ed.Serve, WorkspaceEditor: scenes})
+	out := plugintest.Call(t, eh, "set_property", map[string]any{"scene": "res://main.tscn", "type": "Sprite2D", "property": "texture",
+		"value": map[string]any{"type": "GradientTexture2D", "properties": map[string]any{"width": 8, "height": 8}}})
+	if _, ok := out["on_file"]; !ok {
+		t.Errorf("answer: %v", out)
+	}
+	if got := read(t, edDir, "main.tscn"); strings.Count(got, `texture = SubResource("GradientTexture2D_`) != 2 {
+		t.Errorf("main.tscn:\n%s", got)
+	}
+	if n := len(ed.Calls("cmd_batch_set_property")); n != 0 || len(ed.Calls("cmd_save_scene")) != 1 {
+		t.Errorf("the editor got %+v", ed.Calls())
+	}
+	if !slices.Equal(scenes.Saved(), []string{"res://main.tscn"}) || !slices.Contains(scenes.Reloaded(), "res://main.tscn") {
+		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
 	}
 }

@@ -334,12 +334,14 @@ func checkSetArgs(in setArgs) error {
 // setPropertyEditor edits the scene in the editor, opened first when one
 // is named. The addon previews cmd_batch_set_property itself: Editor.Apply
 // sets its dry_run flag in a dry run.
-func setPropertyEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setArgs) (sdk.Result, error) {
+func setPropertyEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in setArgs) (sdk.Result, error) {
 	if err := checkSetArgs(in); err != nil {
 		return sdk.Result{}, err
 	}
 	if nodeedit.HasInline(in.Value) {
-		return sdk.Result{}, nodeedit.EditorInline("value")
+		// The addon takes a resource as a path only: the scene's file
+		// gets the [sub_resource], and the editor reloads it.
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, setProperty)
 	}
 	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
 		return sdk.Result{}, err

@@ -45,7 +45,7 @@ func Toolset() *sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("compose_node",
 				"Create a node with its properties, script and children in one call. A resource-typed property takes a res:// path "+
-					"or an inline resource {\"type\": ..., \"properties\": {...}}, written as a [sub_resource] (headless). An unknown property or a bad value "+
+					"or an inline resource {\"type\": ..., \"properties\": {...}}, written as a [sub_resource] (with an editor attached, into the saved scene file, which the editor then reloads). An unknown property or a bad value "+
 					"fails the whole call and nothing is created.",
 				sdk.Mutating, composeTool, sdk.EditorFunc(composeEditor), sdk.DryRunAnswer(composeDryRun, "created", "saved", "script_attached"), sdk.WithTitle("Compose a node"), sdk.WithOutputSchema[composeResult](),
 				sdk.WithPerforms(createNode, setNodeProperty, attachScript)),

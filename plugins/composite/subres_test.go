@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,11 +48,35 @@ func TestComposeInlineResources(t *testing.T) {
 	}
 	enginecheck.Files(t, map[string][]byte{"project.godot": proj, "main.tscn": []byte(got)})
 
-	ed := sdktest.NewEditor()
-	eh := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: project(t), Editor: ed.Serve})
-	plugintest.Refused(t, eh, "compose_node", map[string]any{"scene": "res://main.tscn", "node_type": "CollisionShape2D",
-		"properties": map[string]any{"shape": map[string]any{"type": "RectangleShape2D"}}}, sdk.CodePreconditionFailed, "inline")
-	if n := len(ed.Calls()); n != 0 {
-		t.Errorf("%d commands reached the editor", n)
+	// With an editor attached the addon cannot build the shape: the scene
+	// is opened and saved there, the node is composed on its file, and the
+	// editor reloads it. cmd_compose_node is never sent.
+	ed := sdktest.NewEditor().ActiveScene("res://main.tscn").Result("cmd_open_scene", map[string]any{"opened": true})
+	edDir := project(t)
+	scenes := sdktest.NewOpenScenes("res://main.tscn")
+	eh := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: edDir, Editor: ed.Serve, WorkspaceEditor: scenes})
+	out := plugintest.Call(t, eh, "compose_node", map[string]any{"scene": "res://main.tscn", "node_type": "CollisionShape2D", "node_name": "Hitbox",
+		"properties": map[string]any{"shape": map[string]any{"type": "RectangleShape2D", "properties": map[string]any{"size": []any{4, 6}}}}})
+	if _, ok := out["on_file"]; !ok {
+		t.Errorf("answer: %v", out)
 	}
+	var cmds []string
+	for _, c := range ed.Calls() {
+		cmds = append(cmds, c.Command)
+	}
+	if !slices.Equal(cmds, []string{"cmd_open_scene", "cmd_get_active_scene", "cmd_save_scene"}) {
+		t.Errorf("the editor got %v", cmds)
+	}
+	got = read(t, edDir)
+	for _, want := range []string{`[sub_resource type="RectangleShape2D" id="RectangleShape2D_`, "size = Vector2(4, 6)", `[node name="Hitbox" type="CollisionShape2D" parent="."]`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("main.tscn lacks %q:\n%s", want, got)
+		}
+	}
+	if !slices.Equal(scenes.Saved(), []string{"res://main.tscn"}) || !slices.Contains(scenes.Reloaded(), "res://main.tscn") {
+		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
+	}
+	// run_commands sends addon commands: an inline value there is refused.
+	plugintest.Refused(t, eh, "run_commands", map[string]any{"commands": []any{map[string]any{"command": "set_node_property",
+		"params": map[string]any{"node_path": ".", "property": "shape", "value": map[string]any{"type": "RectangleShape2D"}}}}}, sdk.CodePreconditionFailed, "inline")
 }

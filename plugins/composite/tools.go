@@ -141,6 +141,9 @@ func composeTool(ctx context.Context, call *sdk.Call, in composeArgs) (sdk.Resul
 // it and creates nothing in the user's scene.
 // refuseInline refuses, in editor mode, arguments holding an inline
 // resource: the addon's commands would pass it to the node unconverted.
+// compose_node, batch_create_nodes and apply_node_edits then make the
+// edit on the scene's file instead (sdk.Editor.OnSceneFile);
+// run_commands, whose inner commands are the addon's, refuses.
 // Only property values are looked at — the entries of a "properties"
 // object and a "value" — since other arguments ({"type": "Label"} for
 // find_nodes_by_type) can have an inline resource's shape.
@@ -190,9 +193,9 @@ func inlineProperty(v any) bool {
 	return false
 }
 
-func composeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in composeArgs) (sdk.Result, error) {
-	if err := refuseInline(in); err != nil {
-		return sdk.Result{}, err
+func composeEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in composeArgs) (sdk.Result, error) {
+	if refuseInline(in) != nil {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, composeTool)
 	}
 	p, err := in.params()
 	if err != nil {
@@ -303,9 +306,9 @@ func batchCreateTool(ctx context.Context, call *sdk.Call, in batchCreateArgs) (s
 
 // batchCreateEditor: the addon previews cmd_batch_create_nodes itself, so
 // a dry run sends it with dry_run set (Editor.Apply does).
-func batchCreateEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in batchCreateArgs) (sdk.Result, error) {
-	if err := refuseInline(map[string]any{"properties": in.Properties}); err != nil {
-		return sdk.Result{}, err
+func batchCreateEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in batchCreateArgs) (sdk.Result, error) {
+	if refuseInline(map[string]any{"properties": in.Properties}) != nil {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, batchCreateTool)
 	}
 	p := in.params()
 	// Resource paths are set after the build (editorpaths.go).
@@ -403,9 +406,9 @@ func applyTool(ctx context.Context, call *sdk.Call, in applyArgs) (sdk.Result, e
 
 // applyEditor: the addon previews cmd_apply_node_edits itself, so a dry
 // run sends it with dry_run set (Editor.Apply does).
-func applyEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in applyArgs) (sdk.Result, error) {
-	if err := refuseInline(in); err != nil {
-		return sdk.Result{}, err
+func applyEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in applyArgs) (sdk.Result, error) {
+	if refuseInline(in) != nil {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, applyTool)
 	}
 	p := in.params()
 	var out applyResult

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
@@ -70,18 +72,34 @@ func TestEditorCommands(t *testing.T) {
 		t.Errorf("get_region passes the addon's answer through: %v %v", reg, err)
 	}
 	before := len(ed.Calls())
-	for _, args := range []map[string]any{
-		{"parent_path": ".", "mesh_properties": map[string]any{"agent_radius": 1}},
-		{"parent_path": ".", "outlines": [][][]float64{{{0, 0}, {1, 0}, {1, 1}}}},
-	} {
-		r := plugintest.Refused(t, h, "setup_region", args, sdk.CodePreconditionFailed, "headless")
-		if r.Error.Required != "headless" {
-			t.Errorf("required = %q", r.Error.Required)
-		}
-	}
 	plugintest.Refused(t, h, "bake_mesh", map[string]any{"node_path": "NavigationRegion3D", "path_from": []int{0, 0, 0}, "path_to": []int{1, 0, 1}}, sdk.CodePreconditionFailed, "path check")
 	if n := len(ed.Calls()) - before; n != 0 {
 		t.Errorf("refusals sent %d commands", n)
+	}
+
+	// mesh_properties fill the new NavigationMesh, which the addon makes
+	// empty: the scene's file gets the region (the editor saves the scene
+	// first and reloads it after).
+	ed.ActiveScene(scene)
+	scenes := sdktest.NewOpenScenes(scene)
+	fh := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve, WorkspaceEditor: scenes})
+	before = len(ed.Calls())
+	out := plugintest.Call(t, fh, "setup_region", map[string]any{"parent_path": ".", "name": "Upper", "mesh_properties": map[string]any{"agent_radius": 1}})
+	if _, ok := out["on_file"]; !ok {
+		t.Errorf("answer: %v", out)
+	}
+	var sent []string
+	for _, c := range ed.Calls()[before:] {
+		sent = append(sent, c.Command)
+	}
+	if !slices.Equal(sent, []string{"cmd_get_active_scene", "cmd_save_scene"}) {
+		t.Errorf("sent %v", sent)
+	}
+	if got := read(t, dir, "navmesh.tscn"); !strings.Contains(got, `[node name="Upper" type="NavigationRegion3D" parent="."`) || !strings.Contains(got, "agent_radius = 1.0") {
+		t.Errorf("navmesh.tscn:\n%s", got)
+	}
+	if !slices.Equal(scenes.Saved(), []string{scene}) || !slices.Contains(scenes.Reloaded(), scene) {
+		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
 	}
 }
 

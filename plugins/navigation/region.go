@@ -108,13 +108,11 @@ func setupRegion(ctx context.Context, call *sdk.Call, in setupRegionArgs) (sdk.R
 }
 
 func setupRegionEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in setupRegionArgs) (sdk.Result, error) {
-	if in.MeshProperties != nil || in.Outlines != nil {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "headless",
-			Message: "mesh_properties and outlines fill the region's new NavigationPolygon/NavigationMesh, which the editor addon makes empty",
-			Hint:    "call without them and set the bake parameters in the editor's inspector, or detach the editor and edit headless"}
-	}
-	if nodeedit.HasInline(in.Properties) {
-		return sdk.Result{}, nodeedit.EditorInline("properties")
+	// mesh_properties and outlines fill the region's new
+	// NavigationPolygon/NavigationMesh, which the addon makes empty; like
+	// an inline property, the scene's file gets them.
+	if in.MeshProperties != nil || in.Outlines != nil || nodeedit.HasInline(in.Properties) {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, setupRegion)
 	}
 	parent := nodeedit.OrDot(in.ParentPath)
 	rt, err := kind(in.RegionType, "NavigationRegion", db().Inherits(savedClass(ctx, call, in.Scene, parent), "Node3D"))
@@ -177,7 +175,7 @@ func setupAgent(ctx context.Context, call *sdk.Call, in setupAgentArgs) (sdk.Res
 
 func setupAgentEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in setupAgentArgs) (sdk.Result, error) {
 	if nodeedit.HasInline(in.Properties) {
-		return sdk.Result{}, nodeedit.EditorInline("properties")
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, setupAgent)
 	}
 	parent := nodeedit.OrDot(in.ParentPath)
 	at, err := kind(in.AgentType, "NavigationAgent", db().Inherits(savedClass(ctx, call, in.Scene, parent), "Node3D"))

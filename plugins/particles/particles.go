@@ -75,10 +75,13 @@ func createParticles(ctx context.Context, call *sdk.Call, in createArgs) (sdk.Re
 	return s.CommitAnswer("Add "+n.Name(), map[string]any{"node_path": n.Path(), "particles_type": typ, "created": true})
 }
 
-func createParticlesEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in createArgs) (sdk.Result, error) {
+func createParticlesEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in createArgs) (sdk.Result, error) {
 	typ, name, amount, lifetime, err := in.check()
 	if err != nil {
 		return sdk.Result{}, err
+	}
+	if nodeedit.HasInline(in.Properties) { // the addon takes resources as paths only
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.ScenePath, createParticles)
 	}
 	props, err := nodeedit.EditorProps("properties", typ, in.Properties)
 	if err != nil {
@@ -395,7 +398,10 @@ func cpuProps(class string, props map[string]any) (map[string]any, error) {
 	return out, nodeedit.CheckProps("properties", class, out)
 }
 
-func setMaterialEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setMaterialArgs) (sdk.Result, error) {
+func setMaterialEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in setMaterialArgs) (sdk.Result, error) {
+	if nodeedit.HasInline(in.Properties) { // the addon takes resources as paths only
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.ScenePath, setMaterial)
+	}
 	props, err := nodeedit.EditorProps("properties", matClass, in.Properties)
 	if err != nil {
 		return sdk.Result{}, err

@@ -140,18 +140,14 @@ func setMaterial(s *nodeedit.Scene, n *godot.Node, class string, m map[string]an
 	return nodeedit.ValueJSON(s.Doc, s.Path, a.Now(), 1), nil
 }
 
-func setupBodyEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setupBodyArgs) (sdk.Result, error) {
+func setupBodyEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in setupBodyArgs) (sdk.Result, error) {
 	if err := in.check(); err != nil {
 		return sdk.Result{}, err
 	}
-	if err := refuseInline("properties", in.Properties); err != nil {
-		return sdk.Result{}, err
-	}
-	if len(in.material()) > 0 {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "headless",
-			Message: "friction and bounce make an inline PhysicsMaterial, which the editor addon cannot build",
-			Hint: "save one with godot_resources_edit_create_resource {\"type\": \"PhysicsMaterial\", \"path\": \"res://physics/body.tres\", \"properties\": {\"friction\": 0.5}} " +
-				"and pass properties {\"physics_material_override\": \"res://physics/body.tres\"}, or detach the editor and edit headless"}
+	// friction and bounce make an inline PhysicsMaterial: like an inline
+	// property, the addon cannot build it, so the scene's file gets it.
+	if nodeedit.HasInline(in.Properties) || len(in.material()) > 0 {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, setupBody)
 	}
 	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
 		return sdk.Result{}, err

@@ -102,8 +102,8 @@ func setupCollisionEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, i
 	if err := in.resolve(); err != nil {
 		return sdk.Result{}, err
 	}
-	if err := refuseInline("properties", in.Properties); err != nil {
-		return sdk.Result{}, err
+	if nodeedit.HasInline(in.Properties) {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, setupCollision)
 	}
 	props := map[string]any{}
 	if in.FitTo != "" {

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
@@ -86,16 +88,29 @@ func TestEditorCommands(t *testing.T) {
 	if read(t, dir, "character.tscn") != read(t, plugintest.CorpusProject(t, "2d-navigation"), "character.tscn") {
 		t.Error("editor mode wrote the scene file")
 	}
-	// What the addon cannot take is refused before anything is sent.
+	// What the addon cannot build (the PhysicsMaterial friction makes, an
+	// inline resource) goes to the scene's file: the editor saves the
+	// scene, the file is edited as headless, and the editor reloads it.
+	ed.ActiveScene("res://character.tscn")
+	scenes := sdktest.NewOpenScenes("res://character.tscn")
+	fh := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve, WorkspaceEditor: scenes})
 	before := len(ed.Calls())
-	r := plugintest.Refused(t, h, "setup_body", map[string]any{"node_path": ".", "friction": 0.5}, sdk.CodePreconditionFailed, "PhysicsMaterial")
-	if r.Error.Required != "headless" {
-		t.Errorf("required = %q", r.Error.Required)
+	out := plugintest.Call(t, fh, "setup_body", map[string]any{"node_path": "Crate", "body_type": "RigidBody2D", "friction": 0.5})
+	if _, ok := out["on_file"]; !ok {
+		t.Errorf("answer: %v", out)
 	}
-	plugintest.Refused(t, h, "setup_collision", map[string]any{"node_path": ".", "shape_type": "CircleShape2D",
-		"properties": map[string]any{"radius": map[string]any{"type": "Curve"}}}, sdk.CodePreconditionFailed, "")
-	if n := len(ed.Calls()) - before; n != 0 {
-		t.Errorf("refusals sent %d commands", n)
+	var sent []string
+	for _, c := range ed.Calls()[before:] {
+		sent = append(sent, c.Command)
+	}
+	if !slices.Equal(sent, []string{"cmd_get_active_scene", "cmd_save_scene"}) {
+		t.Errorf("sent %v", sent)
+	}
+	if got := read(t, dir, "character.tscn"); !strings.Contains(got, `[sub_resource type="PhysicsMaterial" id="PhysicsMaterial_`) || !strings.Contains(got, "friction = 0.5") {
+		t.Errorf("character.tscn:\n%s", got)
+	}
+	if !slices.Equal(scenes.Saved(), []string{"res://character.tscn"}) || !slices.Contains(scenes.Reloaded(), "res://character.tscn") {
+		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
 	}
 }
 

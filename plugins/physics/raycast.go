@@ -48,12 +48,12 @@ func addRaycast(ctx context.Context, call *sdk.Call, in addRaycastArgs) (sdk.Res
 	return commit(s, "Add "+n.Name(), map[string]any{"node_path": n.Path(), "created": true, "properties": props})
 }
 
-func addRaycastEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in addRaycastArgs) (sdk.Result, error) {
+func addRaycastEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in addRaycastArgs) (sdk.Result, error) {
 	if err := in.resolve(); err != nil {
 		return sdk.Result{}, err
 	}
-	if err := refuseInline("properties", in.Properties); err != nil {
-		return sdk.Result{}, err
+	if nodeedit.HasInline(in.Properties) {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, addRaycast)
 	}
 	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
 		return sdk.Result{}, err

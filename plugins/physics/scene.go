@@ -56,15 +56,6 @@ func commit(s *nodeedit.Scene, name string, out map[string]any) (sdk.Result, err
 	return sdk.JSON(out), nil
 }
 
-// refuseInline refuses, in editor mode, a properties object holding an
-// inline resource: the addon takes resources as paths only.
-func refuseInline(arg string, props map[string]any) error {
-	if nodeedit.HasInline(props) {
-		return nodeedit.EditorInline(arg)
-	}
-	return nil
-}
-
 func orEmpty(m map[string]any) map[string]any {
 	if m == nil {
 		return map[string]any{}

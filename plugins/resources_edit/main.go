@@ -13,7 +13,8 @@
 // take inline resources, embedded as sub-resources.
 //
 // With a Godot editor attached the resource and autoload tools forward to
-// the godot-mcp addon (an inline value is refused: the addon takes paths);
+// the godot-mcp addon (an inline value, which the addon cannot build, is
+// written to the file, and the editor rescans it);
 // the sub-resource tools, which the addon has no commands for, and every
 // tool headless edit the files through the host's workspace: atomic,
 // journaled (godot_undo reverts it) and honouring dry_run. Files are written

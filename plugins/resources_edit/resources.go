@@ -290,9 +290,11 @@ type writeResult struct {
 
 // createResourceCommand is create_resource's editor path, after the same
 // class and path checks as headless; the editor converts the properties.
+// Inline resources, which the addon cannot build, are written headless
+// (sdk.ErrOnFiles): the editor rescans the new file.
 func createResourceCommand(in createArgs) (any, error) {
 	if nodeedit.HasInline(in.Properties) {
-		return nil, nodeedit.EditorInline("properties")
+		return nil, sdk.ErrOnFiles
 	}
 	d, err := classDB()
 	if err != nil {
@@ -377,7 +379,7 @@ func setResourcePropertyCommand(in setArgs) (any, error) {
 		return nil, err
 	}
 	if nodeedit.HasInline(in.Value) {
-		return nil, nodeedit.EditorInline("value")
+		return nil, sdk.ErrOnFiles // as in createResourceCommand
 	}
 	return map[string]any{"resource_path": in.Path, "property": in.Property, "value": in.Value}, nil
 }

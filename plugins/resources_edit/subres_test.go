@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,17 +113,34 @@ func TestSubResourceTools(t *testing.T) {
 	enginecheck.Files(t, files)
 }
 
-// With an editor attached, an inline value is refused before anything is
-// sent: the addon's commands take a resource as a res:// path only.
-func TestInlineRefusedInEditorMode(t *testing.T) {
+// With an editor attached, an inline value, which the addon's commands
+// cannot take (a resource only as a res:// path), is written to the file
+// as headless, and the workspace has the editor rescan; a plain value
+// still goes to the addon.
+func TestInlineOnTheFileInEditorMode(t *testing.T) {
 	dir := projfixture.Copy(t, "2d-platformer")
-	ed := sdktest.NewEditor()
-	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
-	plugintest.Refused(t, h, "set_resource_property", map[string]any{"path": "res://gui/theme.tres", "property": "default_font",
-		"value": map[string]any{"type": "SystemFont"}}, sdk.CodePreconditionFailed, "res://")
-	plugintest.Refused(t, h, "create_resource", map[string]any{"path": "res://fx/m.tres", "type": "ShaderMaterial",
-		"properties": map[string]any{"shader": map[string]any{"type": "Shader"}}}, sdk.CodePreconditionFailed, "inline")
+	ed := sdktest.NewEditor().Result("cmd_set_resource_property", map[string]any{"resource_path": "res://gui/theme.tres"})
+	scenes := sdktest.NewOpenScenes()
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve, WorkspaceEditor: scenes})
+	plugintest.Call(t, h, "set_resource_property", map[string]any{"path": "res://gui/theme.tres", "property": "default_font",
+		"value": map[string]any{"type": "SystemFont", "properties": map[string]any{"font_names": []any{"Sans"}}}})
+	plugintest.Call(t, h, "create_resource", map[string]any{"path": "res://fx/m.tres", "type": "ShaderMaterial",
+		"properties": map[string]any{"shader": map[string]any{"type": "Shader", "properties": map[string]any{"code": "shader_type canvas_item;\n"}}}})
 	if n := len(ed.Calls()); n != 0 {
-		t.Errorf("%d commands reached the editor", n)
+		t.Errorf("%d commands reached the editor: %+v", n, ed.Calls())
+	}
+	theme := string(projfixture.Read(t, dir, "gui/theme.tres"))
+	if !strings.Contains(theme, `[sub_resource type="SystemFont" id="SystemFont_`) || !strings.Contains(theme, `default_font = SubResource("SystemFont_`) {
+		t.Errorf("theme.tres:\n%s", theme)
+	}
+	if m := string(projfixture.Read(t, dir, "fx/m.tres")); !strings.Contains(m, `[sub_resource type="Shader" id="Shader_`) {
+		t.Errorf("m.tres:\n%s", m)
+	}
+	if r := scenes.Reloaded(); !slices.Contains(r, "res://gui/theme.tres") || !slices.Contains(r, "res://fx/m.tres") {
+		t.Errorf("the editor was told to reload %v", r)
+	}
+	plugintest.Call(t, h, "set_resource_property", map[string]any{"path": "res://gui/theme.tres", "property": "default_font", "value": "res://gui/font.tres"})
+	if c := ed.Calls("cmd_set_resource_property"); len(c) != 1 || c[0].Params["value"] != "res://gui/font.tres" {
+		t.Errorf("a path was sent as %+v", c)
 	}
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
+	"github.com/godot-mcp/godot-mcp/internal/projfixture"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -104,17 +106,54 @@ func TestEditorModeMeshResourceAndMaterial(t *testing.T) {
 	}
 }
 
-// What the addon cannot build is refused in editor mode, before anything
-// is sent, with the way out; bad arguments are refused as headless.
+// Bad arguments are refused in editor mode as headless, before anything
+// is sent.
 func TestEditorModeRefusals(t *testing.T) {
 	h, ed := editorHost(t)
-	plugintest.Refused(t, h, "add_mesh_instance", map[string]any{"parent_path": ".", "material": map[string]any{"albedo_color": "#ff0000"}}, sdk.CodePreconditionFailed, "material_path")
-	plugintest.Refused(t, h, "setup_environment", map[string]any{"parent_path": ".", "sky": map[string]any{}}, sdk.CodePreconditionFailed, "headless")
 	plugintest.Refused(t, h, "setup_lighting", map[string]any{"parent_path": ".", "light_type": "Sprite2D"}, sdk.CodeInvalidArgument, "DirectionalLight3D")
 	plugintest.Refused(t, h, "setup_camera", map[string]any{"parent_path": ".", "properties": map[string]any{"fovy": 3}}, sdk.CodeInvalidArgument, "fov")
 	plugintest.Refused(t, h, "gridmap_set_cell", map[string]any{"node_path": "G", "position": []int{1, 2}, "item": 0}, sdk.CodeInvalidArgument, "[x, y, z]")
 	plugintest.Refused(t, h, "add_mesh_library_item", map[string]any{"node_path": "G", "library_path": "res://lib.tres", "mesh_type": "BoxMesh"}, sdk.CodeInvalidArgument, "only one")
 	if c := ed.Calls(); len(c) != 0 {
 		t.Errorf("refused calls sent %v", c)
+	}
+}
+
+// What the addon cannot build (a new material, a sky) goes to the scene's
+// file: the editor saves the scene, the file is edited as headless, and
+// the editor reloads it.
+func TestEditorModeOnTheFile(t *testing.T) {
+	ed := sdktest.NewEditor().ActiveScene("res://world.tscn")
+	dir := plugintest.Project(t, map[string]string{"project.godot": project46,
+		"res://world.tscn": "[gd_scene format=3]\n\n[node name=\"World\" type=\"Node3D\"]\n"})
+	scenes := sdktest.NewOpenScenes("res://world.tscn")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve, WorkspaceEditor: scenes})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"add_mesh_instance", map[string]any{"parent_path": ".", "name": "Ship", "material": map[string]any{"albedo_color": "#ff0000"}}},
+		{"setup_environment", map[string]any{"parent_path": ".", "sky": map[string]any{}}},
+	} {
+		if out := plugintest.Call(t, h, c.tool, c.args); out["on_file"] == nil {
+			t.Errorf("%s answered %v", c.tool, out)
+		}
+	}
+	got := string(projfixture.Read(t, dir, "world.tscn"))
+	for _, w := range []string{`[sub_resource type="StandardMaterial3D" id="StandardMaterial3D_`, "albedo_color = Color(1, 0, 0, 1)",
+		`[sub_resource type="ProceduralSkyMaterial" id="ProceduralSkyMaterial_`, `[node name="Ship" type="MeshInstance3D" parent="."]`, `type="WorldEnvironment"`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("world.tscn lacks %s:\n%s", w, got)
+		}
+	}
+	var sent []string
+	for _, c := range ed.Calls() {
+		sent = append(sent, c.Command)
+	}
+	if want := []string{"cmd_get_active_scene", "cmd_save_scene", "cmd_get_active_scene", "cmd_save_scene"}; !slices.Equal(sent, want) {
+		t.Errorf("sent %v, want %v", sent, want)
+	}
+	if len(scenes.Saved()) != 2 || len(scenes.Reloaded()) != 2 {
+		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
 	}
 }

@@ -118,16 +118,16 @@ func addMeshInstance(ctx context.Context, call *sdk.Call, in meshInstanceArgs) (
 // makes only primitives). The material and node properties follow as
 // cmd_set_node_property on the new node, the material by path: the addon
 // cannot build one from properties.
-func addMeshInstanceEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in meshInstanceArgs) (sdk.Result, error) {
+func addMeshInstanceEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in meshInstanceArgs) (sdk.Result, error) {
 	mt, err := in.check()
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	if in.Material != nil {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "headless",
-			Message: "material builds a new material, which the Godot editor addon cannot do (it takes a material only as a res:// path)",
-			Hint: "save the material as a .tres (godot_resources_edit_create_resource {\"type\": \"StandardMaterial3D\", \"path\": …, \"properties\": …}) " +
-				"and pass its path as material_path, or detach the editor and edit the scene headless"}
+	// material builds a new material, and properties may hold inline
+	// resources: the addon takes resources as paths only, so the scene's
+	// file gets them.
+	if in.Material != nil || nodeedit.HasInline(in.Properties) || nodeedit.HasInline(in.NodeProperties) {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.ScenePath, addMeshInstance)
 	}
 	props, err := nodeedit.EditorProps("properties", mt, in.Properties)
 	if err != nil {
@@ -223,7 +223,10 @@ func setupCamera(ctx context.Context, call *sdk.Call, in cameraArgs) (sdk.Result
 	return s.CommitAnswer("Add "+n.Name(), map[string]any{"node_path": n.Path(), "current": in.current(), "created": true})
 }
 
-func setupCameraEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in cameraArgs) (sdk.Result, error) {
+func setupCameraEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in cameraArgs) (sdk.Result, error) {
+	if nodeedit.HasInline(in.Properties) {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.ScenePath, setupCamera)
+	}
 	props, err := nodeedit.EditorProps("properties", "Camera3D", in.Properties)
 	if err != nil {
 		return sdk.Result{}, err
@@ -286,10 +289,13 @@ func setupLighting(ctx context.Context, call *sdk.Call, in lightArgs) (sdk.Resul
 	return s.CommitAnswer("Add "+n.Name(), map[string]any{"node_path": n.Path(), "light_type": lt, "created": true})
 }
 
-func setupLightingEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in lightArgs) (sdk.Result, error) {
+func setupLightingEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in lightArgs) (sdk.Result, error) {
 	lt, props, err := in.check()
 	if err != nil {
 		return sdk.Result{}, err
+	}
+	if nodeedit.HasInline(props) {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.ScenePath, setupLighting)
 	}
 	if props, err = nodeedit.EditorProps("properties", lt, props); err != nil {
 		return sdk.Result{}, err
@@ -359,11 +365,12 @@ func setupEnvironment(ctx context.Context, call *sdk.Call, in environmentArgs) (
 	return s.CommitAnswer("Add "+n.Name(), map[string]any{"node_path": n.Path(), "created": true})
 }
 
-func setupEnvironmentEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in environmentArgs) (sdk.Result, error) {
-	if in.Sky != nil {
-		return sdk.Result{}, &sdk.Error{Code: sdk.CodePreconditionFailed, Required: "headless",
-			Message: "sky builds a Sky and a ProceduralSkyMaterial, which the Godot editor addon cannot do (it sets only plain Environment values)",
-			Hint:    "call without sky and add the sky in the editor's inspector, or detach the editor and edit the scene headless"}
+func setupEnvironmentEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in environmentArgs) (sdk.Result, error) {
+	// sky builds a Sky and a ProceduralSkyMaterial, and properties may
+	// hold inline resources: the addon sets only plain Environment values,
+	// so the scene's file gets them.
+	if in.Sky != nil || nodeedit.HasInline(in.Properties) {
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.ScenePath, setupEnvironment)
 	}
 	props, err := nodeedit.EditorProps("properties", "Environment", in.Properties)
 	if err != nil {

@@ -166,9 +166,11 @@ func renameNodeEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in renam
 		map[string]any{"node_path": np})
 }
 
-func setNodePropertyEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in setPropertyArgs) (sdk.Result, error) {
+func setNodePropertyEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in setPropertyArgs) (sdk.Result, error) {
 	if nodeedit.HasInline(in.Value) {
-		return sdk.Result{}, nodeedit.EditorInline("value")
+		// The addon takes a resource as a path only: the scene's file
+		// gets the [sub_resource], and the editor reloads it.
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, fresh(setNodeProperty))
 	}
 	np := normalizeNodePath(in.NodePath)
 	return forward(ctx, ed, in.Scene, "cmd_set_node_property",

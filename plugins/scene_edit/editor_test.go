@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -220,28 +222,62 @@ func TestEditorRefusalPassesThrough(t *testing.T) {
 	}
 }
 
-// In editor mode a resource goes to the addon as a path, which
-// cmd_set_node_property loads (res:// or uid://); an inline resource or a
-// {"sub_resource": id} is refused before anything is sent, since the addon
-// cannot build one, and the refusal gives the way round it.
-func TestEditorInlineResourceRefused(t *testing.T) {
-	ed := sdktest.NewEditor().Result("cmd_set_node_property", map[string]any{"set": true})
-	h := editorHost(t, ed)
-	for _, v := range []any{
-		map[string]any{"type": "RectangleShape2D", "properties": map[string]any{"size": []any{16, 32}}},
-		map[string]any{"type": "CapsuleShape2D"},
-		map[string]any{"sub_resource": "RectangleShape2D_x4k2p"},
-	} {
-		r := h.Call(context.Background(), "set_node_property", map[string]any{"node_path": "Left/Collision", "property": "shape", "value": v})
-		if !r.IsError || r.ErrorCode != sdk.CodePreconditionFailed || r.Error.Required != "headless" ||
-			!strings.Contains(r.Error.Hint, "godot_resources_edit_create_resource") || !strings.Contains(r.Error.Hint, "godot_scene_edit_set_node_property") ||
-			!strings.Contains(r.Error.Hint, "detach the editor") {
-			t.Errorf("value %v: %s", v, r.Text())
+// In editor mode a resource path goes to the addon, which
+// cmd_set_node_property loads (res:// or uid://). An inline resource or a
+// {"sub_resource": id}, which the addon cannot build, is written to the
+// scene's file instead: the editor saves the scene (and the host has it
+// save again under the commit's lock), the file gets the [sub_resource]
+// as a headless edit writes it, and the editor reloads the scene; nothing
+// is sent as cmd_set_node_property.
+func TestEditorInlineResourceOnTheFile(t *testing.T) {
+	dir := fixture(t, "2d-pong")
+	ed := sdktest.NewEditor().Result("cmd_set_node_property", map[string]any{"set": true}).ActiveScene("res://pong.tscn")
+	scenes := sdktest.NewOpenScenes("res://pong.tscn")
+	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve, WorkspaceEditor: scenes})
+	before := string(mustRead(t, dir, "pong.tscn"))
+
+	// A dry run sends nothing that changes the editor and writes nothing;
+	// its preview has the save it would send and the file's diff.
+	shape := map[string]any{"type": "CapsuleShape2D", "properties": map[string]any{"radius": 3, "height": 20}}
+	out := plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left/Collision", "property": "shape", "value": shape, "dry_run": true})
+	prev, _ := out["preview"].(map[string]any)
+	if cmds := jsonOf(t, prev["commands"]); cmds != `[{"command":"cmd_save_scene","params":{}}]` || !strings.Contains(jsonOf(t, prev["files"]), "CapsuleShape2D") {
+		t.Errorf("dry run preview: %s", jsonOf(t, out))
+	}
+	if got := string(mustRead(t, dir, "pong.tscn")); got != before || len(scenes.Saved()) != 0 || len(ed.Calls("cmd_save_scene")) != 0 {
+		t.Fatalf("the dry run saved %v / %v or wrote", scenes.Saved(), ed.Calls("cmd_save_scene"))
+	}
+
+	out = plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left/Collision", "property": "shape", "value": shape})
+	if on, _ := out["on_file"].(string); !strings.Contains(on, "res://pong.tscn was saved, edited on disk and reloaded") {
+		t.Errorf("answer: %s", jsonOf(t, out))
+	}
+	got := string(mustRead(t, dir, "pong.tscn"))
+	for _, w := range []string{`[sub_resource type="CapsuleShape2D" id="CapsuleShape2D_`, "radius = 3.0\n", "height = 20.0\n"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("pong.tscn lacks %s:\n%s", w, got)
 		}
 	}
-	if calls := ed.Calls(); len(calls) != 0 {
-		t.Fatalf("a refused value reached the editor: %+v", calls)
+	if !strings.Contains(got, "shape = SubResource(\"CapsuleShape2D_") {
+		t.Errorf("Left/Collision does not use the new sub-resource:\n%s", got)
 	}
+	if n := len(ed.Calls("cmd_set_node_property")); n != 0 {
+		t.Errorf("the inline value reached the addon %d times", n)
+	}
+	if s := ed.Calls("cmd_save_scene"); len(s) != 1 {
+		t.Errorf("the tool saved %d times", len(s))
+	}
+	if !slices.Equal(scenes.Saved(), []string{"res://pong.tscn"}) || !slices.Contains(scenes.Reloaded(), "res://pong.tscn") {
+		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
+	}
+
+	// A sub-resource the scene has is shared the same way.
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Right/Collision", "property": "shape", "value": map[string]any{"sub_resource": "2"}})
+	if got := string(mustRead(t, dir, "pong.tscn")); strings.Count(got, `shape = SubResource("2")`) != 2 || strings.Contains(got, `SubResource("1")`) {
+		t.Errorf("the shared sub-resource:\n%s", got)
+	}
+
+	// Paths still go to the addon.
 	for _, p := range []string{"res://shapes/paddle.tres", "uid://c7paddle0001"} {
 		plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left/Collision", "property": "shape", "value": p})
 	}
@@ -249,4 +285,36 @@ func TestEditorInlineResourceRefused(t *testing.T) {
 	if len(calls) != 2 || calls[0].Params["value"] != "res://shapes/paddle.tres" || calls[1].Params["value"] != "uid://c7paddle0001" {
 		t.Fatalf("paths sent as %+v", calls)
 	}
+}
+
+// With no scene open in the editor, or one never saved, an inline
+// resource has no file to go to: the refusal says what to do.
+func TestEditorInlineResourceNeedsASavedScene(t *testing.T) {
+	for _, c := range []struct {
+		active   map[string]any
+		required string
+	}{
+		{map[string]any{"is_open": false}, "active_scene"},
+		{map[string]any{"is_open": true, "path": ""}, "scene_path"},
+	} {
+		ed := sdktest.NewEditor().Result("cmd_get_active_scene", c.active)
+		h := editorHost(t, ed)
+		r := h.Call(context.Background(), "set_node_property", map[string]any{"node_path": "Left/Collision", "property": "shape",
+			"value": map[string]any{"type": "RectangleShape2D"}})
+		if !r.IsError || r.ErrorCode != sdk.CodePreconditionFailed || r.Error.Required != c.required || r.Error.Hint == "" {
+			t.Errorf("%v: %s", c.active, r.Text())
+		}
+		if n := len(ed.Calls("cmd_save_scene", "cmd_set_node_property")); n != 0 {
+			t.Errorf("%v: %d commands sent", c.active, n)
+		}
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -98,7 +98,8 @@ func tools() []sdk.Tool {
 				"{r,g,b,a}, [r,g,b,a] or \"#rrggbb\", enums as integers, resources as a res:// path, "+
 				"an inline resource {\"type\": \"RectangleShape2D\", \"properties\": {\"size\": [16, 32]}} (nested to any depth; "+
 				"written as a [sub_resource], the one it replaces dropped when nothing else uses it), {\"sub_resource\": \"<id>\"} to share "+
-				"one the scene has, or null; inline and sub_resource values are headless only (the editor addon takes paths). Unknown "+
+				"one the scene has, or null (with an editor attached, an inline or sub_resource value is written to the saved scene file, "+
+				"which the editor then reloads: the addon takes resources as paths only). Unknown "+
 				"properties are refused with suggestions. Headless: a value equal to the class default is removed from the "+
 				"file, as Godot does. A node of an instanced scene (Coins/Coin1/Sprite2D) gets an override holding only what "+
 				"differs from that scene (override:true); headless the instances on the way get Editable Children, without "+

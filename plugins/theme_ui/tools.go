@@ -425,7 +425,7 @@ func (in styleboxArgs) stylebox() (string, map[string]any, error) {
 	return typ, props, nil
 }
 
-func setStyleboxEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in styleboxArgs) (sdk.Result, error) {
+func setStyleboxEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in styleboxArgs) (sdk.Result, error) {
 	name, err := editorName(in.target, in.Name, "styles")
 	if err != nil {
 		return sdk.Result{}, err
@@ -435,7 +435,9 @@ func setStyleboxEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in styl
 		return sdk.Result{}, err
 	}
 	if nodeedit.HasInline(props) {
-		return sdk.Result{}, nodeedit.EditorInline("properties")
+		// The addon cannot build the stylebox's inline resources: the
+		// scene's file gets them.
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, setStylebox)
 	}
 	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
 		return sdk.Result{}, err
