@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
@@ -232,10 +233,12 @@ func jsonEq(a, b any) bool {
 // fake addon, after the scaffold made the folder a project): each step
 // sends the addon exactly the commands and params asserted here, or is
 // done on the files where the tool says it is (the TileSet's layers and
-// collision polygons, the placeholder image), or is refused: an inline
-// resource, which the addon cannot build, is refused before anything is
-// sent, with the way round it, and the agent takes that way: a .tres made
-// with create_resource, then its path.
+// collision polygons, the placeholder image). The coin's inline texture
+// and shape, which the addon cannot build, go to the scene's file: the
+// editor saves the scene (the tool, then the host under the commit's
+// lock), the file gets the [sub_resource]s, and the editor reloads it.
+// The player's shape takes the other way: a .tres made with
+// create_resource, then its path.
 func TestPlatformerEditorMode(t *testing.T) {
 	dir := t.TempDir()
 	url := bridgeURL(t)
@@ -295,16 +298,29 @@ func TestPlatformerEditorMode(t *testing.T) {
 		`cmd_create_scene {"root_type":"Area2D","scene_path":"res://scenes/coin.tscn"}`)
 	step("godot_scene_edit_create_node", map[string]any{"node_type": "Sprite2D"},
 		`cmd_create_node {"node_type":"Sprite2D","parent_path":"."}`)
-	// The addon takes a resource as a path only: an inline one is refused
-	// before anything is sent, and the refusal says what to do instead.
-	te := toolError(t, s.call(t, "godot_scene_edit_set_node_property", map[string]any{"node_path": "Sprite2D", "property": "texture",
-		"value": map[string]any{"type": "PlaceholderTexture2D", "properties": map[string]any{"size": []any{8, 8}}}}))
-	if te.Code != "PRECONDITION_FAILED" || te.Required != "headless" || !strings.Contains(te.Hint, "godot_resources_edit_create_resource") ||
-		!strings.Contains(te.Hint, "godot_scene_edit_set_node_property") {
-		t.Errorf("an inline resource in editor mode: %+v", te)
+	// The addon takes a resource as a path only: an inline one is written
+	// to the scene's file, saved by the editor first and reloaded after.
+	onFile := func(scene string) []string {
+		return []string{`cmd_get_active_scene {}`, `cmd_save_scene {}`, // the tool
+			`cmd_get_active_scene {}`, `cmd_save_scene {}`, `cmd_list_open_scenes {}`, // the host, under the commit's lock
+			`cmd_rescan_filesystem {}`, `cmd_list_open_scenes {}`, `cmd_reload_scene {"confirm":true,"scene_path":"` + scene + `"}`}
 	}
-	if got := sent(); len(got) != 0 {
-		t.Errorf("the refused inline resource reached the editor: %v", got)
+	out := step("godot_scene_edit_set_node_property", map[string]any{"node_path": "Sprite2D", "property": "texture",
+		"value": map[string]any{"type": "PlaceholderTexture2D", "properties": map[string]any{"size": []any{8, 8}}}}, onFile("res://scenes/coin.tscn")...)
+	if on, _ := out["on_file"].(string); !strings.Contains(on, "Ctrl+Z") {
+		t.Errorf("the answer does not say the step is not in the editor's undo: %v", out)
+	}
+	step("godot_scene_edit_create_node", map[string]any{"node_type": "CollisionShape2D"},
+		`cmd_create_node {"node_type":"CollisionShape2D","parent_path":"."}`)
+	step("godot_scene_edit_set_node_property", map[string]any{"node_path": "CollisionShape2D", "property": "shape",
+		"value": map[string]any{"type": "CircleShape2D", "properties": map[string]any{"radius": 4}}}, onFile("res://scenes/coin.tscn")...)
+	coin := string(mustRead(t, filepath.Join(dir, "scenes", "coin.tscn")))
+	for _, w := range []string{`[sub_resource type="PlaceholderTexture2D" id="PlaceholderTexture2D_`, "size = Vector2(8, 8)",
+		`[sub_resource type="CircleShape2D" id="CircleShape2D_`, "radius = 4.0", `texture = SubResource("PlaceholderTexture2D_`,
+		`shape = SubResource("CircleShape2D_`, `[node name="CollisionShape2D" type="CollisionShape2D" parent="."`} {
+		if !strings.Contains(coin, w) {
+			t.Errorf("coin.tscn lacks %s:\n%s", w, coin)
+		}
 	}
 	resource := func(typ, path string, props map[string]any) {
 		t.Helper()
@@ -316,12 +332,6 @@ func TestPlatformerEditorMode(t *testing.T) {
 		step("godot_scene_edit_set_node_property", map[string]any{"node_path": node, "property": prop, "value": value},
 			`cmd_set_node_property `+jsonText(t, map[string]any{"node_path": node, "property": prop, "value": value}))
 	}
-	resource("PlaceholderTexture2D", "res://art/coin_texture.tres", map[string]any{"size": []any{8, 8}})
-	setProp("Sprite2D", "texture", "res://art/coin_texture.tres")
-	step("godot_scene_edit_create_node", map[string]any{"node_type": "CollisionShape2D"},
-		`cmd_create_node {"node_type":"CollisionShape2D","parent_path":"."}`)
-	resource("CircleShape2D", "res://shapes/coin_shape.tres", map[string]any{"radius": 4})
-	setProp("CollisionShape2D", "shape", "res://shapes/coin_shape.tres")
 
 	step("godot_scene_edit_create_scene", map[string]any{"scene_path": "res://scenes/player.tscn", "root_type": "CharacterBody2D"},
 		`cmd_create_scene {"root_type":"CharacterBody2D","scene_path":"res://scenes/player.tscn"}`)
@@ -381,7 +391,7 @@ func TestPlatformerEditorMode(t *testing.T) {
 			t.Errorf("tiles/floor.tres lacks %s:\n%s", w, ts)
 		}
 	}
-	for _, f := range []string{"scenes/coin.tscn", "scenes/player.tscn", "scripts/player.gd", "shapes/player_shape.tres"} {
+	for _, f := range []string{"scenes/player.tscn", "scripts/player.gd", "shapes/player_shape.tres"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			t.Errorf("%s was written behind the editor's back", f)
 		}
@@ -389,13 +399,31 @@ func TestPlatformerEditorMode(t *testing.T) {
 	if p := string(mustRead(t, filepath.Join(dir, "project.godot"))); strings.Contains(p, "GameState") || strings.Contains(p, "jump") {
 		t.Errorf("project.godot was edited behind the editor's back:\n%s", p)
 	}
+	// The coin scene, as the editor saved it with the inline resources
+	// written to it, loads in the engine with every property set.
+	enginecheck.Files(t, map[string][]byte{"project.godot": mustRead(t, filepath.Join(dir, "project.godot")),
+		"scenes/coin.tscn": mustRead(t, filepath.Join(dir, "scenes", "coin.tscn"))})
 }
 
 // platformerAddon answers the commands of TestPlatformerEditorMode as the
 // addon does, with what the build needs of its effects on disk: the
 // TileSet cmd_create_tileset saves (the TileSet tools that follow edit
-// that file).
+// that file), and the scenes the editor holds, as text: a new scene's root
+// and the nodes created in it since it was last loaded, which
+// cmd_save_scene writes and cmd_reload_scene reads back.
 func platformerAddon(t *testing.T, dir string) map[string]fakeaddon.Handler {
+	var mu sync.Mutex
+	scenes := map[string]string{} // res:// path → the text the editor would save
+	var open []any
+	active := ""
+	file := func(res string) string { return filepath.Join(dir, strings.TrimPrefix(res, "res://")) }
+	activate := func(res, text string) {
+		if _, ok := scenes[res]; !ok {
+			scenes[res] = text
+			open = append(open, map[string]any{"path": res})
+		}
+		active = res
+	}
 	echo := func(extra map[string]any) fakeaddon.Handler {
 		return func(p map[string]any) fakeaddon.Reply {
 			out := maps.Clone(p)
@@ -407,8 +435,48 @@ func platformerAddon(t *testing.T, dir string) map[string]fakeaddon.Handler {
 		"cmd_add_input_action":      echo(map[string]any{"added": true}),
 		"cmd_add_input_event":       echo(map[string]any{"added": true}),
 		"cmd_write_script":          echo(map[string]any{"written": true}),
-		"cmd_create_scene":          echo(map[string]any{"created": true}),
-		"cmd_open_scene":            echo(map[string]any{"opened": true}),
+		"cmd_create_scene": func(p map[string]any) fakeaddon.Reply {
+			mu.Lock()
+			defer mu.Unlock()
+			res := p["scene_path"].(string)
+			root := strings.ToUpper(path.Base(res)[:1]) + strings.TrimSuffix(path.Base(res)[1:], ".tscn")
+			activate(res, fmt.Sprintf("[gd_scene format=3]\n\n[node name=%q type=%q]\n", root, p["root_type"]))
+			return fakeaddon.OK(map[string]any{"scene_path": res, "created": true})
+		},
+		"cmd_open_scene": func(p map[string]any) fakeaddon.Reply {
+			mu.Lock()
+			defer mu.Unlock()
+			res := p["scene_path"].(string)
+			b, _ := os.ReadFile(file(res))
+			activate(res, string(b))
+			return fakeaddon.OK(map[string]any{"scene_path": res, "opened": true})
+		},
+		"cmd_get_active_scene": func(map[string]any) fakeaddon.Reply {
+			mu.Lock()
+			defer mu.Unlock()
+			return fakeaddon.OK(map[string]any{"is_open": active != "", "path": active})
+		},
+		"cmd_save_scene": func(map[string]any) fakeaddon.Reply {
+			mu.Lock()
+			defer mu.Unlock()
+			if err := os.MkdirAll(filepath.Dir(file(active)), 0o755); err != nil {
+				t.Error(err)
+			}
+			writeFile(t, file(active), scenes[active])
+			return fakeaddon.OK(map[string]any{"path": active, "saved": true})
+		},
+		"cmd_reload_scene": func(p map[string]any) fakeaddon.Reply {
+			mu.Lock()
+			defer mu.Unlock()
+			res := p["scene_path"].(string)
+			scenes[res] = string(mustRead(t, file(res)))
+			return fakeaddon.OK(map[string]any{"scene_path": res, "reloaded": true})
+		},
+		"cmd_list_open_scenes": func(map[string]any) fakeaddon.Reply {
+			mu.Lock()
+			defer mu.Unlock()
+			return fakeaddon.OK(map[string]any{"scenes": slices.Clone(open)})
+		},
 		"cmd_create_resource":       echo(map[string]any{"created": true}),
 		"cmd_set_node_property":     echo(map[string]any{"set": true}),
 		"cmd_attach_script":         echo(map[string]any{"attached": true}),
@@ -418,7 +486,6 @@ func platformerAddon(t *testing.T, dir string) map[string]fakeaddon.Handler {
 		"cmd_register_autoload":     echo(map[string]any{"registered": true}),
 		"cmd_rescan_filesystem":     echo(map[string]any{"scanned": true, "scanning": false}),
 		"cmd_get_scan_state":        echo(map[string]any{"scanning": false}),
-		"cmd_list_open_scenes":      echo(map[string]any{"scenes": []any{}}),
 		"cmd_read_script": func(p map[string]any) fakeaddon.Reply {
 			return fakeaddon.Fail("RESOURCE_NOT_FOUND", fmt.Sprintf("No script at '%v'.", p["script_path"]))
 		},
@@ -427,6 +494,9 @@ func platformerAddon(t *testing.T, dir string) map[string]fakeaddon.Handler {
 			if name == "" {
 				name = p["node_type"].(string)
 			}
+			mu.Lock()
+			scenes[active] += fmt.Sprintf("\n[node name=%q type=%q parent=%q]\n", name, p["node_type"], p["parent_path"])
+			mu.Unlock()
 			return fakeaddon.OK(map[string]any{"node_path": path.Join(p["parent_path"].(string), name), "created": true})
 		},
 		"cmd_instance_scene": func(p map[string]any) fakeaddon.Reply {

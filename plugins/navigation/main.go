@@ -42,8 +42,8 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("setup_region",
 				"Add a NavigationRegion2D or NavigationRegion3D (region_type; default NavigationRegion2D, or 3D under a 3D parent when that can be read) "+
 					"named name under parent_path, with an empty NavigationPolygon (2D) or NavigationMesh (3D) ready to bake, and properties (enabled, navigation_layers, ...). "+
-					"Headless, mesh_properties sets the mesh's bake parameters (agent_radius, cell_size, parsed_geometry_type / geometry_parsed_geometry_type, ...) "+
-					"and outlines a 2D polygon's traversable outlines. Next: add its source geometry (meshes, static bodies) under it and call godot_navigation_bake_mesh.",
+					"mesh_properties sets the mesh's bake parameters (agent_radius, cell_size, parsed_geometry_type / geometry_parsed_geometry_type, ...) "+
+					"and outlines a 2D polygon's traversable outlines (with an editor attached, these are written to the saved scene file, which the editor reloads). Next: add its source geometry (meshes, static bodies) under it and call godot_navigation_bake_mesh.",
 				sdk.Mutating, setupRegion, sdk.EditorFunc(setupRegionEditor), sdk.DryRunAnswer(func(setupRegionArgs) map[string]any { return map[string]any{"scene_path": sdk.EditedScene} }, "created"), sdk.WithTitle("Add a navigation region")),
 			sdk.NewTool("setup_agent",
 				"Add a NavigationAgent2D or NavigationAgent3D (agent_type; default NavigationAgent2D, or 3D under a 3D parent when that can be read) named name under parent_path, "+

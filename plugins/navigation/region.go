@@ -16,8 +16,8 @@ type setupRegionArgs struct {
 	RegionType     string         `json:"region_type,omitempty" jsonschema:"NavigationRegion2D or NavigationRegion3D; default NavigationRegion2D, or NavigationRegion3D when the parent is a Node3D"`
 	Name           string         `json:"name,omitempty" jsonschema:"name of the new region; default region_type (a clash gets the next free name)"`
 	Properties     map[string]any `json:"properties,omitempty" jsonschema:"region properties as JSON: enabled, navigation_layers, use_edge_connections, enter_cost, travel_cost"`
-	MeshProperties map[string]any `json:"mesh_properties,omitempty" jsonschema:"headless: bake parameters of the new NavigationPolygon (agent_radius, cell_size, parsed_geometry_type, source_geometry_mode, ...) or NavigationMesh (agent_radius, agent_height, cell_size, cell_height, geometry_parsed_geometry_type, ...)"`
-	Outlines       [][][]float64  `json:"outlines,omitempty" jsonschema:"headless, 2D: the polygon's traversable outlines, each a list of [x, y] points in the region's space, e.g. [[[0,0],[800,0],[800,600],[0,600]]]; the bake cuts obstacles out of them"`
+	MeshProperties map[string]any `json:"mesh_properties,omitempty" jsonschema:"bake parameters of the new NavigationPolygon (agent_radius, cell_size, parsed_geometry_type, source_geometry_mode, ...) or NavigationMesh (agent_radius, agent_height, cell_size, cell_height, geometry_parsed_geometry_type, ...)"`
+	Outlines       [][][]float64  `json:"outlines,omitempty" jsonschema:"2D: the polygon's traversable outlines, each a list of [x, y] points in the region's space, e.g. [[[0,0],[800,0],[800,600],[0,600]]]; the bake cuts obstacles out of them"`
 	Scene          sdk.ScenePath  `json:"scene,omitempty" jsonschema:"res:// path of the scene to edit; default: the active scene (see godot_scene_edit_open_scene). In the editor it is opened first"`
 }
 

@@ -15,7 +15,7 @@ type meshInstanceArgs struct {
 	MeshPath       sdk.ResPath    `json:"mesh_path,omitempty" jsonschema:"instead of mesh_type: res:// path of a Mesh resource of the project (.tres, .mesh, .obj)" godot:"exists"`
 	Name           string         `json:"name,omitempty" jsonschema:"name of the new node (default MeshInstance3D; a clash gets Godot's next free name)"`
 	Properties     map[string]any `json:"properties,omitempty" jsonschema:"properties of the new primitive mesh, e.g. {\"size\": [2, 1, 2]} for a BoxMesh, {\"radius\": 0.5, \"height\": 1} for a SphereMesh"`
-	Material       map[string]any `json:"material,omitempty" jsonschema:"a new material as the node's material_override: StandardMaterial3D properties such as {\"albedo_color\": \"#ff8800\", \"metallic\": 0.2, \"roughness\": 0.6}, or an inline resource {\"type\": \"ORMMaterial3D\", \"properties\": {…}} (headless only)"`
+	Material       map[string]any `json:"material,omitempty" jsonschema:"a new material as the node's material_override: StandardMaterial3D properties such as {\"albedo_color\": \"#ff8800\", \"metallic\": 0.2, \"roughness\": 0.6}, or an inline resource {\"type\": \"ORMMaterial3D\", \"properties\": {…}} (with an editor attached, written to the saved scene file, which the editor reloads)"`
 	MaterialPath   sdk.ResPath    `json:"material_path,omitempty" jsonschema:"instead of material: res:// path of a Material resource (.tres, .material) to use as material_override" godot:"exists"`
 	NodeProperties map[string]any `json:"node_properties,omitempty" jsonschema:"properties of the MeshInstance3D itself, e.g. {\"position\": [0, 1, 0], \"rotation_degrees\": [0, 45, 0], \"cast_shadow\": \"SHADOW_CASTING_SETTING_OFF\"}"`
 	ScenePath      sdk.ScenePath  `json:"scene_path,omitempty" jsonschema:"the res:// scene to edit (in the editor it becomes the active tab); default the active scene"`
@@ -312,7 +312,7 @@ type environmentArgs struct {
 	ParentPath string         `json:"parent_path" jsonschema:"path of the parent node relative to the scene root (\".\" is the root)"`
 	Name       string         `json:"name,omitempty" jsonschema:"name of the new node (default WorldEnvironment)"`
 	Properties map[string]any `json:"properties,omitempty" jsonschema:"Environment properties, e.g. {\"background_mode\": \"BG_COLOR\", \"background_color\": \"#203040\", \"ambient_light_source\": \"AMBIENT_SOURCE_COLOR\", \"ambient_light_color\": \"#ffffff\", \"ambient_light_energy\": 0.5, \"tonemap_mode\": \"TONE_MAPPER_FILMIC\", \"glow_enabled\": true, \"fog_enabled\": true, \"fog_density\": 0.02}"`
-	Sky        map[string]any `json:"sky,omitempty" jsonschema:"give the Environment a Sky with a ProceduralSkyMaterial of these properties (e.g. {\"sky_top_color\": \"#3a6bb5\", \"ground_bottom_color\": \"#2a2520\"}; {} for its defaults) and background_mode BG_SKY unless properties sets it; headless only"`
+	Sky        map[string]any `json:"sky,omitempty" jsonschema:"give the Environment a Sky with a ProceduralSkyMaterial of these properties (e.g. {\"sky_top_color\": \"#3a6bb5\", \"ground_bottom_color\": \"#2a2520\"}; {} for its defaults) and background_mode BG_SKY unless properties sets it (with an editor attached, written to the saved scene file, which the editor reloads)"`
 	ScenePath  sdk.ScenePath  `json:"scene_path,omitempty" jsonschema:"the res:// scene to edit (in the editor it becomes the active tab); default the active scene"`
 }
 
