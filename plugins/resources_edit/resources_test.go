@@ -240,12 +240,15 @@ func fmtParams(m map[string]any) string {
 
 func sprint(v any) string { return fmt.Sprint(v) }
 
-// An editor dry run sends nothing and previews the command it would send;
-// it does not read the files behind the editor's back.
+// An editor dry run sends nothing that changes the editor and previews the
+// command it would send; it does not read the files behind the editor's
+// back.
 func TestResourcesEditorDryRunsSendNothing(t *testing.T) {
-	ed := sdktest.NewEditor()
+	ed := sdktest.NewEditor().ActiveScene("res://walls.tscn").Result("cmd_open_scene", map[string]any{"opened": true})
 	// The sub-resource tools work on the saved files in both modes (the
-	// addon has no sub-resource commands), so they need a project.
+	// addon has no sub-resource commands), so they need a project; a
+	// scene's is opened in the editor first, and the save that would come
+	// next is only previewed.
 	dir := plugintest.Project(t, map[string]string{"project.godot": "config_version=5\n", "walls.tscn": sharedScene})
 	h := sdktest.New(t, Toolset(), sdktest.Options{Editor: ed.Serve, ProjectDir: dir})
 	plugintest.EditorDryRuns(t, h, ed, map[string]any{
@@ -256,8 +259,10 @@ func TestResourcesEditorDryRunsSendNothing(t *testing.T) {
 		"register_autoload":         map[string]any{"name": "G", "path": "res://g.gd"},
 		"unregister_autoload":       map[string]any{"name": "G"},
 	})
-	if calls := ed.Calls(); len(calls) != 0 {
-		t.Fatalf("dry runs reached the editor: %+v", calls)
+	for _, c := range ed.Calls() {
+		if c.Command != "cmd_open_scene" && c.Command != "cmd_get_active_scene" {
+			t.Errorf("a dry run sent %s", c.Command)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot"
@@ -234,7 +235,7 @@ func makeSubResourceUnique(ctx context.Context, call *sdk.Call, in uniqueArgs) (
 // sub-resources), so with an editor attached a scene it has open is
 // refused by the workspace rather than changed behind its back.
 func subResourceTools() []sdk.Tool {
-	shared := " Works on the saved file; with an editor attached, a scene open in it cannot be written (save and close it first)."
+	shared := " Works on the saved file; with an editor attached, a scene is opened there, saved, edited on its file and reloaded."
 	return []sdk.Tool{
 		sdk.NewTool("list_sub_resources",
 			"List the [sub_resource] sections of a scene or .tres: each one's id, class, properties (nested sub-resources as "+
@@ -248,10 +249,31 @@ func subResourceTools() []sdk.Tool {
 			"Set one property of a sub-resource, checked against its class and converted to the property's type (a resource-typed one "+
 				"also takes an inline resource {\"type\": ..., \"properties\": {...}} or {\"sub_resource\": id}); null or the class default removes it. "+
 				"Every user of a shared sub-resource sees the change: make it unique first to change one."+shared,
-			sdk.Mutating, setSubResourceProperty, sdk.AnyMode(), sdk.WithTitle("Set sub-resource property")),
+			sdk.Mutating, setSubResourceProperty, onSceneFile(setSubResourceProperty, func(in *setSubArgs) *sdk.ResPath { return &in.Path }),
+			sdk.WithTitle("Set sub-resource property")),
 		sdk.NewTool("make_sub_resource_unique",
 			"Give one property its own copy of the sub-resource it shares (the editor's Make Unique; recursive copies the "+
 				"sub-resources it uses too). The reverse, sharing, is setting the property to {\"sub_resource\": \"<id>\"}."+shared,
-			sdk.Mutating, makeSubResourceUnique, sdk.AnyMode(), sdk.WithTitle("Make sub-resource unique")),
+			sdk.Mutating, makeSubResourceUnique, onSceneFile(makeSubResourceUnique, func(in *uniqueArgs) *sdk.ResPath { return &in.Path }),
+			sdk.WithTitle("Make sub-resource unique")),
 	}
+}
+
+// onSceneFile is the editor path of a tool that edits a file's
+// sub-resources, which the addon has no commands for: a scene is edited
+// on its file, which the editor saves first and reloads after
+// (sdk.Editor.OnSceneFile), since the workspace never writes a scene the
+// editor holds otherwise; a .tres is edited as headless, and the editor
+// rescans it.
+func onSceneFile[In any](h sdk.Handler[In], path func(*In) *sdk.ResPath) sdk.ToolOption {
+	return sdk.EditorFunc(func(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in In) (sdk.Result, error) {
+		p := path(&in)
+		if !strings.HasSuffix(string(*p), ".tscn") {
+			return h(ctx, call, in)
+		}
+		return ed.OnSceneFile(ctx, string(*p), func(ctx context.Context, scene string) (sdk.Result, error) {
+			*p = sdk.ResPath(scene)
+			return h(ctx, call, in)
+		})
+	})
 }

@@ -28,6 +28,14 @@ func NewOpenScenes(scenes ...string) *OpenScenes {
 	return &OpenScenes{open: scenes}
 }
 
+// Open adds scenes to the ones the editor holds open.
+func (o *OpenScenes) Open(scenes ...string) *OpenScenes {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.open = append(o.open, scenes...)
+	return o
+}
+
 // OnSave sets what a save does to the file, such as writing the user's
 // edits the test pretends were unsaved.
 func (o *OpenScenes) OnSave(fn func(scene string)) *OpenScenes {
