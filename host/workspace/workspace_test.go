@@ -16,9 +16,10 @@ import (
 // fakeAddon answers the addon commands the workspace sends, like the
 // godot-mcp addon would, and records them.
 type fakeAddon struct {
-	open []string
-	sent []string
-	fail string // a command that fails
+	open   []string
+	active string // the active tab
+	sent   []string
+	fail   string // a command that fails
 }
 
 func (f *fakeAddon) send(_ context.Context, command string, params any) (json.RawMessage, error) {
@@ -43,6 +44,10 @@ func (f *fakeAddon) send(_ context.Context, command string, params any) (json.Ra
 		return json.RawMessage(`{"scanned":true,"scanning":true}`), nil
 	case CmdReloadScene:
 		return json.RawMessage(`{"reloaded":true}`), nil
+	case CmdGetActiveScene:
+		return json.Marshal(map[string]any{"is_open": f.active != "", "path": f.active})
+	case CmdSaveScene:
+		return json.Marshal(map[string]any{"path": f.active, "saved": true})
 	}
 	return nil, errors.New("unknown command " + command)
 }
@@ -110,6 +115,46 @@ func TestEditorAttached(t *testing.T) {
 	_, err = ws.Commit(ctx, sw.Change{Name: "v", Ops: []sw.Op{{Path: "n.txt", Data: []byte("n")}}})
 	if !errors.As(err, &e) || e.Code != sdk.CodePreconditionFailed {
 		t.Fatal(err)
+	}
+}
+
+// A commit may write the one open scene it names in SaveInEditor: the
+// addon saves it first (only as the active tab: a switched tab is a
+// CONFLICT, nothing saved or written) and reloads it after.
+func TestSaveInEditorOverTheAddon(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "open.tscn"), []byte("saved"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := New(dir, Options{JournalDir: "memory"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addon := &fakeAddon{open: []string{"res://open.tscn", "res://other.tscn"}, active: "res://other.tscn"}
+	h.SetEditor(&AddonEditor{Send: addon.send})
+	ws := h.Workspace()
+	ctx := context.Background()
+	f, _ := ws.Read(ctx, "open.tscn")
+	ch := sw.Change{Name: "x", SaveInEditor: "res://open.tscn", Ops: []sw.Op{{Path: "open.tscn", Data: []byte("edited"), Base: f.Version}}}
+	_, err = ws.Commit(ctx, ch)
+	var e *sdk.Error
+	if !errors.As(err, &e) || e.Code != sdk.CodeConflict || e.Required != "active_scene" || !strings.Contains(e.Message, "res://other.tscn") {
+		t.Fatalf("a switched tab: %v", err)
+	}
+	if want := []string{`cmd_get_active_scene {}`}; strings.Join(addon.sent, "|") != strings.Join(want, "|") {
+		t.Fatalf("sent %q, want %q", addon.sent, want)
+	}
+	addon.active, addon.sent = "res://open.tscn", nil
+	if _, err := ws.Commit(ctx, ch); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`cmd_get_active_scene {}`, `cmd_save_scene {}`, `cmd_list_open_scenes {}`,
+		`cmd_rescan_filesystem {}`, `cmd_list_open_scenes {}`, `cmd_reload_scene {"confirm":true,"scene_path":"res://open.tscn"}`}
+	if strings.Join(addon.sent, "|") != strings.Join(want, "|") {
+		t.Fatalf("sent %q, want %q", addon.sent, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "open.tscn")); string(b) != "edited" {
+		t.Fatalf("open.tscn = %q", b)
 	}
 }
 
