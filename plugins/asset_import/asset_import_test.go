@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
@@ -656,7 +655,7 @@ func TestEditorMode(t *testing.T) {
 	ed := sdktest.NewEditor().
 		Result("cmd_create_material_from_textures", map[string]any{"material_path": "res://materials/rock.tres", "created": true, "channels_set": []any{"albedo", "normal"}}).
 		Result("cmd_set_resource_property", map[string]any{"ok": true})
-	scans := &scanRecorder{}
+	scans := sdktest.NewOpenScenes()
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve, WorkspaceEditor: scans})
 	out := plugintest.CallAs[materialOut](t, h, "create_material_from_textures", map[string]any{"albedo": "res://t/rock_albedo.png", "normal": "res://t/rock_n.png"})
 	if out.MaterialPath != "res://materials/rock.tres" || !out.Created {
@@ -684,7 +683,7 @@ func TestEditorMode(t *testing.T) {
 	}
 	// The commit told the editor to rescan the new files: that scan is
 	// what imports them.
-	if got := scans.all(); !slices.Contains(got, "res://coin.wav") || !slices.Contains(got, "res://coin.wav.import") {
+	if got := scans.Reloaded(); !slices.Contains(got, "res://coin.wav") || !slices.Contains(got, "res://coin.wav.import") {
 		t.Errorf("the editor was told to rescan %v", got)
 	}
 	img := plugintest.Call(t, h, "create_placeholder_image", map[string]any{"path": "res://dot.png", "shape": "circle"})
@@ -698,30 +697,6 @@ func TestEditorMode(t *testing.T) {
 	if len(ed.Calls()) != 2 {
 		t.Errorf("file tools sent editor commands: %+v", ed.Calls()[2:])
 	}
-}
-
-// scanRecorder plays the attached editor for the workspace: it records
-// the files it is told to rescan.
-type scanRecorder struct {
-	mu    sync.Mutex
-	paths []string
-}
-
-func (r *scanRecorder) UnsavedScenes(context.Context) ([]string, error) { return nil, nil }
-
-func (r *scanRecorder) SaveScene(context.Context, string) error { return nil }
-
-func (r *scanRecorder) Reload(_ context.Context, paths []string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.paths = append(r.paths, paths...)
-	return nil
-}
-
-func (r *scanRecorder) all() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.paths)
 }
 
 // Dry runs in both modes change nothing and preview in the SDK's shape;

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -30,16 +29,8 @@ func TestSetPropertyInlineShared(t *testing.T) {
 	eh := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: edDir, Editor: ed.Serve, WorkspaceEditor: scenes})
 	out := plugintest.Call(t, eh, "set_property", map[string]any{"scene": "res://main.tscn", "type": "Sprite2D", "property": "texture",
 		"value": map[string]any{"type": "GradientTexture2D", "properties": map[string]any{"width": 8, "height": 8}}})
-	if _, ok := out["on_file"]; !ok {
-		t.Errorf("answer: %v", out)
-	}
+	plugintest.OnSceneFile(t, out, ed, 0, scenes, "res://main.tscn", "cmd_open_scene", "cmd_get_active_scene", "cmd_save_scene")
 	if got := read(t, edDir, "main.tscn"); strings.Count(got, `texture = SubResource("GradientTexture2D_`) != 2 {
 		t.Errorf("main.tscn:\n%s", got)
-	}
-	if n := len(ed.Calls("cmd_batch_set_property")); n != 0 || len(ed.Calls("cmd_save_scene")) != 1 {
-		t.Errorf("the editor got %+v", ed.Calls())
-	}
-	if !slices.Equal(scenes.Saved(), []string{"res://main.tscn"}) || !slices.Contains(scenes.Reloaded(), "res://main.tscn") {
-		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -57,24 +56,12 @@ func TestComposeInlineResources(t *testing.T) {
 	eh := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: edDir, Editor: ed.Serve, WorkspaceEditor: scenes})
 	out := plugintest.Call(t, eh, "compose_node", map[string]any{"scene": "res://main.tscn", "node_type": "CollisionShape2D", "node_name": "Hitbox",
 		"properties": map[string]any{"shape": map[string]any{"type": "RectangleShape2D", "properties": map[string]any{"size": []any{4, 6}}}}})
-	if _, ok := out["on_file"]; !ok {
-		t.Errorf("answer: %v", out)
-	}
-	var cmds []string
-	for _, c := range ed.Calls() {
-		cmds = append(cmds, c.Command)
-	}
-	if !slices.Equal(cmds, []string{"cmd_open_scene", "cmd_get_active_scene", "cmd_save_scene"}) {
-		t.Errorf("the editor got %v", cmds)
-	}
+	plugintest.OnSceneFile(t, out, ed, 0, scenes, "res://main.tscn", "cmd_open_scene", "cmd_get_active_scene", "cmd_save_scene")
 	got = read(t, edDir)
 	for _, want := range []string{`[sub_resource type="RectangleShape2D" id="RectangleShape2D_`, "size = Vector2(4, 6)", `[node name="Hitbox" type="CollisionShape2D" parent="."]`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("main.tscn lacks %q:\n%s", want, got)
 		}
-	}
-	if !slices.Equal(scenes.Saved(), []string{"res://main.tscn"}) || !slices.Contains(scenes.Reloaded(), "res://main.tscn") {
-		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
 	}
 	// run_commands sends addon commands: an inline value there is refused.
 	plugintest.Refused(t, eh, "run_commands", map[string]any{"commands": []any{map[string]any{"command": "set_node_property",

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 
@@ -85,21 +84,9 @@ func TestEditorCommands(t *testing.T) {
 	fh := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve, WorkspaceEditor: scenes})
 	before = len(ed.Calls())
 	out := plugintest.Call(t, fh, "setup_region", map[string]any{"parent_path": ".", "name": "Upper", "mesh_properties": map[string]any{"agent_radius": 1}})
-	if _, ok := out["on_file"]; !ok {
-		t.Errorf("answer: %v", out)
-	}
-	var sent []string
-	for _, c := range ed.Calls()[before:] {
-		sent = append(sent, c.Command)
-	}
-	if !slices.Equal(sent, []string{"cmd_get_active_scene", "cmd_save_scene"}) {
-		t.Errorf("sent %v", sent)
-	}
+	plugintest.OnSceneFile(t, out, ed, before, scenes, scene, "cmd_get_active_scene", "cmd_save_scene")
 	if got := read(t, dir, "navmesh.tscn"); !strings.Contains(got, `[node name="Upper" type="NavigationRegion3D" parent="."`) || !strings.Contains(got, "agent_radius = 1.0") {
 		t.Errorf("navmesh.tscn:\n%s", got)
-	}
-	if !slices.Equal(scenes.Saved(), []string{scene}) || !slices.Contains(scenes.Reloaded(), scene) {
-		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
 	}
 }
 

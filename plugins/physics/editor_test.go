@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 
@@ -96,21 +95,9 @@ func TestEditorCommands(t *testing.T) {
 	fh := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve, WorkspaceEditor: scenes})
 	before := len(ed.Calls())
 	out := plugintest.Call(t, fh, "setup_body", map[string]any{"node_path": "Crate", "body_type": "RigidBody2D", "friction": 0.5})
-	if _, ok := out["on_file"]; !ok {
-		t.Errorf("answer: %v", out)
-	}
-	var sent []string
-	for _, c := range ed.Calls()[before:] {
-		sent = append(sent, c.Command)
-	}
-	if !slices.Equal(sent, []string{"cmd_get_active_scene", "cmd_save_scene"}) {
-		t.Errorf("sent %v", sent)
-	}
+	plugintest.OnSceneFile(t, out, ed, before, scenes, "res://character.tscn", "cmd_get_active_scene", "cmd_save_scene")
 	if got := read(t, dir, "character.tscn"); !strings.Contains(got, `[sub_resource type="PhysicsMaterial" id="PhysicsMaterial_`) || !strings.Contains(got, "friction = 0.5") {
 		t.Errorf("character.tscn:\n%s", got)
-	}
-	if !slices.Equal(scenes.Saved(), []string{"res://character.tscn"}) || !slices.Contains(scenes.Reloaded(), "res://character.tscn") {
-		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
 	}
 }
 

@@ -143,15 +143,11 @@ func TestInlineOnTheFileInEditorMode(t *testing.T) {
 	// file is edited, and the editor reloads it.
 	ed.ActiveScene("res://level/coin.tscn").Result("cmd_open_scene", map[string]any{"opened": true})
 	scenes.Open("res://level/coin.tscn")
+	before := len(ed.Calls())
 	out := plugintest.Call(t, h, "set_sub_resource_property", map[string]any{"path": "res://level/coin.tscn", "id": "3", "property": "radius", "value": 12})
-	if _, ok := out["on_file"]; !ok {
-		t.Errorf("answer: %v", out)
-	}
+	plugintest.OnSceneFile(t, out, ed, before, scenes, "res://level/coin.tscn", "cmd_open_scene", "cmd_get_active_scene", "cmd_save_scene")
 	if coin := string(projfixture.Read(t, dir, "level/coin.tscn")); !strings.Contains(coin, "[sub_resource type=\"CircleShape2D\" id=\"3\"]\nradius = 12.0\n") {
 		t.Errorf("coin.tscn:\n%s", coin)
-	}
-	if c := ed.Calls("cmd_open_scene", "cmd_save_scene"); len(c) != 2 || !slices.Contains(scenes.Saved(), "res://level/coin.tscn") || !slices.Contains(scenes.Reloaded(), "res://level/coin.tscn") {
-		t.Errorf("the editor got %+v; the host saved %v and reloaded %v", c, scenes.Saved(), scenes.Reloaded())
 	}
 	plugintest.Call(t, h, "set_resource_property", map[string]any{"path": "res://gui/theme.tres", "property": "default_font", "value": "res://gui/font.tres"})
 	if c := ed.Calls("cmd_set_resource_property"); len(c) != 1 || c[0].Params["value"] != "res://gui/font.tres" {
