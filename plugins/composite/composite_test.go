@@ -371,6 +371,7 @@ func TestEditorResourcePathsSetAfterTheBuild(t *testing.T) {
 	ed := sdktest.NewEditor().
 		Result("cmd_compose_node", map[string]any{"node_path": "Coin", "created": true, "children": []any{"Sprite2D"}, "properties_set": []any{"visible"}}).
 		Result("cmd_batch_create_nodes", map[string]any{"created": []any{"A", "B"}, "count": 2}).
+		Result("cmd_apply_node_edits", map[string]any{"edited": []any{"A"}, "count": 1, "skipped": []any{}}).
 		Result("cmd_set_node_property", map[string]any{"property": "texture", "persisted": true})
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, Editor: ed.Serve})
 	defer h.Close()
@@ -379,6 +380,12 @@ func TestEditorResourcePathsSetAfterTheBuild(t *testing.T) {
 		"children":   []any{map[string]any{"node_type": "Sprite2D", "properties": map[string]any{"texture": "res://icon.png", "centered": false}}}})
 	plugintest.CallAs[batchCreateResult](t, h, "batch_create_nodes", map[string]any{"node_type": "Sprite2D", "names": []any{"A", "B"},
 		"properties": map[string]any{"texture": "uid://cicon", "centered": true}})
+	// apply_node_edits does not know the nodes' classes: every path goes
+	// to cmd_set_node_property, and an edit left with nothing else is not
+	// sent to cmd_apply_node_edits.
+	edited := plugintest.CallAs[applyResult](t, h, "apply_node_edits", map[string]any{"edits": []any{
+		map[string]any{"node_path": "A", "properties": map[string]any{"texture": "res://icon.png", "flip_h": true}},
+		map[string]any{"node_path": "B", "properties": map[string]any{"texture": "res://icon.png"}}}})
 	var got []string
 	for _, c := range ed.Calls() {
 		got = append(got, c.Command+" "+fmtJSON(t, c.Params))
@@ -389,12 +396,18 @@ func TestEditorResourcePathsSetAfterTheBuild(t *testing.T) {
 		`cmd_batch_create_nodes {"names":["A","B"],"node_type":"Sprite2D","parent_path":".","properties":{"centered":true},"save":false}`,
 		`cmd_set_node_property {"node_path":"A","property":"texture","value":"uid://cicon"}`,
 		`cmd_set_node_property {"node_path":"B","property":"texture","value":"uid://cicon"}`,
+		`cmd_apply_node_edits {"edits":[{"node_path":"A","properties":{"flip_h":true}}],"save":false}`,
+		`cmd_set_node_property {"node_path":"A","property":"texture","value":"res://icon.png"}`,
+		`cmd_set_node_property {"node_path":"B","property":"texture","value":"res://icon.png"}`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("the editor got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if out.NodePath != "Coin" {
 		t.Errorf("compose answer %+v", out)
+	}
+	if !slices.Equal(edited.Edited, []string{"A", "B"}) || edited.Count != 3 {
+		t.Errorf("apply answer %+v", edited)
 	}
 }
 

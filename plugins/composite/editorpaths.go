@@ -22,8 +22,7 @@ import (
 func resourcePaths(class string, props map[string]any) (keep, later map[string]any) {
 	db := nodeedit.DB()
 	for k, v := range props {
-		s, ok := v.(string)
-		if !ok || !(strings.HasPrefix(s, "res://") || strings.HasPrefix(s, "uid://")) {
+		if !isPath(v) {
 			continue
 		}
 		if t, ok := db.PropertyType(class, k); !ok || !db.Exists(t) {
@@ -39,6 +38,31 @@ func resourcePaths(class string, props map[string]any) (keep, later map[string]a
 		return props, nil
 	}
 	return keep, later
+}
+
+// pathValues splits props into the values cmd_apply_node_edits may carry
+// and every res:// or uid:// string, for a node whose class is not known
+// (later is nil when there is none).
+func pathValues(props map[string]any) (keep, later map[string]any) {
+	for k, v := range props {
+		if isPath(v) {
+			if later == nil {
+				later, keep = map[string]any{}, maps.Clone(props)
+			}
+			later[k] = v
+			delete(keep, k)
+		}
+	}
+	if later == nil {
+		return props, nil
+	}
+	return keep, later
+}
+
+// isPath reports whether v is a res:// or uid:// path.
+func isPath(v any) bool {
+	s, ok := v.(string)
+	return ok && (strings.HasPrefix(s, "res://") || strings.HasPrefix(s, "uid://"))
 }
 
 // heldBack is one node's resource paths to set after the build.

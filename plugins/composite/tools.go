@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -411,9 +412,43 @@ func applyEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in applyAr
 		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, applyTool)
 	}
 	p := in.params()
+	// Resource paths are set after the edits (editorpaths.go); the node's
+	// class is not known here, so every res:// or uid:// string goes that
+	// way (cmd_set_node_property sets a String property to it as well).
+	var held []heldBack
+	edits := p.Edits[:0:0]
+	for _, e := range p.Edits {
+		keep, later := pathValues(e.Properties)
+		if later != nil {
+			held = append(held, heldBack{node: e.NodePath, props: later})
+		}
+		if len(keep) > 0 || later == nil {
+			edits = append(edits, nodeEdit{NodePath: e.NodePath, Properties: keep})
+		}
+	}
 	var out applyResult
-	if _, err := editorApply(ctx, ed, in.Scene, "cmd_apply_node_edits", map[string]any{"edits": p.Edits, "save": p.Save}, &out); err != nil {
+	if err := ed.OpenScene(ctx, string(in.Scene)); err != nil {
 		return sdk.Result{}, err
+	}
+	if len(edits) > 0 {
+		if _, err := editorApply(ctx, ed, "", "cmd_apply_node_edits", map[string]any{"edits": edits, "save": p.Save && held == nil}, &out); err != nil {
+			return sdk.Result{}, err
+		}
+	}
+	if err := setHeldBack(ctx, ed, held); err != nil {
+		return sdk.Result{}, err
+	}
+	for _, h := range held {
+		if !slices.Contains(out.Edited, h.node) {
+			out.Edited = append(out.Edited, h.node)
+		}
+		out.Count += len(h.props)
+	}
+	if p.Save && held != nil {
+		if err := ed.Apply(ctx, "cmd_save_scene", nil, nil); err != nil {
+			return sdk.Result{}, err
+		}
+		out.Saved = !ed.DryRun()
 	}
 	return applyAnswer(ed.DryRun(), out), nil
 }
