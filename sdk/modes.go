@@ -378,11 +378,11 @@ func (e *Editor) OnSceneFile(ctx context.Context, scene string, fn func(ctx cont
 		}
 	}
 	if ok {
-		done := " was saved, edited on disk and reloaded in the editor: Ctrl+Z there does not undo this step; to revert it, set the property again"
+		done := " was saved, edited on its file and reloaded in the editor: Ctrl+Z there does not undo this step (make the opposite edit to revert it)"
 		if c.DryRun {
-			done = " would be saved, edited on disk and reloaded in the editor (the preview shows the file as last saved): Ctrl+Z there would not undo this step"
+			done = " would be saved, edited on its file and reloaded in the editor (the preview shows the file as last saved): Ctrl+Z there would not undo that step"
 		}
-		out["on_file"] = "the editor cannot build an inline resource, so " + act.Path + done
+		out["on_file"] = "the editor addon cannot build the resources this change needs, so " + act.Path + done
 	}
 	return res, nil
 }

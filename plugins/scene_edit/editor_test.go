@@ -250,7 +250,7 @@ func TestEditorInlineResourceOnTheFile(t *testing.T) {
 	}
 
 	out = plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Left/Collision", "property": "shape", "value": shape})
-	if on, _ := out["on_file"].(string); !strings.Contains(on, "res://pong.tscn was saved, edited on disk and reloaded") {
+	if on, _ := out["on_file"].(string); !strings.Contains(on, "res://pong.tscn was saved, edited on its file and reloaded") {
 		t.Errorf("answer: %v", out)
 	}
 	got := string(mustRead(t, dir, "pong.tscn"))
