@@ -182,7 +182,7 @@ func bakeMesh(ctx context.Context, call *sdk.Call, in bakeArgs) (sdk.Result, err
 		return sdk.JSON(out), nil
 	}
 	s.Edited = true
-	return commit(s, name, out)
+	return s.CommitAnswer(name, out)
 }
 
 func hasOutlines(sec *godot.Section) bool {

@@ -104,7 +104,7 @@ func setupRegion(ctx context.Context, call *sdk.Call, in setupRegionArgs) (sdk.R
 	ref, _ := n.Get(prop)
 	out := map[string]any{"node_path": n.Path(), "region_type": rt, "created": true, "properties": props,
 		prop: nodeedit.ValueJSON(s.Doc, s.Path, ref, 1)}
-	return commit(s, "Add "+n.Name(), out)
+	return s.CommitAnswer("Add "+n.Name(), out)
 }
 
 func setupRegionEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in setupRegionArgs) (sdk.Result, error) {
@@ -170,7 +170,7 @@ func setupAgent(ctx context.Context, call *sdk.Call, in setupAgentArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	return commit(s, "Add "+n.Name(), map[string]any{"node_path": n.Path(), "agent_type": at, "created": true, "properties": props})
+	return s.CommitAnswer("Add "+n.Name(), map[string]any{"node_path": n.Path(), "agent_type": at, "created": true, "properties": props})
 }
 
 func setupAgentEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in setupAgentArgs) (sdk.Result, error) {
@@ -291,7 +291,7 @@ func setLayers(ctx context.Context, call *sdk.Call, in setLayersArgs) (sdk.Resul
 	if _, err := s.Set(n, "navigation_layers", float64(m)); err != nil {
 		return sdk.Result{}, err
 	}
-	return commit(s, "Set navigation layers on "+n.Name(), map[string]any{"node_path": np, "navigation_layers": m})
+	return s.CommitAnswer("Set navigation layers on "+n.Name(), map[string]any{"node_path": np, "navigation_layers": m})
 }
 
 func setLayersEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in setLayersArgs) (sdk.Result, error) {

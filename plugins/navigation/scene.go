@@ -45,15 +45,6 @@ func checkClass(arg, class string, want ...string) error {
 	return nodeedit.Invalid(arg, hint, "%s must be %s or %s; got '%s'.", arg, want[0], want[1], class)
 }
 
-// commit writes the scene as one undoable action and returns out.
-func commit(s *nodeedit.Scene, name string, out map[string]any) (sdk.Result, error) {
-	if _, err := s.Commit(name); err != nil {
-		return sdk.Result{}, err
-	}
-	out["scene_path"] = s.Path
-	return sdk.JSON(out), nil
-}
-
 func orEmpty(m map[string]any) map[string]any {
 	if m == nil {
 		return map[string]any{}

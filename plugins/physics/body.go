@@ -95,7 +95,7 @@ func setupBody(ctx context.Context, call *sdk.Call, in setupBodyArgs) (sdk.Resul
 	if created {
 		out["created"] = true
 	}
-	return commit(s, "Configure body "+n.Name(), out)
+	return s.CommitAnswer("Configure body "+n.Name(), out)
 }
 
 // setMaterial sets friction/bounce on the body's PhysicsMaterial: the

@@ -95,7 +95,7 @@ func setupCollision(ctx context.Context, call *sdk.Call, in setupCollisionArgs) 
 	if at != nil {
 		out["fitted_to"] = nodeedit.OrDot(in.FitTo)
 	}
-	return commit(s, "Add collision shape to "+strings.TrimPrefix(np, "./"), out)
+	return s.CommitAnswer("Add collision shape to "+strings.TrimPrefix(np, "./"), out)
 }
 
 func setupCollisionEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in setupCollisionArgs) (sdk.Result, error) {

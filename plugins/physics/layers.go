@@ -122,7 +122,7 @@ func setLayers(ctx context.Context, call *sdk.Call, in setLayersArgs) (sdk.Resul
 		return godot.ToJSON(v)
 	}
 	out := map[string]any{"node_path": np, "collision_layer": now("collision_layer"), "collision_mask": now("collision_mask")}
-	return commit(s, "Set physics layers on "+n.Name(), out)
+	return s.CommitAnswer("Set physics layers on "+n.Name(), out)
 }
 
 func bits(ctx context.Context, call *sdk.Call, in setLayersArgs, dim string) (layer, mask *int64, err error) {

@@ -45,7 +45,7 @@ func addRaycast(ctx context.Context, call *sdk.Call, in addRaycastArgs) (sdk.Res
 	if err != nil {
 		return sdk.Result{}, err
 	}
-	return commit(s, "Add "+n.Name(), map[string]any{"node_path": n.Path(), "created": true, "properties": props})
+	return s.CommitAnswer("Add "+n.Name(), map[string]any{"node_path": n.Path(), "created": true, "properties": props})
 }
 
 func addRaycastEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in addRaycastArgs) (sdk.Result, error) {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/classdb"
 	"github.com/godot-mcp/godot-mcp/sdk/godot/nodeedit"
 )
@@ -45,15 +44,6 @@ func checkClass(arg, class string, want ...string) error {
 		hint = r.Message() + "; " + hint
 	}
 	return nodeedit.Invalid(arg, hint, "'%s' is not a valid %s.", class, arg)
-}
-
-// commit writes the scene as one undoable action and returns out.
-func commit(s *nodeedit.Scene, name string, out map[string]any) (sdk.Result, error) {
-	if _, err := s.Commit(name); err != nil {
-		return sdk.Result{}, err
-	}
-	out["scene_path"] = s.Path
-	return sdk.JSON(out), nil
 }
 
 func orEmpty(m map[string]any) map[string]any {
