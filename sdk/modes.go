@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -317,6 +318,56 @@ func (e *Editor) OpenScene(ctx context.Context, scene string) error {
 		return nil
 	}
 	return e.Query(ctx, "cmd_open_scene", map[string]any{"scene_path": scene}, nil)
+}
+
+// Polled is the outcome of [Editor.Poll].
+type Polled struct {
+	// Answer is the last answer: the ready one, or the last one before
+	// the wait ran out.
+	Answer map[string]any
+	// Ready says the answer is ready; false means the wait ran out.
+	Ready bool
+	// Polls counts the queries sent; Reason is the last "reason" an
+	// answer that was not ready gave ("" for none).
+	Polls  int
+	Reason string
+}
+
+// PollInterval is how often Editor.Poll asks again.
+var PollInterval = 100 * time.Millisecond
+
+// Poll sends the query command until its answer is ready, for addon
+// commands that answer {"ready": false, "reason": …} while the editor or
+// its game is still getting the thing (a recording, monitors, a
+// screenshot): an answer without "ready": false is ready. It asks every
+// PollInterval until wait would pass; then it returns the last answer with
+// Ready false, and the caller says what to do about it. A cancelled call
+// stops at once with the context's error.
+func (e *Editor) Poll(ctx context.Context, command string, params any, wait time.Duration) (Polled, error) {
+	deadline := time.Now().Add(wait)
+	var p Polled
+	for {
+		p.Answer = nil
+		if err := e.Query(ctx, command, params, &p.Answer); err != nil {
+			return p, err
+		}
+		p.Polls++
+		if ready, ok := p.Answer["ready"].(bool); !ok || ready {
+			p.Ready = true
+			return p, nil
+		}
+		if r, _ := p.Answer["reason"].(string); r != "" {
+			p.Reason = r
+		}
+		if time.Now().Add(PollInterval).After(deadline) {
+			return p, nil
+		}
+		select {
+		case <-ctx.Done():
+			return p, ctx.Err()
+		case <-time.After(PollInterval):
+		}
+	}
 }
 
 // OnSceneFile makes a change that the addon's commands cannot express (an

@@ -96,7 +96,7 @@ func solidPNG(t *testing.T, w, h int, c color.NRGBA) string {
 // the picture, scales it when asked, and refuses the headless-only
 // arguments without sending anything.
 func TestEditorMode(t *testing.T) {
-	pollInterval = 5 * time.Millisecond
+	sdk.PollInterval = 5 * time.Millisecond
 	polls := 0
 	shot := solidPNG(t, 64, 32, color.NRGBA{200, 10, 10, 255})
 	ed := sdktest.NewEditor().On("cmd_capture_editor_screenshot", func(map[string]any) (any, *sdk.Error) {

@@ -86,9 +86,6 @@ func Toolset() *sdk.Toolset {
 	}
 }
 
-// pollInterval is how often a {ready:false} answer is asked again.
-var pollInterval = 100 * time.Millisecond
-
 // captureEditor polls the addon's cmd_capture_editor_screenshot: it grabs
 // the editor's window after its next drawn frame, and answers
 // {ready:false} until then.
@@ -101,33 +98,20 @@ func captureEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in shotArgs
 		return sdk.Result{}, e
 	}
 	wait := in.deadline(10 * time.Second)
-	deadline := time.Now().Add(wait)
-	reason := ""
-	for polls := 1; ; polls++ {
-		var out map[string]any
-		if err := ed.Query(ctx, "cmd_capture_editor_screenshot", map[string]any{}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		if ready, ok := out["ready"].(bool); !ok || ready {
-			return imageResult(out, in.Width, in.Height, "the editor's window")
-		}
-		if r, _ := out["reason"].(string); r != "" {
-			reason = r
-		}
-		if time.Now().Add(pollInterval).After(deadline) {
-			if reason == "" {
-				reason = "not ready"
-			}
-			return sdk.Result{}, sdk.Errorf(sdk.CodeTimeout,
-				"bring the Godot editor's window to the front (a minimised editor does not draw), then retry, with a longer timeout_ms if needed",
-				"the editor did not hand over a screenshot after %d polls in %s; last reason: %s", polls, wait, reason)
-		}
-		select {
-		case <-ctx.Done():
-			return sdk.Result{}, ctx.Err()
-		case <-time.After(pollInterval):
-		}
+	p, err := ed.Poll(ctx, "cmd_capture_editor_screenshot", map[string]any{}, wait)
+	if err != nil {
+		return sdk.Result{}, err
 	}
+	if !p.Ready {
+		reason := p.Reason
+		if reason == "" {
+			reason = "not ready"
+		}
+		return sdk.Result{}, sdk.Errorf(sdk.CodeTimeout,
+			"bring the Godot editor's window to the front (a minimised editor does not draw), then retry, with a longer timeout_ms if needed",
+			"the editor did not hand over a screenshot after %d polls in %s; last reason: %s", p.Polls, wait, reason)
+	}
+	return imageResult(p.Answer, in.Width, in.Height, "the editor's window")
 }
 
 // web is the plugin's one web runtime (one Chromium) for its life.

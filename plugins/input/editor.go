@@ -65,23 +65,13 @@ func stopRecordingEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in st
 	if in.TimeoutMS > 0 {
 		wait = time.Duration(in.TimeoutMS) * time.Millisecond
 	}
-	deadline := time.Now().Add(wait)
-	for {
-		var out map[string]any
-		if err := ed.Query(ctx, "cmd_get_recording", map[string]any{}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		if ready, ok := out["ready"].(bool); !ok || ready {
-			return sdk.JSON(out), nil
-		}
-		if time.Now().After(deadline) {
-			return sdk.Result{}, sdk.Errorf(sdk.CodeTimeout, "make sure the game still runs in the editor, then call again with a longer timeout_ms",
-				"the editor's recording was not ready within %s (last reason: %v)", wait, out["reason"])
-		}
-		select {
-		case <-ctx.Done():
-			return sdk.Result{}, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
+	p, err := ed.Poll(ctx, "cmd_get_recording", map[string]any{}, wait)
+	if err != nil {
+		return sdk.Result{}, err
 	}
+	if !p.Ready {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeTimeout, "make sure the game still runs in the editor, then call again with a longer timeout_ms",
+			"the editor's recording was not ready within %s (last reason: %v)", wait, p.Answer["reason"])
+	}
+	return sdk.JSON(p.Answer), nil
 }

@@ -116,23 +116,13 @@ func monitorsEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in monitor
 	if in.TimeoutMS > 0 {
 		wait = time.Duration(in.TimeoutMS) * time.Millisecond
 	}
-	deadline := time.Now().Add(wait)
-	for {
-		var out map[string]any
-		if err := ed.Query(ctx, "cmd_get_performance_monitors", map[string]any{}, &out); err != nil {
-			return sdk.Result{}, err
-		}
-		if ready, ok := out["ready"].(bool); !ok || ready {
-			return sdk.JSON(out), nil
-		}
-		if time.Now().After(deadline) {
-			return sdk.Result{}, sdk.Errorf(sdk.CodeTimeout, "make sure the game runs in the editor with the runtime probe, then call again with a longer timeout_ms",
-				"the editor's game sent no monitors within %s", wait)
-		}
-		select {
-		case <-ctx.Done():
-			return sdk.Result{}, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
+	p, err := ed.Poll(ctx, "cmd_get_performance_monitors", map[string]any{}, wait)
+	if err != nil {
+		return sdk.Result{}, err
 	}
+	if !p.Ready {
+		return sdk.Result{}, sdk.Errorf(sdk.CodeTimeout, "make sure the game runs in the editor with the runtime probe, then call again with a longer timeout_ms",
+			"the editor's game sent no monitors within %s", wait)
+	}
+	return sdk.JSON(p.Answer), nil
 }
