@@ -272,8 +272,9 @@ func TestEditorInlineResourceOnTheFile(t *testing.T) {
 		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
 	}
 
-	// A sub-resource the scene has is shared the same way.
-	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Right/Collision", "property": "shape", "value": map[string]any{"sub_resource": "2"}})
+	// A sub-resource the scene has is shared the same way, here sent as
+	// JSON text, as a client bound to the value's string type sends it.
+	plugintest.Call(t, h, "set_node_property", map[string]any{"node_path": "Right/Collision", "property": "shape", "value": `{"sub_resource": "2"}`})
 	if got := string(mustRead(t, dir, "pong.tscn")); strings.Count(got, `shape = SubResource("2")`) != 2 || strings.Contains(got, `SubResource("1")`) {
 		t.Errorf("the shared sub-resource:\n%s", got)
 	}

@@ -142,10 +142,16 @@ func hasSub(v godot.Value) bool {
 
 // HasInline reports whether the JSON value v holds, anywhere, an inline
 // resource ({"type": ..., "properties": {...}}) or a sub-resource
-// reference ({"sub_resource": id}): the values only a headless edit can
-// write, since the editor addon's commands take a resource as a path.
+// reference ({"sub_resource": id}), also as the JSON text of an object or
+// a list (a client bound to a value argument's string type sends it so):
+// the values the editor addon's commands cannot take, since they take a
+// resource as a path.
 func HasInline(v any) bool {
 	switch x := v.(type) {
+	case string:
+		if j, ok := godot.JSONText(x); ok {
+			return HasInline(j)
+		}
 	case map[string]any:
 		if _, ok := x[classdb.SubResourceKey]; ok && len(x) == 1 {
 			return true
