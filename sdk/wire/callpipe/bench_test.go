@@ -4,11 +4,17 @@ package callpipe_test
 
 import (
 	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
 
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
+	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
 )
 
 // deep is a handler that uses some stack, as a real tool's JSON decoding
@@ -54,4 +60,82 @@ func cpuTime(t testing.TB) time.Duration {
 		t.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchPluginEnv makes the test binary, run by BenchmarkRoundTripProcess,
+// serve the plugin's end of a call pipe on descriptor 3 instead of
+// running tests.
+const benchPluginEnv = "GODOT_MCP_CALLPIPE_BENCH_PLUGIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(benchPluginEnv) == "1" {
+		f := os.NewFile(3, "call pipe")
+		conn, err := net.FileConn(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		f.Close()
+		if err := callpipe.NewServer(conn).Serve(echo); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// BenchmarkRoundTripProcess measures one call to a plugin in another
+// process, as the host makes it: a real socket pair, the plugin's end
+// served by a child process (this test binary), the call made with a
+// context that can be cancelled. It reports the median and 90th
+// percentile round trip and the host end's CPU time per call.
+//
+//	go test ./sdk/wire/callpipe -run '^$' -bench RoundTripProcess -benchtime 20000x
+func BenchmarkRoundTripProcess(b *testing.B) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hostFile, pluginFile := os.NewFile(uintptr(fds[0]), "host"), os.NewFile(uintptr(fds[1]), "plugin")
+	cmd := exec.Command(os.Args[0], "-test.run", "^$")
+	cmd.Env = append(os.Environ(), benchPluginEnv+"=1")
+	cmd.ExtraFiles = []*os.File{pluginFile}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	pluginFile.Close()
+	hostConn, err := net.FileConn(hostFile)
+	hostFile.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := callpipe.NewClient(hostConn, nil)
+	b.Cleanup(func() {
+		c.Close()
+		_ = cmd.Wait()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req := &pb.CallRequest{Tool: "read", ArgumentsJson: []byte(`{"path":"res://main.tscn"}`)}
+	for range 100 {
+		if _, err := c.Call(ctx, req, 1<<20, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var lat []time.Duration
+	b.ReportAllocs()
+	cpu0 := cpuTime(b)
+	for b.Loop() {
+		start := time.Now()
+		if _, err := c.Call(ctx, req, 1<<20, nil); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/float64(b.N), "host-cpu-µs/op")
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*9/10].Nanoseconds())/1e3, "p90-µs")
 }
