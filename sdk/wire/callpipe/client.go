@@ -133,7 +133,7 @@ func (c *Client) Wait() {
 		if !c.leading {
 			c.leading = true
 			c.mu.Unlock()
-			c.lead(nil, nil)
+			c.lead(context.Background(), nil)
 			continue
 		}
 		c.waiters++
@@ -323,7 +323,7 @@ func (c *Client) fail(cause error) error {
 }
 
 // lead reads and delivers frames until p (nil for Wait) has something new,
-// ctx (nil for Wait) ends, or the connection fails; then it gives up the
+// ctx ends, or the connection fails; then it gives up the
 // lead, which the calling goroutine holds.
 func (c *Client) lead(ctx context.Context, p *pending) {
 	defer c.release(p)
@@ -340,7 +340,7 @@ func (c *Client) lead(ctx context.Context, p *pending) {
 	c.generation++
 	gen := c.generation
 	c.rmu.Unlock()
-	if ctx != nil && ctx.Done() != nil {
+	if ctx.Done() != nil {
 		stop := context.AfterFunc(ctx, func() { c.interrupt(gen) })
 		defer stop()
 	}
@@ -377,7 +377,7 @@ func (c *Client) await(ctx context.Context) (bool, error) {
 		return true, nil
 	}
 	c.rmu.Lock()
-	if ctx != nil && ctx.Err() != nil {
+	if ctx.Err() != nil {
 		c.rmu.Unlock()
 		return false, nil
 	}
