@@ -804,3 +804,68 @@ func TestWaitTakesOverFromACaller(t *testing.T) {
 		t.Fatal("Wait did not notice the connection's end")
 	}
 }
+
+// A cancelled call's handler may still make a host call before it hears
+// of the cancel. With no other call in flight no caller reads the
+// connection, yet the host serves it now, not when the next call comes.
+func TestHostCallOfACancelledCallIsServedAtOnce(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	svc := &logService{ended: make(chan error, 1)}
+	services := callpipe.NewServices()
+	pb.RegisterHostLogServer(services, svc)
+	c := callpipe.NewClient(hostEnd, services)
+	t.Cleanup(func() { c.Close(); c.Wait() })
+	srv := callpipe.NewServer(pluginEnd)
+	started, hostAnswer := make(chan struct{}), make(chan error, 1)
+	go srv.Serve(func(ctx context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		if req.GetTool() == "again" {
+			return text("again"), nil
+		}
+		close(started)
+		<-ctx.Done()
+		// Too late, but this host call does not end with the call.
+		_, err := pb.NewHostLogClient(srv).Log(context.WithoutCancel(ctx), &pb.LogRequest{Message: "after the cancel"})
+		hostAnswer <- err
+		return nil, ctx.Err()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	if _, err := c.Call(ctx, &pb.CallRequest{Tool: "t"}, 1<<20, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call = %v, want context.Canceled", err)
+	}
+	select {
+	case err := <-hostAnswer:
+		if err != nil {
+			t.Fatalf("the host call failed: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the host call was never served")
+	}
+	svc.mu.Lock()
+	lines := slices.Clone(svc.lines)
+	svc.mu.Unlock()
+	if !slices.Equal(lines, []string{"after the cancel"}) {
+		t.Fatalf("the host service saw %v", lines)
+	}
+	// The drain hands the connection back: calls still work.
+	if res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "again"}, 1<<20, nil); err != nil || textOf(res) != "again" {
+		t.Fatalf("next call = %q, %v", textOf(res), err)
+	}
+}
+
+// A host call made with a context that already ended is not sent.
+func TestInvokeWithAnEndedContextSendsNothing(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	srv := callpipe.NewServer(pluginEnd)
+	go srv.Serve(echo)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := srv.Invoke(ctx, "/godotmcp.toolset.v1.HostLog/Log", &pb.LogRequest{}, &pb.LogResponse{})
+	if !strings.Contains(fmt.Sprint(err), "Canceled") {
+		t.Fatalf("err = %v, want Canceled", err)
+	}
+	_ = hostEnd.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+	if n, err := hostEnd.Read(make([]byte, 64)); n != 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the host got %d bytes (%v), want none", n, err)
+	}
+}

@@ -133,7 +133,7 @@ func (c *Client) Wait() {
 		if !c.leading {
 			c.leading = true
 			c.mu.Unlock()
-			c.lead(context.Background(), nil)
+			c.lead(context.Background(), 0, nil)
 			continue
 		}
 		c.waiters++
@@ -214,7 +214,7 @@ func (c *Client) Call(ctx context.Context, req *pb.CallRequest, maxResult int, o
 			return result, err
 		}
 		if ctx.Err() == nil && c.tryLead() {
-			c.lead(ctx, p)
+			c.lead(ctx, 0, p)
 			continue
 		}
 		select {
@@ -224,6 +224,7 @@ func (c *Client) Call(ctx context.Context, req *pb.CallRequest, maxResult int, o
 				// Best effort: if this fails the connection is gone,
 				// and so is the call.
 				_ = c.w.write(KindCancel, id, nil)
+				c.drain()
 			}
 			return nil, ctx.Err()
 		}
@@ -238,6 +239,20 @@ func (c *Client) remove(id uint64) bool {
 	delete(c.pending, id)
 	c.kickLocked(nil) // it may have been the one asked to lead
 	return ok
+}
+
+// drainQuiet is how long a drain waits for another frame before it stops.
+const drainQuiet = 200 * time.Millisecond
+
+// drain reads the connection on a goroutine of its own after a call was
+// cancelled, when no caller reads it: until the plugin hears of the
+// cancel, its handler may still send events, or host calls that must be
+// served now rather than whenever the next call comes. It stops once no
+// frame arrived for drainQuiet while no call was in flight.
+func (c *Client) drain() {
+	if c.tryLead() {
+		go c.lead(context.Background(), drainQuiet, nil)
+	}
 }
 
 // tryLead makes the calling goroutine the leader if nobody leads and the
@@ -322,10 +337,11 @@ func (c *Client) fail(cause error) error {
 	return err
 }
 
-// lead reads and delivers frames until p (nil for Wait) has something new,
-// ctx ends, or the connection fails; then it gives up the
+// lead reads and delivers frames until p (nil for Wait and drain) has
+// something new, ctx ends, quiet (when not 0) passed without a frame while
+// no call was in flight, or the connection fails; then it gives up the
 // lead, which the calling goroutine holds.
-func (c *Client) lead(ctx context.Context, p *pending) {
+func (c *Client) lead(ctx context.Context, quiet time.Duration, p *pending) {
 	defer c.release(p)
 	if p != nil {
 		select {
@@ -345,7 +361,7 @@ func (c *Client) lead(ctx context.Context, p *pending) {
 		defer stop()
 	}
 	for {
-		ok, err := c.await(ctx)
+		ok, err := c.await(ctx, quiet)
 		if err != nil {
 			_ = c.fail(err)
 			return
@@ -369,33 +385,49 @@ func (c *Client) interrupt(gen uint64) {
 	_ = c.w.conn.SetReadDeadline(time.Unix(1, 0))
 }
 
-// await waits until a frame starts to arrive; false when ctx ended first.
-// It reads nothing out of the buffer, so an interruption never leaves a
-// frame half read.
-func (c *Client) await(ctx context.Context) (bool, error) {
-	if c.r.Buffered() > 0 {
-		return true, nil
-	}
-	c.rmu.Lock()
-	if ctx.Err() != nil {
+// await waits until a frame starts to arrive; false when ctx ended first,
+// or quiet (when not 0) passed without a frame while no call was in
+// flight. It reads nothing out of the buffer, so an interruption never
+// leaves a frame half read.
+func (c *Client) await(ctx context.Context, quiet time.Duration) (bool, error) {
+	for c.r.Buffered() == 0 {
+		c.rmu.Lock()
+		if ctx.Err() != nil {
+			c.rmu.Unlock()
+			return false, nil
+		}
+		c.awaiting = true
+		if quiet > 0 { // a drain: its context never ends, nothing interrupts it
+			_ = c.w.conn.SetReadDeadline(time.Now().Add(quiet))
+		}
 		c.rmu.Unlock()
-		return false, nil
+		_, err := c.r.Peek(1)
+		c.rmu.Lock()
+		c.awaiting = false
+		interrupted := c.interrupted || quiet > 0
+		if interrupted {
+			c.interrupted = false
+			_ = c.w.conn.SetReadDeadline(time.Time{})
+		}
+		c.rmu.Unlock()
+		if err == nil {
+			return true, nil
+		}
+		if !interrupted || !errors.Is(err, os.ErrDeadlineExceeded) {
+			return false, err
+		}
+		if quiet == 0 || c.idleNow() {
+			return false, nil
+		}
 	}
-	c.awaiting = true
-	c.rmu.Unlock()
-	_, err := c.r.Peek(1)
-	c.rmu.Lock()
-	c.awaiting = false
-	interrupted := c.interrupted
-	if interrupted {
-		c.interrupted = false
-		_ = c.w.conn.SetReadDeadline(time.Time{})
-	}
-	c.rmu.Unlock()
-	if err != nil && interrupted && errors.Is(err, os.ErrDeadlineExceeded) {
-		return false, nil
-	}
-	return err == nil, err
+	return true, nil
+}
+
+// idleNow reports whether no call is in flight.
+func (c *Client) idleNow() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pending) == 0
 }
 
 // step reads one frame and delivers it. It reports whether the leader

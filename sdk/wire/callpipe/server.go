@@ -187,6 +187,9 @@ func (s *Server) next() (job, error) {
 // statuses: the host's failure (Unknown, its text), the context's, or
 // Unavailable when the connection is gone.
 func (s *Server) Invoke(ctx context.Context, method string, args, reply any, _ ...grpc.CallOption) error {
+	if err := ctx.Err(); err != nil {
+		return status.FromContextError(err).Err() // the host need not hear of it
+	}
 	req, ok := args.(proto.Message)
 	out, ok2 := reply.(proto.Message)
 	if !ok || !ok2 {
