@@ -305,7 +305,9 @@ func (c *Client) lookup(id uint64) *pending {
 	return c.pending[id]
 }
 
-// Done is closed once the connection is gone.
+// Done is closed once the connection is gone, as the Client learns when
+// it reads or writes: a call in flight, or Wait, reads the connection;
+// between calls nobody does.
 func (c *Client) Done() <-chan struct{} { return c.done }
 
 // Close closes the connection; calls in flight fail with ErrClosed.
