@@ -289,7 +289,7 @@ func (c *Client) kickLocked(self *pending) {
 	}
 }
 
-// release gives up the lead, which self (nil for Wait) held.
+// release gives up the lead, which self (nil for Wait and a drain) held.
 func (c *Client) release(self *pending) {
 	c.mu.Lock()
 	c.leading = false
