@@ -8,9 +8,11 @@
 // direction (the caller hands the frame to grpc-go's writer goroutine, the
 // peer's reader hands it to the handler), each a thread wake-up, and it was
 // most of what a call through the host cost beyond a plain MCP server
-// (docs/PERFORMANCE.md). Here the caller writes its frame itself and the
-// peer's single reader hands it straight to the handler, which writes the
-// result itself.
+// (docs/PERFORMANCE.md). Here the caller writes its frame itself; on the
+// plugin's end the goroutine that reads a call runs it and writes the
+// result itself, having handed the reading to an idle worker; on the
+// host's end the caller reads its own result, so with one call in flight
+// the result wakes the goroutine that waits for it and no other.
 //
 // How it is set up (docs/plugin-protocol.md §7): the host creates a socket
 // pair when it starts a plugin and passes one end as an inherited descriptor

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"slices"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/godot-mcp/godot-mcp/sdk/proto"
 	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
@@ -514,5 +516,356 @@ func TestCallsRunAtOnceBeyondTheIdleWorkers(t *testing.T) {
 			}()
 		}
 		wg.Wait()
+	}
+}
+
+// The host's callers read the connection themselves, one at a time. When
+// the one reading gives up (its context ends while it waits for a frame),
+// another caller still waiting must take over: its result arrives.
+func TestAnotherCallerReadsWhenTheReaderIsCancelled(t *testing.T) {
+	for round := range 20 {
+		started := make(chan string, 2)
+		release := make(chan struct{})
+		c, _ := serve(t, func(ctx context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+			started <- req.GetTool()
+			if req.GetTool() == "first" {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return text(req.GetTool()), nil
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		firstErr := make(chan error, 1)
+		go func() {
+			_, err := c.Call(ctx, &pb.CallRequest{Tool: "first"}, 1<<20, nil)
+			firstErr <- err
+		}()
+		<-started // the first call is in flight, its caller reading
+		second := make(chan error, 1)
+		go func() {
+			res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "second"}, 1<<20, nil)
+			if err == nil && textOf(res) != "second" {
+				err = fmt.Errorf("result %q", textOf(res))
+			}
+			second <- err
+		}()
+		<-started
+		cancel()
+		if err := <-firstErr; !errors.Is(err, context.Canceled) {
+			t.Fatalf("round %d: first call: %v, want context.Canceled", round, err)
+		}
+		close(release)
+		select {
+		case err := <-second:
+			if err != nil {
+				t.Fatalf("round %d: second call: %v", round, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("round %d: the second call never got its result: nobody read it", round)
+		}
+	}
+}
+
+// A caller that is slow to take its progress does not hold up the results
+// of the others, though it may have been the one reading the connection.
+func TestSlowProgressReceiverDoesNotHoldUpOtherCalls(t *testing.T) {
+	c, _ := serve(t, func(ctx context.Context, req *pb.CallRequest, send func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		if req.GetTool() == "chatty" {
+			if err := send(&pb.CallEvent{Event: &pb.CallEvent_Progress{Progress: &pb.Progress{Progress: 1, Message: "step"}}}); err != nil {
+				return nil, err
+			}
+		}
+		return text(req.GetTool()), nil
+	})
+	for round := range 10 {
+		otherDone := make(chan error, 1)
+		res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "chatty"}, 1<<20, func(*pb.Progress) {
+			// While this caller sits in its progress callback, another
+			// call must complete.
+			go func() {
+				_, err := c.Call(context.Background(), &pb.CallRequest{Tool: "other"}, 1<<20, nil)
+				otherDone <- err
+			}()
+			select {
+			case err := <-otherDone:
+				if err != nil {
+					t.Errorf("round %d: other call: %v", round, err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Errorf("round %d: the other call waited for a caller's progress callback", round)
+			}
+		})
+		if err != nil || textOf(res) != "chatty" {
+			t.Fatalf("round %d: chatty call = %q, %v", round, textOf(res), err)
+		}
+	}
+}
+
+// Many calls at once, each with progress events and a host call while it
+// runs, some cancelled: every call that is not cancelled gets its own
+// progress, in order, and its own result; the cancelled ones end with
+// their context's error; the connection stays usable.
+func TestConcurrentCallsWithProgressHostCallsAndCancels(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	svc := &logService{ended: make(chan error, 64)}
+	services := callpipe.NewServices()
+	pb.RegisterHostLogServer(services, svc)
+	c := callpipe.NewClient(hostEnd, services)
+	t.Cleanup(func() { c.Close(); c.Wait() })
+	srv := callpipe.NewServer(pluginEnd)
+	go srv.Serve(func(ctx context.Context, req *pb.CallRequest, send func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		for i := range 3 {
+			if err := send(&pb.CallEvent{Event: &pb.CallEvent_Progress{Progress: &pb.Progress{Progress: float64(i), Message: req.GetTool()}}}); err != nil {
+				return nil, err
+			}
+			if i == 1 {
+				if _, err := pb.NewHostLogClient(srv).Log(ctx, &pb.LogRequest{Message: req.GetTool()}); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if strings.HasPrefix(req.GetTool(), "cancel") {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		return text(req.GetTool()), nil
+	})
+	const n = 48
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tool := fmt.Sprintf("call%d", i)
+			ctx := context.Background()
+			if i%4 == 0 {
+				tool = fmt.Sprintf("cancel%d", i)
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, time.Duration(i)*time.Millisecond)
+				defer cancel()
+			}
+			var got []float64
+			res, err := c.Call(ctx, &pb.CallRequest{Tool: tool}, 1<<20, func(p *pb.Progress) {
+				if p.GetMessage() != tool {
+					t.Errorf("%s got progress of %s", tool, p.GetMessage())
+				}
+				got = append(got, p.GetProgress())
+			})
+			if i%4 == 0 {
+				if !errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("%s = %q, %v; want DeadlineExceeded", tool, textOf(res), err)
+				}
+				return
+			}
+			if err != nil || textOf(res) != tool {
+				t.Errorf("%s = %q, %v", tool, textOf(res), err)
+			}
+			if !slices.Equal(got, []float64{0, 1, 2}) {
+				t.Errorf("%s: progress %v, want 0 1 2", tool, got)
+			}
+		}()
+	}
+	wg.Wait()
+	svc.mu.Lock()
+	logged := len(svc.lines)
+	svc.mu.Unlock()
+	if logged < n-n/4 {
+		t.Errorf("the host served %d host calls, want at least %d", logged, n-n/4)
+	}
+	if res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "after"}, 1<<20, nil); err != nil || textOf(res) != "after" {
+		t.Fatalf("call after = %q, %v", textOf(res), err)
+	}
+}
+
+// Frames that arrive for a call its caller gave up on, while no call is in
+// flight and so nobody reads, are skipped by the next call's reader.
+func TestLateFramesOfACancelledCallAreSkipped(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	c := callpipe.NewClient(hostEnd, nil)
+	t.Cleanup(func() { c.Close() })
+	readFrame := func() (callpipe.Kind, uint64) {
+		hdr := make([]byte, 13)
+		if _, err := io.ReadFull(pluginEnd, hdr); err != nil {
+			t.Error(err)
+			return 0, 0
+		}
+		if _, err := io.CopyN(io.Discard, pluginEnd, int64(binary.BigEndian.Uint32(hdr[0:4]))); err != nil {
+			t.Error(err)
+		}
+		return callpipe.Kind(hdr[4]), binary.BigEndian.Uint64(hdr[5:13])
+	}
+	result := func(id uint64, s string) []byte {
+		p, err := proto.Marshal(&pb.CallEvent{Event: &pb.CallEvent_Result{Result: text(s)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return frame(callpipe.KindEvent, id, uint32(len(p)), p)
+	}
+	plugin := make(chan error, 1)
+	go func() {
+		if k, id := readFrame(); k != callpipe.KindCall || id != 1 {
+			plugin <- fmt.Errorf("first frame %s %d, want call 1", k, id)
+			return
+		}
+		if k, id := readFrame(); k != callpipe.KindCancel || id != 1 {
+			plugin <- fmt.Errorf("second frame %s %d, want cancel 1", k, id)
+			return
+		}
+		// Too late: the result of call 1, with nobody waiting.
+		if _, err := pluginEnd.Write(result(1, "late")); err != nil {
+			plugin <- err
+			return
+		}
+		if k, id := readFrame(); k != callpipe.KindCall || id != 2 {
+			plugin <- fmt.Errorf("third frame %s %d, want call 2", k, id)
+			return
+		}
+		_, err := pluginEnd.Write(result(2, "second"))
+		plugin <- err
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := c.Call(ctx, &pb.CallRequest{Tool: "first"}, 1<<20, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("first call: %v, want DeadlineExceeded", err)
+	}
+	time.Sleep(20 * time.Millisecond) // let the late frame arrive unread
+	res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "second"}, 1<<20, nil)
+	if err != nil || textOf(res) != "second" {
+		t.Fatalf("second call = %q, %v", textOf(res), err)
+	}
+	if err := <-plugin; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// With no call in flight no caller reads the connection; Wait does, so it
+// returns once the plugin is gone.
+func TestWaitReadsTheConnectionToItsEnd(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	c := callpipe.NewClient(hostEnd, nil)
+	waited := make(chan struct{})
+	go func() { c.Wait(); close(waited) }()
+	time.Sleep(10 * time.Millisecond)
+	select {
+	case <-waited:
+		t.Fatal("Wait returned while the connection was open")
+	default:
+	}
+	pluginEnd.Close() // the plugin process dies
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Wait did not notice the connection's end")
+	}
+	select {
+	case <-c.Done():
+	default:
+		t.Fatal("Done is not closed after Wait returned")
+	}
+}
+
+// Wait while a call is in flight: the caller reads; when its result is in,
+// Wait takes over and still sees the connection's end.
+func TestWaitTakesOverFromACaller(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	release := make(chan struct{})
+	go callpipe.NewServer(pluginEnd).Serve(func(ctx context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		<-release
+		return text("done"), nil
+	})
+	c := callpipe.NewClient(hostEnd, nil)
+	callDone := make(chan error, 1)
+	go func() {
+		_, err := c.Call(context.Background(), &pb.CallRequest{Tool: "t"}, 1<<20, nil)
+		callDone <- err
+	}()
+	waited := make(chan struct{})
+	time.Sleep(5 * time.Millisecond)
+	go func() { c.Wait(); close(waited) }()
+	time.Sleep(5 * time.Millisecond)
+	close(release)
+	if err := <-callDone; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-waited:
+		t.Fatal("Wait returned while the connection was open")
+	case <-time.After(10 * time.Millisecond):
+	}
+	pluginEnd.Close()
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Wait did not notice the connection's end")
+	}
+}
+
+// A cancelled call's handler may still make a host call before it hears
+// of the cancel. With no other call in flight no caller reads the
+// connection, yet the host serves it now, not when the next call comes.
+func TestHostCallOfACancelledCallIsServedAtOnce(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	svc := &logService{ended: make(chan error, 1)}
+	services := callpipe.NewServices()
+	pb.RegisterHostLogServer(services, svc)
+	c := callpipe.NewClient(hostEnd, services)
+	t.Cleanup(func() { c.Close(); c.Wait() })
+	srv := callpipe.NewServer(pluginEnd)
+	started, hostAnswer := make(chan struct{}), make(chan error, 1)
+	go srv.Serve(func(ctx context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
+		if req.GetTool() == "again" {
+			return text("again"), nil
+		}
+		close(started)
+		<-ctx.Done()
+		// Too late, but this host call does not end with the call.
+		_, err := pb.NewHostLogClient(srv).Log(context.WithoutCancel(ctx), &pb.LogRequest{Message: "after the cancel"})
+		hostAnswer <- err
+		return nil, ctx.Err()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	if _, err := c.Call(ctx, &pb.CallRequest{Tool: "t"}, 1<<20, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Call = %v, want context.Canceled", err)
+	}
+	select {
+	case err := <-hostAnswer:
+		if err != nil {
+			t.Fatalf("the host call failed: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the host call was never served")
+	}
+	svc.mu.Lock()
+	lines := slices.Clone(svc.lines)
+	svc.mu.Unlock()
+	if !slices.Equal(lines, []string{"after the cancel"}) {
+		t.Fatalf("the host service saw %v", lines)
+	}
+	// The drain hands the connection back: calls still work.
+	if res, err := c.Call(context.Background(), &pb.CallRequest{Tool: "again"}, 1<<20, nil); err != nil || textOf(res) != "again" {
+		t.Fatalf("next call = %q, %v", textOf(res), err)
+	}
+}
+
+// A host call made with a context that already ended is not sent.
+func TestInvokeWithAnEndedContextSendsNothing(t *testing.T) {
+	hostEnd, pluginEnd := pair(t)
+	srv := callpipe.NewServer(pluginEnd)
+	go srv.Serve(echo)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := srv.Invoke(ctx, "/godotmcp.toolset.v1.HostLog/Log", &pb.LogRequest{}, &pb.LogResponse{})
+	if !strings.Contains(fmt.Sprint(err), "Canceled") {
+		t.Fatalf("err = %v, want Canceled", err)
+	}
+	_ = hostEnd.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+	if n, err := hostEnd.Read(make([]byte, 64)); n != 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the host got %d bytes (%v), want none", n, err)
 	}
 }

@@ -30,16 +30,26 @@ type Handler func(ctx context.Context, req *pb.CallRequest, send func(*pb.CallEv
 // (Serve) and carries the plugin's calls to the host's services (it is a
 // grpc.ClientConnInterface, so generated clients such as
 // pb.NewHostWorkspaceClient work on it unchanged).
+//
+// One goroutine at a time reads the connection. The one that reads a call
+// runs it itself, after handing the reading to an idle worker goroutine
+// (or a new one): the call starts without waiting for another goroutine
+// to wake, and the worker's wake-up happens while the call runs. Workers
+// are kept (up to maxIdleWorkers idle), so a call reuses a stack that has
+// grown already instead of growing (and copying) a new one every time.
 type Server struct {
 	w      frameWriter
-	closed chan struct{} // closed when Serve returns
+	r      *bufio.Reader     // used only by the goroutine that reads
+	hdr    [headerBytes]byte // likewise
+	h      Handler
+	closed chan struct{} // closed when the connection is gone
+	ended  chan struct{} // closed when the calls were cancelled, after closed
+	err    error         // why the connection is gone; set before closed is closed
 
 	served inbound // the host's calls running here
 
-	// jobs hands a call to an idle worker goroutine; idle counts them.
-	// A call reuses a worker's grown stack instead of starting a new
-	// goroutine whose stack grows (and is copied) again on every call.
-	jobs chan job
+	// read hands the reading to an idle worker; idle counts them.
+	read chan struct{}
 	idle atomic.Int32
 
 	mu        sync.Mutex
@@ -55,54 +65,104 @@ type hostOutcome struct {
 // NewServer prepares conn, the plugin's end of a call pipe; Serve starts
 // reading it.
 func NewServer(conn net.Conn) *Server {
-	return &Server{w: frameWriter{conn: conn}, closed: make(chan struct{}),
-		hostCalls: map[uint64]chan hostOutcome{}, jobs: make(chan job)}
+	return &Server{w: frameWriter{conn: conn}, r: bufio.NewReaderSize(conn, readBufferBytes),
+		closed: make(chan struct{}), ended: make(chan struct{}),
+		hostCalls: map[uint64]chan hostOutcome{}, read: make(chan struct{})}
 }
 
-// Serve answers the calls that arrive, each on its own goroutine with h,
-// and delivers the host's answers to Invoke, until the connection fails;
+// Serve answers the calls that arrive, each on a goroutine of its own with
+// h, and delivers the host's answers to Invoke, until the connection fails;
 // then it cancels the calls still running, fails the host calls waiting,
 // and returns. It returns nil when the host closed the connection, and
 // otherwise why it stopped.
 func (s *Server) Serve(h Handler) error {
-	conn := s.w.conn
-	defer s.cancelAll()
-	defer close(s.closed)
-	defer conn.Close()
-	r := bufio.NewReaderSize(conn, readBufferBytes)
-	var buf [headerBytes]byte
+	s.h = h
+	go s.worker(true)
+	<-s.ended
+	if errors.Is(s.err, io.EOF) {
+		return nil
+	}
+	return s.err
+}
+
+// worker reads the connection (when reading is true, or once an idle
+// worker is asked to) until a call arrives, hands the reading on, runs the
+// call, and waits to read again; it returns when the connection is gone or
+// enough other workers are idle.
+func (s *Server) worker(reading bool) {
 	for {
-		hdr, err := readHeader(r, &buf)
-		if errors.Is(err, io.EOF) {
-			return nil
+		if !reading {
+			if s.idle.Add(1) > maxIdleWorkers {
+				s.idle.Add(-1)
+				return
+			}
+			select {
+			case <-s.read:
+				s.idle.Add(-1)
+			case <-s.closed:
+				s.idle.Add(-1)
+				return
+			}
 		}
+		j, err := s.next()
 		if err != nil {
-			return err
+			s.stop(err)
+			return
+		}
+		select {
+		case s.read <- struct{}{}:
+		default:
+			go s.worker(true)
+		}
+		s.run(j.ctx, s.h, j.id, j.payload)
+		reading = false
+	}
+}
+
+// stop ends serving for the reason err: it closes the connection, lets
+// the host calls waiting see that it is gone, and cancels the calls still
+// running.
+func (s *Server) stop(err error) {
+	s.err = err
+	_ = s.w.conn.Close()
+	close(s.closed)
+	s.cancelAll()
+	close(s.ended)
+}
+
+// next reads frames, delivering the host's answers and cancels, until a
+// call arrives; an error means the connection is gone.
+func (s *Server) next() (job, error) {
+	r := s.r
+	for {
+		hdr, err := readHeader(r, &s.hdr)
+		if err != nil {
+			return job{}, err
 		}
 		if hdr.size > MaxFrameBytes {
-			return fmt.Errorf("the host sent a frame of %d bytes, more than the %d MiB a frame may hold", hdr.size, MaxFrameBytes>>20)
+			return job{}, fmt.Errorf("the host sent a frame of %d bytes, more than the %d MiB a frame may hold", hdr.size, MaxFrameBytes>>20)
 		}
 		switch hdr.kind {
 		case KindCall:
 			payload, err := readPayload(r, hdr)
 			if err != nil {
-				return err
+				return job{}, err
 			}
 			ctx, ok := s.served.start(hdr.id)
 			if !ok {
 				_ = s.w.write(KindFail, hdr.id, fmt.Appendf(nil, "call id %d is already in use", hdr.id))
 				continue
 			}
-			s.dispatch(job{ctx: ctx, h: h, id: hdr.id, payload: payload})
+			return job{ctx: ctx, id: hdr.id, payload: payload}, nil
 		case KindCancel:
 			if err := discard(r, hdr); err != nil {
-				return err
+				return job{}, err
 			}
 			s.served.cancel(hdr.id)
 		case KindHostReply, KindHostFail:
 			payload, err := readPayload(r, hdr)
 			if err != nil {
-				return err
+				return job{}, err
 			}
 			out := hostOutcome{reply: payload}
 			if hdr.kind == KindHostFail {
@@ -116,7 +176,7 @@ func (s *Server) Serve(h Handler) error {
 				ch <- out // capacity 1
 			}
 		default:
-			return fmt.Errorf("the host sent a frame of %s, which only the plugin sends", hdr.kind)
+			return job{}, fmt.Errorf("the host sent a frame of %s, which only the plugin sends", hdr.kind)
 		}
 	}
 }
@@ -127,6 +187,9 @@ func (s *Server) Serve(h Handler) error {
 // statuses: the host's failure (Unknown, its text), the context's, or
 // Unavailable when the connection is gone.
 func (s *Server) Invoke(ctx context.Context, method string, args, reply any, _ ...grpc.CallOption) error {
+	if err := ctx.Err(); err != nil {
+		return status.FromContextError(err).Err() // the host need not hear of it
+	}
 	req, ok := args.(proto.Message)
 	out, ok2 := reply.(proto.Message)
 	if !ok || !ok2 {
@@ -193,46 +256,16 @@ func (s *Server) cancelAll() {
 	s.mu.Unlock()
 }
 
-// job is one call for a worker.
+// job is one call, read and about to run.
 type job struct {
 	ctx     context.Context
-	h       Handler
 	id      uint64
 	payload []byte
 }
 
-// maxIdleWorkers bounds the workers kept waiting for calls; more than the
+// maxIdleWorkers bounds the workers kept waiting to read; more than the
 // calls a plugin usually runs at once would only hold stacks.
 const maxIdleWorkers = 4
-
-// dispatch runs j on an idle worker, or on a new one when none is idle, so
-// the reader never waits for a call to finish.
-func (s *Server) dispatch(j job) {
-	select {
-	case s.jobs <- j:
-	default:
-		go s.worker(j)
-	}
-}
-
-// worker runs j and then the calls dispatch hands it, until the
-// connection is gone or enough other workers are idle.
-func (s *Server) worker(j job) {
-	for {
-		s.run(j.ctx, j.h, j.id, j.payload)
-		if s.idle.Add(1) > maxIdleWorkers {
-			s.idle.Add(-1)
-			return
-		}
-		select {
-		case j = <-s.jobs:
-			s.idle.Add(-1)
-		case <-s.closed:
-			s.idle.Add(-1)
-			return
-		}
-	}
-}
 
 // run runs one call and sends its outcome, unless the host gave up on it.
 func (s *Server) run(ctx context.Context, h Handler, id uint64, payload []byte) {
