@@ -432,9 +432,9 @@ func platformerAddon(t *testing.T, dir string) map[string]fakeaddon.Handler {
 		}
 	}
 	h := map[string]fakeaddon.Handler{
-		"cmd_add_input_action":      echo(map[string]any{"added": true}),
-		"cmd_add_input_event":       echo(map[string]any{"added": true}),
-		"cmd_write_script":          echo(map[string]any{"written": true}),
+		"cmd_add_input_action": echo(map[string]any{"added": true}),
+		"cmd_add_input_event":  echo(map[string]any{"added": true}),
+		"cmd_write_script":     echo(map[string]any{"written": true}),
 		"cmd_create_scene": func(p map[string]any) fakeaddon.Reply {
 			mu.Lock()
 			defer mu.Unlock()
