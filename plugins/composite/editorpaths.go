@@ -21,37 +21,32 @@ import (
 // carry and the resource paths to set afterwards (nil when none).
 func resourcePaths(class string, props map[string]any) (keep, later map[string]any) {
 	db := nodeedit.DB()
-	for k, v := range props {
-		if !isPath(v) {
-			continue
-		}
-		if t, ok := db.PropertyType(class, k); !ok || !db.Exists(t) {
-			continue // a String or NodePath property: the build sets it
-		}
-		if later == nil {
-			later, keep = map[string]any{}, maps.Clone(props)
-		}
-		later[k] = v
-		delete(keep, k)
-	}
-	if later == nil {
-		return props, nil
-	}
-	return keep, later
+	return split(props, func(k string, v any) bool {
+		// A String or NodePath property keeps its path: the build sets it.
+		t, ok := db.PropertyType(class, k)
+		return isPath(v) && ok && db.Exists(t)
+	})
 }
 
 // pathValues splits props into the values cmd_apply_node_edits may carry
 // and every res:// or uid:// string, for a node whose class is not known
 // (later is nil when there is none).
 func pathValues(props map[string]any) (keep, later map[string]any) {
+	return split(props, func(_ string, v any) bool { return isPath(v) })
+}
+
+// split moves the properties held back by held from props to later
+// (nil when none), leaving props itself as it is.
+func split(props map[string]any, held func(k string, v any) bool) (keep, later map[string]any) {
 	for k, v := range props {
-		if isPath(v) {
-			if later == nil {
-				later, keep = map[string]any{}, maps.Clone(props)
-			}
-			later[k] = v
-			delete(keep, k)
+		if !held(k, v) {
+			continue
 		}
+		if later == nil {
+			later, keep = map[string]any{}, maps.Clone(props)
+		}
+		later[k] = v
+		delete(keep, k)
 	}
 	if later == nil {
 		return props, nil

@@ -25,6 +25,21 @@ import (
 )
 
 // pair returns the two ends of a real socket pair, as the host makes them.
+// logPipe is a call pipe whose host serves HostLog with svc (room for
+// ended outcomes of handlers' host calls): the host's client, closed and
+// waited for at the end of the test, and the plugin's server, not yet
+// serving.
+func logPipe(t *testing.T, ended int) (*callpipe.Client, *callpipe.Server, *logService) {
+	t.Helper()
+	hostEnd, pluginEnd := pair(t)
+	svc := &logService{ended: make(chan error, ended)}
+	services := callpipe.NewServices()
+	pb.RegisterHostLogServer(services, svc)
+	c := callpipe.NewClient(hostEnd, services)
+	t.Cleanup(func() { c.Close(); c.Wait() })
+	return c, callpipe.NewServer(pluginEnd), svc
+}
+
 func pair(t testing.TB) (host, plugin net.Conn) {
 	t.Helper()
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
@@ -387,13 +402,7 @@ func (l *logService) Log(ctx context.Context, req *pb.LogRequest) (*pb.LogRespon
 // A call's handler reaches the host's services over the same pipe, through
 // the generated client; failures and cancellation come back as statuses.
 func TestHostCallsFromAHandler(t *testing.T) {
-	hostEnd, pluginEnd := pair(t)
-	svc := &logService{ended: make(chan error, 1)}
-	services := callpipe.NewServices()
-	pb.RegisterHostLogServer(services, svc)
-	c := callpipe.NewClient(hostEnd, services)
-	t.Cleanup(func() { c.Close(); c.Wait() })
-	srv := callpipe.NewServer(pluginEnd)
+	c, srv, svc := logPipe(t, 1)
 	go srv.Serve(func(ctx context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
 		log := pb.NewHostLogClient(srv)
 		switch req.GetTool() {
@@ -611,13 +620,7 @@ func TestSlowProgressReceiverDoesNotHoldUpOtherCalls(t *testing.T) {
 // progress, in order, and its own result; the cancelled ones end with
 // their context's error; the connection stays usable.
 func TestConcurrentCallsWithProgressHostCallsAndCancels(t *testing.T) {
-	hostEnd, pluginEnd := pair(t)
-	svc := &logService{ended: make(chan error, 64)}
-	services := callpipe.NewServices()
-	pb.RegisterHostLogServer(services, svc)
-	c := callpipe.NewClient(hostEnd, services)
-	t.Cleanup(func() { c.Close(); c.Wait() })
-	srv := callpipe.NewServer(pluginEnd)
+	c, srv, svc := logPipe(t, 64)
 	go srv.Serve(func(ctx context.Context, req *pb.CallRequest, send func(*pb.CallEvent) error) (*pb.CallResult, error) {
 		for i := range 3 {
 			if err := send(&pb.CallEvent{Event: &pb.CallEvent_Progress{Progress: &pb.Progress{Progress: float64(i), Message: req.GetTool()}}}); err != nil {
@@ -809,13 +812,7 @@ func TestWaitTakesOverFromACaller(t *testing.T) {
 // of the cancel. With no other call in flight no caller reads the
 // connection, yet the host serves it now, not when the next call comes.
 func TestHostCallOfACancelledCallIsServedAtOnce(t *testing.T) {
-	hostEnd, pluginEnd := pair(t)
-	svc := &logService{ended: make(chan error, 1)}
-	services := callpipe.NewServices()
-	pb.RegisterHostLogServer(services, svc)
-	c := callpipe.NewClient(hostEnd, services)
-	t.Cleanup(func() { c.Close(); c.Wait() })
-	srv := callpipe.NewServer(pluginEnd)
+	c, srv, svc := logPipe(t, 1)
 	started, hostAnswer := make(chan struct{}), make(chan error, 1)
 	go srv.Serve(func(ctx context.Context, req *pb.CallRequest, _ func(*pb.CallEvent) error) (*pb.CallResult, error) {
 		if req.GetTool() == "again" {
