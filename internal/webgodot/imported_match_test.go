@@ -2,7 +2,6 @@ package webgodot
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -103,7 +102,7 @@ func withParams(source string, info importfile.Info) []byte {
 // for pixel (both lossless, the formats equal); JPEG and SVG go through
 // other decoders and rasterizers, within bounds; every texture loads.
 func TestImportedMatchesTheEnginesDecode(t *testing.T) {
-	setup := requireSetup(t)
+	requireSetup(t)
 	root := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects")
 	if _, err := os.Stat(root); err != nil {
 		testenv.Missing(t, "the demo projects fixture ("+root+")", err.Error())
@@ -165,17 +164,7 @@ func TestImportedMatchesTheEnginesDecode(t *testing.T) {
 	add("res://scaffold/icon.svg", []byte(scaffold.IconSVG), nil)
 	files = append(files, PackFile{Path: "webgodot/list.txt", Data: []byte(strings.Join(list, "\n"))})
 
-	r, err := New(setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	res, err := r.Run(ctx, files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runFiles(t, files, 4*time.Minute)
 	type stat struct{ files, exact, formats, loaded, maxDiff, over2, compared int }
 	stats := map[string]*stat{}
 	seen := 0

@@ -1,7 +1,6 @@
 package webgodot
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,7 +19,7 @@ import (
 // AudioStreamOggVorbis.load_from_buffer of the same bytes (what the
 // editor's importer saves), of the same length.
 func TestImportedOggLoads(t *testing.T) {
-	setup := requireSetup(t)
+	requireSetup(t)
 	fixtures := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects")
 	music, err := os.ReadFile(filepath.Join(fixtures, "2d-platformer", "music.ogg"))
 	if err != nil {
@@ -79,17 +78,7 @@ func _ready():
 	if _, err := os.Stat(filepath.Join(dir, ".godot")); !os.IsNotExist(err) {
 		t.Fatalf("the project got a .godot folder: %v", err)
 	}
-	r, err := New(setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := r.Run(ctx, pack)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runFiles(t, pack, 3*time.Minute)
 	got := map[string][]string{}
 	for _, l := range res.Stdout() {
 		if rest, ok := strings.CutPrefix(l, "OGG "); ok {

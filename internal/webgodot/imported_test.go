@@ -66,7 +66,7 @@ func spriteScene(textures []string, xs []int) string {
 // render of sprites using a PNG, a JPEG, a WebP and an SVG shows each
 // image's own pixels where its sprite is. The project folder gets no file.
 func TestImportedTexturesRender(t *testing.T) {
-	setup := requireSetup(t)
+	requireSetup(t)
 	dir := t.TempDir()
 	red, blue := color.NRGBA{230, 20, 30, 255}, color.NRGBA{20, 40, 220, 255}
 	yellow, teal := color.NRGBA{240, 220, 10, 255}, color.NRGBA{10, 200, 190, 255}
@@ -125,11 +125,7 @@ func TestImportedTexturesRender(t *testing.T) {
 		t.Error("packing wrote a .import file into the project")
 	}
 
-	r, err := New(setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := sharedRunner(t)
 	pck, err := BuildPCK(RuntimeVersion, files)
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +270,7 @@ func wavFile(rate, channels, bits int, samples []byte) []byte {
 // not have) and one with none, each an AudioStreamWAV of the file's
 // length, rate, channels and samples.
 func TestImportedWAVLoads(t *testing.T) {
-	setup := requireSetup(t)
+	requireSetup(t)
 	stereo := make([]byte, 0, 2205*4)
 	for i := 0; i < 2205; i++ { // 0.1 s at 22050 Hz, a 16-bit ramp on both channels
 		v := uint16(int16(i*14 - 15000))
@@ -306,17 +302,7 @@ func _ready():
 		}
 	}
 	files = append(files, made...)
-	r, err := New(setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	res, err := r.Run(ctx, files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runFiles(t, files, 2*time.Minute)
 	var got []string
 	for _, l := range res.Stdout() {
 		if strings.HasPrefix(l, "WAV ") {
@@ -339,7 +325,7 @@ func _ready():
 // of them changed here) and without one (the defaults), a FontFile of the file's family that
 // measures text.
 func TestImportedFontLoads(t *testing.T) {
-	setup := requireSetup(t)
+	requireSetup(t)
 	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "projects", "2d-dodge_the_creeps", "fonts", "Xolonium-Regular.ttf")
 	data, err := os.ReadFile(src)
 	if err != nil {
@@ -370,17 +356,7 @@ func _ready():
 `)
 	files = append(files, PackFile{Path: "fonts/Xolonium-Regular.ttf", Data: data}, PackFile{Path: "copy/plain.ttf", Data: data})
 	files = append(files, made...)
-	r, err := New(setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	res, err := r.Run(ctx, files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runFiles(t, files, 2*time.Minute)
 	var got []string
 	for _, l := range res.Stdout() {
 		if strings.HasPrefix(l, "FONT ") {

@@ -27,6 +27,41 @@ func requireSetup(t testing.TB) Setup {
 	return s
 }
 
+// testRunner is the browser the package's tests share: one engine start
+// for all of them. TestRunner and the benchmarks, which test a Runner's
+// own life, start their own.
+var testRunner Shared
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testRunner.Close()
+	os.Exit(code)
+}
+
+// sharedRunner returns the shared runner, started on first use.
+func sharedRunner(t testing.TB) *Runner {
+	t.Helper()
+	r, err := testRunner.Get(requireSetup(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// runFiles runs a project of files in the shared runner and fails the
+// test if the run cannot be made.
+func runFiles(t testing.TB, files []PackFile, timeout time.Duration) *Result {
+	t.Helper()
+	r := sharedRunner(t)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	res, err := r.Run(ctx, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // descendants returns the pids of every process below pid.
 func descendants(pid int) []int {
 	parent := map[int]int{}

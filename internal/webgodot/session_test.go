@@ -15,12 +15,8 @@ import (
 // engine's lines arrive numbered, a bad call is an error, and a stopped
 // session refuses calls with the play_session token.
 func TestGameSession(t *testing.T) {
-	setup := requireSetup(t)
-	r, err := New(setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	requireSetup(t)
+	r := sharedRunner(t)
 	pck, err := GamePack("testdata/game", "")
 	if err != nil {
 		t.Fatal(err)
