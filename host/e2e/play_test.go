@@ -14,6 +14,23 @@ import (
 
 // playground copies the input toolset's test game (a player that moves
 // one pixel per physics tick while D is held) into a temporary project.
+// playing starts the host on a playground with the runtime, input and
+// other toolsets enabled and the game playing in the web runtime at a
+// fixed 60 fps; it is stopped when the test ends.
+func playing(t *testing.T, other string) *session {
+	t.Helper()
+	if _, err := webgodot.Locate(); err != nil {
+		testenv.Missing(t, "the Godot web runtime", err.Error())
+	}
+	dir := playground(t)
+	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_GAME_DIR=" + filepath.Join(t.TempDir(), "games")},
+		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
+	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"runtime", "input", other}}, nil)
+	s.ok(t, "godot_runtime_play_scene", map[string]any{"fixed_fps": 60, "timeout_seconds": 300}, nil)
+	t.Cleanup(func() { s.call(t, "godot_runtime_stop_scene", map[string]any{}) })
+	return s
+}
+
 func playground(t *testing.T) string {
 	t.Helper()
 	src := filepath.Join("..", "..", "plugins", "input", "testdata", "play")
@@ -41,15 +58,7 @@ func playground(t *testing.T) string {
 // back under the engine's names, and once the game stops the tools say
 // how to start one.
 func TestPlayHeadless(t *testing.T) {
-	if _, err := webgodot.Locate(); err != nil {
-		testenv.Missing(t, "the Godot web runtime", err.Error())
-	}
-	dir := playground(t)
-	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_GAME_DIR=" + filepath.Join(t.TempDir(), "games")},
-		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
-	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"runtime", "input", "profiling"}}, nil)
-	s.ok(t, "godot_runtime_play_scene", map[string]any{"fixed_fps": 60, "timeout_seconds": 300}, nil)
-	t.Cleanup(func() { s.call(t, "godot_runtime_stop_scene", map[string]any{}) })
+	s := playing(t, "profiling")
 
 	var pos struct {
 		Value struct{ X float64 } `json:"value"`

@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/godot-mcp/godot-mcp/internal/testenv"
 )
 
 // TestHexagonTerrainThroughTheHost drives the real tilemap plugin through
@@ -15,18 +12,7 @@ import (
 // connect by their top and bottom sides, and godot_undo restoring both
 // files.
 func TestHexagonTerrainThroughTheHost(t *testing.T) {
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", "2d-hexagonal_map")
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "fixture project 2d-hexagonal_map", "check out the shared fixtures beside the repository")
-	}
-	dir := t.TempDir()
-	for _, f := range []string{"project.godot", "map.tscn", "tileset.tres"} {
-		b, err := os.ReadFile(filepath.Join(src, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(dir, f), string(b))
-	}
+	dir := hexagonalMap(t)
 	origMap, _ := readFile(t, filepath.Join(dir, "map.tscn"))
 	origSet, _ := readFile(t, filepath.Join(dir, "tileset.tres"))
 	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_GODOT_BIN=" + filepath.Join(dir, "no-godot"), "GODOT_MCP_WEB_RUNTIME=" + filepath.Join(dir, "no-runtime")},

@@ -217,15 +217,7 @@ func TestTestingWebRuntimeThroughTheHost(t *testing.T) {
 // assertion fails, and once the game is stopped runs the scene afresh
 // and says that instead.
 func TestTestingAssertRunningGame(t *testing.T) {
-	if _, err := webgodot.Locate(); err != nil {
-		testenv.Missing(t, "the Godot web runtime", err.Error())
-	}
-	dir := playground(t)
-	s := stdioHostEnv(t, sessionless, []string{"GODOT_MCP_GAME_DIR=" + filepath.Join(t.TempDir(), "games")},
-		"--plugins-dir", projectPluginsDir, "--project", dir, "--log-level", "warn")
-	s.ok(t, "godot_enable_toolset", map[string]any{"toolsets": []string{"runtime", "input", "testing"}}, nil)
-	s.ok(t, "godot_runtime_play_scene", map[string]any{"fixed_fps": 60, "timeout_seconds": 300}, nil)
-	t.Cleanup(func() { s.call(t, "godot_runtime_stop_scene", map[string]any{}) })
+	s := playing(t, "testing")
 
 	var pos struct {
 		Value struct{ X float64 } `json:"value"`

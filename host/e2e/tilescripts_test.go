@@ -14,18 +14,7 @@ import (
 // tile map project: a paint, the host's confirm gate on clear, a script
 // write with a syntax error reported, and godot_undo reverting it all.
 func TestTilemapAndScriptsThroughTheHost(t *testing.T) {
-	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", "2d-hexagonal_map")
-	if _, err := os.Stat(src); err != nil {
-		testenv.Missing(t, "fixture project 2d-hexagonal_map", "check out the shared fixtures beside the repository")
-	}
-	dir := t.TempDir()
-	for _, f := range []string{"project.godot", "map.tscn", "tileset.tres"} {
-		b, err := os.ReadFile(filepath.Join(src, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(dir, f), string(b))
-	}
+	dir := hexagonalMap(t)
 	orig, _ := readFile(t, filepath.Join(dir, "map.tscn"))
 	s := stdioHostEnv(t, legacy, []string{"GODOT_MCP_GODOT_BIN=" + filepath.Join(dir, "no-godot"), "GODOT_MCP_WEB_RUNTIME=" + filepath.Join(dir, "no-runtime")},
 		"--plugins-dir", projectPluginsDir, "--project", dir)
@@ -108,4 +97,23 @@ func TestScriptsKeepTheUsersEdits(t *testing.T) {
 	if now, _ := readFile(t, filepath.Join(dir, "a.gd")); now != "extends Node\n" {
 		t.Fatalf("forced write: %q", now)
 	}
+}
+
+// hexagonalMap copies the hexagonal map demo's project, scene and TileSet
+// into a new directory.
+func hexagonalMap(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join(testenv.RepoRoot(), "..", "shared", "fixtures", "godot4", "2d-hexagonal_map")
+	if _, err := os.Stat(src); err != nil {
+		testenv.Missing(t, "fixture project 2d-hexagonal_map", "check out the shared fixtures beside the repository")
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"project.godot", "map.tscn", "tileset.tres"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, f), string(b))
+	}
+	return dir
 }
