@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,29 +63,7 @@ func newEngine(t testing.TB) *engine {
 // runtime toolset's play_scene does, so the input tools find it.
 func (e *engine) play(t testing.TB, dir string, fixedFPS int) *webgodot.Session {
 	t.Helper()
-	pck, err := webgodot.GamePack(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	s, err := e.r.StartGame(ctx, pck, webgodot.GameOptions{FixedFPS: fixedFPS})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub, err := gamesession.Publish(gamesession.Info{Project: dir, Scene: "res://main.tscn", FixedFPS: fixedFPS},
-		func(ctx context.Context, cmd string, params json.RawMessage) (json.RawMessage, error) {
-			var out json.RawMessage
-			err := s.Call(ctx, cmd, params, &out)
-			return out, err
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		pub.Close()
-		s.Stop()
-	})
+	s, _ := plugintest.PlayGame(t, e.r, dir, fixedFPS)
 	return s
 }
 

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/gamesession"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
@@ -46,29 +43,7 @@ func game(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = r.Close() })
-	pck, err := webgodot.GamePack(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	s, err := r.StartGame(ctx, pck, webgodot.GameOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub, err := gamesession.Publish(gamesession.Info{Project: dir, Scene: "res://main.tscn"},
-		func(ctx context.Context, cmd string, params json.RawMessage) (json.RawMessage, error) {
-			var out json.RawMessage
-			err := s.Call(ctx, cmd, params, &out)
-			return out, err
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		pub.Close()
-		s.Stop()
-	})
+	plugintest.PlayGame(t, r, dir, 0)
 	return dir
 }
 

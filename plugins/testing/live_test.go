@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/gamesession"
+	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/internal/webgodot"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -25,30 +25,7 @@ func playGame(t *testing.T, dir string) (*webgodot.Session, *gamesession.Publica
 	if err != nil {
 		t.Fatal(err)
 	}
-	pck, err := webgodot.GamePack(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	s, err := r.StartGame(ctx, pck, webgodot.GameOptions{FixedFPS: 60})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub, err := gamesession.Publish(gamesession.Info{Project: dir, Scene: "res://main.tscn", FixedFPS: 60, Started: time.Now()},
-		func(ctx context.Context, cmd string, params json.RawMessage) (json.RawMessage, error) {
-			var out json.RawMessage
-			err := s.Call(ctx, cmd, params, &out)
-			return out, err
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		pub.Close()
-		s.Stop()
-	})
-	return s, pub
+	return plugintest.PlayGame(t, r, dir, 60)
 }
 
 func probeCall(t *testing.T, s *webgodot.Session, cmd string, params map[string]any) map[string]any {
