@@ -36,9 +36,11 @@ package enginecheck
 import (
 	"context"
 	"fmt"
+	"image"
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 
@@ -153,4 +155,32 @@ func Run(t testing.TB, files map[string][]byte, opts loadcheck.Options) *loadche
 		t.Fatalf("enginecheck: %v", err)
 	}
 	return rep
+}
+
+// Render has the engine show scene of the project dir, with its scripts
+// off as godot_runtime_render_scene does, and returns the picture, width
+// pixels wide.
+func Render(t testing.TB, dir, scene string, width int) image.Image {
+	t.Helper()
+	r := Runner(t)
+	files, err := webgodot.RenderFiles(dir, scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pck, err := webgodot.BuildPCK(webgodot.RuntimeVersion, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := r.StartGame(ctx, pck, webgodot.GameOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	img, err := s.Capture(ctx, width, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }

@@ -1,13 +1,17 @@
 package webgodot
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	_ "embed"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"net/url"
 	"strconv"
 	"strings"
@@ -287,6 +291,26 @@ func (s *Session) endedError(cmd string) *sdk.Error {
 			Message: fmt.Sprintf("the game exited with code %d before it answered %s%s", s.exitCode, cmd, last),
 			Hint:    "read its output for the error, fix it, and start it again with play_scene"}
 	}
+}
+
+// Capture grabs the next frame the game draws, scaled to width x height
+// (0: keep the aspect ratio; both 0: the window's size), as an image.
+func (s *Session) Capture(ctx context.Context, width, height int) (image.Image, error) {
+	var shot struct {
+		Base64 string
+	}
+	if err := s.Call(ctx, "capture", map[string]any{"width": width, "height": height}, &shot); err != nil {
+		return nil, err
+	}
+	b, err := base64.StdEncoding.DecodeString(shot.Base64)
+	if err != nil {
+		return nil, fmt.Errorf("capture: the frame is not base64: %w", err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("capture: the frame is not a PNG: %w", err)
+	}
+	return img, nil
 }
 
 // Stop ends the game: the tab closes, which ends its renderer process. It

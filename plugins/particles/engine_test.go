@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -99,7 +100,7 @@ func TestRenderParticleScene(t *testing.T) {
 	plugintest.Call(t, h, "apply_preset", map[string]any{"scene_path": sp, "node_path": "Fire", "preset": "fire"})
 	plugintest.Call(t, h, "set_material", map[string]any{"scene_path": sp, "node_path": "Fire", "properties": map[string]any{"scale_min": 8, "scale_max": 12}})
 	plugintest.EngineLoads(t, dir)
-	img := render(t, dir, sp, 320)
+	img := enginecheck.Render(t, dir, sp, 320)
 	lit, warm := 0, 0
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/internal/enginecheck"
 	"github.com/godot-mcp/godot-mcp/internal/plugintest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -146,7 +147,7 @@ func TestRenderLitScene(t *testing.T) {
 	plugintest.Call(t, h, "setup_environment", map[string]any{"scene_path": sp, "parent_path": ".",
 		"properties": map[string]any{"background_mode": "BG_COLOR", "background_color": "#2040c0", "ambient_light_source": "AMBIENT_SOURCE_COLOR", "ambient_light_color": "#404040"}})
 	plugintest.EngineLoads(t, dir)
-	img := render(t, dir, sp, 160)
+	img := enginecheck.Render(t, dir, sp, 160)
 	b := img.Bounds()
 	cr, cg, cb := rgb(img, b.Dx()/2, b.Dy()/2)
 	kr, kg, kb := rgb(img, 2, 2)
