@@ -22,8 +22,9 @@ func sidesSet() TerrainSet {
 	return set
 }
 
-func TestConnectTerrain(t *testing.T) {
-	set := sidesSet()
+// emptyMap is an empty map and a paint of terrain 0 on some of its cells
+// with set, as the editor's terrain brush does.
+func emptyMap(t *testing.T, set TerrainSet) (map[Coords]int, func(cells ...Coords)) {
 	grid := map[Coords]int{}
 	current := func(c Coords) int {
 		if i, ok := grid[c]; ok {
@@ -31,7 +32,8 @@ func TestConnectTerrain(t *testing.T) {
 		}
 		return -1
 	}
-	paint := func(cells ...Coords) {
+	return grid, func(cells ...Coords) {
+		t.Helper()
 		order, chosen, err := ConnectTerrain(set, current, cells, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -40,6 +42,11 @@ func TestConnectTerrain(t *testing.T) {
 			grid[c] = chosen[c]
 		}
 	}
+}
+
+func TestConnectTerrain(t *testing.T) {
+	set := sidesSet()
+	grid, paint := emptyMap(t, set)
 	// A row of three: ends connect inwards, the middle both ways.
 	paint(Coords{0, 0}, Coords{1, 0}, Coords{2, 0})
 	want := map[Coords]int{{0, 0}: 0b0001, {1, 0}: 0b0101, {2, 0}: 0b0100}
@@ -56,7 +63,8 @@ func TestConnectTerrain(t *testing.T) {
 	if grid[Coords{0, 0}] != 0b0001 {
 		t.Errorf("a neighbour not touching the paint changed: %04b", grid[Coords{0, 0}])
 	}
-	if _, _, err := ConnectTerrain(set, current, []Coords{{5, 5}}, 3); !errors.Is(err, ErrNoTerrainTile) {
+	empty := func(Coords) int { return -1 }
+	if _, _, err := ConnectTerrain(set, empty, []Coords{{5, 5}}, 3); !errors.Is(err, ErrNoTerrainTile) {
 		t.Errorf("unknown terrain: %v", err)
 	}
 }
@@ -90,22 +98,7 @@ func bitsOf(t TerrainTile) []Neighbor {
 
 func TestConnectTerrainHexagons(t *testing.T) {
 	set := everyTile(Grid{Shape: ShapeHexagon}, MatchSides)
-	grid := map[Coords]int{}
-	current := func(c Coords) int {
-		if i, ok := grid[c]; ok {
-			return i
-		}
-		return -1
-	}
-	paint := func(cells ...Coords) {
-		order, chosen, err := ConnectTerrain(set, current, cells, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range order {
-			grid[c] = chosen[c]
-		}
-	}
+	grid, paint := emptyMap(t, set)
 	want := func(c Coords, bits ...Neighbor) {
 		t.Helper()
 		if got := bitsOf(set.Tiles[grid[c]]); !slices.Equal(got, bits) {
