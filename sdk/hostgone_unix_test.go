@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -90,14 +91,99 @@ func TestHostGoneWithABrokenStderr(t *testing.T) {
 func waitGone(pid int, within time.Duration) bool {
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			return true
-		}
-		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X') {
+		if gone(pid) {
 			return true
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	return false
+}
+
+// gone reports whether pid no longer runs: gone, or a zombie.
+func gone(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i >= 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X')
+}
+
+// TestHostGoneOrphansTheGroupWhileItFreezes: the host starts the plugin as
+// the leader of its own process group, so the host's death orphans that
+// group. If a member of the group is stopped at that moment (the plugin
+// freezes its descendants as soon as the lifeline reads EOF, which can be
+// before the kernel has finished the host's exit), the kernel sends the
+// whole group SIGHUP and SIGCONT. The hang-up must not end the plugin
+// halfway: the processes it had frozen but not killed, outside the group,
+// would stay stopped forever (Chromium's crash handler was left so).
+func TestHostGoneOrphansTheGroupWhileItFreezes(t *testing.T) {
+	if !proctree.Supported {
+		t.Skip("process trees are read from /proc (Linux)")
+	}
+	lifeR, lifeW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lifeW.Close()
+	host := fixtureAsHostStartsIt(t, lifeR, "FIXTURE_AS_HOST=1", "FIXTURE_CHILD=1", "FIXTURE_DETACHED_CHILD=1")
+	hostIn, err := host.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := host.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lifeR.Close()
+	var plugin int
+	lines := bufio.NewReader(out)
+	for handshake := false; plugin == 0 || !handshake; {
+		line, err := lines.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading the stand-in host: %v", err)
+		}
+		if _, err := fmt.Sscanf(line, "plugin %d", &plugin); err != nil {
+			handshake = true
+		}
+	}
+	var children []int
+	deadline := time.Now().Add(10 * time.Second)
+	for len(children) < 2 && time.Now().Before(deadline) {
+		children = proctree.Descendants(plugin)
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(children) != 2 {
+		t.Fatalf("the plugin has children %v, want its sleep and its detached sleep", children)
+	}
+	t.Cleanup(func() {
+		for _, p := range append(children, plugin) {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+	})
+	// The member of the plugin's group is stopped, as the plugin's freeze
+	// leaves it; then the host dies.
+	for _, c := range children {
+		if pg, _ := syscall.Getpgid(c); pg == plugin {
+			_ = syscall.Kill(c, syscall.SIGSTOP)
+		}
+	}
+	hostIn.Close()
+	if err := host.Wait(); err != nil {
+		t.Fatalf("the stand-in host: %v", err)
+	}
+	time.Sleep(200 * time.Millisecond) // the hang-up arrives now, if at all
+	if gone(plugin) {
+		t.Fatal("the plugin died when its orphaned group was hung up, before its lifeline closed")
+	}
+	lifeW.Close()
+	for _, pid := range append(children, plugin) {
+		if !waitGone(pid, 10*time.Second) {
+			stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+			t.Errorf("process %d outlived the plugin's end: %s", pid, stat)
+		}
+	}
 }

@@ -10,5 +10,5 @@ func exitHostGone() { os.Exit(0) }
 // checkLifeline accepts fd; the lifeline is a Unix pipe and only checked there.
 func checkLifeline(int) error { return nil }
 
-// surviveBrokenPipes does nothing here: only Unix has SIGPIPE.
-func surviveBrokenPipes() {}
+// leaveTheEndToTheLifeline does nothing here: only Unix has SIGPIPE and SIGHUP.
+func leaveTheEndToTheLifeline() {}

@@ -11,18 +11,29 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/proctree"
 )
 
-// surviveBrokenPipes keeps a write to a pipe nobody reads from ending the
-// plugin. The plugin's stderr is a pipe to the host; once the host is dead,
-// Go's default for a broken pipe on fd 1 or 2 is to exit at once with
-// SIGPIPE. Any log line written in that moment (the call pipe reporting
-// the host's end reset, say) would then kill the plugin in the middle of
-// exitHostGone, after it froze its descendants and before it killed them:
-// they would be left stopped and orphaned. With SIGPIPE delivered to a
-// channel instead, such a write only fails with EPIPE, and the lifeline
-// decides when the plugin ends. A caught signal (unlike an ignored one) is
-// reset to its default in the programs the plugin executes.
-func surviveBrokenPipes() {
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+// leaveTheEndToTheLifeline keeps two signals that come with the host's
+// death from ending the plugin: the lifeline decides when the plugin ends,
+// and it ends with its descendants (exitHostGone). Killed by either in the
+// middle of exitHostGone, after it froze its descendants and before it
+// killed them, the plugin would leave them stopped and orphaned:
+//
+//   - SIGPIPE: the plugin's stderr is a pipe to the host. Once the host is
+//     dead, Go's default for a broken pipe on fd 1 or 2 is to exit at once,
+//     so any log line written in that moment (the call pipe reporting the
+//     host's end reset, say) would end the plugin. Caught, such a write
+//     only fails with EPIPE.
+//   - SIGHUP: the host starts the plugin as the leader of its own process
+//     group, which the host's death orphans (the plugin's new parent is
+//     outside its session). If a member of the group is stopped at that
+//     moment, the kernel sends the whole group SIGHUP and SIGCONT, as
+//     POSIX says for a newly orphaned group. exitHostGone can be freezing
+//     the group already: the lifeline reads EOF when the host's files are
+//     closed, before the kernel has finished the host's exit.
+//
+// A caught signal (unlike an ignored one) is reset to its default in the
+// programs the plugin executes.
+func leaveTheEndToTheLifeline() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE, syscall.SIGHUP)
 }
 
 // exitHostGone ends the plugin after its host died. The host starts every

@@ -81,7 +81,7 @@ func run(ts *Toolset, args []string, getenv func(string) string, stdout, stderr 
 	if err := proctree.SetSubreaper(); err != nil {
 		logger.Debug("cannot become a child subreaper; detached descendants may outlive the plugin", "error", err)
 	}
-	surviveBrokenPipes()
+	leaveTheEndToTheLifeline()
 	if fd := getenv(wire.LifelineFDEnv); fd != "" {
 		// The number means something in this process only; a process the
 		// plugin starts must not take some fd of its own for a lifeline.
