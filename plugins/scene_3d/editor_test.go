@@ -125,8 +125,11 @@ func TestEditorModeRefusals(t *testing.T) {
 func TestEditorModeOnTheFile(t *testing.T) {
 	ed := sdktest.NewEditor().ActiveScene("res://world.tscn")
 	dir := plugintest.Project(t, map[string]string{"project.godot": project46,
-		"res://world.tscn": "[gd_scene format=3]\n\n[node name=\"World\" type=\"Node3D\"]\n"})
+		"res://world.tscn": "[gd_scene format=3]\n\n[sub_resource type=\"MeshLibrary\" id=\"MeshLibrary_1\"]\n\n" +
+			"[node name=\"World\" type=\"Node3D\"]\n\n[node name=\"Grid\" type=\"GridMap\" parent=\".\"]\nmesh_library = SubResource(\"MeshLibrary_1\")\n",
+		"res://lib.tres": "[gd_resource type=\"MeshLibrary\" format=3]\n\n[resource]\n"})
 	scenes := sdktest.NewOpenScenes("res://world.tscn")
+	green := map[string]any{"material": map[string]any{"type": "StandardMaterial3D", "properties": map[string]any{"albedo_color": "#00ff00"}}}
 	h := sdktest.New(t, Toolset(), sdktest.Options{ProjectDir: dir, GodotVersion: "4.6", Editor: ed.Serve, WorkspaceEditor: scenes})
 	for _, c := range []struct {
 		tool string
@@ -134,6 +137,7 @@ func TestEditorModeOnTheFile(t *testing.T) {
 	}{
 		{"add_mesh_instance", map[string]any{"parent_path": ".", "name": "Ship", "material": map[string]any{"albedo_color": "#ff0000"}}},
 		{"setup_environment", map[string]any{"parent_path": ".", "sky": map[string]any{}}},
+		{"add_mesh_library_item", map[string]any{"node_path": "Grid", "mesh_type": "BoxMesh", "properties": green}},
 	} {
 		if out := plugintest.Call(t, h, c.tool, c.args); out["on_file"] == nil {
 			t.Errorf("%s answered %v", c.tool, out)
@@ -146,14 +150,27 @@ func TestEditorModeOnTheFile(t *testing.T) {
 			t.Errorf("world.tscn lacks %s:\n%s", w, got)
 		}
 	}
+	if n := strings.Count(got, "albedo_color = Color(0, 1, 0, 1)"); n != 1 || !strings.Contains(got, "item/0/mesh = SubResource(") {
+		t.Errorf("world.tscn's MeshLibrary lacks the item with its green material (%d):\n%s", n, got)
+	}
+	// A library in a .tres is written as headless; the editor rescans it.
+	if out := plugintest.Call(t, h, "add_mesh_library_item", map[string]any{"library_path": "res://lib.tres", "mesh_type": "BoxMesh", "properties": green}); out["on_file"] != nil || out["item_id"] != 0.0 {
+		t.Errorf("the .tres library answered %v", out)
+	}
+	if lib := string(projfixture.Read(t, dir, "lib.tres")); !strings.Contains(lib, "albedo_color = Color(0, 1, 0, 1)") || !strings.Contains(lib, "item/0/mesh = SubResource(") {
+		t.Errorf("lib.tres lacks the item with its green material:\n%s", lib)
+	}
 	var sent []string
 	for _, c := range ed.Calls() {
 		sent = append(sent, c.Command)
 	}
-	if want := []string{"cmd_get_active_scene", "cmd_save_scene", "cmd_get_active_scene", "cmd_save_scene"}; !slices.Equal(sent, want) {
+	if want := slices.Repeat([]string{"cmd_get_active_scene", "cmd_save_scene"}, 3); !slices.Equal(sent, want) {
 		t.Errorf("sent %v, want %v", sent, want)
 	}
-	if len(scenes.Saved()) != 2 || len(scenes.Reloaded()) != 2 {
-		t.Errorf("the host saved %v and reloaded %v", scenes.Saved(), scenes.Reloaded())
+	if saved, want := scenes.Saved(), slices.Repeat([]string{"res://world.tscn"}, 3); !slices.Equal(saved, want) {
+		t.Errorf("the host saved %v, want %v", saved, want)
+	}
+	if reloaded, want := scenes.Reloaded(), append(slices.Repeat([]string{"res://world.tscn"}, 3), "res://lib.tres"); !slices.Equal(reloaded, want) {
+		t.Errorf("the host had the editor reload %v, want %v", reloaded, want)
 	}
 }

@@ -73,7 +73,7 @@ func Toolset() *sdk.Toolset {
 			sdk.NewTool("add_mesh_library_item",
 				"Add an item to a MeshLibrary — the one of the GridMap at node_path, or the .tres library_path (exactly one) — with the mesh of a new primitive mesh_type configured with properties, "+
 					"or the Mesh resource mesh_path from the project (exactly one), and an optional name. item_id defaults to one past the highest id. Answers item_id, the item gridmap_set_cell places.",
-				sdk.Mutating, addMeshLibraryItem, onScene("cmd_add_mesh_library_item", addItemParams), sdk.WithTitle("Add a MeshLibrary item")),
+				sdk.Mutating, addMeshLibraryItem, sdk.EditorFunc(addMeshLibraryItemEditor), sdk.WithTitle("Add a MeshLibrary item")),
 		},
 	}
 }

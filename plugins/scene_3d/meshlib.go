@@ -153,6 +153,24 @@ func addItemParams(in addItemArgs) (map[string]any, error) {
 		"mesh_path": string(in.MeshPath), "item_id": id, "name": in.Name, "properties": props}, nil
 }
 
+// addMeshLibraryItemEditor forwards the item to the addon, except a new
+// mesh whose properties hold an inline resource (its material, say), which
+// the addon cannot build: a .tres library is then written as headless and
+// the editor rescans it; a library in a scene goes to the scene's file.
+func addMeshLibraryItemEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in addItemArgs) (sdk.Result, error) {
+	if nodeedit.HasInline(in.Properties) {
+		if in.LibraryPath != "" && in.NodePath == "" {
+			return addMeshLibraryItem(ctx, call, in)
+		}
+		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.ScenePath, addMeshLibraryItem)
+	}
+	params, err := addItemParams(in)
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return forward(ctx, ed, in.ScenePath, "cmd_add_mesh_library_item", params)
+}
+
 // library is a MeshLibrary being edited: a section of doc, the file at
 // path (a scene holding it as a sub-resource, or its .tres).
 type library struct {
