@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"time"
 
@@ -388,11 +389,8 @@ func (e *Editor) OnSceneFile(ctx context.Context, scene string, fn func(ctx cont
 	if err := e.OpenScene(ctx, scene); err != nil {
 		return Result{}, err
 	}
-	var act struct {
-		IsOpen bool   `json:"is_open"`
-		Path   string `json:"path"`
-	}
-	if err := e.Query(ctx, "cmd_get_active_scene", nil, &act); err != nil {
+	act, err := e.activeScene(ctx)
+	if err != nil {
 		return Result{}, err
 	}
 	switch {
@@ -421,14 +419,8 @@ func (e *Editor) OnSceneFile(ctx context.Context, scene string, fn func(ctx cont
 	if err != nil || res.IsError {
 		return res, err
 	}
-	out, ok := res.Structured.(map[string]any)
-	if !ok && res.Structured != nil {
-		// A typed answer: add the field to its JSON object.
-		if b, err := json.Marshal(res.Structured); err == nil && json.Unmarshal(b, &out) == nil && out != nil {
-			res.Structured, ok = out, true
-		}
-	}
-	if ok {
+	if out := structuredFields(res); out != nil {
+		res.Structured = out
 		done := " was saved, edited on its file and reloaded in the editor: Ctrl+Z there does not undo this step (make the opposite edit to revert it)"
 		if c.DryRun {
 			done = " would be saved, edited on its file and reloaded in the editor (the preview shows the file as last saved): Ctrl+Z there would not undo that step"
@@ -558,11 +550,9 @@ func (c *Call) preview(ctx context.Context, res Result, known map[string]any, un
 	if res.IsError {
 		return res
 	}
-	fields := map[string]any{}
-	if res.Structured != nil {
-		if b, err := json.Marshal(res.Structured); err == nil {
-			_ = json.Unmarshal(b, &fields)
-		}
+	fields := structuredFields(res)
+	if fields == nil {
+		fields = map[string]any{}
 	}
 	for k, v := range known {
 		if _, ok := fields[k]; ok {
@@ -605,14 +595,38 @@ func (c *Call) editedScene(ctx context.Context) string {
 	if c.mode != ModeEditor {
 		return ""
 	}
-	var act struct {
-		IsOpen bool   `json:"is_open"`
-		Path   string `json:"path"`
-	}
-	if err := c.editorFor().Query(ctx, "cmd_get_active_scene", nil, &act); err != nil || !act.IsOpen {
+	act, err := c.editorFor().activeScene(ctx)
+	if err != nil || !act.IsOpen {
 		return ""
 	}
 	return act.Path
+}
+
+// activeScene is the addon's answer to cmd_get_active_scene: whether a
+// scene tab is open, and its res:// path ("" for a scene never saved).
+type activeScene struct {
+	IsOpen bool   `json:"is_open"`
+	Path   string `json:"path"`
+}
+
+func (e *Editor) activeScene(ctx context.Context) (activeScene, error) {
+	var act activeScene
+	err := e.Query(ctx, "cmd_get_active_scene", nil, &act)
+	return act, err
+}
+
+// structuredFields is a copy of res's structured answer as a JSON object
+// (a typed answer converted), so that fields can be added to it; nil when
+// it has none or it is not an object.
+func structuredFields(res Result) map[string]any {
+	if m, ok := res.Structured.(map[string]any); ok || res.Structured == nil {
+		return maps.Clone(m)
+	}
+	var m map[string]any
+	if b, err := json.Marshal(res.Structured); err == nil && json.Unmarshal(b, &m) == nil {
+		return m
+	}
+	return nil
 }
 
 // withPreviewFields lets a mutating tool's output schema describe its dry
