@@ -4,7 +4,7 @@ import "testing"
 
 // Only property values count as inline resources in editor mode: a
 // command's {"type": "Label"} argument has the same shape and must pass.
-func TestRefuseInlineLooksAtPropertyValuesOnly(t *testing.T) {
+func TestInlineLooksAtPropertyValuesOnly(t *testing.T) {
 	for _, c := range []struct {
 		args   any
 		refuse bool
@@ -15,8 +15,8 @@ func TestRefuseInlineLooksAtPropertyValuesOnly(t *testing.T) {
 		{map[string]any{"edits": []any{map[string]any{"property": "shape", "value": map[string]any{"sub_resource": "Shape_1"}}}}, true},
 		{map[string]any{"children": []any{map[string]any{"properties": map[string]any{"texture": map[string]any{"type": "GradientTexture2D", "properties": map[string]any{}}}}}}, true},
 	} {
-		if got := refuseInline(c.args) != nil; got != c.refuse {
-			t.Errorf("refuseInline(%v) refused=%v, want %v", c.args, got, c.refuse)
+		if got := hasInlineProperty(c.args); got != c.refuse {
+			t.Errorf("hasInlineProperty(%v) = %v, want %v", c.args, got, c.refuse)
 		}
 	}
 }

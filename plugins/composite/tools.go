@@ -138,26 +138,21 @@ func composeTool(ctx context.Context, call *sdk.Call, in composeArgs) (sdk.Resul
 	return composeAnswer(call.DryRun, out), nil
 }
 
-// composeEditor: cmd_compose_node has no preview flag, so a dry run records
-// it and creates nothing in the user's scene.
-// refuseInline refuses, in editor mode, arguments holding an inline
-// resource: the addon's commands would pass it to the node unconverted.
-// compose_node, batch_create_nodes and apply_node_edits then make the
-// edit on the scene's file instead (sdk.Editor.OnSceneFile);
-// run_commands, whose inner commands are the addon's, refuses.
-// Only property values are looked at — the entries of a "properties"
-// object and a "value" — since other arguments ({"type": "Label"} for
+// hasInlineProperty reports whether arguments hold an inline resource,
+// which the addon's commands would pass to the node unconverted: in editor
+// mode compose_node, batch_create_nodes and apply_node_edits then make the
+// edit on the scene's file instead (sdk.Editor.OnSceneFile), and
+// run_commands, whose inner commands are the addon's, refuses. Only
+// property values are looked at — the entries of a "properties" object and
+// a "value" — since other arguments ({"type": "Label"} for
 // find_nodes_by_type) can have an inline resource's shape.
-func refuseInline(args any) error {
+func hasInlineProperty(args any) bool {
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return nil
+		return false
 	}
 	var v any
-	if json.Unmarshal(raw, &v) == nil && inlineProperty(v) {
-		return nodeedit.EditorInline("a property value")
-	}
-	return nil
+	return json.Unmarshal(raw, &v) == nil && inlineProperty(v)
 }
 
 // inlineProperty reports whether a property value somewhere in v holds an
@@ -194,8 +189,10 @@ func inlineProperty(v any) bool {
 	return false
 }
 
+// composeEditor: cmd_compose_node has no preview flag, so a dry run records
+// it and creates nothing in the user's scene.
 func composeEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in composeArgs) (sdk.Result, error) {
-	if refuseInline(in) != nil {
+	if hasInlineProperty(in) {
 		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, composeTool)
 	}
 	p, err := in.params()
@@ -308,7 +305,7 @@ func batchCreateTool(ctx context.Context, call *sdk.Call, in batchCreateArgs) (s
 // batchCreateEditor: the addon previews cmd_batch_create_nodes itself, so
 // a dry run sends it with dry_run set (Editor.Apply does).
 func batchCreateEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in batchCreateArgs) (sdk.Result, error) {
-	if refuseInline(map[string]any{"properties": in.Properties}) != nil {
+	if hasInlineProperty(map[string]any{"properties": in.Properties}) {
 		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, batchCreateTool)
 	}
 	p := in.params()
@@ -408,7 +405,7 @@ func applyTool(ctx context.Context, call *sdk.Call, in applyArgs) (sdk.Result, e
 // applyEditor: the addon previews cmd_apply_node_edits itself, so a dry
 // run sends it with dry_run set (Editor.Apply does).
 func applyEditor(ctx context.Context, call *sdk.Call, ed *sdk.Editor, in applyArgs) (sdk.Result, error) {
-	if refuseInline(in) != nil {
+	if hasInlineProperty(in) {
 		return sdk.HandlerOnSceneFile(ctx, call, ed, &in, &in.Scene, applyTool)
 	}
 	p := in.params()
@@ -610,8 +607,8 @@ func (in runArgs) commandList() ([]map[string]any, bool, error) {
 // package editorcmd) runs in a dry run too, one query at a time, since the
 // host lets no cmd_run_commands through during a dry run.
 func runCommandsEditor(ctx context.Context, _ *sdk.Call, ed *sdk.Editor, in runArgs) (sdk.Result, error) {
-	if err := refuseInline(in); err != nil {
-		return sdk.Result{}, err
+	if hasInlineProperty(in) {
+		return sdk.Result{}, nodeedit.EditorInline("a property value")
 	}
 	cmds, stop, err := in.commandList()
 	if err != nil {
