@@ -24,7 +24,6 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/wire/callpipe"
 )
 
-// pair returns the two ends of a real socket pair, as the host makes them.
 // logPipe is a call pipe whose host serves HostLog with svc (room for
 // ended outcomes of handlers' host calls): the host's client, closed and
 // waited for at the end of the test, and the plugin's server, not yet
@@ -40,6 +39,7 @@ func logPipe(t *testing.T, ended int) (*callpipe.Client, *callpipe.Server, *logS
 	return c, callpipe.NewServer(pluginEnd), svc
 }
 
+// pair returns the two ends of a real socket pair, as the host makes them.
 func pair(t testing.TB) (host, plugin net.Conn) {
 	t.Helper()
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
@@ -580,6 +580,67 @@ func TestAnotherCallerReadsWhenTheReaderIsCancelled(t *testing.T) {
 	}
 }
 
+// A caller busy in its progress callback is never the one asked to read
+// when the reader finishes: the result of another caller, waiting while a
+// third read, must not wait for the callback. (Each round: A's callback
+// starts B, then C; B leads while C waits; B's result ends B's lead, and
+// C must read its own result while A's callback still runs.)
+func TestBusyProgressCallbackIsNotAskedToRead(t *testing.T) {
+	for range 10 {
+		relB, relC, relA := make(chan struct{}), make(chan struct{}), make(chan struct{})
+		started := make(chan string, 2)
+		c, _ := serve(t, func(ctx context.Context, req *pb.CallRequest, send func(*pb.CallEvent) error) (*pb.CallResult, error) {
+			switch req.GetTool() {
+			case "A":
+				if err := send(&pb.CallEvent{Event: &pb.CallEvent_Progress{Progress: &pb.Progress{Progress: 1}}}); err != nil {
+					return nil, err
+				}
+				<-relA
+			case "B":
+				started <- "B"
+				<-relB
+			case "C":
+				started <- "C"
+				<-relC
+			}
+			return text(req.GetTool()), nil
+		})
+		call := func(tool string, out chan<- error) {
+			_, err := c.Call(context.Background(), &pb.CallRequest{Tool: tool}, 1<<20, nil)
+			out <- err
+		}
+		var stalled bool
+		_, err := c.Call(context.Background(), &pb.CallRequest{Tool: "A"}, 1<<20, func(*pb.Progress) {
+			defer close(relA)
+			bDone, cDone := make(chan error, 1), make(chan error, 1)
+			go call("B", bDone)
+			<-started
+			go call("C", cDone)
+			<-started
+			time.Sleep(5 * time.Millisecond) // C parks: B leads
+			close(relB)
+			if err := <-bDone; err != nil {
+				t.Errorf("B: %v", err)
+			}
+			close(relC)
+			select {
+			case err := <-cDone:
+				if err != nil {
+					t.Errorf("C: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				stalled = true
+			}
+		})
+		if err != nil {
+			t.Fatalf("A: %v", err)
+		}
+		if stalled {
+			t.Fatal("C's result waited for A's progress callback: A, busy in it, was asked to read")
+		}
+	}
+}
+
 // A caller that is slow to take its progress does not hold up the results
 // of the others, though it may have been the one reading the connection.
 func TestSlowProgressReceiverDoesNotHoldUpOtherCalls(t *testing.T) {
@@ -685,8 +746,10 @@ func TestConcurrentCallsWithProgressHostCallsAndCancels(t *testing.T) {
 	}
 }
 
-// Frames that arrive for a call its caller gave up on, while no call is in
-// flight and so nobody reads, are skipped by the next call's reader.
+// Frames that arrive for a call its caller gave up on, after the cancel and
+// while no other call is in flight, are read and skipped (by the drain the
+// cancel starts, or by the next call's reader), and the next call gets its
+// own result.
 func TestLateFramesOfACancelledCallAreSkipped(t *testing.T) {
 	hostEnd, pluginEnd := pair(t)
 	c := callpipe.NewClient(hostEnd, nil)

@@ -62,6 +62,12 @@ type pending struct {
 	limit int           // largest event payload the caller accepts
 	ready chan struct{} // capacity 1: something new is there, or nobody leads
 
+	// parked (guarded by Client.mu) says the caller waits in Call for its
+	// outcome while another goroutine leads: only a parked caller is asked
+	// to lead, never one busy in its progress callback, during which
+	// nobody would read.
+	parked bool
+
 	mu       sync.Mutex
 	progress []*pb.Progress
 	result   *pb.CallResult
@@ -122,7 +128,9 @@ func NewClient(conn net.Conn, services *Services) *Client {
 // and serving the plugin's host calls, until the connection is gone; it
 // returns once every host call the plugin made has returned too (their
 // contexts end with the connection). While a caller leads, Wait waits and
-// takes over when the caller is done.
+// takes over when the caller is done. Once Wait leads it keeps the lead to
+// the end, and the callers' results reach them through it: call it when
+// the connection is ending, as the host does once the plugin has exited.
 func (c *Client) Wait() {
 	for {
 		c.mu.Lock()
@@ -203,7 +211,19 @@ func (c *Client) Call(ctx context.Context, req *pb.CallRequest, maxResult int, o
 		c.remove(id)
 		return nil, c.fail(fmt.Errorf("sending the call: %w", err))
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			c.remove(id) // onProgress panicked: nobody waits for this call any more
+			panic(r)
+		}
+	}()
 	for {
+		// What ready announced so far, take sees: a token left over
+		// (from the caller's own leading) would end its next lead at once.
+		select {
+		case <-p.ready:
+		default:
+		}
 		progress, result, err := p.take()
 		if onProgress != nil {
 			for _, pr := range progress {
@@ -213,12 +233,15 @@ func (c *Client) Call(ctx context.Context, req *pb.CallRequest, maxResult int, o
 		if result != nil || err != nil {
 			return result, err
 		}
-		if ctx.Err() == nil && c.tryLead() {
+		if ctx.Err() == nil && c.tryLead(p) {
 			c.lead(ctx, 0, p)
 			continue
 		}
 		select {
 		case <-p.ready:
+			c.mu.Lock()
+			p.parked = false
+			c.mu.Unlock()
 		case <-ctx.Done():
 			if c.remove(id) {
 				// Best effort: if this fails the connection is gone,
@@ -248,35 +271,45 @@ const drainQuiet = 200 * time.Millisecond
 // cancelled, when no caller reads it: until the plugin hears of the
 // cancel, its handler may still send events, or host calls that must be
 // served now rather than whenever the next call comes. It stops once no
-// frame arrived for drainQuiet while no call was in flight.
+// frame arrived for drainQuiet, and as soon as a call is in flight, whose
+// caller then reads.
 func (c *Client) drain() {
-	if c.tryLead() {
+	if c.tryLead(nil) {
 		go c.lead(context.Background(), drainQuiet, nil)
 	}
 }
 
 // tryLead makes the calling goroutine the leader if nobody leads and the
-// connection is not gone.
-func (c *Client) tryLead() bool {
+// connection is not gone. Otherwise a caller p (nil for a drain) is parked
+// in the same step, so that whoever gives up the lead asks it to lead.
+func (c *Client) tryLead(p *pending) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.leading || c.err != nil {
+	if c.err != nil {
+		return false
+	}
+	if c.leading {
+		if p != nil {
+			p.parked = true
+		}
 		return false
 	}
 	c.leading = true
 	return true
 }
 
-// kickLocked, with mu held: when nobody leads, asks one waiting caller
+// kickLocked, with mu held: when nobody leads, asks one parked caller
 // other than self (which is about to lead again, or to leave), or else a
-// Wait, to lead. Every path that leaves the lead free calls it, so while
-// calls are in flight someone reads, or is about to.
+// Wait, to lead. Every path that leaves the lead free calls it, and a
+// caller that is not parked tries to lead before it parks, so while calls
+// are in flight someone reads, or is about to.
 func (c *Client) kickLocked(self *pending) {
 	if c.leading {
 		return
 	}
 	for _, p := range c.pending {
-		if p != self {
+		if p != self && p.parked {
+			p.parked = false
 			p.signal()
 			return
 		}
@@ -340,9 +373,9 @@ func (c *Client) fail(cause error) error {
 }
 
 // lead reads and delivers frames until p (nil for Wait and drain) has
-// something new, ctx ends, quiet (when not 0) passed without a frame while
-// no call was in flight, or the connection fails; then it gives up the
-// lead, which the calling goroutine holds.
+// something new, ctx ends, or the connection fails; a drain (quiet not 0)
+// also stops when quiet passed without a frame or a call is in flight.
+// Then it gives up the lead, which the calling goroutine holds.
 func (c *Client) lead(ctx context.Context, quiet time.Duration, p *pending) {
 	defer c.release(p)
 	if p != nil {
@@ -368,7 +401,7 @@ func (c *Client) lead(ctx context.Context, quiet time.Duration, p *pending) {
 			_ = c.fail(err)
 			return
 		}
-		if !ok || c.step(p) {
+		if !ok || c.step(p) || quiet > 0 && !c.idleNow() {
 			return
 		}
 	}
@@ -388,41 +421,42 @@ func (c *Client) interrupt(gen uint64) {
 }
 
 // await waits until a frame starts to arrive; false when ctx ended first,
-// or quiet (when not 0) passed without a frame while no call was in
-// flight. It reads nothing out of the buffer, so an interruption never
-// leaves a frame half read.
+// or, for a drain (quiet not 0), a call is in flight or quiet passed
+// without a frame. It reads nothing out of the buffer, so an interruption
+// never leaves a frame half read.
 func (c *Client) await(ctx context.Context, quiet time.Duration) (bool, error) {
-	for c.r.Buffered() == 0 {
-		c.rmu.Lock()
-		if ctx.Err() != nil {
-			c.rmu.Unlock()
-			return false, nil
-		}
-		c.awaiting = true
-		if quiet > 0 { // a drain: its context never ends, nothing interrupts it
-			_ = c.w.conn.SetReadDeadline(time.Now().Add(quiet))
-		}
-		c.rmu.Unlock()
-		_, err := c.r.Peek(1)
-		c.rmu.Lock()
-		c.awaiting = false
-		interrupted := c.interrupted || quiet > 0
-		if interrupted {
-			c.interrupted = false
-			_ = c.w.conn.SetReadDeadline(time.Time{})
-		}
-		c.rmu.Unlock()
-		if err == nil {
-			return true, nil
-		}
-		if !interrupted || !errors.Is(err, os.ErrDeadlineExceeded) {
-			return false, err
-		}
-		if quiet == 0 || c.idleNow() {
-			return false, nil
-		}
+	if c.r.Buffered() > 0 {
+		return true, nil
 	}
-	return true, nil
+	if quiet > 0 && !c.idleNow() {
+		return false, nil
+	}
+	c.rmu.Lock()
+	if ctx.Err() != nil {
+		c.rmu.Unlock()
+		return false, nil
+	}
+	c.awaiting = true
+	if quiet > 0 { // a drain: its context never ends, nothing interrupts it
+		_ = c.w.conn.SetReadDeadline(time.Now().Add(quiet))
+	}
+	c.rmu.Unlock()
+	_, err := c.r.Peek(1)
+	c.rmu.Lock()
+	c.awaiting = false
+	interrupted := c.interrupted || quiet > 0
+	if interrupted {
+		c.interrupted = false
+		_ = c.w.conn.SetReadDeadline(time.Time{})
+	}
+	c.rmu.Unlock()
+	if err == nil {
+		return true, nil
+	}
+	if interrupted && errors.Is(err, os.ErrDeadlineExceeded) {
+		return false, nil
+	}
+	return false, err
 }
 
 // idleNow reports whether no call is in flight.

@@ -43,7 +43,6 @@ type Server struct {
 	hdr    [headerBytes]byte // likewise
 	h      Handler
 	closed chan struct{} // closed when the connection is gone
-	ended  chan struct{} // closed when the calls were cancelled, after closed
 	err    error         // why the connection is gone; set before closed is closed
 
 	served inbound // the host's calls running here
@@ -66,7 +65,7 @@ type hostOutcome struct {
 // reading it.
 func NewServer(conn net.Conn) *Server {
 	return &Server{w: frameWriter{conn: conn}, r: bufio.NewReaderSize(conn, readBufferBytes),
-		closed: make(chan struct{}), ended: make(chan struct{}),
+		closed:    make(chan struct{}),
 		hostCalls: map[uint64]chan hostOutcome{}, read: make(chan struct{})}
 }
 
@@ -78,7 +77,8 @@ func NewServer(conn net.Conn) *Server {
 func (s *Server) Serve(h Handler) error {
 	s.h = h
 	go s.worker(true)
-	<-s.ended
+	<-s.closed
+	s.cancelAll()
 	if errors.Is(s.err, io.EOF) {
 		return nil
 	}
@@ -114,20 +114,18 @@ func (s *Server) worker(reading bool) {
 		default:
 			go s.worker(true)
 		}
-		s.run(j.ctx, s.h, j.id, j.payload)
+		s.run(j)
 		reading = false
 	}
 }
 
-// stop ends serving for the reason err: it closes the connection, lets
-// the host calls waiting see that it is gone, and cancels the calls still
-// running.
+// stop ends serving for the reason err: it closes the connection and lets
+// the host calls waiting see that it is gone; Serve then cancels the calls
+// still running.
 func (s *Server) stop(err error) {
 	s.err = err
 	_ = s.w.conn.Close()
 	close(s.closed)
-	s.cancelAll()
-	close(s.ended)
 }
 
 // next reads frames, delivering the host's answers and cancels, until a
@@ -268,10 +266,11 @@ type job struct {
 const maxIdleWorkers = 4
 
 // run runs one call and sends its outcome, unless the host gave up on it.
-func (s *Server) run(ctx context.Context, h Handler, id uint64, payload []byte) {
+func (s *Server) run(j job) {
+	ctx, id := j.ctx, j.id
 	defer s.served.finish(id)
 	var req pb.CallRequest
-	if err := proto.Unmarshal(payload, &req); err != nil {
+	if err := proto.Unmarshal(j.payload, &req); err != nil {
 		_ = s.w.write(KindFail, id, []byte("the host sent a call that is not a CallRequest: "+err.Error()))
 		return
 	}
@@ -281,7 +280,7 @@ func (s *Server) run(ctx context.Context, h Handler, id uint64, payload []byte) 
 		}
 		return s.send(id, ev)
 	}
-	res, err := h(ctx, &req, send)
+	res, err := s.h(ctx, &req, send)
 	if ctx.Err() != nil {
 		return // cancelled: the host no longer listens for this id
 	}
