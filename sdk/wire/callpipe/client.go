@@ -190,6 +190,10 @@ func (e *PluginError) Error() string { return e.Message }
 //
 // When ctx ends first the plugin is told to cancel the call, and Call
 // returns ctx.Err(). When the connection is gone the error wraps ErrClosed.
+//
+// The caller may read and decode other calls' frames as well as its own,
+// on its own stack: the host grows a tools/call goroutine's stack once, up
+// front (host/server's growStack), rather than piecemeal in here.
 func (c *Client) Call(ctx context.Context, req *pb.CallRequest, maxResult int, onProgress func(*pb.Progress)) (*pb.CallResult, error) {
 	payload, err := proto.Marshal(req)
 	if err != nil {
